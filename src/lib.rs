@@ -1,0 +1,11 @@
+//! qubo-workbench: logic puzzles → QUBO models → samplers → pictures.
+//!
+//! The flow (see ARCHITECTURE.md): a `puzzle` is parsed, encoded into a labelled
+//! `qubo::Encoding`, weighted into a `qubo::Qubo`, sampled by a `sampler::Sampler`, decoded back
+//! into a candidate solution, checked by the puzzle's own referee, and drawn as a
+//! `render::Drawing` (PNG/SVG, and the GUI's painter).
+
+/// File helpers: bounded reads, atomic writes.
+pub mod io;
+/// QUBO core: `Qubo`, `Encoding` + `Weights`, file formats.
+pub mod qubo;

@@ -1,0 +1,731 @@
+//! `Encoding`: a QUBO built from labelled constraint groups, each scaled by a named weight
+//! (PyQUBO's Placeholder + Constraint idea without a symbolic compiler).
+//!
+//! An encoder adds groups once; `qubo(&weights)` then rebuilds the matrix in one linear pass over
+//! a precompiled table of (matrix entry → weight → coefficient), so a GUI slider can drag a weight.
+//! The groups stay available for per-constraint reports and for the inspector's question
+//! "which constraints made this matrix entry?".
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use super::model::{Coupling, Qubo};
+use super::QuboError;
+
+/// A structured variable label such as `x[3][4][6]`: a name and 0-based indices.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Label {
+    pub name: String,
+    pub index: Vec<u32>,
+}
+
+impl Label {
+    pub fn new(name: &str, index: &[u32]) -> Self {
+        Label {
+            name: name.to_string(),
+            index: index.to_vec(),
+        }
+    }
+}
+
+impl fmt::Display for Label {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)?;
+        for k in &self.index {
+            write!(f, "[{k}]")?;
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Label {
+    type Err = String;
+    /// Parses `name[i][j]…`; a label without brackets is a bare name.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (name, mut rest) = match s.find('[') {
+            Some(p) => (&s[..p], &s[p..]),
+            None => (s, ""),
+        };
+        let mut index = Vec::new();
+        while !rest.is_empty() {
+            let close = rest
+                .find(']')
+                .filter(|_| rest.starts_with('['))
+                .ok_or_else(|| format!("label '{s}' is not of the form name[i][j]…"))?;
+            let k = rest[1..close]
+                .parse::<u32>()
+                .map_err(|_| format!("label '{s}' has a non-numeric index"))?;
+            index.push(k);
+            rest = &rest[close + 1..];
+        }
+        Ok(Label {
+            name: name.to_string(),
+            index,
+        })
+    }
+}
+
+/// A named penalty weight with its default and the range a slider should offer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WeightSpec {
+    pub name: String,
+    pub default: f64,
+    pub min: f64,
+    pub max: f64,
+    pub help: String,
+}
+
+/// Weight values by name. Names not set take the encoding's defaults.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Weights(BTreeMap<String, f64>);
+
+impl Weights {
+    pub fn new() -> Self {
+        Weights::default()
+    }
+
+    pub fn set(&mut self, name: &str, value: f64) -> Result<(), QuboError> {
+        if !value.is_finite() {
+            return Err(QuboError::NonFinite {
+                what: format!("weight '{name}'"),
+                value,
+            });
+        }
+        self.0.insert(name.to_string(), value);
+        Ok(())
+    }
+
+    pub fn with(mut self, name: &str, value: f64) -> Result<Self, QuboError> {
+        self.set(name, value)?;
+        Ok(self)
+    }
+
+    pub fn get(&self, name: &str) -> Option<f64> {
+        self.0.get(name).copied()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, f64)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), *v))
+    }
+}
+
+pub type GroupId = usize;
+type WeightIdx = u16;
+
+/// One labelled constraint group: an unweighted energy function of a few variables.
+#[derive(Clone, Debug)]
+struct Group {
+    label: String,
+    weight: WeightIdx,
+    constant: f64,
+    linear: Vec<(u32, f64)>,
+    quadratic: Vec<(u32, u32, f64)>,
+    /// The group's unweighted energy when it holds (its minimum).
+    satisfied: f64,
+}
+
+impl Group {
+    fn energy(&self, x: &[u8]) -> f64 {
+        let mut e = self.constant;
+        for &(i, c) in &self.linear {
+            if x[i as usize] != 0 {
+                e += c;
+            }
+        }
+        for &(i, j, c) in &self.quadratic {
+            if x[i as usize] != 0 && x[j as usize] != 0 {
+                e += c;
+            }
+        }
+        e
+    }
+}
+
+/// A constraint group's state in one sample.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ConstraintReport {
+    pub group: GroupId,
+    pub constraint: String,
+    pub weight: String,
+    /// Weighted energy of the group in the sample.
+    pub energy: f64,
+    /// Weighted energy the group has when it holds.
+    pub satisfied_energy: f64,
+    pub holds: bool,
+}
+
+/// One constraint group's share of a matrix entry.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Contribution {
+    pub group: GroupId,
+    pub constraint: String,
+    pub weight: String,
+    /// Coefficient before weighting.
+    pub coefficient: f64,
+    /// Coefficient × the weight's value.
+    pub value: f64,
+}
+
+/// Adds variables, weights and groups; `build` compiles the re-weighting table.
+#[derive(Default)]
+pub struct EncodingBuilder {
+    labels: Vec<Label>,
+    specs: Vec<WeightSpec>,
+    groups: Vec<Group>,
+}
+
+impl EncodingBuilder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Declares a weight; returns its handle for `add_*`.
+    pub fn weight(&mut self, name: &str, default: f64, range: (f64, f64), help: &str) -> u16 {
+        if let Some(k) = self.specs.iter().position(|s| s.name == name) {
+            return k as u16;
+        }
+        self.specs.push(WeightSpec {
+            name: name.to_string(),
+            default,
+            min: range.0,
+            max: range.1,
+            help: help.to_string(),
+        });
+        (self.specs.len() - 1) as u16
+    }
+
+    pub fn variable(&mut self, label: Label) -> u32 {
+        self.labels.push(label);
+        (self.labels.len() - 1) as u32
+    }
+
+    pub fn num_variables(&self) -> usize {
+        self.labels.len()
+    }
+
+    /// weight · (Σ x_v − 1)²  (with x² = x): holds iff exactly one of `vars` is 1.
+    pub fn add_one_hot(&mut self, label: String, weight: u16, vars: &[u32]) {
+        let linear = vars.iter().map(|&v| (v, -1.0)).collect();
+        let mut quadratic = Vec::with_capacity(vars.len() * vars.len().saturating_sub(1) / 2);
+        for (a, &u) in vars.iter().enumerate() {
+            for &v in &vars[a + 1..] {
+                quadratic.push((u, v, 2.0));
+            }
+        }
+        self.add_group(label, weight, 1.0, linear, quadratic, 0.0);
+    }
+
+    /// −weight · x_var: a reward, holds iff x_var = 1.
+    pub fn add_reward(&mut self, label: String, weight: u16, var: u32) {
+        self.add_group(label, weight, 0.0, vec![(var, -1.0)], Vec::new(), -1.0);
+    }
+
+    /// A general group: weight · (constant + Σ linear + Σ quadratic), whose minimum (the
+    /// energy when it holds) is `satisfied`.
+    pub fn add_group(
+        &mut self,
+        label: String,
+        weight: u16,
+        constant: f64,
+        linear: Vec<(u32, f64)>,
+        quadratic: Vec<(u32, u32, f64)>,
+        satisfied: f64,
+    ) {
+        self.groups.push(Group {
+            label,
+            weight,
+            constant,
+            linear,
+            quadratic,
+            satisfied,
+        });
+    }
+
+    pub fn build(self) -> Encoding {
+        Encoding::compile(self.labels, self.specs, self.groups, Vec::new())
+    }
+}
+
+/// A labelled, re-weightable QUBO.
+#[derive(Clone, Debug)]
+pub struct Encoding {
+    labels: Vec<Label>,
+    specs: Vec<WeightSpec>,
+    groups: Vec<Group>,
+    /// Variables removed by presolve, with the values they were fixed to.
+    fixed: Vec<(Label, bool)>,
+    // Compiled re-weighting table: per variable and per coupling, a short list of
+    // (weight, summed coefficient) in CSR layout.
+    lin_start: Vec<u32>,
+    lin_terms: Vec<(WeightIdx, f64)>,
+    pairs: Vec<(u32, u32)>,
+    pair_start: Vec<u32>,
+    pair_terms: Vec<(WeightIdx, f64)>,
+    const_by_weight: Vec<f64>,
+    // Which groups touch each variable (for reports and the inspector's hover).
+    var_groups_start: Vec<u32>,
+    var_groups: Vec<u32>,
+}
+
+/// Merges (key, weight, coef) triples sorted by key into CSR rows of (weight, Σcoef).
+fn merge_rows<K: Copy + Ord>(
+    mut items: Vec<(K, WeightIdx, f64)>,
+) -> (Vec<K>, Vec<u32>, Vec<(WeightIdx, f64)>) {
+    items.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    let mut keys = Vec::new();
+    let mut start = vec![0u32];
+    let mut terms: Vec<(WeightIdx, f64)> = Vec::new();
+    for (k, w, c) in items {
+        if keys.last() != Some(&k) {
+            if !keys.is_empty() {
+                start.push(terms.len() as u32);
+            }
+            keys.push(k);
+            terms.push((w, c));
+        } else if terms.last().map(|t| t.0) == Some(w) {
+            terms.last_mut().unwrap().1 += c;
+        } else {
+            terms.push((w, c));
+        }
+    }
+    start.push(terms.len() as u32);
+    if keys.is_empty() {
+        start = vec![0];
+    }
+    (keys, start, terms)
+}
+
+impl Encoding {
+    fn compile(
+        labels: Vec<Label>,
+        specs: Vec<WeightSpec>,
+        groups: Vec<Group>,
+        fixed: Vec<(Label, bool)>,
+    ) -> Encoding {
+        let n = labels.len();
+        let mut lin_items = Vec::new();
+        let mut pair_items = Vec::new();
+        let mut const_by_weight = vec![0.0; specs.len()];
+        let mut touch: Vec<(u32, u32)> = Vec::new();
+        for (g, group) in groups.iter().enumerate() {
+            const_by_weight[group.weight as usize] += group.constant;
+            for &(i, c) in &group.linear {
+                lin_items.push((i, group.weight, c));
+                touch.push((i, g as u32));
+            }
+            for &(a, b, c) in &group.quadratic {
+                let (i, j) = if a < b { (a, b) } else { (b, a) };
+                if i == j {
+                    lin_items.push((i, group.weight, c));
+                } else {
+                    pair_items.push(((i, j), group.weight, c));
+                }
+                touch.push((a, g as u32));
+                touch.push((b, g as u32));
+            }
+        }
+        // Every variable gets a linear row (possibly empty) so rows index by variable.
+        lin_items.sort_unstable_by_key(|&(v, w, _)| (v, w));
+        let mut lin_start = vec![0u32; n + 1];
+        let mut lin_terms: Vec<(WeightIdx, f64)> = Vec::new();
+        let mut next = 0;
+        for (v, start) in lin_start.iter_mut().enumerate().take(n) {
+            *start = lin_terms.len() as u32;
+            let row_begin = lin_terms.len();
+            while next < lin_items.len() && lin_items[next].0 as usize == v {
+                let (_, w, c) = lin_items[next];
+                match lin_terms[row_begin..].last_mut() {
+                    Some(t) if t.0 == w => t.1 += c,
+                    _ => lin_terms.push((w, c)),
+                }
+                next += 1;
+            }
+        }
+        lin_start[n] = lin_terms.len() as u32;
+        let (pairs, pair_start, pair_terms) = merge_rows(pair_items);
+        touch.sort_unstable();
+        touch.dedup();
+        let mut var_groups_start = vec![0u32; n + 1];
+        for &(v, _) in &touch {
+            var_groups_start[v as usize + 1] += 1;
+        }
+        for v in 0..n {
+            var_groups_start[v + 1] += var_groups_start[v];
+        }
+        let var_groups = touch.iter().map(|&(_, g)| g).collect();
+        Encoding {
+            labels,
+            specs,
+            groups,
+            fixed,
+            lin_start,
+            lin_terms,
+            pairs,
+            pair_start,
+            pair_terms,
+            const_by_weight,
+            var_groups_start,
+            var_groups,
+        }
+    }
+
+    pub fn num_variables(&self) -> usize {
+        self.labels.len()
+    }
+
+    /// Number of distinct coupled pairs in the structure (before weighting).
+    pub fn num_pairs(&self) -> usize {
+        self.pairs.len()
+    }
+
+    pub fn labels(&self) -> &[Label] {
+        &self.labels
+    }
+
+    pub fn weight_specs(&self) -> &[WeightSpec] {
+        &self.specs
+    }
+
+    pub fn default_weights(&self) -> Weights {
+        let mut w = Weights::new();
+        for s in &self.specs {
+            w.0.insert(s.name.clone(), s.default);
+        }
+        w
+    }
+
+    pub fn num_groups(&self) -> usize {
+        self.groups.len()
+    }
+
+    pub fn group_label(&self, g: GroupId) -> &str {
+        &self.groups[g].label
+    }
+
+    pub fn group_weight_name(&self, g: GroupId) -> &str {
+        &self.specs[self.groups[g].weight as usize].name
+    }
+
+    /// Variables fixed by presolve, with their values.
+    pub fn fixed(&self) -> &[(Label, bool)] {
+        &self.fixed
+    }
+
+    /// Weight values in spec order; unknown names and non-finite values are errors.
+    fn resolve(&self, weights: &Weights) -> Result<Vec<f64>, QuboError> {
+        for (name, value) in weights.iter() {
+            if !self.specs.iter().any(|s| s.name == name) {
+                return Err(QuboError::UnknownWeight {
+                    name: name.to_string(),
+                    known: self.weight_names().join(", "),
+                });
+            }
+            if !value.is_finite() {
+                return Err(QuboError::NonFinite {
+                    what: format!("weight '{name}'"),
+                    value,
+                });
+            }
+        }
+        Ok(self
+            .specs
+            .iter()
+            .map(|s| weights.get(&s.name).unwrap_or(s.default))
+            .collect())
+    }
+
+    pub fn weight_names(&self) -> Vec<&str> {
+        self.specs.iter().map(|s| s.name.as_str()).collect()
+    }
+
+    /// The weighted matrix. Re-weighting never re-encodes: one pass over the compiled table.
+    pub fn qubo(&self, weights: &Weights) -> Result<Qubo, QuboError> {
+        let w = self.resolve(weights)?;
+        let n = self.labels.len();
+        let mut linear = vec![0.0; n];
+        for (v, lin) in linear.iter_mut().enumerate() {
+            let r = self.lin_start[v] as usize..self.lin_start[v + 1] as usize;
+            *lin = self.lin_terms[r].iter().map(|&(k, c)| w[k as usize] * c).sum();
+        }
+        let mut couplings = Vec::with_capacity(self.pairs.len());
+        for (p, &(i, j)) in self.pairs.iter().enumerate() {
+            let r = self.pair_start[p] as usize..self.pair_start[p + 1] as usize;
+            let value = self.pair_terms[r].iter().map(|&(k, c)| w[k as usize] * c).sum();
+            couplings.push(Coupling { i, j, value });
+        }
+        let offset = self.const_by_weight.iter().zip(&w).map(|(c, w)| c * w).sum();
+        Ok(Qubo::from_canonical(linear, couplings, offset))
+    }
+
+    /// Energy every assignment that satisfies all groups has: the ground energy when the
+    /// puzzle has a solution and all weights are ≥ 0 (each group is then at its minimum).
+    pub fn satisfied_energy(&self, weights: &Weights) -> Result<f64, QuboError> {
+        let w = self.resolve(weights)?;
+        Ok(self
+            .groups
+            .iter()
+            .map(|g| w[g.weight as usize] * g.satisfied)
+            .sum())
+    }
+
+    /// Whether every weight is ≥ 0 (needed for `satisfied_energy` to be the ground energy).
+    pub fn weights_nonnegative(&self, weights: &Weights) -> Result<bool, QuboError> {
+        Ok(self.resolve(weights)?.iter().all(|&w| w >= 0.0))
+    }
+
+    /// Each group's energy in `sample`, and whether it holds.
+    pub fn report(
+        &self,
+        sample: &[u8],
+        weights: &Weights,
+        only_broken: bool,
+    ) -> Result<Vec<ConstraintReport>, QuboError> {
+        if sample.len() != self.labels.len() {
+            return Err(QuboError::LengthMismatch {
+                expected: self.labels.len(),
+                found: sample.len(),
+            });
+        }
+        let w = self.resolve(weights)?;
+        let mut out = Vec::new();
+        for (g, group) in self.groups.iter().enumerate() {
+            let e = group.energy(sample);
+            let holds = (e - group.satisfied).abs() <= 1e-9 * (1.0 + group.satisfied.abs());
+            if only_broken && holds {
+                continue;
+            }
+            let wv = w[group.weight as usize];
+            out.push(ConstraintReport {
+                group: g,
+                constraint: group.label.clone(),
+                weight: self.specs[group.weight as usize].name.clone(),
+                energy: wv * e,
+                satisfied_energy: wv * group.satisfied,
+                holds,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Groups touching variable `v`.
+    pub fn groups_of(&self, v: usize) -> &[u32] {
+        &self.var_groups[self.var_groups_start[v] as usize..self.var_groups_start[v + 1] as usize]
+    }
+
+    /// Which constraint groups contributed to matrix entry (i, j) (i = j: the linear term).
+    pub fn contributors(
+        &self,
+        i: usize,
+        j: usize,
+        weights: &Weights,
+    ) -> Result<Vec<Contribution>, QuboError> {
+        let w = self.resolve(weights)?;
+        let (a, b) = (i.min(j) as u32, i.max(j) as u32);
+        let mut out = Vec::new();
+        for &g in self.groups_of(a as usize) {
+            let group = &self.groups[g as usize];
+            let mut coef = 0.0;
+            let mut touched = false;
+            if a == b {
+                for &(v, c) in &group.linear {
+                    if v == a {
+                        coef += c;
+                        touched = true;
+                    }
+                }
+            }
+            for &(u, v, c) in &group.quadratic {
+                if (u.min(v), u.max(v)) == (a, b) {
+                    coef += c;
+                    touched = true;
+                }
+            }
+            if touched {
+                let wv = w[group.weight as usize];
+                out.push(Contribution {
+                    group: g as usize,
+                    constraint: group.label.clone(),
+                    weight: self.specs[group.weight as usize].name.clone(),
+                    coefficient: coef,
+                    value: wv * coef,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every variable of the original model with its value: the free ones from `sample`, the
+    /// presolved ones from their fixed values.
+    pub fn full_assignment<'a>(
+        &'a self,
+        sample: &'a [u8],
+    ) -> impl Iterator<Item = (&'a Label, bool)> + 'a {
+        self.labels
+            .iter()
+            .zip(sample)
+            .map(|(l, &b)| (l, b != 0))
+            .chain(self.fixed.iter().map(|(l, b)| (l, *b)))
+    }
+
+    /// Substitutes fixed values for some variables: the result has only the free variables,
+    /// each group restricted to them (constants absorbed), so every assignment of the free
+    /// variables has exactly the energy it had in the full model.
+    pub fn fix(&self, values: &[Option<bool>]) -> Encoding {
+        assert_eq!(values.len(), self.labels.len(), "one entry per variable");
+        let mut new_index = vec![u32::MAX; self.labels.len()];
+        let mut labels = Vec::new();
+        let mut fixed = self.fixed.clone();
+        for (v, val) in values.iter().enumerate() {
+            match val {
+                None => {
+                    new_index[v] = labels.len() as u32;
+                    labels.push(self.labels[v].clone());
+                }
+                Some(b) => fixed.push((self.labels[v].clone(), *b)),
+            }
+        }
+        let value = |v: u32| values[v as usize].map(|b| if b { 1.0 } else { 0.0 });
+        let groups = self
+            .groups
+            .iter()
+            .map(|g| {
+                let mut constant = g.constant;
+                let mut linear: Vec<(u32, f64)> = Vec::new();
+                let mut quadratic = Vec::new();
+                for &(v, c) in &g.linear {
+                    match value(v) {
+                        Some(x) => constant += c * x,
+                        None => linear.push((new_index[v as usize], c)),
+                    }
+                }
+                for &(u, v, c) in &g.quadratic {
+                    match (value(u), value(v)) {
+                        (Some(xu), Some(xv)) => constant += c * xu * xv,
+                        (Some(xu), None) => linear.push((new_index[v as usize], c * xu)),
+                        (None, Some(xv)) => linear.push((new_index[u as usize], c * xv)),
+                        (None, None) => {
+                            quadratic.push((new_index[u as usize], new_index[v as usize], c))
+                        }
+                    }
+                }
+                linear.retain(|t| t.1 != 0.0);
+                Group {
+                    label: g.label.clone(),
+                    weight: g.weight,
+                    constant,
+                    linear,
+                    quadratic,
+                    satisfied: g.satisfied,
+                }
+            })
+            .collect();
+        Encoding::compile(labels, self.specs.clone(), groups, fixed)
+    }
+
+    /// Number of terms (linear + quadratic) per weight name: the inspector's statistics.
+    pub fn terms_per_weight(&self) -> Vec<(String, usize)> {
+        let mut counts = vec![0usize; self.specs.len()];
+        for g in &self.groups {
+            counts[g.weight as usize] += g.linear.len() + g.quadratic.len();
+        }
+        self.specs
+            .iter()
+            .zip(counts)
+            .map(|(s, c)| (s.name.clone(), c))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn two_var_one_hot() -> Encoding {
+        let mut b = EncodingBuilder::new();
+        let w = b.weight("oh", 1.0, (0.0, 10.0), "one-hot");
+        let r = b.weight("bonus", 2.0, (0.0, 10.0), "reward");
+        let x0 = b.variable(Label::new("x", &[0]));
+        let x1 = b.variable(Label::new("x", &[1]));
+        b.add_one_hot("pick".into(), w, &[x0, x1]);
+        b.add_reward("prefer[1]".into(), r, x1);
+        b.build()
+    }
+
+    #[test]
+    fn label_round_trips_through_text() {
+        let l = Label::new("x", &[3, 4, 6]);
+        assert_eq!(l.to_string(), "x[3][4][6]");
+        assert_eq!("x[3][4][6]".parse::<Label>().unwrap(), l);
+        assert!("x[3".parse::<Label>().is_err());
+    }
+
+    #[test]
+    fn qubo_follows_weights_and_energies_match_groups() {
+        let enc = two_var_one_hot();
+        let w = enc.default_weights();
+        let q = enc.qubo(&w).unwrap();
+        // (x0+x1-1)^2 - 2 x1
+        assert_eq!(q.energy(&[0, 0]).unwrap(), 1.0);
+        assert_eq!(q.energy(&[1, 0]).unwrap(), 0.0);
+        assert_eq!(q.energy(&[0, 1]).unwrap(), -2.0);
+        assert_eq!(q.energy(&[1, 1]).unwrap(), 1.0 - 2.0);
+        let w3 = w.clone().with("oh", 3.0).unwrap();
+        let q3 = enc.qubo(&w3).unwrap();
+        assert_eq!(q3.energy(&[1, 1]).unwrap(), 3.0 - 2.0);
+        assert_eq!(enc.satisfied_energy(&w3).unwrap(), -2.0);
+    }
+
+    #[test]
+    fn unknown_or_nan_weights_are_rejected() {
+        let enc = two_var_one_hot();
+        let err = enc.qubo(&Weights::new().with("nope", 1.0).unwrap()).unwrap_err();
+        assert!(err.to_string().contains("unknown weight 'nope'"), "{err}");
+        assert!(Weights::new().with("oh", f64::NAN).is_err());
+    }
+
+    #[test]
+    fn report_names_broken_groups() {
+        let enc = two_var_one_hot();
+        let w = enc.default_weights();
+        let broken = enc.report(&[1, 1], &w, true).unwrap();
+        let names: Vec<_> = broken.iter().map(|r| r.constraint.as_str()).collect();
+        assert_eq!(names, ["pick"]);
+        let all = enc.report(&[1, 0], &w, false).unwrap();
+        assert_eq!(all.len(), 2);
+        assert!(!all[1].holds, "prefer[1] does not hold when x1 = 0");
+    }
+
+    #[test]
+    fn contributors_of_an_entry() {
+        let enc = two_var_one_hot();
+        let w = enc.default_weights();
+        let c = enc.contributors(1, 1, &w).unwrap();
+        let mut names: Vec<_> = c.iter().map(|c| (c.constraint.as_str(), c.value)).collect();
+        names.sort_by(|a, b| a.0.cmp(b.0));
+        assert_eq!(names, [("pick", -1.0), ("prefer[1]", -2.0)]);
+        let c01 = enc.contributors(0, 1, &w).unwrap();
+        assert_eq!(c01.len(), 1);
+        assert_eq!(c01[0].value, 2.0);
+    }
+
+    #[test]
+    fn fixing_variables_keeps_energies() {
+        let enc = two_var_one_hot();
+        let w = enc.default_weights();
+        let full = enc.qubo(&w).unwrap();
+        let reduced = enc.fix(&[Some(false), None]);
+        let q = reduced.qubo(&w).unwrap();
+        assert_eq!(q.num_variables(), 1);
+        for x1 in [0u8, 1] {
+            assert_eq!(q.energy(&[x1]).unwrap(), full.energy(&[0, x1]).unwrap());
+        }
+        let assignment: Vec<_> = reduced
+            .full_assignment(&[1])
+            .map(|(l, b)| (l.to_string(), b))
+            .collect();
+        assert_eq!(assignment, [("x[1]".into(), true), ("x[0]".into(), false)]);
+    }
+}

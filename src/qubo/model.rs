@@ -1,0 +1,380 @@
+//! The plain QUBO model (what samplers consume and files store), its Ising form, and the
+//! `Model` seam through which samplers read a model.
+
+use super::QuboError;
+
+/// One off-diagonal entry of an upper-triangular QUBO matrix (`i < j`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Coupling {
+    pub i: u32,
+    pub j: u32,
+    pub value: f64,
+}
+
+/// E(x) = Σ_i linear_i·x_i + Σ_{i<j} Q_ij·x_i·x_j + offset, with x ∈ {0,1}ⁿ, minimised.
+///
+/// Couplings are kept upper-triangular, sorted by (i, j), with duplicates already summed.
+/// Zero-valued couplings may be present (a weight set to 0 keeps the matrix's structure);
+/// `num_interactions` and the file writers skip them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Qubo {
+    linear: Vec<f64>,
+    couplings: Vec<Coupling>,
+    offset: f64,
+}
+
+/// E(s) = Σ h_i·s_i + Σ_{i<j} J_ij·s_i·s_j + offset, with s ∈ {−1,+1}ⁿ.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ising {
+    pub h: Vec<f64>,
+    pub j: Vec<Coupling>,
+    pub offset: f64,
+}
+
+fn check_finite(what: &str, value: f64) -> Result<(), QuboError> {
+    if value.is_finite() {
+        Ok(())
+    } else {
+        Err(QuboError::NonFinite {
+            what: what.to_string(),
+            value,
+        })
+    }
+}
+
+/// Sorts (i, j, v) triples into canonical upper-triangular order and sums duplicates;
+/// diagonal entries are moved into `linear`.
+fn canonical_couplings(
+    n: usize,
+    linear: &mut [f64],
+    terms: impl IntoIterator<Item = (usize, usize, f64)>,
+) -> Result<Vec<Coupling>, QuboError> {
+    let mut raw: Vec<Coupling> = Vec::new();
+    for (a, b, v) in terms {
+        for idx in [a, b] {
+            if idx >= n {
+                return Err(QuboError::IndexOutOfRange { index: idx, n });
+            }
+        }
+        check_finite(&format!("coefficient of ({a}, {b})"), v)?;
+        if a == b {
+            linear[a] += v;
+        } else {
+            let (i, j) = if a < b { (a, b) } else { (b, a) };
+            raw.push(Coupling {
+                i: i as u32,
+                j: j as u32,
+                value: v,
+            });
+        }
+    }
+    raw.sort_unstable_by_key(|c| (c.i, c.j));
+    let mut out: Vec<Coupling> = Vec::with_capacity(raw.len());
+    for c in raw {
+        match out.last_mut() {
+            Some(last) if last.i == c.i && last.j == c.j => last.value += c.value,
+            _ => out.push(c),
+        }
+    }
+    Ok(out)
+}
+
+impl Qubo {
+    /// An all-zero model on `n` variables.
+    pub fn zeros(n: usize) -> Self {
+        Qubo {
+            linear: vec![0.0; n],
+            couplings: Vec::new(),
+            offset: 0.0,
+        }
+    }
+
+    /// Builds a model from linear biases and (i, j, value) terms in any order: `(i, j)` and
+    /// `(j, i)` are added together, `(i, i)` adds to the linear bias, as every reader in the
+    /// dimod ecosystem does. Rejects NaN/∞ and indices ≥ n.
+    pub fn new(
+        linear: Vec<f64>,
+        terms: impl IntoIterator<Item = (usize, usize, f64)>,
+        offset: f64,
+    ) -> Result<Self, QuboError> {
+        let mut linear = linear;
+        for (i, &v) in linear.iter().enumerate() {
+            check_finite(&format!("linear bias of variable {i}"), v)?;
+        }
+        check_finite("offset", offset)?;
+        let n = linear.len();
+        let couplings = canonical_couplings(n, &mut linear, terms)?;
+        for (i, &v) in linear.iter().enumerate() {
+            check_finite(&format!("linear bias of variable {i}"), v)?;
+        }
+        for c in &couplings {
+            check_finite(&format!("coefficient of ({}, {})", c.i, c.j), c.value)?;
+        }
+        Ok(Qubo {
+            linear,
+            couplings,
+            offset,
+        })
+    }
+
+    /// Builds a model from parts already in canonical form (sorted, upper-triangular, unique,
+    /// finite). Used by `Encoding::qubo`, whose structure is canonical by construction.
+    pub(crate) fn from_canonical(linear: Vec<f64>, couplings: Vec<Coupling>, offset: f64) -> Self {
+        debug_assert!(couplings.windows(2).all(|w| (w[0].i, w[0].j) < (w[1].i, w[1].j)));
+        debug_assert!(couplings.iter().all(|c| c.i < c.j && (c.j as usize) < linear.len()));
+        Qubo {
+            linear,
+            couplings,
+            offset,
+        }
+    }
+
+    pub fn num_variables(&self) -> usize {
+        self.linear.len()
+    }
+
+    /// Number of non-zero couplings.
+    pub fn num_interactions(&self) -> usize {
+        self.couplings.iter().filter(|c| c.value != 0.0).count()
+    }
+
+    pub fn linear(&self) -> &[f64] {
+        &self.linear
+    }
+
+    pub fn couplings(&self) -> &[Coupling] {
+        &self.couplings
+    }
+
+    pub fn offset(&self) -> f64 {
+        self.offset
+    }
+
+    pub fn set_offset(&mut self, offset: f64) -> Result<(), QuboError> {
+        check_finite("offset", offset)?;
+        self.offset = offset;
+        Ok(())
+    }
+
+    /// Energy of a 0/1 assignment (any non-zero byte counts as 1).
+    pub fn energy(&self, x: &[u8]) -> Result<f64, QuboError> {
+        if x.len() != self.linear.len() {
+            return Err(QuboError::LengthMismatch {
+                expected: self.linear.len(),
+                found: x.len(),
+            });
+        }
+        let mut e = self.offset;
+        for (i, &b) in x.iter().enumerate() {
+            if b != 0 {
+                e += self.linear[i];
+            }
+        }
+        for c in &self.couplings {
+            if x[c.i as usize] != 0 && x[c.j as usize] != 0 {
+                e += c.value;
+            }
+        }
+        Ok(e)
+    }
+
+    /// Symmetric adjacency (both directions, zero couplings skipped), for samplers.
+    pub fn csr(&self) -> Csr {
+        Csr::from_couplings(&self.linear, &self.couplings, self.offset)
+    }
+
+    /// Ising form via x = (s + 1)/2, with the exact offset.
+    pub fn to_ising(&self) -> Ising {
+        let n = self.linear.len();
+        let mut h: Vec<f64> = self.linear.iter().map(|q| q / 2.0).collect();
+        let mut offset = self.offset + self.linear.iter().sum::<f64>() / 2.0;
+        let mut j = Vec::with_capacity(self.couplings.len());
+        for c in &self.couplings {
+            let quarter = c.value / 4.0;
+            h[c.i as usize] += quarter;
+            h[c.j as usize] += quarter;
+            offset += quarter;
+            j.push(Coupling {
+                value: quarter,
+                ..*c
+            });
+        }
+        debug_assert_eq!(h.len(), n);
+        Ising { h, j, offset }
+    }
+
+    /// QUBO form of an Ising model via s = 2x − 1, with the exact offset.
+    pub fn from_ising(ising: &Ising) -> Result<Self, QuboError> {
+        let n = ising.h.len();
+        let mut linear: Vec<f64> = ising.h.iter().map(|h| 2.0 * h).collect();
+        let mut offset = ising.offset - ising.h.iter().sum::<f64>();
+        let mut terms = Vec::with_capacity(ising.j.len());
+        for c in &ising.j {
+            for idx in [c.i as usize, c.j as usize] {
+                if idx >= n {
+                    return Err(QuboError::IndexOutOfRange { index: idx, n });
+                }
+            }
+            terms.push((c.i as usize, c.j as usize, 4.0 * c.value));
+            linear[c.i as usize] -= 2.0 * c.value;
+            linear[c.j as usize] -= 2.0 * c.value;
+            offset += c.value;
+        }
+        Qubo::new(linear, terms, offset)
+    }
+}
+
+impl Ising {
+    /// Energy of a ±1 assignment (a negative byte value counts as −1, anything else as +1).
+    pub fn energy(&self, s: &[i8]) -> f64 {
+        let spin = |k: u32| if s[k as usize] < 0 { -1.0 } else { 1.0 };
+        let mut e = self.offset;
+        for (i, h) in self.h.iter().enumerate() {
+            e += h * spin(i as u32);
+        }
+        for c in &self.j {
+            e += c.value * spin(c.i) * spin(c.j);
+        }
+        e
+    }
+}
+
+/// Compressed sparse rows of the symmetric coupling matrix: `cols[start[i]..start[i+1]]` are the
+/// neighbours of i (sorted) with coupling values in `values`, each pair stored in both rows.
+#[derive(Clone, Debug, Default)]
+pub struct Csr {
+    pub linear: Vec<f64>,
+    pub start: Vec<usize>,
+    pub cols: Vec<u32>,
+    pub values: Vec<f64>,
+    pub offset: f64,
+}
+
+impl Csr {
+    fn from_couplings(linear: &[f64], couplings: &[Coupling], offset: f64) -> Self {
+        let n = linear.len();
+        let mut degree = vec![0usize; n + 1];
+        for c in couplings.iter().filter(|c| c.value != 0.0) {
+            degree[c.i as usize] += 1;
+            degree[c.j as usize] += 1;
+        }
+        let mut start = vec![0usize; n + 1];
+        for i in 0..n {
+            start[i + 1] = start[i] + degree[i];
+        }
+        let mut fill = start.clone();
+        let nnz = start[n];
+        let mut cols = vec![0u32; nnz];
+        let mut values = vec![0f64; nnz];
+        // Couplings are sorted by (i, j), so each row receives its columns in ascending order
+        // if we place row entries j > i after those j < i: push in two passes.
+        for c in couplings.iter().filter(|c| c.value != 0.0) {
+            let r = c.j as usize;
+            cols[fill[r]] = c.i;
+            values[fill[r]] = c.value;
+            fill[r] += 1;
+        }
+        for c in couplings.iter().filter(|c| c.value != 0.0) {
+            let r = c.i as usize;
+            cols[fill[r]] = c.j;
+            values[fill[r]] = c.value;
+            fill[r] += 1;
+        }
+        Csr {
+            linear: linear.to_vec(),
+            start,
+            cols,
+            values,
+            offset,
+        }
+    }
+
+    pub fn num_variables(&self) -> usize {
+        self.linear.len()
+    }
+
+    /// Number of stored (directed) neighbour entries: twice the number of couplings.
+    pub fn num_entries(&self) -> usize {
+        self.cols.len()
+    }
+
+    pub fn row(&self, i: usize) -> (&[u32], &[f64]) {
+        let r = self.start[i]..self.start[i + 1];
+        (&self.cols[r.clone()], &self.values[r])
+    }
+}
+
+/// What a sampler needs to know of a model. A stored `Qubo` offers its CSR; a model whose
+/// couplings are computed on the fly (the full Eternity II model is too big to store) answers
+/// `for_each_neighbour` instead and returns `None` from `csr`.
+pub trait Model: Sync {
+    fn num_variables(&self) -> usize;
+    fn offset(&self) -> f64;
+    fn linear(&self, i: usize) -> f64;
+    /// Calls `f(j, Q_ij)` for every j ≠ i with a non-zero coupling.
+    fn for_each_neighbour(&self, i: usize, f: &mut dyn FnMut(usize, f64));
+    /// The stored adjacency, when there is one: samplers take their fast path on it.
+    fn csr(&self) -> Option<&Csr> {
+        None
+    }
+    /// Exact energy of a 0/1 assignment of length `num_variables`.
+    fn energy(&self, x: &[u8]) -> f64 {
+        let mut e = self.offset();
+        for i in 0..self.num_variables() {
+            if x[i] == 0 {
+                continue;
+            }
+            e += self.linear(i);
+            self.for_each_neighbour(i, &mut |j, q| {
+                if j > i && x[j] != 0 {
+                    e += q;
+                }
+            });
+        }
+        e
+    }
+}
+
+/// A `Qubo` together with its CSR, ready for the samplers (build it once per model change).
+#[derive(Clone, Debug)]
+pub struct StoredModel {
+    pub qubo: Qubo,
+    csr: Csr,
+}
+
+impl StoredModel {
+    pub fn new(qubo: Qubo) -> Self {
+        let csr = qubo.csr();
+        StoredModel { qubo, csr }
+    }
+}
+
+impl From<Qubo> for StoredModel {
+    fn from(q: Qubo) -> Self {
+        StoredModel::new(q)
+    }
+}
+
+impl Model for StoredModel {
+    fn num_variables(&self) -> usize {
+        self.csr.num_variables()
+    }
+    fn offset(&self) -> f64 {
+        self.csr.offset
+    }
+    fn linear(&self, i: usize) -> f64 {
+        self.csr.linear[i]
+    }
+    fn for_each_neighbour(&self, i: usize, f: &mut dyn FnMut(usize, f64)) {
+        let (cols, vals) = self.csr.row(i);
+        for (&j, &q) in cols.iter().zip(vals) {
+            f(j as usize, q);
+        }
+    }
+    fn csr(&self) -> Option<&Csr> {
+        Some(&self.csr)
+    }
+    fn energy(&self, x: &[u8]) -> f64 {
+        self.qubo.energy(x).unwrap_or(f64::NAN)
+    }
+}
