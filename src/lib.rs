@@ -9,3 +9,5 @@
 pub mod io;
 /// QUBO core: `Qubo`, `Encoding` + `Weights`, file formats.
 pub mod qubo;
+/// Samplers behind one trait: simulated annealing, exact enumeration.
+pub mod sampler;

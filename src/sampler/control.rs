@@ -1,0 +1,141 @@
+//! `RunControl`: what a caller (CLI, GUI job, test) can do to a running sampler — cancel it,
+//! watch its progress, choose its thread count.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// A progress report: work done so far and the best energy seen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    /// Sweeps completed, summed over reads (for exact enumeration: states visited).
+    pub sweeps_done: u64,
+    /// Total sweeps the run will do, summed over reads.
+    pub sweeps_total: u64,
+    /// Lowest energy observed so far (approximate while annealing).
+    pub best_energy: Option<f64>,
+}
+
+type Observer = dyn Fn(&Progress) + Send + Sync;
+
+#[derive(Clone)]
+pub struct RunControl {
+    cancel: Arc<AtomicBool>,
+    observer: Option<Arc<Observer>>,
+    /// Call the observer every this many sweeps (per worker).
+    pub progress_every_sweeps: usize,
+    /// Worker threads; `None` uses all cores.
+    pub threads: Option<usize>,
+}
+
+impl Default for RunControl {
+    fn default() -> Self {
+        RunControl {
+            cancel: Arc::new(AtomicBool::new(false)),
+            observer: None,
+            progress_every_sweeps: 100,
+            threads: None,
+        }
+    }
+}
+
+impl RunControl {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn with_threads(mut self, threads: Option<usize>) -> Self {
+        self.threads = threads;
+        self
+    }
+
+    /// Calls `f` from the worker threads every `every_sweeps` sweeps.
+    pub fn with_observer(
+        mut self,
+        every_sweeps: usize,
+        f: impl Fn(&Progress) + Send + Sync + 'static,
+    ) -> Self {
+        self.progress_every_sweeps = every_sweeps.max(1);
+        self.observer = Some(Arc::new(f));
+        self
+    }
+
+    /// A handle another thread can use to cancel the run.
+    pub fn cancel_flag(&self) -> Arc<AtomicBool> {
+        self.cancel.clone()
+    }
+
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// Runs `f` on a rayon pool of the requested size (the global pool when unset).
+    pub(crate) fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        match self.threads {
+            Some(t) => match rayon::ThreadPoolBuilder::new().num_threads(t.max(1)).build() {
+                Ok(pool) => pool.install(f),
+                Err(_) => f(),
+            },
+            None => f(),
+        }
+    }
+}
+
+/// Progress shared by a run's workers: counters they add to, and the observer they call.
+pub(crate) struct ProgressTracker<'a> {
+    control: &'a RunControl,
+    sweeps_done: AtomicU64,
+    sweeps_total: u64,
+    best_bits: AtomicU64,
+}
+
+impl<'a> ProgressTracker<'a> {
+    pub fn new(control: &'a RunControl, sweeps_total: u64) -> Self {
+        ProgressTracker {
+            control,
+            sweeps_done: AtomicU64::new(0),
+            sweeps_total,
+            best_bits: AtomicU64::new(f64::INFINITY.to_bits()),
+        }
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.control.is_cancelled()
+    }
+
+    pub fn every(&self) -> usize {
+        self.control.progress_every_sweeps.max(1)
+    }
+
+    pub fn wants_reports(&self) -> bool {
+        self.control.observer.is_some()
+    }
+
+    /// Adds work done and an energy seen; calls the observer.
+    pub fn add(&self, sweeps: u64, energy: f64) {
+        let done = self.sweeps_done.fetch_add(sweeps, Ordering::Relaxed) + sweeps;
+        let mut cur = self.best_bits.load(Ordering::Relaxed);
+        while energy < f64::from_bits(cur) {
+            match self.best_bits.compare_exchange_weak(
+                cur,
+                energy.to_bits(),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => break,
+                Err(actual) => cur = actual,
+            }
+        }
+        if let Some(obs) = &self.control.observer {
+            let best = f64::from_bits(self.best_bits.load(Ordering::Relaxed));
+            obs(&Progress {
+                sweeps_done: done,
+                sweeps_total: self.sweeps_total,
+                best_energy: best.is_finite().then_some(best),
+            });
+        }
+    }
+}
