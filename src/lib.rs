@@ -11,3 +11,7 @@ pub mod io;
 pub mod qubo;
 /// Samplers behind one trait: simulated annealing, exact enumeration.
 pub mod sampler;
+/// Puzzle families behind one trait (`Puzzle`), held as `AnyPuzzle`.
+pub mod puzzle;
+/// Pictures: `Drawing` and its PNG/SVG export.
+pub mod render;

@@ -1,0 +1,94 @@
+//! Generator of Sudoku puzzles with a unique solution and a chosen number of givens:
+//! a random full grid, then givens removed in random order while the solution stays unique.
+
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::seq::SliceRandom;
+
+use super::Sudoku;
+use super::solve::{is_unique, random_grid};
+use crate::puzzle::PuzzleError;
+
+/// Grids tried before giving up on a too-small number of givens.
+const ATTEMPTS: usize = 20;
+/// Search nodes allowed per uniqueness check (keeps 16×16 generation bounded).
+const NODE_BUDGET: u64 = 200_000;
+
+/// A puzzle of side `size` (4, 9, 16) with exactly `givens` givens and one solution.
+/// The same (size, givens, seed) always gives the same puzzle.
+pub fn generate(size: usize, givens: usize, seed: u64) -> Result<Sudoku, PuzzleError> {
+    let box_size = match size {
+        4 => 2,
+        9 => 3,
+        16 => 4,
+        _ => {
+            return Err(PuzzleError::Invalid(format!(
+                "Sudoku size {size} is not supported (4, 9 or 16)"
+            )));
+        }
+    };
+    let cells = size * size;
+    if givens > cells {
+        return Err(PuzzleError::Invalid(format!(
+            "a {size}×{size} Sudoku has {cells} cells; {givens} givens do not fit"
+        )));
+    }
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut fewest = cells;
+    for _ in 0..ATTEMPTS {
+        let solution = random_grid(box_size, &mut rng);
+        let mut puzzle = Sudoku::empty(box_size)?;
+        for (k, &d) in solution.iter().enumerate() {
+            puzzle.set_given(k / size, k % size, d)?;
+        }
+        let mut order: Vec<usize> = (0..cells).collect();
+        order.shuffle(&mut rng);
+        let mut count = cells;
+        for k in order {
+            if count == givens {
+                break;
+            }
+            let (r, c) = (k / size, k % size);
+            let d = puzzle.given(r, c);
+            puzzle.set_given(r, c, 0)?;
+            if is_unique(&puzzle, NODE_BUDGET) == Some(true) {
+                count -= 1;
+            } else {
+                puzzle.set_given(r, c, d)?;
+            }
+        }
+        if count == givens {
+            return Ok(puzzle);
+        }
+        fewest = fewest.min(count);
+    }
+    Err(PuzzleError::Invalid(format!(
+        "could not make a {size}×{size} Sudoku with a unique solution and only {givens} givens \
+         ({ATTEMPTS} tries; the fewest reached was {fewest}); ask for more givens"
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::sudoku::count_solutions;
+
+    #[test]
+    fn generated_puzzles_are_unique_with_the_asked_givens() {
+        for (size, givens) in [(4, 6), (9, 30)] {
+            let p = generate(size, givens, 7).unwrap();
+            assert_eq!(p.side(), size);
+            assert_eq!(p.num_givens(), givens);
+            assert_eq!(count_solutions(&p, 2), 1);
+            assert_eq!(generate(size, givens, 7).unwrap(), p, "same seed, same puzzle");
+        }
+    }
+
+    #[test]
+    fn impossible_requests_are_refused_clearly() {
+        let e = generate(4, 1, 1).unwrap_err().to_string();
+        assert!(e.contains("only 1 givens"), "{e}");
+        assert!(generate(5, 3, 1).unwrap_err().to_string().contains("not supported"));
+        assert!(generate(4, 17, 1).unwrap_err().to_string().contains("do not fit"));
+    }
+}

@@ -1,0 +1,274 @@
+//! Sudoku: n²×n² digit grids (4×4, 9×9, 16×16) with boxes of n×n.
+//!
+//! Text form: one puzzle per line, row-major, `.` or `0` blank, symbols `1-9` then `A-G`
+//! (A = 10 … G = 16). Files may have CRLF line ends, a header line, and a trailing
+//! `,solution` field (as in the 16×16 CSV of the corpus).
+
+mod check;
+mod draw;
+mod encode;
+mod generate;
+mod solve;
+
+use serde::{Deserialize, Serialize};
+
+use super::{EncodeOptions, Kind, Puzzle, PuzzleError, Violation};
+use crate::qubo::Encoding;
+use crate::render::Drawing;
+pub use check::{Cell, SudokuSolution};
+pub use generate::generate;
+pub use solve::count_solutions;
+
+/// Box sizes supported: 2 (4×4), 3 (9×9), 4 (16×16).
+pub const BOX_SIZES: [usize; 3] = [2, 3, 4];
+
+/// A Sudoku instance: `cells[side·r + c]` is the given digit (1..=side) or 0 for blank.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "SudokuFile", into = "SudokuFile")]
+pub struct Sudoku {
+    box_size: usize,
+    cells: Vec<u8>,
+}
+
+/// The JSON shape: `{"kind": "sudoku", "size": 9, "grid": "003020600…"}`.
+#[derive(Serialize, Deserialize)]
+struct SudokuFile {
+    size: usize,
+    grid: String,
+}
+
+impl TryFrom<SudokuFile> for Sudoku {
+    type Error = String;
+    fn try_from(f: SudokuFile) -> Result<Self, Self::Error> {
+        let s = Sudoku::from_line(&f.grid)?;
+        if s.side() != f.size {
+            return Err(format!("size is {}, but the grid has {} cells", f.size, f.grid.len()));
+        }
+        Ok(s)
+    }
+}
+
+impl From<Sudoku> for SudokuFile {
+    fn from(s: Sudoku) -> Self {
+        SudokuFile {
+            size: s.side(),
+            grid: s.to_line(),
+        }
+    }
+}
+
+/// The symbol for a digit 1..=16 (`.` for 0).
+pub fn symbol(d: u8) -> char {
+    match d {
+        0 => '.',
+        1..=9 => (b'0' + d) as char,
+        _ => (b'A' + d - 10) as char,
+    }
+}
+
+/// The digit for a symbol (0 for blank), or `None` for a character that is not a symbol.
+fn digit_of(c: char) -> Option<u8> {
+    match c {
+        '.' | '0' => Some(0),
+        '1'..='9' => Some(c as u8 - b'0'),
+        'A'..='G' => Some(c as u8 - b'A' + 10),
+        'a'..='g' => Some(c as u8 - b'a' + 10),
+        _ => None,
+    }
+}
+
+impl Sudoku {
+    /// An empty grid with boxes of `box_size`×`box_size`.
+    pub fn empty(box_size: usize) -> Result<Self, PuzzleError> {
+        if !BOX_SIZES.contains(&box_size) {
+            return Err(PuzzleError::Invalid(format!(
+                "Sudoku size {} is not supported (4, 9 or 16)",
+                box_size * box_size
+            )));
+        }
+        let side = box_size * box_size;
+        Ok(Sudoku {
+            box_size,
+            cells: vec![0; side * side],
+        })
+    }
+
+    /// Parses one puzzle line (whitespace inside the line is ignored).
+    pub fn from_line(line: &str) -> Result<Self, String> {
+        let symbols: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
+        let box_size = match symbols.len() {
+            16 => 2,
+            81 => 3,
+            256 => 4,
+            k => {
+                return Err(format!(
+                    "a Sudoku line has 16, 81 or 256 cells (4×4, 9×9, 16×16); this one has {k}"
+                ));
+            }
+        };
+        let side = box_size * box_size;
+        let mut cells = Vec::with_capacity(symbols.len());
+        for (k, &c) in symbols.iter().enumerate() {
+            let d = digit_of(c)
+                .filter(|&d| d as usize <= side)
+                .ok_or_else(|| {
+                    format!(
+                        "cell {} (row {}, column {}) has '{c}', which is not a {side}×{side} Sudoku symbol",
+                        k + 1,
+                        k / side + 1,
+                        k % side + 1
+                    )
+                })?;
+            cells.push(d);
+        }
+        Ok(Sudoku { box_size, cells })
+    }
+
+    pub fn box_size(&self) -> usize {
+        self.box_size
+    }
+
+    /// Digits per row (4, 9 or 16).
+    pub fn side(&self) -> usize {
+        self.box_size * self.box_size
+    }
+
+    /// The given digit at (r, c), 0 when blank.
+    pub fn given(&self, r: usize, c: usize) -> u8 {
+        self.cells[r * self.side() + c]
+    }
+
+    /// Sets or clears (0) a given; digits above the side are refused.
+    pub fn set_given(&mut self, r: usize, c: usize, digit: u8) -> Result<(), PuzzleError> {
+        let side = self.side();
+        if r >= side || c >= side || digit as usize > side {
+            return Err(PuzzleError::Invalid(format!(
+                "cannot put {digit} at row {r}, column {c} of a {side}×{side} Sudoku"
+            )));
+        }
+        self.cells[r * side + c] = digit;
+        Ok(())
+    }
+
+    pub fn num_givens(&self) -> usize {
+        self.cells.iter().filter(|&&d| d != 0).count()
+    }
+
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// Box index (row-major) of cell (r, c).
+    pub fn box_of(&self, r: usize, c: usize) -> usize {
+        (r / self.box_size) * self.box_size + c / self.box_size
+    }
+
+    pub fn to_line(&self) -> String {
+        self.cells.iter().map(|&d| symbol(d)).collect()
+    }
+}
+
+/// Parses a file of puzzles, one per line. A first line that is not a puzzle (a CSV header) is
+/// skipped; a `,solution` field after the puzzle is ignored; blank lines are skipped.
+pub fn parse_lines(text: &str, origin: &str) -> Result<Vec<Sudoku>, PuzzleError> {
+    let mut out = Vec::new();
+    for (k, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let puzzle_field = line.split(',').next().unwrap_or("");
+        match Sudoku::from_line(puzzle_field) {
+            Ok(s) => out.push(s),
+            Err(_) if k == 0 && !puzzle_field.chars().any(|c| c == '.' || c.is_ascii_digit()) => {
+                // A header such as "Sudoku,solution".
+            }
+            Err(e) => return Err(PuzzleError::parse(format!("{origin}:{}", k + 1), e)),
+        }
+    }
+    Ok(out)
+}
+
+impl Puzzle for Sudoku {
+    type Solution = SudokuSolution;
+
+    fn kind(&self) -> Kind {
+        Kind::Sudoku
+    }
+
+    fn describe(&self) -> String {
+        format!("{0}×{0} Sudoku, {1} givens", self.side(), self.num_givens())
+    }
+
+    fn encode(&self, options: &EncodeOptions) -> Result<Encoding, PuzzleError> {
+        Ok(encode::encode(self, options))
+    }
+
+    fn decode(&self, encoding: &Encoding, sample: &[u8]) -> SudokuSolution {
+        encode::decode(self, encoding, sample)
+    }
+
+    fn check(&self, solution: &SudokuSolution) -> Vec<Violation> {
+        check::check(self, solution).violations
+    }
+
+    fn solve_classically(&self) -> Option<SudokuSolution> {
+        solve::solve(self).map(|grid| SudokuSolution::from_digits(self.side(), &grid))
+    }
+
+    fn solution_to_string(&self, solution: &SudokuSolution) -> String {
+        solution.to_line()
+    }
+
+    fn parse_solution(&self, text: &str) -> Result<SudokuSolution, PuzzleError> {
+        let grid = Sudoku::from_line(text.trim()).map_err(|e| PuzzleError::parse("solution", e))?;
+        if grid.side() != self.side() {
+            return Err(PuzzleError::parse(
+                "solution",
+                format!("it is {0}×{0}, but the puzzle is {1}×{1}", grid.side(), self.side()),
+            ));
+        }
+        Ok(SudokuSolution::from_digits(self.side(), &grid.cells))
+    }
+
+    fn draw(&self, solution: Option<&SudokuSolution>) -> Drawing {
+        draw::draw(self, solution)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_lines_headers_crlf_and_solution_fields() {
+        let text = "Sudoku,solution\r\n\
+            1.3...2.4.......,1234341221434321\r\n\
+            \r\n\
+            0000000000000000\r\n";
+        let ps = parse_lines(text, "f.csv").unwrap();
+        assert_eq!(ps.len(), 2);
+        assert_eq!(ps[0].side(), 4);
+        assert_eq!(ps[0].num_givens(), 4);
+        assert_eq!(ps[0].to_line(), "1.3...2.4.......");
+    }
+
+    #[test]
+    fn bad_lines_name_file_line_and_cell() {
+        let e = parse_lines("1234\n", "p.txt").unwrap_err().to_string();
+        assert_eq!(e, "p.txt:1: a Sudoku line has 16, 81 or 256 cells (4×4, 9×9, 16×16); this one has 4");
+        let mut line = ".".repeat(81);
+        line.replace_range(10..11, "A");
+        let e = parse_lines(&format!("{}\n{line}\n", ".".repeat(81)), "p.txt").unwrap_err().to_string();
+        assert!(e.starts_with("p.txt:2: cell 11 (row 2, column 2) has 'A'"), "{e}");
+    }
+
+    #[test]
+    fn hexadoku_symbols_round_trip() {
+        let mut line: String = (0..16).map(|d| symbol(d as u8 + 1)).collect();
+        line.push_str(&"0".repeat(240));
+        let s = Sudoku::from_line(&line).unwrap();
+        assert_eq!(s.given(0, 15), 16);
+        assert!(s.to_line().starts_with("123456789ABCDEFG...."));
+    }
+}

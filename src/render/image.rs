@@ -1,0 +1,324 @@
+//! `Drawing` → PNG (tiny-skia, text with ab_glyph and the bundled DejaVu Sans) and SVG.
+
+use std::fmt::Write;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use ab_glyph::{Font, FontRef, PxScale, ScaleFont, point};
+use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, Rect, Transform};
+
+use super::drawing::{Color, Drawing, Shape, Stroke};
+
+static REGULAR_TTF: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
+static BOLD_TTF: &[u8] = include_bytes!("../../assets/DejaVuSans-Bold.ttf");
+
+/// Largest image side we render, in pixels.
+pub const MAX_IMAGE_SIDE: u32 = 16_384;
+
+fn font(bold: bool) -> &'static FontRef<'static> {
+    static FONTS: OnceLock<(FontRef<'static>, FontRef<'static>)> = OnceLock::new();
+    let (regular, bold_font) = FONTS.get_or_init(|| {
+        (
+            FontRef::try_from_slice(REGULAR_TTF).expect("bundled font parses"),
+            FontRef::try_from_slice(BOLD_TTF).expect("bundled font parses"),
+        )
+    });
+    if bold { bold_font } else { regular }
+}
+
+/// Image file formats we export.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageFormat {
+    Png,
+    Svg,
+}
+
+impl ImageFormat {
+    pub fn from_path(path: &Path) -> Option<Self> {
+        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
+            "png" => Some(ImageFormat::Png),
+            "svg" => Some(ImageFormat::Svg),
+            _ => None,
+        }
+    }
+}
+
+/// Writes the drawing to `path` (PNG or SVG by extension), atomically.
+pub fn export(drawing: &Drawing, path: &Path, px_per_unit: f32) -> Result<(), String> {
+    let bytes = match ImageFormat::from_path(path) {
+        Some(ImageFormat::Png) => to_png(drawing, px_per_unit)?,
+        Some(ImageFormat::Svg) => to_svg(drawing, px_per_unit).into_bytes(),
+        None => {
+            return Err(format!(
+                "{}: unknown image format: use the extension .png or .svg",
+                path.display()
+            ));
+        }
+    };
+    crate::io::write_atomic(path, &bytes)
+}
+
+fn paint(c: Color) -> Paint<'static> {
+    let mut p = Paint::default();
+    p.set_color_rgba8(c.r, c.g, c.b, c.a);
+    p.anti_alias = true;
+    p
+}
+
+fn stroke_style(s: &Stroke, scale: f32) -> tiny_skia::Stroke {
+    tiny_skia::Stroke {
+        width: (s.width * scale).max(0.5),
+        ..Default::default()
+    }
+}
+
+/// Renders the drawing at `px_per_unit` pixels per puzzle unit.
+pub fn to_pixmap(d: &Drawing, px_per_unit: f32) -> Result<Pixmap, String> {
+    let w = (d.width * px_per_unit).ceil();
+    let h = (d.height * px_per_unit).ceil();
+    if !(w >= 1.0 && h >= 1.0 && w <= MAX_IMAGE_SIDE as f32 && h <= MAX_IMAGE_SIDE as f32) {
+        return Err(format!(
+            "image of {w}×{h} pixels is out of range (1 to {MAX_IMAGE_SIDE} per side)"
+        ));
+    }
+    let mut pm = Pixmap::new(w as u32, h as u32).ok_or("cannot allocate the image")?;
+    let bg = d.background;
+    pm.fill(tiny_skia::Color::from_rgba8(bg.r, bg.g, bg.b, bg.a));
+    let s = px_per_unit;
+    let t = Transform::identity();
+    for shape in &d.shapes {
+        match shape {
+            Shape::Rect { min, max, fill, stroke } => {
+                let Some(rect) = Rect::from_ltrb(min[0] * s, min[1] * s, max[0] * s, max[1] * s) else {
+                    continue;
+                };
+                let path = PathBuilder::from_rect(rect);
+                if let Some(f) = fill {
+                    pm.fill_path(&path, &paint(*f), FillRule::Winding, t, None);
+                }
+                if let Some(st) = stroke {
+                    pm.stroke_path(&path, &paint(st.color), &stroke_style(st, s), t, None);
+                }
+            }
+            Shape::Line { from, to, stroke } => {
+                let mut pb = PathBuilder::new();
+                pb.move_to(from[0] * s, from[1] * s);
+                pb.line_to(to[0] * s, to[1] * s);
+                if let Some(path) = pb.finish() {
+                    pm.stroke_path(&path, &paint(stroke.color), &stroke_style(stroke, s), t, None);
+                }
+            }
+            Shape::Polygon { points, fill, stroke } => {
+                let mut pb = PathBuilder::new();
+                for (k, p) in points.iter().enumerate() {
+                    if k == 0 {
+                        pb.move_to(p[0] * s, p[1] * s);
+                    } else {
+                        pb.line_to(p[0] * s, p[1] * s);
+                    }
+                }
+                pb.close();
+                if let Some(path) = pb.finish() {
+                    if let Some(f) = fill {
+                        pm.fill_path(&path, &paint(*f), FillRule::Winding, t, None);
+                    }
+                    if let Some(st) = stroke {
+                        pm.stroke_path(&path, &paint(st.color), &stroke_style(st, s), t, None);
+                    }
+                }
+            }
+            Shape::Circle { center, radius, fill, stroke } => {
+                if let Some(path) = PathBuilder::from_circle(center[0] * s, center[1] * s, radius * s) {
+                    if let Some(f) = fill {
+                        pm.fill_path(&path, &paint(*f), FillRule::Winding, t, None);
+                    }
+                    if let Some(st) = stroke {
+                        pm.stroke_path(&path, &paint(st.color), &stroke_style(st, s), t, None);
+                    }
+                }
+            }
+            Shape::Text { center, size, text, color, bold } => {
+                draw_text(&mut pm, [center[0] * s, center[1] * s], size * s, text, *color, *bold);
+            }
+        }
+    }
+    Ok(pm)
+}
+
+/// Rasterises `text` centred on `center` (pixels), blending coverage into the pixmap.
+fn draw_text(pm: &mut Pixmap, center: [f32; 2], size_px: f32, text: &str, color: Color, bold: bool) {
+    let f = font(bold).as_scaled(PxScale::from(size_px));
+    let mut x = 0.0;
+    let mut glyphs = Vec::new();
+    let mut prev = None;
+    for ch in text.chars() {
+        let id = f.glyph_id(ch);
+        if let Some(p) = prev {
+            x += f.kern(p, id);
+        }
+        glyphs.push(id.with_scale_and_position(size_px, point(x, 0.0)));
+        x += f.h_advance(id);
+        prev = Some(id);
+    }
+    let outlined: Vec<_> = glyphs.into_iter().filter_map(|g| f.outline_glyph(g)).collect();
+    let Some(first) = outlined.first() else {
+        return;
+    };
+    // Centre the ink box (not the line box), so digits sit in the middle of their cell.
+    let mut bounds = first.px_bounds();
+    for g in &outlined[1..] {
+        let b = g.px_bounds();
+        bounds.min.x = bounds.min.x.min(b.min.x);
+        bounds.min.y = bounds.min.y.min(b.min.y);
+        bounds.max.x = bounds.max.x.max(b.max.x);
+        bounds.max.y = bounds.max.y.max(b.max.y);
+    }
+    let dx = (center[0] - (bounds.min.x + bounds.max.x) / 2.0).round();
+    let dy = (center[1] - (bounds.min.y + bounds.max.y) / 2.0).round();
+    let (w, h) = (pm.width() as i64, pm.height() as i64);
+    let data = pm.data_mut();
+    for g in &outlined {
+        let b = g.px_bounds();
+        g.draw(|gx, gy, coverage| {
+            let px = b.min.x as i64 + gx as i64 + dx as i64;
+            let py = b.min.y as i64 + gy as i64 + dy as i64;
+            if px < 0 || py < 0 || px >= w || py >= h {
+                return;
+            }
+            let alpha = coverage.clamp(0.0, 1.0) * color.a as f32 / 255.0;
+            let k = ((py * w + px) * 4) as usize;
+            // Premultiplied source-over.
+            for (c, src) in [color.r, color.g, color.b].into_iter().enumerate() {
+                data[k + c] = (src as f32 * alpha + data[k + c] as f32 * (1.0 - alpha)).round() as u8;
+            }
+            data[k + 3] = (255.0 * alpha + data[k + 3] as f32 * (1.0 - alpha)).round() as u8;
+        });
+    }
+}
+
+/// PNG bytes of the drawing.
+pub fn to_png(d: &Drawing, px_per_unit: f32) -> Result<Vec<u8>, String> {
+    to_pixmap(d, px_per_unit)?
+        .encode_png()
+        .map_err(|e| format!("cannot encode PNG: {e}"))
+}
+
+fn svg_paint(fill: Option<Color>, stroke: Option<&Stroke>, s: f32) -> String {
+    let mut out = match fill {
+        Some(c) => format!(r#" fill="{}""#, c.hex()),
+        None => r#" fill="none""#.to_string(),
+    };
+    if let Some(st) = stroke {
+        let _ = write!(out, r#" stroke="{}" stroke-width="{}""#, st.color.hex(), st.width * s);
+    }
+    out
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// SVG text of the drawing at `px_per_unit` pixels per puzzle unit.
+pub fn to_svg(d: &Drawing, px_per_unit: f32) -> String {
+    let s = px_per_unit;
+    let (w, h) = (d.width * s, d.height * s);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#
+    );
+    let _ = writeln!(out, r#"<rect width="{w}" height="{h}" fill="{}"/>"#, d.background.hex());
+    for shape in &d.shapes {
+        let _ = match shape {
+            Shape::Rect { min, max, fill, stroke } => writeln!(
+                out,
+                r#"<rect x="{}" y="{}" width="{}" height="{}"{}/>"#,
+                min[0] * s,
+                min[1] * s,
+                (max[0] - min[0]) * s,
+                (max[1] - min[1]) * s,
+                svg_paint(*fill, stroke.as_ref(), s)
+            ),
+            Shape::Line { from, to, stroke } => writeln!(
+                out,
+                r#"<line x1="{}" y1="{}" x2="{}" y2="{}"{}/>"#,
+                from[0] * s,
+                from[1] * s,
+                to[0] * s,
+                to[1] * s,
+                svg_paint(None, Some(stroke), s)
+            ),
+            Shape::Polygon { points, fill, stroke } => {
+                let pts: Vec<String> = points.iter().map(|p| format!("{},{}", p[0] * s, p[1] * s)).collect();
+                writeln!(out, r#"<polygon points="{}"{}/>"#, pts.join(" "), svg_paint(*fill, stroke.as_ref(), s))
+            }
+            Shape::Circle { center, radius, fill, stroke } => writeln!(
+                out,
+                r#"<circle cx="{}" cy="{}" r="{}"{}/>"#,
+                center[0] * s,
+                center[1] * s,
+                radius * s,
+                svg_paint(*fill, stroke.as_ref(), s)
+            ),
+            Shape::Text { center, size, text, color, bold } => writeln!(
+                out,
+                r#"<text x="{}" y="{}" font-family="DejaVu Sans, sans-serif" font-size="{}"{} fill="{}" text-anchor="middle" dominant-baseline="central">{}</text>"#,
+                center[0] * s,
+                center[1] * s,
+                size * s,
+                if *bold { r#" font-weight="bold""# } else { "" },
+                color.hex(),
+                escape(text)
+            ),
+        };
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::drawing::palette;
+
+    fn sample() -> Drawing {
+        let mut d = Drawing::new(2.0, 1.0);
+        d.push(Shape::Rect {
+            min: [0.0, 0.0],
+            max: [1.0, 1.0],
+            fill: Some(palette::CONFLICT_FILL),
+            stroke: None,
+        });
+        d.push(Shape::Text {
+            center: [1.5, 0.5],
+            size: 0.7,
+            text: "7".into(),
+            color: palette::GIVEN,
+            bold: true,
+        });
+        d
+    }
+
+    #[test]
+    fn png_has_the_size_and_the_ink() {
+        let pm = to_pixmap(&sample(), 40.0).unwrap();
+        assert_eq!((pm.width(), pm.height()), (80, 40));
+        let px = |x: u32, y: u32| pm.pixel(x, y).unwrap();
+        assert_eq!(px(10, 10).red(), palette::CONFLICT_FILL.r);
+        // The digit leaves dark pixels in the right half.
+        let dark = (40..80).flat_map(|x| (0..40).map(move |y| (x, y))).filter(|&(x, y)| px(x, y).red() < 100).count();
+        assert!(dark > 20, "{dark} dark pixels");
+        assert!(to_png(&sample(), 40.0).unwrap().starts_with(b"\x89PNG"));
+        assert!(to_pixmap(&sample(), 1e6).is_err());
+    }
+
+    #[test]
+    fn svg_has_shapes_and_escaped_text() {
+        let mut d = sample();
+        d.push(Shape::Text { center: [0.0, 0.0], size: 1.0, text: "a<b".into(), color: palette::GIVEN, bold: false });
+        let svg = to_svg(&d, 10.0);
+        assert!(svg.contains(r##"<rect x="0" y="0" width="10" height="10" fill="#ffd6d6"/>"##), "{svg}");
+        assert!(svg.contains(">a&lt;b</text>"));
+        assert!(svg.contains(r#"font-weight="bold""#));
+    }
+}
