@@ -15,3 +15,9 @@ pub mod sampler;
 pub mod puzzle;
 /// Pictures: `Drawing` and its PNG/SVG export.
 pub mod render;
+/// One call for the whole flow: encode → sample → decode → check.
+pub mod solve;
+/// Timing the samplers (`qubo-workbench bench`).
+pub mod bench;
+/// The command line.
+pub mod cli;

@@ -22,7 +22,7 @@ use crate::qubo::{Csr, Model};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Kernel {
-    /// Lanes when there are enough reads to fill them, scalar otherwise.
+    /// Lanes for two reads or more (an 8-lane group already beats two scalar reads).
     #[default]
     Auto,
     Scalar,
@@ -308,6 +308,29 @@ fn run_lane_group(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
     by_width(job, reads)
 }
 
+/// Splits reads into lane groups of at most `LANES`. On one thread: full groups and a short
+/// remainder; on several: a multiple of the thread count of equal groups, so every thread gets
+/// the same work. (The grouping never changes results: each read is computed the same way.)
+fn lane_groups(num_reads: usize, threads: usize) -> Vec<std::ops::Range<usize>> {
+    let full = num_reads.div_ceil(LANES);
+    let groups = if threads <= 1 { full } else { full.div_ceil(threads) * threads }.min(num_reads);
+    if groups == 0 {
+        return Vec::new();
+    }
+    if threads <= 1 {
+        return (0..num_reads).step_by(LANES).map(|a| a..(a + LANES).min(num_reads)).collect();
+    }
+    let (base, extra) = (num_reads / groups, num_reads % groups);
+    let mut start = 0;
+    (0..groups)
+        .map(|g| {
+            let len = base + usize::from(g < extra);
+            start += len;
+            start - len..start
+        })
+        .collect()
+}
+
 impl SimulatedAnnealing {
     fn validate(&self, n: usize) -> Result<(), SampleError> {
         if self.num_sweeps_per_beta == 0 {
@@ -465,18 +488,18 @@ impl Sampler for SimulatedAnnealing {
             tracker: &tracker,
         };
         let use_lanes = match self.kernel {
-            Kernel::Auto => num_reads >= LANES / 2,
+            Kernel::Auto => num_reads >= 2,
             Kernel::Scalar => false,
             Kernel::Lanes => true,
         };
         let t_sample = Instant::now();
         let finished: Vec<(usize, Vec<u8>)> = control.install(|| {
             if use_lanes {
-                let reads: Vec<usize> = (0..num_reads).collect();
-                reads
-                    .par_chunks(LANES)
-                    .filter_map(|chunk| {
-                        run_lane_group(&job, chunk).map(|xs| chunk.iter().copied().zip(xs).collect::<Vec<_>>())
+                lane_groups(num_reads, rayon::current_num_threads())
+                    .into_par_iter()
+                    .filter_map(|group| {
+                        let reads: Vec<usize> = group.collect();
+                        run_lane_group(&job, &reads).map(|xs| reads.into_iter().zip(xs).collect::<Vec<_>>())
                     })
                     .flatten()
                     .collect()
@@ -556,6 +579,19 @@ mod tests {
             let (a, b) = (scalar.sample(&m, &ctl).unwrap(), lanes.sample(&m, &ctl).unwrap());
             assert_eq!(a.rows, b.rows);
             assert!(a.rows.len() > 1, "reads should differ from each other");
+        }
+    }
+
+    #[test]
+    fn lane_groups_cover_every_read_once_and_balance_threads() {
+        assert_eq!(lane_groups(100, 1), vec![0..32, 32..64, 64..96, 96..100]);
+        assert_eq!(lane_groups(100, 2), vec![0..25, 25..50, 50..75, 75..100]);
+        assert_eq!(lane_groups(3, 2), vec![0..2, 2..3]);
+        assert!(lane_groups(0, 4).is_empty());
+        for (reads, threads) in [(1, 1), (33, 2), (1000, 3), (7, 8)] {
+            let g = lane_groups(reads, threads);
+            assert!(g.iter().all(|r| !r.is_empty() && r.len() <= LANES));
+            assert_eq!(g.iter().flat_map(|r| r.clone()).collect::<Vec<_>>(), (0..reads).collect::<Vec<_>>());
         }
     }
 

@@ -6,7 +6,7 @@
 mod annealing;
 mod control;
 mod exact;
-mod rng;
+pub mod rng;
 mod sample_set;
 pub mod schedule;
 

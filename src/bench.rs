@@ -1,0 +1,231 @@
+//! `qubo-workbench bench`: the SA kernels timed on built-in models or on COO files (the same
+//! files `../shared/bench/run_peers.py` reads), wall time, median of several runs.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::puzzle::{AnyPuzzle, EncodeOptions, Sudoku};
+use crate::qubo::formats::read_model;
+use crate::qubo::{Ising, Qubo, StoredModel, Coupling};
+use crate::sampler::rng::splitmix64;
+use crate::sampler::{Kernel, RunControl, Sampler, SimulatedAnnealing};
+use crate::solve::{energy_matches, ground_energy};
+
+/// A model to time, with its ground energy when known.
+pub struct Instance {
+    pub name: String,
+    pub model: StoredModel,
+    pub ground_energy: Option<f64>,
+}
+
+/// The puzzles the peer harness generates (`qubo_gen.py`), by the same names.
+pub const SUDOKUS: [(&str, &str); 2] = [
+    ("euler96_g1", "003020600900305001001806400008102900700000008006708200002609500800203009005010300"),
+    ("norvig_hardest", "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"),
+];
+
+fn sudoku_instance(name: &str, line: &str, presolve: bool) -> Result<Instance, String> {
+    let p = AnyPuzzle::Sudoku(Sudoku::from_line(line)?);
+    let enc = p.encode(&EncodeOptions { presolve }).map_err(|e| e.to_string())?;
+    let w = enc.default_weights();
+    let q = enc.qubo(&w).map_err(|e| e.to_string())?;
+    Ok(Instance {
+        name: format!("sudoku_{name}{}", if presolve { "_presolved" } else { "" }),
+        ground_energy: ground_energy(&p, &enc, &w),
+        model: StoredModel::new(q),
+    })
+}
+
+/// A ±J 3D spin glass on an L×L×L periodic lattice, as a QUBO (ground energy unknown).
+pub fn spin_glass_3d(l: usize, seed: u64) -> Qubo {
+    let n = l * l * l;
+    let idx = |x: usize, y: usize, z: usize| (x % l) * l * l + (y % l) * l + (z % l);
+    let mut state = seed;
+    let mut j = Vec::with_capacity(3 * n);
+    for x in 0..l {
+        for y in 0..l {
+            for z in 0..l {
+                let i = idx(x, y, z);
+                for (dx, dy, dz) in [(1, 0, 0), (0, 1, 0), (0, 0, 1)] {
+                    let k = idx(x + dx, y + dy, z + dz);
+                    let value = if splitmix64(&mut state) & 1 == 0 { 1.0 } else { -1.0 };
+                    j.push(Coupling { i: i.min(k) as u32, j: i.max(k) as u32, value });
+                }
+            }
+        }
+    }
+    Qubo::from_ising(&Ising { h: vec![0.0; n], j, offset: 0.0 }).expect("valid lattice")
+}
+
+/// A random QUBO: n variables, each pair coupled with probability `density`, nonzero integer
+/// coefficients in [−10, 10].
+pub fn random_qubo(n: usize, density: f64, seed: u64) -> Qubo {
+    let mut state = seed;
+    let value = |s: &mut u64| {
+        let v = (splitmix64(s) % 20) as i64 - 10;
+        (if v >= 0 { v + 1 } else { v }) as f64
+    };
+    let linear = (0..n).map(|_| value(&mut state)).collect();
+    let mut terms = Vec::new();
+    for i in 0..n {
+        for k in i + 1..n {
+            if (splitmix64(&mut state) as f64 / u64::MAX as f64) < density {
+                terms.push((i, k, value(&mut state)));
+            }
+        }
+    }
+    Qubo::new(linear, terms, 0.0).expect("finite")
+}
+
+/// Built-in models: the Sudokus of the peer harness (full and presolved), 3D spin glasses
+/// (L = 8, 12) and a random 1000-variable QUBO. `quick` keeps two small ones.
+pub fn builtin_instances(quick: bool) -> Result<Vec<Instance>, String> {
+    let mut out = Vec::new();
+    for (name, line) in SUDOKUS {
+        for presolve in [false, true] {
+            out.push(sudoku_instance(name, line, presolve)?);
+        }
+        if quick {
+            break;
+        }
+    }
+    let lattices: &[usize] = if quick { &[8] } else { &[8, 12] };
+    for &l in lattices {
+        out.push(Instance {
+            name: format!("spinglass3d_L{l}"),
+            model: StoredModel::new(spin_glass_3d(l, 1)),
+            ground_energy: None,
+        });
+    }
+    if !quick {
+        out.push(Instance {
+            name: "random_qubo_n1000_d1pct".into(),
+            model: StoredModel::new(random_qubo(1000, 0.01, 1)),
+            ground_energy: None,
+        });
+    }
+    Ok(out)
+}
+
+/// COO files of a folder (or one file); a sidecar `NAME.json` may give `ground_energy`.
+pub fn file_instances(path: &Path) -> Result<Vec<Instance>, String> {
+    let files: Vec<PathBuf> = if path.is_dir() {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(path)
+            .map_err(|e| format!("{}: {e}", path.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "coo"))
+            .collect();
+        v.sort();
+        v
+    } else {
+        vec![path.to_path_buf()]
+    };
+    if files.is_empty() {
+        return Err(format!("{}: no .coo files found", path.display()));
+    }
+    files
+        .iter()
+        .map(|f| {
+            let m = read_model(f).map_err(|e| e.to_string())?;
+            let ground_energy = std::fs::read_to_string(f.with_extension("json"))
+                .ok()
+                .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+                .and_then(|v| v.get("ground_energy").and_then(|g| g.as_f64()));
+            Ok(Instance {
+                name: f.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+                model: StoredModel::new(m.qubo),
+                ground_energy,
+            })
+        })
+        .collect()
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BenchRow {
+    pub instance: String,
+    pub n: usize,
+    pub kernel: String,
+    pub threads: usize,
+    pub num_reads: usize,
+    pub num_sweeps: usize,
+    /// Median wall time of `sample()` over the repeats.
+    pub wall_s: f64,
+    /// wall / (reads × sweeps × n), as the peer harness reports.
+    pub ns_per_update: f64,
+    pub min_energy: f64,
+    /// Share of reads at the ground energy, or (marked `ground_known = false`) at the lowest
+    /// energy this bench saw on the instance.
+    pub ground_fraction: f64,
+    pub ground_known: bool,
+}
+
+pub struct BenchSettings {
+    pub num_reads: usize,
+    pub num_sweeps: usize,
+    pub repeats: usize,
+    /// Thread counts to time the lane kernel with (the scalar kernel always runs on one).
+    pub threads: Vec<usize>,
+    pub scalar: bool,
+    pub seed: u64,
+}
+
+/// Times every configuration on every instance; `progress` hears about each finished row.
+pub fn run(instances: &[Instance], s: &BenchSettings, mut progress: impl FnMut(&BenchRow)) -> Vec<BenchRow> {
+    let mut rows = Vec::new();
+    for inst in instances {
+        let n = inst.model.qubo.num_variables();
+        let mut configs: Vec<(Kernel, usize)> = s.threads.iter().map(|&t| (Kernel::Lanes, t)).collect();
+        if s.scalar {
+            configs.push((Kernel::Scalar, 1));
+        }
+        let mut inst_rows = Vec::new();
+        let mut energies_seen = Vec::new();
+        for (kernel, threads) in configs {
+            let sa = SimulatedAnnealing {
+                num_reads: s.num_reads,
+                num_sweeps: s.num_sweeps,
+                seed: Some(s.seed),
+                kernel,
+                ..Default::default()
+            };
+            let control = RunControl::new().with_threads(Some(threads));
+            let mut walls = Vec::new();
+            let mut last = None;
+            for _ in 0..s.repeats.max(1) {
+                let t = Instant::now();
+                let Ok(set) = sa.sample(&inst.model, &control) else { continue };
+                walls.push(t.elapsed().as_secs_f64());
+                last = Some(set);
+            }
+            let Some(set) = last else { continue };
+            walls.sort_by(f64::total_cmp);
+            let wall = walls[walls.len() / 2];
+            energies_seen.push(set.energies());
+            inst_rows.push(BenchRow {
+                instance: inst.name.clone(),
+                n,
+                kernel: format!("{kernel:?}").to_lowercase(),
+                threads,
+                num_reads: s.num_reads,
+                num_sweeps: s.num_sweeps,
+                wall_s: wall,
+                ns_per_update: wall * 1e9 / (s.num_reads * s.num_sweeps * n.max(1)) as f64,
+                min_energy: set.lowest().map_or(f64::NAN, |r| r.energy),
+                ground_fraction: 0.0,
+                ground_known: inst.ground_energy.is_some(),
+            });
+        }
+        let target = inst.ground_energy.unwrap_or_else(|| {
+            energies_seen.iter().flatten().copied().fold(f64::INFINITY, f64::min)
+        });
+        for (row, energies) in inst_rows.iter_mut().zip(&energies_seen) {
+            let hits = energies.iter().filter(|&&e| energy_matches(e, target)).count();
+            row.ground_fraction = hits as f64 / energies.len().max(1) as f64;
+            progress(row);
+        }
+        rows.extend(inst_rows);
+    }
+    rows
+}
