@@ -75,6 +75,9 @@ struct KernelModel {
 
 impl KernelModel {
     fn new(csr: &Csr) -> Self {
+        let n = csr.num_variables();
+        // The scalar kernel indexes fields by these columns without bounds checks.
+        assert!(csr.cols.iter().all(|&j| (j as usize) < n), "CSR column out of range");
         KernelModel {
             n: csr.num_variables(),
             start: csr.start.clone(),
@@ -163,8 +166,10 @@ impl Job<'_> {
                         let d = sign[i];
                         sign[i] = d - 2.0 * d;
                         energy += de;
-                        for k in m.start[i]..m.start[i + 1] {
-                            field[m.cols[k] as usize] += m.vals[k] * d;
+                        let (lo, hi) = (m.start[i], m.start[i + 1]);
+                        for (&j, &w) in m.cols[lo..hi].iter().zip(&m.vals[lo..hi]) {
+                            // SAFETY: KernelModel::new checked every column is < n = field.len().
+                            unsafe { *field.get_unchecked_mut(j as usize) += w * d };
                         }
                     }
                 }
