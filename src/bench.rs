@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::puzzle::{AnyPuzzle, EncodeOptions, Sudoku};
 use crate::qubo::formats::read_model;
-use crate::qubo::{Ising, Qubo, StoredModel, Coupling};
+use crate::qubo::{Coupling, Ising, Qubo, StoredModel};
 use crate::sampler::rng::splitmix64;
 use crate::sampler::{Kernel, RunControl, Sampler, SimulatedAnnealing};
 use crate::solve::{energy_matches, ground_energy};
@@ -22,13 +22,21 @@ pub struct Instance {
 
 /// The puzzles the peer harness generates (`qubo_gen.py`), by the same names.
 pub const SUDOKUS: [(&str, &str); 2] = [
-    ("euler96_g1", "003020600900305001001806400008102900700000008006708200002609500800203009005010300"),
-    ("norvig_hardest", "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"),
+    (
+        "euler96_g1",
+        "003020600900305001001806400008102900700000008006708200002609500800203009005010300",
+    ),
+    (
+        "norvig_hardest",
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+    ),
 ];
 
 fn sudoku_instance(name: &str, line: &str, presolve: bool) -> Result<Instance, String> {
     let p = AnyPuzzle::Sudoku(Sudoku::from_line(line)?);
-    let enc = p.encode(&EncodeOptions { presolve }).map_err(|e| e.to_string())?;
+    let enc = p
+        .encode(&EncodeOptions { presolve })
+        .map_err(|e| e.to_string())?;
     let w = enc.default_weights();
     let q = enc.qubo(&w).map_err(|e| e.to_string())?;
     Ok(Instance {
@@ -50,13 +58,26 @@ pub fn spin_glass_3d(l: usize, seed: u64) -> Qubo {
                 let i = idx(x, y, z);
                 for (dx, dy, dz) in [(1, 0, 0), (0, 1, 0), (0, 0, 1)] {
                     let k = idx(x + dx, y + dy, z + dz);
-                    let value = if splitmix64(&mut state) & 1 == 0 { 1.0 } else { -1.0 };
-                    j.push(Coupling { i: i.min(k) as u32, j: i.max(k) as u32, value });
+                    let value = if splitmix64(&mut state) & 1 == 0 {
+                        1.0
+                    } else {
+                        -1.0
+                    };
+                    j.push(Coupling {
+                        i: i.min(k) as u32,
+                        j: i.max(k) as u32,
+                        value,
+                    });
                 }
             }
         }
     }
-    Qubo::from_ising(&Ising { h: vec![0.0; n], j, offset: 0.0 }).expect("valid lattice")
+    Qubo::from_ising(&Ising {
+        h: vec![0.0; n],
+        j,
+        offset: 0.0,
+    })
+    .expect("valid lattice")
 }
 
 /// A random QUBO: n variables, each pair coupled with probability `density`, nonzero integer
@@ -134,7 +155,10 @@ pub fn file_instances(path: &Path) -> Result<Vec<Instance>, String> {
                 .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
                 .and_then(|v| v.get("ground_energy").and_then(|g| g.as_f64()));
             Ok(Instance {
-                name: f.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+                name: f
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
                 model: StoredModel::new(m.qubo),
                 ground_energy,
             })
@@ -172,11 +196,16 @@ pub struct BenchSettings {
 }
 
 /// Times every configuration on every instance; `progress` hears about each finished row.
-pub fn run(instances: &[Instance], s: &BenchSettings, mut progress: impl FnMut(&BenchRow)) -> Vec<BenchRow> {
+pub fn run(
+    instances: &[Instance],
+    s: &BenchSettings,
+    mut progress: impl FnMut(&BenchRow),
+) -> Vec<BenchRow> {
     let mut rows = Vec::new();
     for inst in instances {
         let n = inst.model.qubo.num_variables();
-        let mut configs: Vec<(Kernel, usize)> = s.threads.iter().map(|&t| (Kernel::Lanes, t)).collect();
+        let mut configs: Vec<(Kernel, usize)> =
+            s.threads.iter().map(|&t| (Kernel::Lanes, t)).collect();
         if s.scalar {
             configs.push((Kernel::Scalar, 1));
         }
@@ -195,7 +224,9 @@ pub fn run(instances: &[Instance], s: &BenchSettings, mut progress: impl FnMut(&
             let mut last = None;
             for _ in 0..s.repeats.max(1) {
                 let t = Instant::now();
-                let Ok(set) = sa.sample(&inst.model, &control) else { continue };
+                let Ok(set) = sa.sample(&inst.model, &control) else {
+                    continue;
+                };
                 walls.push(t.elapsed().as_secs_f64());
                 last = Some(set);
             }
@@ -218,10 +249,17 @@ pub fn run(instances: &[Instance], s: &BenchSettings, mut progress: impl FnMut(&
             });
         }
         let target = inst.ground_energy.unwrap_or_else(|| {
-            energies_seen.iter().flatten().copied().fold(f64::INFINITY, f64::min)
+            energies_seen
+                .iter()
+                .flatten()
+                .copied()
+                .fold(f64::INFINITY, f64::min)
         });
         for (row, energies) in inst_rows.iter_mut().zip(&energies_seen) {
-            let hits = energies.iter().filter(|&&e| energy_matches(e, target)).count();
+            let hits = energies
+                .iter()
+                .filter(|&&e| energy_matches(e, target))
+                .count();
             row.ground_fraction = hits as f64 / energies.len().max(1) as f64;
             progress(row);
         }

@@ -21,7 +21,11 @@ use crate::solve::{SolveOutcome, solve};
 const PX_PER_UNIT: f32 = 48.0;
 
 #[derive(Parser)]
-#[command(name = "qubo-workbench", version, about = "Logic puzzles → QUBO models → samplers → pictures")]
+#[command(
+    name = "qubo-workbench",
+    version,
+    about = "Logic puzzles → QUBO models → samplers → pictures"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -74,7 +78,7 @@ pub struct SamplerArgs {
     #[arg(long)]
     pub num_sweeps: Option<usize>,
     /// Hot and cold β (default: as dwave-samplers computes it).
-    #[arg(long, num_args = 2, value_names = ["HOT", "COLD"])]
+    #[arg(long, num_args = 2, value_names = ["HOT", "COLD"], allow_negative_numbers = true)]
     pub beta_range: Option<Vec<f64>>,
     /// linear or geometric.
     #[arg(long)]
@@ -245,7 +249,11 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
 }
 
 fn kind_of(args: &PuzzleArgs) -> Result<Option<Kind>, Failure> {
-    args.kind.as_deref().map(str::parse).transpose().map_err(usage)
+    args.kind
+        .as_deref()
+        .map(str::parse)
+        .transpose()
+        .map_err(usage)
 }
 
 fn load(args: &PuzzleArgs) -> Result<Vec<AnyPuzzle>, Failure> {
@@ -279,7 +287,8 @@ fn weights_for(encoding: &Encoding, flags: &[String]) -> Result<Weights, Failure
         let v: f64 = value
             .parse()
             .map_err(|_| usage(format!("--weight {flag}: '{value}' is not a number")))?;
-        w.set(name, v).map_err(|e| usage(format!("--weight {flag}: {e}")))?;
+        w.set(name, v)
+            .map_err(|e| usage(format!("--weight {flag}: {e}")))?;
     }
     Ok(w)
 }
@@ -301,7 +310,11 @@ fn build_sampler(a: &SamplerArgs) -> Result<Box<dyn Sampler>, Failure> {
                 sa.beta_schedule_type = match t.as_str() {
                     "linear" => BetaScheduleType::Linear,
                     "geometric" => BetaScheduleType::Geometric,
-                    other => return Err(usage(format!("--beta-schedule-type {other}: linear or geometric"))),
+                    other => {
+                        return Err(usage(format!(
+                            "--beta-schedule-type {other}: linear or geometric"
+                        )));
+                    }
                 };
             }
             sa.seed = a.seed;
@@ -313,11 +326,15 @@ fn build_sampler(a: &SamplerArgs) -> Result<Box<dyn Sampler>, Failure> {
                 ex.num_reads = n;
             }
             if a.num_sweeps.is_some() || a.beta_range.is_some() {
-                return Err(usage("--num-sweeps and --beta-range do not apply to the exact sampler"));
+                return Err(usage(
+                    "--num-sweeps and --beta-range do not apply to the exact sampler",
+                ));
             }
             Ok(Box::new(ex))
         }
-        other => Err(usage(format!("--sampler {other}: unknown sampler (sa, exact)"))),
+        other => Err(usage(format!(
+            "--sampler {other}: unknown sampler (sa, exact)"
+        ))),
     }
 }
 
@@ -353,8 +370,14 @@ fn print_json(v: &impl serde::Serialize) -> Result<(), Failure> {
 }
 
 fn numbered(path: &Path, k: usize) -> PathBuf {
-    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let ext = path.extension().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let ext = path
+        .extension()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     path.with_file_name(format!("{stem}-{k}.{ext}"))
 }
 
@@ -368,7 +391,9 @@ fn cmd_solve(a: SolveArgs) -> Result<i32, Failure> {
         None => 1,
     };
     let sampler = build_sampler(&a.sampler)?;
-    let options = EncodeOptions { presolve: a.encoding.presolve };
+    let options = EncodeOptions {
+        presolve: a.encoding.presolve,
+    };
     let many = puzzles.len() > 1;
     let mut results: Vec<(usize, SolveOutcome)> = Vec::new();
     for (offset, puzzle) in puzzles.iter().enumerate() {
@@ -381,7 +406,11 @@ fn cmd_solve(a: SolveArgs) -> Result<i32, Failure> {
             bar.finish_and_clear();
         }
         if let Some(out) = &a.render {
-            let path = if many { numbered(out, number) } else { out.clone() };
+            let path = if many {
+                numbered(out, number)
+            } else {
+                out.clone()
+            };
             let solution = outcome.best.as_ref().and_then(|b| b.decoded.as_ref());
             export(&puzzle.draw(solution), &path, PX_PER_UNIT)?;
         }
@@ -402,7 +431,10 @@ fn cmd_solve(a: SolveArgs) -> Result<i32, Failure> {
             })
             .collect();
         if many {
-            let solved = results.iter().filter(|(_, o)| o.best.as_ref().is_some_and(|b| b.valid)).count();
+            let solved = results
+                .iter()
+                .filter(|(_, o)| o.best.as_ref().is_some_and(|b| b.valid))
+                .count();
             let n = results.len() as f64;
             print_json(&json!({
                 "summary": {
@@ -441,7 +473,11 @@ fn print_outcome(number: usize, o: &SolveOutcome) {
         if o.cancelled { " (cancelled)" } else { "" }
     );
     if let Some(b) = &o.best {
-        println!("  best: {}  {}", if b.valid { "valid" } else { "INVALID" }, b.solution);
+        println!(
+            "  best: {}  {}",
+            if b.valid { "valid" } else { "INVALID" },
+            b.solution
+        );
         for v in b.violations.iter().take(10) {
             println!("    {}: {}", v.constraint, v.detail);
         }
@@ -453,7 +489,9 @@ fn print_outcome(number: usize, o: &SolveOutcome) {
 
 fn cmd_encode(a: EncodeArgs) -> Result<i32, Failure> {
     let puzzle = pick(load(&a.puzzle)?, a.index, &a.puzzle.puzzle)?;
-    let encoding = puzzle.encode(&EncodeOptions { presolve: a.encoding.presolve })?;
+    let encoding = puzzle.encode(&EncodeOptions {
+        presolve: a.encoding.presolve,
+    })?;
     let weights = weights_for(&encoding, &a.encoding.weights)?;
     let qubo = encoding.qubo(&weights)?;
     let labels: Vec<String> = encoding.labels().iter().map(|l| l.to_string()).collect();
@@ -503,7 +541,11 @@ fn cmd_sample(a: SampleArgs) -> Result<i32, Failure> {
             "warnings": file.warnings,
         }))?;
     } else {
-        println!("{}: {n} variables, {} interactions", a.model.display(), model.qubo.num_interactions());
+        println!(
+            "{}: {n} variables, {} interactions",
+            a.model.display(),
+            model.qubo.num_interactions()
+        );
         println!(
             "{}: {} reads in {sample_s:.3} s{}; min energy {}",
             set.info.sampler,
@@ -583,7 +625,10 @@ fn cmd_bench(a: BenchArgs) -> Result<i32, Failure> {
         None => bench::builtin_instances(a.quick)?,
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut threads = a.threads.clone().unwrap_or_else(|| if cores > 1 { vec![1, cores] } else { vec![1] });
+    let mut threads = a
+        .threads
+        .clone()
+        .unwrap_or_else(|| if cores > 1 { vec![1, cores] } else { vec![1] });
     threads.retain(|&t| t > 0);
     let settings = bench::BenchSettings {
         num_reads: a.num_reads,
@@ -598,7 +643,10 @@ fn cmd_bench(a: BenchArgs) -> Result<i32, Failure> {
             "{} reads × {} sweeps, median of {} run(s), wall time of sample()",
             settings.num_reads, settings.num_sweeps, settings.repeats
         );
-        println!("{:<34} {:>6} {:>7} {:>3} {:>10} {:>9} {:>14} {:>8}", "instance", "n", "kernel", "thr", "wall s", "ns/upd", "min E", "P(gnd)");
+        println!(
+            "{:<34} {:>6} {:>7} {:>3} {:>10} {:>9} {:>14} {:>8}",
+            "instance", "n", "kernel", "thr", "wall s", "ns/upd", "min E", "P(gnd)"
+        );
     }
     let rows = bench::run(&instances, &settings, |r| {
         if !a.json {
@@ -625,7 +673,9 @@ fn cmd_bench(a: BenchArgs) -> Result<i32, Failure> {
             "results": rows,
         }))?;
     } else if rows.iter().any(|r| !r.ground_known) {
-        println!("* no known ground energy: share of reads at the lowest energy seen in this bench");
+        println!(
+            "* no known ground energy: share of reads at the lowest energy seen in this bench"
+        );
     }
     Ok(0)
 }

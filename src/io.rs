@@ -78,9 +78,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("big.txt");
         fs::write(&p, vec![b'a'; 100]).unwrap();
-        assert!(read_text_limited(&p, 99).unwrap_err().contains("larger than"));
+        assert!(
+            read_text_limited(&p, 99)
+                .unwrap_err()
+                .contains("larger than")
+        );
         assert_eq!(read_text_limited(&p, 100).unwrap().len(), 100);
         fs::write(&p, [0xff, 0xfe]).unwrap();
-        assert!(read_text_limited(&p, 100).unwrap_err().contains("not UTF-8"));
+        assert!(
+            read_text_limited(&p, 100)
+                .unwrap_err()
+                .contains("not UTF-8")
+        );
     }
 }

@@ -5,19 +5,19 @@
 //! into a candidate solution, checked by the puzzle's own referee, and drawn as a
 //! `render::Drawing` (PNG/SVG, and the GUI's painter).
 
-/// File helpers: bounded reads, atomic writes.
-pub mod io;
-/// QUBO core: `Qubo`, `Encoding` + `Weights`, file formats.
-pub mod qubo;
-/// Samplers behind one trait: simulated annealing, exact enumeration.
-pub mod sampler;
-/// Puzzle families behind one trait (`Puzzle`), held as `AnyPuzzle`.
-pub mod puzzle;
-/// Pictures: `Drawing` and its PNG/SVG export.
-pub mod render;
-/// One call for the whole flow: encode → sample → decode → check.
-pub mod solve;
 /// Timing the samplers (`qubo-workbench bench`).
 pub mod bench;
 /// The command line.
 pub mod cli;
+/// File helpers: bounded reads, atomic writes.
+pub mod io;
+/// Puzzle families behind one trait (`Puzzle`), held as `AnyPuzzle`.
+pub mod puzzle;
+/// QUBO core: `Qubo`, `Encoding` + `Weights`, file formats.
+pub mod qubo;
+/// Pictures: `Drawing` and its PNG/SVG export.
+pub mod render;
+/// Samplers behind one trait: simulated annealing, exact enumeration.
+pub mod sampler;
+/// One call for the whole flow: encode → sample → decode → check.
+pub mod solve;

@@ -88,7 +88,15 @@ pub fn solve(
     let t1 = Instant::now();
     let samples = sampler.sample(&model, control).map_err(|e| e.to_string())?;
     let sample_s = t1.elapsed().as_secs_f64();
-    Ok(referee(puzzle, &encoding, samples, ground, num_interactions, encode_s, sample_s))
+    Ok(referee(
+        puzzle,
+        &encoding,
+        samples,
+        ground,
+        num_interactions,
+        encode_s,
+        sample_s,
+    ))
 }
 
 /// Decodes and checks every distinct sample; fills in the outcome's figures.
@@ -120,7 +128,13 @@ pub fn referee(
             });
         }
     }
-    let fraction = |hits: usize| if reads == 0 { 0.0 } else { hits as f64 / reads as f64 };
+    let fraction = |hits: usize| {
+        if reads == 0 {
+            0.0
+        } else {
+            hits as f64 / reads as f64
+        }
+    };
     let ground_fraction = ground.map(|g| {
         fraction(
             samples

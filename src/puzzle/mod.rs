@@ -31,7 +31,12 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 4] = [Kind::Sudoku, Kind::Minesweeper, Kind::Numberlink, Kind::EdgeMatching];
+    pub const ALL: [Kind; 4] = [
+        Kind::Sudoku,
+        Kind::Minesweeper,
+        Kind::Numberlink,
+        Kind::EdgeMatching,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -197,11 +202,19 @@ impl AnyPuzzle {
 
 /// Parses puzzle text: our JSON (one object or an array), or the kind's line format with one
 /// puzzle per line. `origin` names the source in messages (`FILE`, then `FILE:LINE`).
-pub fn parse_puzzles(text: &str, kind: Option<Kind>, origin: &str) -> Result<Vec<AnyPuzzle>, PuzzleError> {
+pub fn parse_puzzles(
+    text: &str,
+    kind: Option<Kind>,
+    origin: &str,
+) -> Result<Vec<AnyPuzzle>, PuzzleError> {
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        let value: serde_json::Value = serde_json::from_str(text)
-            .map_err(|e| PuzzleError::parse(format!("{origin}:{}", e.line()), format!("invalid JSON: {e}")))?;
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+            PuzzleError::parse(
+                format!("{origin}:{}", e.line()),
+                format!("invalid JSON: {e}"),
+            )
+        })?;
         let items = match value {
             serde_json::Value::Array(items) => items,
             one => vec![one],
@@ -210,14 +223,19 @@ pub fn parse_puzzles(text: &str, kind: Option<Kind>, origin: &str) -> Result<Vec
             .into_iter()
             .enumerate()
             .map(|(k, v)| {
-                let p: AnyPuzzle = serde_json::from_value(v)
-                    .map_err(|e| PuzzleError::parse(format!("{origin}: puzzle {}", k + 1), e.to_string()))?;
+                let p: AnyPuzzle = serde_json::from_value(v).map_err(|e| {
+                    PuzzleError::parse(format!("{origin}: puzzle {}", k + 1), e.to_string())
+                })?;
                 if let Some(want) = kind
                     && want != p.kind()
                 {
                     return Err(PuzzleError::parse(
                         origin,
-                        format!("puzzle {} is a {}, but --kind {want} was asked for", k + 1, p.kind()),
+                        format!(
+                            "puzzle {} is a {}, but --kind {want} was asked for",
+                            k + 1,
+                            p.kind()
+                        ),
                     ));
                 }
                 Ok(p)
@@ -225,7 +243,10 @@ pub fn parse_puzzles(text: &str, kind: Option<Kind>, origin: &str) -> Result<Vec
             .collect();
     }
     match kind.unwrap_or(Kind::Sudoku) {
-        Kind::Sudoku => Ok(sudoku::parse_lines(text, origin)?.into_iter().map(AnyPuzzle::Sudoku).collect()),
+        Kind::Sudoku => Ok(sudoku::parse_lines(text, origin)?
+            .into_iter()
+            .map(AnyPuzzle::Sudoku)
+            .collect()),
         other => Err(PuzzleError::KindNotAvailable(other)),
     }
 }
@@ -257,20 +278,26 @@ mod tests {
     #[test]
     fn kinds_not_built_yet_say_so() {
         let e = parse_puzzles("1 2\n", Some(Kind::Numberlink), "x").unwrap_err();
-        assert_eq!(e.to_string(), "puzzle kind 'numberlink' is not available yet in this build (available: sudoku)");
+        assert_eq!(
+            e.to_string(),
+            "puzzle kind 'numberlink' is not available yet in this build (available: sudoku)"
+        );
     }
 
     #[test]
     fn json_puzzles_carry_their_kind() {
         let p = &parse_puzzles(&"1".repeat(0), None, "x").unwrap_or_default();
         assert!(p.is_empty());
-        let line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let line =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
         let one = parse_puzzles(line, None, "x").unwrap();
         let json = serde_json::to_string(&one[0]).unwrap();
         assert!(json.starts_with(r#"{"kind":"sudoku""#), "{json}");
         let back = parse_puzzles(&json, None, "x").unwrap();
         assert_eq!(back, one);
-        let e = parse_puzzles(&json, Some(Kind::Minesweeper), "x").unwrap_err().to_string();
+        let e = parse_puzzles(&json, Some(Kind::Minesweeper), "x")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("is a sudoku"), "{e}");
     }
 }

@@ -12,8 +12,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{Coupling, Qubo};
 use super::QuboError;
+use super::model::{Coupling, Qubo};
 
 /// A structured variable label such as `x[3][4][6]`: a name and 0-based indices.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -274,7 +274,7 @@ pub struct Encoding {
 fn merge_rows<K: Copy + Ord>(
     mut items: Vec<(K, WeightIdx, f64)>,
 ) -> (Vec<K>, Vec<u32>, Vec<(WeightIdx, f64)>) {
-    items.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    items.sort_unstable_by_key(|t| (t.0, t.1));
     let mut keys = Vec::new();
     let mut start = vec![0u32];
     let mut terms: Vec<(WeightIdx, f64)> = Vec::new();
@@ -448,15 +448,26 @@ impl Encoding {
         let mut linear = vec![0.0; n];
         for (v, lin) in linear.iter_mut().enumerate() {
             let r = self.lin_start[v] as usize..self.lin_start[v + 1] as usize;
-            *lin = self.lin_terms[r].iter().map(|&(k, c)| w[k as usize] * c).sum();
+            *lin = self.lin_terms[r]
+                .iter()
+                .map(|&(k, c)| w[k as usize] * c)
+                .sum();
         }
         let mut couplings = Vec::with_capacity(self.pairs.len());
         for (p, &(i, j)) in self.pairs.iter().enumerate() {
             let r = self.pair_start[p] as usize..self.pair_start[p + 1] as usize;
-            let value = self.pair_terms[r].iter().map(|&(k, c)| w[k as usize] * c).sum();
+            let value = self.pair_terms[r]
+                .iter()
+                .map(|&(k, c)| w[k as usize] * c)
+                .sum();
             couplings.push(Coupling { i, j, value });
         }
-        let offset = self.const_by_weight.iter().zip(&w).map(|(c, w)| c * w).sum();
+        let offset = self
+            .const_by_weight
+            .iter()
+            .zip(&w)
+            .map(|(c, w)| c * w)
+            .sum();
         Ok(Qubo::from_canonical(linear, couplings, offset))
     }
 
@@ -681,7 +692,9 @@ mod tests {
     #[test]
     fn unknown_or_nan_weights_are_rejected() {
         let enc = two_var_one_hot();
-        let err = enc.qubo(&Weights::new().with("nope", 1.0).unwrap()).unwrap_err();
+        let err = enc
+            .qubo(&Weights::new().with("nope", 1.0).unwrap())
+            .unwrap_err();
         assert!(err.to_string().contains("unknown weight 'nope'"), "{err}");
         assert!(Weights::new().with("oh", f64::NAN).is_err());
     }

@@ -5,7 +5,7 @@ pub mod formats;
 mod model;
 
 pub use encoding::{
-    Contribution, ConstraintReport, Encoding, EncodingBuilder, GroupId, Label, WeightSpec, Weights,
+    ConstraintReport, Contribution, Encoding, EncodingBuilder, GroupId, Label, WeightSpec, Weights,
 };
 pub use model::{Coupling, Csr, Ising, Model, Qubo, StoredModel};
 

@@ -120,8 +120,16 @@ impl Qubo {
     /// Builds a model from parts already in canonical form (sorted, upper-triangular, unique,
     /// finite). Used by `Encoding::qubo`, whose structure is canonical by construction.
     pub(crate) fn from_canonical(linear: Vec<f64>, couplings: Vec<Coupling>, offset: f64) -> Self {
-        debug_assert!(couplings.windows(2).all(|w| (w[0].i, w[0].j) < (w[1].i, w[1].j)));
-        debug_assert!(couplings.iter().all(|c| c.i < c.j && (c.j as usize) < linear.len()));
+        debug_assert!(
+            couplings
+                .windows(2)
+                .all(|w| (w[0].i, w[0].j) < (w[1].i, w[1].j))
+        );
+        debug_assert!(
+            couplings
+                .iter()
+                .all(|c| c.i < c.j && (c.j as usize) < linear.len())
+        );
         Qubo {
             linear,
             couplings,

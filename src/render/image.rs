@@ -88,8 +88,14 @@ pub fn to_pixmap(d: &Drawing, px_per_unit: f32) -> Result<Pixmap, String> {
     let t = Transform::identity();
     for shape in &d.shapes {
         match shape {
-            Shape::Rect { min, max, fill, stroke } => {
-                let Some(rect) = Rect::from_ltrb(min[0] * s, min[1] * s, max[0] * s, max[1] * s) else {
+            Shape::Rect {
+                min,
+                max,
+                fill,
+                stroke,
+            } => {
+                let Some(rect) = Rect::from_ltrb(min[0] * s, min[1] * s, max[0] * s, max[1] * s)
+                else {
                     continue;
                 };
                 let path = PathBuilder::from_rect(rect);
@@ -105,10 +111,20 @@ pub fn to_pixmap(d: &Drawing, px_per_unit: f32) -> Result<Pixmap, String> {
                 pb.move_to(from[0] * s, from[1] * s);
                 pb.line_to(to[0] * s, to[1] * s);
                 if let Some(path) = pb.finish() {
-                    pm.stroke_path(&path, &paint(stroke.color), &stroke_style(stroke, s), t, None);
+                    pm.stroke_path(
+                        &path,
+                        &paint(stroke.color),
+                        &stroke_style(stroke, s),
+                        t,
+                        None,
+                    );
                 }
             }
-            Shape::Polygon { points, fill, stroke } => {
+            Shape::Polygon {
+                points,
+                fill,
+                stroke,
+            } => {
                 let mut pb = PathBuilder::new();
                 for (k, p) in points.iter().enumerate() {
                     if k == 0 {
@@ -127,8 +143,15 @@ pub fn to_pixmap(d: &Drawing, px_per_unit: f32) -> Result<Pixmap, String> {
                     }
                 }
             }
-            Shape::Circle { center, radius, fill, stroke } => {
-                if let Some(path) = PathBuilder::from_circle(center[0] * s, center[1] * s, radius * s) {
+            Shape::Circle {
+                center,
+                radius,
+                fill,
+                stroke,
+            } => {
+                if let Some(path) =
+                    PathBuilder::from_circle(center[0] * s, center[1] * s, radius * s)
+                {
                     if let Some(f) = fill {
                         pm.fill_path(&path, &paint(*f), FillRule::Winding, t, None);
                     }
@@ -137,8 +160,21 @@ pub fn to_pixmap(d: &Drawing, px_per_unit: f32) -> Result<Pixmap, String> {
                     }
                 }
             }
-            Shape::Text { center, size, text, color, bold } => {
-                draw_text(&mut pm, [center[0] * s, center[1] * s], size * s, text, *color, *bold);
+            Shape::Text {
+                center,
+                size,
+                text,
+                color,
+                bold,
+            } => {
+                draw_text(
+                    &mut pm,
+                    [center[0] * s, center[1] * s],
+                    size * s,
+                    text,
+                    *color,
+                    *bold,
+                );
             }
         }
     }
@@ -146,7 +182,14 @@ pub fn to_pixmap(d: &Drawing, px_per_unit: f32) -> Result<Pixmap, String> {
 }
 
 /// Rasterises `text` centred on `center` (pixels), blending coverage into the pixmap.
-fn draw_text(pm: &mut Pixmap, center: [f32; 2], size_px: f32, text: &str, color: Color, bold: bool) {
+fn draw_text(
+    pm: &mut Pixmap,
+    center: [f32; 2],
+    size_px: f32,
+    text: &str,
+    color: Color,
+    bold: bool,
+) {
     let f = font(bold).as_scaled(PxScale::from(size_px));
     let mut x = 0.0;
     let mut glyphs = Vec::new();
@@ -160,7 +203,10 @@ fn draw_text(pm: &mut Pixmap, center: [f32; 2], size_px: f32, text: &str, color:
         x += f.h_advance(id);
         prev = Some(id);
     }
-    let outlined: Vec<_> = glyphs.into_iter().filter_map(|g| f.outline_glyph(g)).collect();
+    let outlined: Vec<_> = glyphs
+        .into_iter()
+        .filter_map(|g| f.outline_glyph(g))
+        .collect();
     let Some(first) = outlined.first() else {
         return;
     };
@@ -189,7 +235,8 @@ fn draw_text(pm: &mut Pixmap, center: [f32; 2], size_px: f32, text: &str, color:
             let k = ((py * w + px) * 4) as usize;
             // Premultiplied source-over.
             for (c, src) in [color.r, color.g, color.b].into_iter().enumerate() {
-                data[k + c] = (src as f32 * alpha + data[k + c] as f32 * (1.0 - alpha)).round() as u8;
+                data[k + c] =
+                    (src as f32 * alpha + data[k + c] as f32 * (1.0 - alpha)).round() as u8;
             }
             data[k + 3] = (255.0 * alpha + data[k + 3] as f32 * (1.0 - alpha)).round() as u8;
         });
@@ -209,13 +256,20 @@ fn svg_paint(fill: Option<Color>, stroke: Option<&Stroke>, s: f32) -> String {
         None => r#" fill="none""#.to_string(),
     };
     if let Some(st) = stroke {
-        let _ = write!(out, r#" stroke="{}" stroke-width="{}""#, st.color.hex(), st.width * s);
+        let _ = write!(
+            out,
+            r#" stroke="{}" stroke-width="{}""#,
+            st.color.hex(),
+            st.width * s
+        );
     }
     out
 }
 
 fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// SVG text of the drawing at `px_per_unit` pixels per puzzle unit.
@@ -227,10 +281,19 @@ pub fn to_svg(d: &Drawing, px_per_unit: f32) -> String {
         out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#
     );
-    let _ = writeln!(out, r#"<rect width="{w}" height="{h}" fill="{}"/>"#, d.background.hex());
+    let _ = writeln!(
+        out,
+        r#"<rect width="{w}" height="{h}" fill="{}"/>"#,
+        d.background.hex()
+    );
     for shape in &d.shapes {
         let _ = match shape {
-            Shape::Rect { min, max, fill, stroke } => writeln!(
+            Shape::Rect {
+                min,
+                max,
+                fill,
+                stroke,
+            } => writeln!(
                 out,
                 r#"<rect x="{}" y="{}" width="{}" height="{}"{}/>"#,
                 min[0] * s,
@@ -248,11 +311,28 @@ pub fn to_svg(d: &Drawing, px_per_unit: f32) -> String {
                 to[1] * s,
                 svg_paint(None, Some(stroke), s)
             ),
-            Shape::Polygon { points, fill, stroke } => {
-                let pts: Vec<String> = points.iter().map(|p| format!("{},{}", p[0] * s, p[1] * s)).collect();
-                writeln!(out, r#"<polygon points="{}"{}/>"#, pts.join(" "), svg_paint(*fill, stroke.as_ref(), s))
+            Shape::Polygon {
+                points,
+                fill,
+                stroke,
+            } => {
+                let pts: Vec<String> = points
+                    .iter()
+                    .map(|p| format!("{},{}", p[0] * s, p[1] * s))
+                    .collect();
+                writeln!(
+                    out,
+                    r#"<polygon points="{}"{}/>"#,
+                    pts.join(" "),
+                    svg_paint(*fill, stroke.as_ref(), s)
+                )
             }
-            Shape::Circle { center, radius, fill, stroke } => writeln!(
+            Shape::Circle {
+                center,
+                radius,
+                fill,
+                stroke,
+            } => writeln!(
                 out,
                 r#"<circle cx="{}" cy="{}" r="{}"{}/>"#,
                 center[0] * s,
@@ -260,7 +340,13 @@ pub fn to_svg(d: &Drawing, px_per_unit: f32) -> String {
                 radius * s,
                 svg_paint(*fill, stroke.as_ref(), s)
             ),
-            Shape::Text { center, size, text, color, bold } => writeln!(
+            Shape::Text {
+                center,
+                size,
+                text,
+                color,
+                bold,
+            } => writeln!(
                 out,
                 r#"<text x="{}" y="{}" font-family="DejaVu Sans, sans-serif" font-size="{}"{} fill="{}" text-anchor="middle" dominant-baseline="central">{}</text>"#,
                 center[0] * s,
@@ -306,7 +392,10 @@ mod tests {
         let px = |x: u32, y: u32| pm.pixel(x, y).unwrap();
         assert_eq!(px(10, 10).red(), palette::CONFLICT_FILL.r);
         // The digit leaves dark pixels in the right half.
-        let dark = (40..80).flat_map(|x| (0..40).map(move |y| (x, y))).filter(|&(x, y)| px(x, y).red() < 100).count();
+        let dark = (40..80)
+            .flat_map(|x| (0..40).map(move |y| (x, y)))
+            .filter(|&(x, y)| px(x, y).red() < 100)
+            .count();
         assert!(dark > 20, "{dark} dark pixels");
         assert!(to_png(&sample(), 40.0).unwrap().starts_with(b"\x89PNG"));
         assert!(to_pixmap(&sample(), 1e6).is_err());
@@ -315,9 +404,18 @@ mod tests {
     #[test]
     fn svg_has_shapes_and_escaped_text() {
         let mut d = sample();
-        d.push(Shape::Text { center: [0.0, 0.0], size: 1.0, text: "a<b".into(), color: palette::GIVEN, bold: false });
+        d.push(Shape::Text {
+            center: [0.0, 0.0],
+            size: 1.0,
+            text: "a<b".into(),
+            color: palette::GIVEN,
+            bold: false,
+        });
         let svg = to_svg(&d, 10.0);
-        assert!(svg.contains(r##"<rect x="0" y="0" width="10" height="10" fill="#ffd6d6"/>"##), "{svg}");
+        assert!(
+            svg.contains(r##"<rect x="0" y="0" width="10" height="10" fill="#ffd6d6"/>"##),
+            "{svg}"
+        );
         assert!(svg.contains(">a&lt;b</text>"));
         assert!(svg.contains(r#"font-weight="bold""#));
     }

@@ -77,7 +77,10 @@ impl KernelModel {
     fn new(csr: &Csr) -> Self {
         let n = csr.num_variables();
         // The scalar kernel indexes fields by these columns without bounds checks.
-        assert!(csr.cols.iter().all(|&j| (j as usize) < n), "CSR column out of range");
+        assert!(
+            csr.cols.iter().all(|&j| (j as usize) < n),
+            "CSR column out of range"
+        );
         KernelModel {
             n: csr.num_variables(),
             start: csr.start.clone(),
@@ -129,14 +132,16 @@ impl Job<'_> {
         let mut rng = Xoshiro128p::for_read(self.seed, read as u64);
         let x = match self.initial_states.get(read) {
             Some(s) => s.clone(),
-            None => (0..self.model.n).map(|_| (rng.next_u32() >> 31) as u8).collect(),
+            None => (0..self.model.n)
+                .map(|_| (rng.next_u32() >> 31) as u8)
+                .collect(),
         };
         (rng, x)
     }
 
     fn report_due(&self, sweep: usize) -> bool {
         self.tracker.wants_reports()
-            && ((sweep + 1) % self.tracker.every() == 0 || sweep + 1 == self.betas.len())
+            && ((sweep + 1).is_multiple_of(self.tracker.every()) || sweep + 1 == self.betas.len())
     }
 
     /// One read on the scalar kernel; `None` when cancelled.
@@ -214,7 +219,10 @@ impl Job<'_> {
                 return None;
             }
             if self.report_due(s) {
-                let best = energy[..reads.len()].iter().copied().fold(f32::INFINITY, f32::min);
+                let best = energy[..reads.len()]
+                    .iter()
+                    .copied()
+                    .fold(f32::INFINITY, f32::min);
                 self.tracker
                     .add(((s + 1 - reported) * reads.len()) as u64, best as f64);
                 reported = s + 1;
@@ -253,7 +261,9 @@ fn sweep_lanes<const L: usize>(
     let mut threshold = [[0f32; L]; BLOCK];
     for block in (0..m.n).step_by(BLOCK) {
         let end = (block + BLOCK).min(m.n);
-        rng.fill(&mut threshold[..end - block], |r| neg_ln_uniform(r) * inv_beta);
+        rng.fill(&mut threshold[..end - block], |r| {
+            neg_ln_uniform(r) * inv_beta
+        });
         for i in block..end {
             let f = field[i];
             let s = sign[i];
@@ -318,12 +328,20 @@ fn run_lane_group(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
 /// the same work. (The grouping never changes results: each read is computed the same way.)
 fn lane_groups(num_reads: usize, threads: usize) -> Vec<std::ops::Range<usize>> {
     let full = num_reads.div_ceil(LANES);
-    let groups = if threads <= 1 { full } else { full.div_ceil(threads) * threads }.min(num_reads);
+    let groups = if threads <= 1 {
+        full
+    } else {
+        full.div_ceil(threads) * threads
+    }
+    .min(num_reads);
     if groups == 0 {
         return Vec::new();
     }
     if threads <= 1 {
-        return (0..num_reads).step_by(LANES).map(|a| a..(a + LANES).min(num_reads)).collect();
+        return (0..num_reads)
+            .step_by(LANES)
+            .map(|a| a..(a + LANES).min(num_reads))
+            .collect();
     }
     let (base, extra) = (num_reads / groups, num_reads % groups);
     let mut start = 0;
@@ -339,10 +357,13 @@ fn lane_groups(num_reads: usize, threads: usize) -> Vec<std::ops::Range<usize>> 
 impl SimulatedAnnealing {
     fn validate(&self, n: usize) -> Result<(), SampleError> {
         if self.num_sweeps_per_beta == 0 {
-            return Err(SampleError::param("num_sweeps_per_beta", "must be at least 1"));
+            return Err(SampleError::param(
+                "num_sweeps_per_beta",
+                "must be at least 1",
+            ));
         }
         if self.beta_schedule_type != BetaScheduleType::Custom
-            && self.num_sweeps % self.num_sweeps_per_beta != 0
+            && !self.num_sweeps.is_multiple_of(self.num_sweeps_per_beta)
         {
             return Err(SampleError::param(
                 "num_sweeps",
@@ -405,9 +426,13 @@ impl SimulatedAnnealing {
 
     /// β per sweep and the range it spans.
     fn schedule(&self, model: &dyn Model) -> (Vec<f64>, [f64; 2]) {
-        if let (BetaScheduleType::Custom, Some(b)) = (self.beta_schedule_type, &self.beta_schedule) {
+        if let (BetaScheduleType::Custom, Some(b)) = (self.beta_schedule_type, &self.beta_schedule)
+        {
             let per = self.num_sweeps_per_beta;
-            let betas: Vec<f64> = b.iter().flat_map(|&v| std::iter::repeat_n(v, per)).collect();
+            let betas: Vec<f64> = b
+                .iter()
+                .flat_map(|&v| std::iter::repeat_n(v, per))
+                .collect();
             let range = [
                 b.first().copied().unwrap_or(0.0),
                 b.last().copied().unwrap_or(0.0),
@@ -460,7 +485,10 @@ impl Sampler for SimulatedAnnealing {
         if let Some(obj) = p.as_object_mut() {
             // Starting states can be large; record how many there were.
             if let Some(states) = &self.initial_states {
-                obj.insert("initial_states".into(), serde_json::json!(format!("{} states", states.len())));
+                obj.insert(
+                    "initial_states".into(),
+                    serde_json::json!(format!("{} states", states.len())),
+                );
             }
         }
         p
@@ -504,7 +532,8 @@ impl Sampler for SimulatedAnnealing {
                     .into_par_iter()
                     .filter_map(|group| {
                         let reads: Vec<usize> = group.collect();
-                        run_lane_group(&job, &reads).map(|xs| reads.into_iter().zip(xs).collect::<Vec<_>>())
+                        run_lane_group(&job, &reads)
+                            .map(|xs| reads.into_iter().zip(xs).collect::<Vec<_>>())
                     })
                     .flatten()
                     .collect()
@@ -528,7 +557,10 @@ impl Sampler for SimulatedAnnealing {
         if let Some(obj) = params.as_object_mut() {
             obj.insert("beta_range".into(), serde_json::json!(range));
             obj.insert("seed".into(), serde_json::json!(seed));
-            obj.insert("kernel".into(), serde_json::json!(if use_lanes { "lanes" } else { "scalar" }));
+            obj.insert(
+                "kernel".into(),
+                serde_json::json!(if use_lanes { "lanes" } else { "scalar" }),
+            );
         }
         let info = SampleInfo {
             sampler: self.name().into(),
@@ -579,9 +611,18 @@ mod tests {
                 seed: Some(99),
                 ..Default::default()
             };
-            let scalar = SimulatedAnnealing { kernel: Kernel::Scalar, ..base.clone() };
-            let lanes = SimulatedAnnealing { kernel: Kernel::Lanes, ..base };
-            let (a, b) = (scalar.sample(&m, &ctl).unwrap(), lanes.sample(&m, &ctl).unwrap());
+            let scalar = SimulatedAnnealing {
+                kernel: Kernel::Scalar,
+                ..base.clone()
+            };
+            let lanes = SimulatedAnnealing {
+                kernel: Kernel::Lanes,
+                ..base
+            };
+            let (a, b) = (
+                scalar.sample(&m, &ctl).unwrap(),
+                lanes.sample(&m, &ctl).unwrap(),
+            );
             assert_eq!(a.rows, b.rows);
             assert!(a.rows.len() > 1, "reads should differ from each other");
         }
@@ -596,7 +637,10 @@ mod tests {
         for (reads, threads) in [(1, 1), (33, 2), (1000, 3), (7, 8)] {
             let g = lane_groups(reads, threads);
             assert!(g.iter().all(|r| !r.is_empty() && r.len() <= LANES));
-            assert_eq!(g.iter().flat_map(|r| r.clone()).collect::<Vec<_>>(), (0..reads).collect::<Vec<_>>());
+            assert_eq!(
+                g.iter().flat_map(|r| r.clone()).collect::<Vec<_>>(),
+                (0..reads).collect::<Vec<_>>()
+            );
         }
     }
 
@@ -604,11 +648,30 @@ mod tests {
     fn rejects_bad_parameters() {
         let m = random_model(5, 1);
         let ctl = RunControl::new();
-        let bad = SimulatedAnnealing { beta_range: Some([f64::NAN, 1.0]), ..Default::default() };
-        assert!(bad.sample(&m, &ctl).unwrap_err().to_string().contains("beta_range"));
-        let bad = SimulatedAnnealing { initial_states: Some(vec![vec![0, 1]]), ..Default::default() };
-        assert!(bad.sample(&m, &ctl).unwrap_err().to_string().contains("state 0 has 2 values"));
-        let bad = SimulatedAnnealing { beta_schedule_type: BetaScheduleType::Custom, ..Default::default() };
+        let bad = SimulatedAnnealing {
+            beta_range: Some([f64::NAN, 1.0]),
+            ..Default::default()
+        };
+        assert!(
+            bad.sample(&m, &ctl)
+                .unwrap_err()
+                .to_string()
+                .contains("beta_range")
+        );
+        let bad = SimulatedAnnealing {
+            initial_states: Some(vec![vec![0, 1]]),
+            ..Default::default()
+        };
+        assert!(
+            bad.sample(&m, &ctl)
+                .unwrap_err()
+                .to_string()
+                .contains("state 0 has 2 values")
+        );
+        let bad = SimulatedAnnealing {
+            beta_schedule_type: BetaScheduleType::Custom,
+            ..Default::default()
+        };
         assert!(bad.sample(&m, &ctl).is_err());
     }
 

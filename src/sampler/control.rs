@@ -75,7 +75,10 @@ impl RunControl {
     /// Runs `f` on a rayon pool of the requested size (the global pool when unset).
     pub(crate) fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         match self.threads {
-            Some(t) => match rayon::ThreadPoolBuilder::new().num_threads(t.max(1)).build() {
+            Some(t) => match rayon::ThreadPoolBuilder::new()
+                .num_threads(t.max(1))
+                .build()
+            {
                 Ok(pool) => pool.install(f),
                 Err(_) => f(),
             },

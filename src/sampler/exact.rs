@@ -50,18 +50,34 @@ struct Dense {
 
 impl Dense {
     /// Enumerates the 2^low states whose top bits are `prefix`, keeping the k lowest.
-    fn enumerate_block(&self, prefix: u64, low: usize, k: usize, tracker: &ProgressTracker) -> Option<Vec<Candidate>> {
+    fn enumerate_block(
+        &self,
+        prefix: u64,
+        low: usize,
+        k: usize,
+        tracker: &ProgressTracker,
+    ) -> Option<Vec<Candidate>> {
         let mut x = prefix << low;
         let bit = |x: u64, i: usize| ((x >> i) & 1) as f64;
         let mut field: Vec<f64> = (0..self.n)
-            .map(|i| self.lin[i] + self.nbrs[i].iter().map(|&(j, q)| q * bit(x, j)).sum::<f64>())
+            .map(|i| {
+                self.lin[i]
+                    + self.nbrs[i]
+                        .iter()
+                        .map(|&(j, q)| q * bit(x, j))
+                        .sum::<f64>()
+            })
             .collect();
         let mut energy = self.offset
             + (0..self.n)
                 .map(|i| {
                     bit(x, i)
                         * (self.lin[i]
-                            + self.nbrs[i].iter().filter(|&&(j, _)| j > i).map(|&(j, q)| q * bit(x, j)).sum::<f64>())
+                            + self.nbrs[i]
+                                .iter()
+                                .filter(|&&(j, _)| j > i)
+                                .map(|&(j, q)| q * bit(x, j))
+                                .sum::<f64>())
                 })
                 .sum::<f64>();
         let mut heap: BinaryHeap<Candidate> = BinaryHeap::with_capacity(k + 1);

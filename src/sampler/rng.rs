@@ -77,7 +77,7 @@ impl<const L: usize> LaneRng<L> {
     #[inline(always)]
     pub fn fill(&mut self, out: &mut [[f32; L]], f: impl Fn(u32) -> f32) {
         const W: usize = 8;
-        debug_assert!(L % W == 0);
+        debug_assert!(L.is_multiple_of(W));
         for c in (0..L).step_by(W) {
             let mut s0: [u32; W] = std::array::from_fn(|w| self.s0[c + w]);
             let mut s1: [u32; W] = std::array::from_fn(|w| self.s1[c + w]);
@@ -129,7 +129,10 @@ mod tests {
             let exact = -u.ln();
             let got = neg_ln_uniform(r) as f64;
             assert!(got >= 0.0);
-            assert!((got - exact).abs() < 5e-5 * (1.0 + exact), "r={r}: {got} vs {exact}");
+            assert!(
+                (got - exact).abs() < 5e-5 * (1.0 + exact),
+                "r={r}: {got} vs {exact}"
+            );
         }
     }
 

@@ -37,7 +37,11 @@ pub struct SampleSet {
 impl SampleSet {
     /// Aggregates reads (sample, energy): rows sorted by energy, ties by sample (so identical
     /// samples are adjacent and merge), and the result does not depend on read order.
-    pub fn from_reads(num_variables: usize, mut reads: Vec<(Vec<u8>, f64)>, info: SampleInfo) -> Self {
+    pub fn from_reads(
+        num_variables: usize,
+        mut reads: Vec<(Vec<u8>, f64)>,
+        info: SampleInfo,
+    ) -> Self {
         reads.sort_by(|a, b| a.1.total_cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
         let mut rows: Vec<SampleRow> = Vec::new();
         for (sample, energy) in reads {

@@ -75,7 +75,11 @@ fn list(items: &[usize]) -> String {
     let words: Vec<String> = items.iter().map(|k| k.to_string()).collect();
     match words.len() {
         0 | 1 => words.concat(),
-        _ => format!("{} and {}", words[..words.len() - 1].join(", "), words[words.len() - 1]),
+        _ => format!(
+            "{} and {}",
+            words[..words.len() - 1].join(", "),
+            words[words.len() - 1]
+        ),
     }
 }
 
@@ -129,11 +133,20 @@ pub fn check(p: &Sudoku, s: &SudokuSolution) -> CheckReport {
             }
         }
     }
-    // Units: (label, word for positions, cells with their 1-based position in the unit).
-    let mut units: Vec<(String, &str, Vec<(usize, usize)>)> = Vec::new();
+    // Units: (label, word for positions, the unit's cells in order).
+    type Unit = (String, &'static str, Vec<(usize, usize)>);
+    let mut units: Vec<Unit> = Vec::new();
     for k in 0..side {
-        units.push((format!("row[{k}]"), "columns", (0..side).map(|c| (k, c)).collect()));
-        units.push((format!("col[{k}]"), "rows", (0..side).map(|r| (r, k)).collect()));
+        units.push((
+            format!("row[{k}]"),
+            "columns",
+            (0..side).map(|c| (k, c)).collect(),
+        ));
+        units.push((
+            format!("col[{k}]"),
+            "rows",
+            (0..side).map(|r| (r, k)).collect(),
+        ));
         let (r0, c0) = ((k / bs) * bs, (k % bs) * bs);
         units.push((
             format!("box[{k}]"),
@@ -157,7 +170,12 @@ pub fn check(p: &Sudoku, s: &SudokuSolution) -> CheckReport {
                 let positions: Vec<usize> = at.iter().map(|p| p + 1).collect();
                 violations.push(Violation {
                     constraint: label.clone(),
-                    detail: format!("digit {} appears {} times ({word} {})", symbol(d), at.len(), list(&positions)),
+                    detail: format!(
+                        "digit {} appears {} times ({word} {})",
+                        symbol(d),
+                        at.len(),
+                        list(&positions)
+                    ),
                 });
             }
         }
@@ -193,11 +211,27 @@ mod tests {
         cells[5] = Cell::Empty;
         cells[6] = Cell::Multiple(vec![1, 4]);
         let rep = check(&p, &SudokuSolution::new(4, cells));
-        let v: Vec<(String, String)> = rep.violations.into_iter().map(|v| (v.constraint, v.detail)).collect();
-        assert!(v.contains(&("hint[0][0]".into(), "given 1 changed to 4".into())), "{v:?}");
+        let v: Vec<(String, String)> = rep
+            .violations
+            .into_iter()
+            .map(|v| (v.constraint, v.detail))
+            .collect();
+        assert!(
+            v.contains(&("hint[0][0]".into(), "given 1 changed to 4".into())),
+            "{v:?}"
+        );
         assert!(v.contains(&("cell[1][1]".into(), "empty".into())), "{v:?}");
-        assert!(v.contains(&("cell[1][2]".into(), "digits 1, 4 all set".into())), "{v:?}");
-        assert!(v.contains(&("row[0]".into(), "digit 4 appears 2 times (columns 1 and 4)".into())), "{v:?}");
+        assert!(
+            v.contains(&("cell[1][2]".into(), "digits 1, 4 all set".into())),
+            "{v:?}"
+        );
+        assert!(
+            v.contains(&(
+                "row[0]".into(),
+                "digit 4 appears 2 times (columns 1 and 4)".into()
+            )),
+            "{v:?}"
+        );
         assert!(rep.bad_cells[0] && rep.bad_cells[3] && !rep.bad_cells[15]);
     }
 }

@@ -31,12 +31,26 @@ pub(super) fn draw(p: &Sudoku, solution: Option<&SudokuSolution>) -> Drawing {
             let shown = solution.map(|s| s.cell(r, c).clone());
             match (given, shown) {
                 // A given is drawn as given unless the sample changed it.
-                (g, None) if g != 0 => d.push(text(center, 0.62, symbol(g).to_string(), palette::GIVEN, true)),
-                (g, Some(Cell::Digit(v))) if g != 0 && v == g => {
-                    d.push(text(center, 0.62, symbol(g).to_string(), palette::GIVEN, true))
-                }
+                (g, None) if g != 0 => d.push(text(
+                    center,
+                    0.62,
+                    symbol(g).to_string(),
+                    palette::GIVEN,
+                    true,
+                )),
+                (g, Some(Cell::Digit(v))) if g != 0 && v == g => d.push(text(
+                    center,
+                    0.62,
+                    symbol(g).to_string(),
+                    palette::GIVEN,
+                    true,
+                )),
                 (_, Some(Cell::Digit(v))) => {
-                    let color = if given != 0 { palette::CONFLICT_TEXT } else { palette::SAMPLED };
+                    let color = if given != 0 {
+                        palette::CONFLICT_TEXT
+                    } else {
+                        palette::SAMPLED
+                    };
                     d.push(text(center, 0.62, symbol(v).to_string(), color, false))
                 }
                 (_, Some(Cell::Multiple(ds))) => {
@@ -53,17 +67,41 @@ pub(super) fn draw(p: &Sudoku, solution: Option<&SudokuSolution>) -> Drawing {
         for k in (0..=side).filter(|k| (k % bs == 0) == thick) {
             let stroke = Stroke {
                 width: if thick { 0.06 } else { 0.02 },
-                color: if thick { palette::GRID } else { palette::GRID_THIN },
+                color: if thick {
+                    palette::GRID
+                } else {
+                    palette::GRID_THIN
+                },
             };
             let (a, b) = (MARGIN, MARGIN + side as f32);
             let t = MARGIN + k as f32;
-            d.push(Shape::Line { from: [a, t], to: [b, t], stroke });
-            d.push(Shape::Line { from: [t, a], to: [t, b], stroke });
+            d.push(Shape::Line {
+                from: [a, t],
+                to: [b, t],
+                stroke,
+            });
+            d.push(Shape::Line {
+                from: [t, a],
+                to: [t, b],
+                stroke,
+            });
         }
     }
     d
 }
 
-fn text(center: [f32; 2], size: f32, text: String, color: crate::render::Color, bold: bool) -> Shape {
-    Shape::Text { center, size, text, color, bold }
+fn text(
+    center: [f32; 2],
+    size: f32,
+    text: String,
+    color: crate::render::Color,
+    bold: bool,
+) -> Shape {
+    Shape::Text {
+        center,
+        size,
+        text,
+        color,
+        bold,
+    }
 }

@@ -12,11 +12,21 @@ pub(super) fn encode(p: &Sudoku, options: &EncodeOptions) -> Encoding {
     let side = p.side();
     let bs = p.box_size();
     let mut b = EncodingBuilder::new();
-    let w_cell = b.weight("cell", 1.0, (0.0, 10.0), "each cell holds exactly one digit");
+    let w_cell = b.weight(
+        "cell",
+        1.0,
+        (0.0, 10.0),
+        "each cell holds exactly one digit",
+    );
     let w_row = b.weight("row", 1.0, (0.0, 10.0), "each digit once per row");
     let w_col = b.weight("col", 1.0, (0.0, 10.0), "each digit once per column");
     let w_box = b.weight("box", 1.0, (0.0, 10.0), "each digit once per box");
-    let w_hint = b.weight("hint", 2.0, (0.0, 10.0), "hint strength: reward for keeping a given");
+    let w_hint = b.weight(
+        "hint",
+        2.0,
+        (0.0, 10.0),
+        "hint strength: reward for keeping a given",
+    );
     for r in 0..side {
         for c in 0..side {
             for d in 0..side {
@@ -98,7 +108,11 @@ pub(super) fn decode(p: &Sudoku, encoding: &Encoding, sample: &[u8]) -> SudokuSo
     let mut on: Vec<Vec<u8>> = vec![Vec::new(); side * side];
     for (label, value) in encoding.full_assignment(sample) {
         if value && label.name == "x" && label.index.len() == 3 {
-            let (r, c, d) = (label.index[0] as usize, label.index[1] as usize, label.index[2]);
+            let (r, c, d) = (
+                label.index[0] as usize,
+                label.index[1] as usize,
+                label.index[2],
+            );
             if r < side && c < side {
                 on[r * side + c].push(d as u8 + 1);
             }

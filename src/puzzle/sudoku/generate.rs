@@ -80,7 +80,11 @@ mod tests {
             assert_eq!(p.side(), size);
             assert_eq!(p.num_givens(), givens);
             assert_eq!(count_solutions(&p, 2), 1);
-            assert_eq!(generate(size, givens, 7).unwrap(), p, "same seed, same puzzle");
+            assert_eq!(
+                generate(size, givens, 7).unwrap(),
+                p,
+                "same seed, same puzzle"
+            );
         }
     }
 
@@ -88,7 +92,17 @@ mod tests {
     fn impossible_requests_are_refused_clearly() {
         let e = generate(4, 1, 1).unwrap_err().to_string();
         assert!(e.contains("only 1 givens"), "{e}");
-        assert!(generate(5, 3, 1).unwrap_err().to_string().contains("not supported"));
-        assert!(generate(4, 17, 1).unwrap_err().to_string().contains("do not fit"));
+        assert!(
+            generate(5, 3, 1)
+                .unwrap_err()
+                .to_string()
+                .contains("not supported")
+        );
+        assert!(
+            generate(4, 17, 1)
+                .unwrap_err()
+                .to_string()
+                .contains("do not fit")
+        );
     }
 }

@@ -42,7 +42,11 @@ impl TryFrom<SudokuFile> for Sudoku {
     fn try_from(f: SudokuFile) -> Result<Self, Self::Error> {
         let s = Sudoku::from_line(&f.grid)?;
         if s.side() != f.size {
-            return Err(format!("size is {}, but the grid has {} cells", f.size, f.grid.len()));
+            return Err(format!(
+                "size is {}, but the grid has {} cells",
+                f.size,
+                f.grid.len()
+            ));
         }
         Ok(s)
     }
@@ -225,7 +229,11 @@ impl Puzzle for Sudoku {
         if grid.side() != self.side() {
             return Err(PuzzleError::parse(
                 "solution",
-                format!("it is {0}×{0}, but the puzzle is {1}×{1}", grid.side(), self.side()),
+                format!(
+                    "it is {0}×{0}, but the puzzle is {1}×{1}",
+                    grid.side(),
+                    self.side()
+                ),
             ));
         }
         Ok(SudokuSolution::from_digits(self.side(), &grid.cells))
@@ -256,11 +264,19 @@ mod tests {
     #[test]
     fn bad_lines_name_file_line_and_cell() {
         let e = parse_lines("1234\n", "p.txt").unwrap_err().to_string();
-        assert_eq!(e, "p.txt:1: a Sudoku line has 16, 81 or 256 cells (4×4, 9×9, 16×16); this one has 4");
+        assert_eq!(
+            e,
+            "p.txt:1: a Sudoku line has 16, 81 or 256 cells (4×4, 9×9, 16×16); this one has 4"
+        );
         let mut line = ".".repeat(81);
         line.replace_range(10..11, "A");
-        let e = parse_lines(&format!("{}\n{line}\n", ".".repeat(81)), "p.txt").unwrap_err().to_string();
-        assert!(e.starts_with("p.txt:2: cell 11 (row 2, column 2) has 'A'"), "{e}");
+        let e = parse_lines(&format!("{}\n{line}\n", ".".repeat(81)), "p.txt")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("p.txt:2: cell 11 (row 2, column 2) has 'A'"),
+            "{e}"
+        );
     }
 
     #[test]

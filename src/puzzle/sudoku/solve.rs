@@ -34,7 +34,11 @@ impl Search<'_> {
             rows: vec![0; side],
             cols: vec![0; side],
             boxes: vec![0; side],
-            full: if side == 32 { u32::MAX } else { (1u32 << side) - 1 },
+            full: if side == 32 {
+                u32::MAX
+            } else {
+                (1u32 << side) - 1
+            },
             rng: None,
             budget: None,
             found: 0,

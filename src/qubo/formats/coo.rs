@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use super::{parse_index, parse_real, FormatError, ModelFile};
+use super::{FormatError, ModelFile, parse_index, parse_real};
 use crate::qubo::{Coupling, Ising, Qubo};
 
 #[derive(Clone, Copy, PartialEq)]
@@ -20,7 +20,10 @@ fn vartype_in(comment: &str) -> Option<Result<Vartype, String>> {
     let at = comment.find("vartype")?;
     let rest = comment[at + "vartype".len()..].trim_start();
     let rest = rest.strip_prefix(['=', ':'])?.trim_start();
-    let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+    let name: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
     Some(match name.to_ascii_uppercase().as_str() {
         "BINARY" => Ok(Vartype::Binary),
         "SPIN" => Ok(Vartype::Spin),
@@ -154,8 +157,11 @@ mod tests {
 
     #[test]
     fn reads_dimod_and_peer_harness_files() {
-        let m = parse("# vartype=BINARY\n0 0 -1.000000\n0 1 1.000000\n1 2 -4.500000\n", "a.coo")
-            .unwrap();
+        let m = parse(
+            "# vartype=BINARY\n0 0 -1.000000\n0 1 1.000000\n1 2 -4.500000\n",
+            "a.coo",
+        )
+        .unwrap();
         assert_eq!(m.qubo.num_variables(), 3);
         assert_eq!(m.qubo.energy(&[1, 1, 1]).unwrap(), -4.5);
         let m = parse("# n=5 offset=2.5\n1 0 3\n0 1 -1\n", "b.coo").unwrap();

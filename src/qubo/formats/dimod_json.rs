@@ -6,25 +6,29 @@ use super::{FormatError, MAX_VARIABLES, ModelFile};
 use crate::qubo::{Coupling, Ising, Qubo};
 
 fn numbers(v: &Value, field: &str, origin: &str) -> Result<Vec<f64>, FormatError> {
-    let arr = v
-        .get(field)
-        .and_then(Value::as_array)
-        .ok_or_else(|| FormatError::whole(origin, format!("field '{field}' is missing or not an array")))?;
+    let arr = v.get(field).and_then(Value::as_array).ok_or_else(|| {
+        FormatError::whole(
+            origin,
+            format!("field '{field}' is missing or not an array"),
+        )
+    })?;
     arr.iter()
         .enumerate()
         .map(|(k, x)| {
-            x.as_f64()
-                .filter(|f| f.is_finite())
-                .ok_or_else(|| FormatError::whole(origin, format!("{field}[{k}] is not a finite number: {x}")))
+            x.as_f64().filter(|f| f.is_finite()).ok_or_else(|| {
+                FormatError::whole(origin, format!("{field}[{k}] is not a finite number: {x}"))
+            })
         })
         .collect()
 }
 
 fn indices(v: &Value, field: &str, n: usize, origin: &str) -> Result<Vec<usize>, FormatError> {
-    let arr = v
-        .get(field)
-        .and_then(Value::as_array)
-        .ok_or_else(|| FormatError::whole(origin, format!("field '{field}' is missing or not an array")))?;
+    let arr = v.get(field).and_then(Value::as_array).ok_or_else(|| {
+        FormatError::whole(
+            origin,
+            format!("field '{field}' is missing or not an array"),
+        )
+    })?;
     arr.iter()
         .enumerate()
         .map(|(k, x)| {
@@ -32,7 +36,10 @@ fn indices(v: &Value, field: &str, n: usize, origin: &str) -> Result<Vec<usize>,
                 .map(|u| u as usize)
                 .filter(|&u| u < n)
                 .ok_or_else(|| {
-                    FormatError::whole(origin, format!("{field}[{k}] = {x} is not a variable index below {n}"))
+                    FormatError::whole(
+                        origin,
+                        format!("{field}[{k}] = {x} is not a variable index below {n}"),
+                    )
                 })
         })
         .collect()
@@ -59,7 +66,11 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
         .pointer("/version/bqm_schema")
         .and_then(Value::as_str)
         .unwrap_or("");
-    let major: u32 = schema.split('.').next().and_then(|m| m.parse().ok()).unwrap_or(0);
+    let major: u32 = schema
+        .split('.')
+        .next()
+        .and_then(|m| m.parse().ok())
+        .unwrap_or(0);
     if major < 2 {
         return Err(FormatError::whole(
             origin,
@@ -75,13 +86,18 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
     let labels: Vec<String> = v
         .get("variable_labels")
         .and_then(Value::as_array)
-        .ok_or_else(|| FormatError::whole(origin, "field 'variable_labels' is missing or not an array"))?
+        .ok_or_else(|| {
+            FormatError::whole(origin, "field 'variable_labels' is missing or not an array")
+        })?
         .iter()
         .map(label_text)
         .collect();
     let n = labels.len();
     if n >= MAX_VARIABLES {
-        return Err(FormatError::whole(origin, format!("{n} variables is too many")));
+        return Err(FormatError::whole(
+            origin,
+            format!("{n} variables is too many"),
+        ));
     }
     if let Some(declared) = v.get("num_variables").and_then(Value::as_u64)
         && declared as usize != n
@@ -95,7 +111,10 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
     if linear.len() != n {
         return Err(FormatError::whole(
             origin,
-            format!("linear_biases has {} entries for {n} variables", linear.len()),
+            format!(
+                "linear_biases has {} entries for {n} variables",
+                linear.len()
+            ),
         ));
     }
     let biases = numbers(&v, "quadratic_biases", origin)?;
@@ -111,11 +130,17 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
         .get("offset")
         .and_then(Value::as_f64)
         .filter(|f| f.is_finite())
-        .ok_or_else(|| FormatError::whole(origin, "field 'offset' is missing or not a finite number"))?;
+        .ok_or_else(|| {
+            FormatError::whole(origin, "field 'offset' is missing or not a finite number")
+        })?;
     let qubo = match v.get("variable_type").and_then(Value::as_str) {
         Some("BINARY") => Qubo::new(
             linear,
-            heads.iter().zip(&tails).zip(&biases).map(|((&h, &t), &b)| (h, t, b)),
+            heads
+                .iter()
+                .zip(&tails)
+                .zip(&biases)
+                .map(|((&h, &t), &b)| (h, t, b)),
             offset,
         ),
         Some("SPIN") => {
@@ -200,9 +225,13 @@ mod tests {
 
     #[test]
     fn rejects_bad_documents_with_clear_messages() {
-        let e = parse("{\n  \"type\": \n}", "b.json").unwrap_err().to_string();
+        let e = parse("{\n  \"type\": \n}", "b.json")
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("b.json:3: invalid JSON"), "{e}");
-        let e = parse(r#"{"type": "SampleSet"}"#, "b.json").unwrap_err().to_string();
+        let e = parse(r#"{"type": "SampleSet"}"#, "b.json")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("not a dimod BQM"), "{e}");
         let e = parse(
             r#"{"type": "BinaryQuadraticModel", "version": {"bqm_schema": "3.0.0"},
@@ -212,6 +241,9 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(e.contains("quadratic_tail[0] = 7 is not a variable index below 2"), "{e}");
+        assert!(
+            e.contains("quadratic_tail[0] = 7 is not a variable index below 2"),
+            "{e}"
+        );
     }
 }

@@ -186,7 +186,10 @@ mod tests {
     #[test]
     fn coo_never_uses_exponents() {
         let text = model_to_string(&sample_qubo(), None, Format::Coo);
-        assert!(text.starts_with("# vartype=BINARY\n# n=4 offset=0.75\n"), "{text}");
+        assert!(
+            text.starts_with("# vartype=BINARY\n# n=4 offset=0.75\n"),
+            "{text}"
+        );
         assert!(text.contains("3 3 0.0000001"), "{text}");
         for line in text.lines().filter(|l| !l.starts_with('#')) {
             assert!(!line.contains('e') && !line.contains('E'), "{line}");

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use super::{parse_index, parse_real, FormatError, ModelFile};
+use super::{FormatError, ModelFile, parse_index, parse_real};
 use crate::qubo::Qubo;
 
 struct Header {
@@ -34,9 +34,9 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
             if let Some(v) = body.strip_prefix("offset") {
                 offset = parse_real(v.trim(), "offset").map_err(|m| err(lineno, m))?;
             } else if let Some(rest) = body.strip_prefix("label") {
-                let (idx, name) = rest
-                    .split_once('=')
-                    .ok_or_else(|| err(lineno, "a label comment reads: c label K = \"name\"".into()))?;
+                let (idx, name) = rest.split_once('=').ok_or_else(|| {
+                    err(lineno, "a label comment reads: c label K = \"name\"".into())
+                })?;
                 let idx = parse_index(idx.trim(), "label index").map_err(|m| err(lineno, m))?;
                 let name: String = serde_json::from_str(name.trim())
                     .map_err(|_| err(lineno, "a label must be a quoted string".into()))?;
@@ -61,7 +61,10 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
             if fields[2] != "0" && fields[2] != "unconstrained" {
                 return Err(err(
                     lineno,
-                    format!("topology '{}' is not supported (only 0 / unconstrained)", fields[2]),
+                    format!(
+                        "topology '{}' is not supported (only 0 / unconstrained)",
+                        fields[2]
+                    ),
                 ));
             }
             let num = |t: &str, what: &str| parse_index(t, what).map_err(|m| err(lineno, m));
@@ -104,7 +107,10 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
         }
         if i == j {
             if let Some(first) = node_seen.insert(i, lineno) {
-                return Err(err(lineno, format!("node {i} appears twice (first on line {first})")));
+                return Err(err(
+                    lineno,
+                    format!("node {i} appears twice (first on line {first})"),
+                ));
             }
             linear[i] = v;
         } else {
@@ -160,7 +166,11 @@ pub(super) fn write(q: &Qubo, labels: Option<&[String]>) -> String {
     let _ = writeln!(s, "c offset {}", q.offset());
     if let Some(labels) = labels {
         for (k, l) in labels.iter().enumerate() {
-            let _ = writeln!(s, "c label {k} = {}", serde_json::to_string(l).unwrap_or_default());
+            let _ = writeln!(
+                s,
+                "c label {k} = {}",
+                serde_json::to_string(l).unwrap_or_default()
+            );
         }
     }
     let _ = writeln!(s, "p qubo 0 {n} {n} {}", q.num_interactions());
@@ -192,15 +202,30 @@ mod tests {
     #[test]
     fn malformed_files_name_the_line() {
         let cases = [
-            ("p qubo 0 2 1 0\n1 0 1.0\n", "x.qubo:2: coupler 1 0 is below the diagonal"),
-            ("p qubo 0 2 1 0\n0 5 1.0\n", "x.qubo:2: index 5 is out of range"),
-            ("p qubo 0 2 2 0\n0 0 1\n", "x.qubo:1: the program line declares 2 nodes"),
+            (
+                "p qubo 0 2 1 0\n1 0 1.0\n",
+                "x.qubo:2: coupler 1 0 is below the diagonal",
+            ),
+            (
+                "p qubo 0 2 1 0\n0 5 1.0\n",
+                "x.qubo:2: index 5 is out of range",
+            ),
+            (
+                "p qubo 0 2 2 0\n0 0 1\n",
+                "x.qubo:1: the program line declares 2 nodes",
+            ),
             ("p qubo 0 2 1 0\n0 0 nan\n", "x.qubo:2: value is nan"),
-            ("p qubo 0 2 1 0\n0 0 x\n", "x.qubo:2: value 'x' is not a number"),
+            (
+                "p qubo 0 2 1 0\n0 0 x\n",
+                "x.qubo:2: value 'x' is not a number",
+            ),
             ("p qubo 7 2 1 0\n", "x.qubo:1: topology '7'"),
             ("0 0 1\n", "x.qubo:1: expected a comment or the 'p qubo"),
             ("c nothing\n", "x.qubo: no 'p qubo"),
-            ("p qubo 0 99999999999 0 0\n", "x.qubo:1: maxNodes 99999999999 is too large"),
+            (
+                "p qubo 0 99999999999 0 0\n",
+                "x.qubo:1: maxNodes 99999999999 is too large",
+            ),
         ];
         for (text, want) in cases {
             let e = parse(text, "x.qubo").unwrap_err().to_string();

@@ -1,0 +1,289 @@
+//! The command line as scripts use it: JSON shapes, files written, exit codes, error lines.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_qubo-workbench"))
+}
+
+fn puzzle(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("puzzles/sudoku")
+        .join(name)
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the binary runs")
+}
+
+fn stdout_json(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Width and height from a PNG's IHDR chunk.
+fn png_size(path: &Path) -> (u32, u32) {
+    let b = std::fs::read(path).unwrap();
+    assert_eq!(&b[..8], b"\x89PNG\r\n\x1a\n");
+    let be = |k: usize| u32::from_be_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
+    (be(16), be(20))
+}
+
+#[test]
+fn solve_one_puzzle_to_a_valid_grid_and_a_png() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("grid.png");
+    let p = puzzle("euler96_g1.txt");
+    let out = run(&[
+        "solve",
+        p.to_str().unwrap(),
+        "--presolve",
+        "--seed",
+        "1",
+        "--json",
+        "--render",
+        png.to_str().unwrap(),
+    ]);
+    let v = stdout_json(&out);
+    assert_eq!(v["kind"], "sudoku");
+    assert_eq!(v["num_variables"], 159);
+    assert_eq!(v["sampler"], "sa");
+    assert_eq!(v["ground_energy"], -64.0);
+    assert_eq!(v["best"]["valid"], true);
+    let solution = v["best"]["solution"].as_str().unwrap();
+    assert_eq!(
+        solution,
+        "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+    );
+    assert!(v["ground_fraction"].as_f64().unwrap() > 0.2);
+    assert!(v["success_fraction"].as_f64().unwrap() > 0.2);
+    for key in ["num_interactions", "params", "min_energy"] {
+        assert!(!v[key].is_null(), "{key}");
+    }
+    assert!(v["timing"]["encode_s"].is_number() && v["timing"]["sample_s"].is_number());
+    assert_eq!(v["best"]["violations"], Value::Array(vec![]));
+    let (w, h) = png_size(&png);
+    assert_eq!(w, h);
+    assert!(w > 400, "{w}");
+}
+
+#[test]
+fn solve_a_file_of_puzzles_gives_a_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("two.txt");
+    let lines = std::fs::read_to_string(puzzle("easy50.txt")).unwrap();
+    std::fs::write(
+        &file,
+        lines.lines().take(2).collect::<Vec<_>>().join("\r\n"),
+    )
+    .unwrap();
+    let out = run(&[
+        "solve",
+        file.to_str().unwrap(),
+        "--presolve",
+        "--seed",
+        "2",
+        "--num-reads",
+        "20",
+        "--json",
+    ]);
+    let v = stdout_json(&out);
+    assert_eq!(v["summary"]["puzzles"], 2);
+    assert_eq!(v["results"].as_array().unwrap().len(), 2);
+    assert_eq!(v["results"][1]["puzzle"], 2);
+    assert_eq!(v["results"][0]["num_reads"], 20);
+    // An invalid best still has a full-length solution string.
+    let out = run(&[
+        "solve",
+        file.to_str().unwrap(),
+        "--index",
+        "2",
+        "--num-sweeps",
+        "5",
+        "--num-reads",
+        "4",
+        "--json",
+    ]);
+    let v = stdout_json(&out);
+    assert_eq!(v["puzzle"], 2);
+    assert_eq!(v["best"]["solution"].as_str().unwrap().len(), 81);
+    if v["best"]["valid"] == false {
+        assert!(!v["best"]["violations"].as_array().unwrap().is_empty());
+        assert!(v["best"]["violations"][0]["constraint"].is_string());
+        assert!(v["best"]["violations"][0]["detail"].is_string());
+    }
+}
+
+#[test]
+fn encode_then_sample_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    for ext in ["coo", "qubo", "json"] {
+        let model = dir.path().join(format!("m.{ext}"));
+        let out = run(&[
+            "encode",
+            puzzle("euler96_g1.txt").to_str().unwrap(),
+            "-o",
+            model.to_str().unwrap(),
+            "--presolve",
+            "--weight",
+            "hint=3",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let out = run(&[
+            "sample",
+            model.to_str().unwrap(),
+            "--num-reads",
+            "30",
+            "--seed",
+            "5",
+            "--json",
+        ]);
+        let v = stdout_json(&out);
+        assert_eq!(v["num_variables"], 159, "{ext}");
+        assert_eq!(v["energies"].as_array().unwrap().len(), 30);
+        assert!(v["timing"]["ns_per_update"].as_f64().unwrap() > 0.0);
+        assert!(
+            v["min_energy"].as_f64().unwrap() >= -3.0 * 32.0 - 1e-9,
+            "hint=3, 32 givens"
+        );
+    }
+    // The exact sampler refuses a model that is too big, with a clear message.
+    let out = run(&[
+        "sample",
+        dir.path().join("m.coo").to_str().unwrap(),
+        "--sampler",
+        "exact",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).starts_with("error: exact enumeration handles at most 30 variables"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn check_exits_by_validity() {
+    let p = puzzle("euler96_g1.txt");
+    let good = "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+    let out = run(&["check", p.to_str().unwrap(), good]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "valid");
+    let bad = format!("3{}", &good[1..]);
+    let out = run(&["check", p.to_str().unwrap(), &bad, "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["valid"], false);
+    let text = v["violations"].to_string();
+    assert!(
+        text.contains("row[0]") && text.contains("digit 3 appears 2 times"),
+        "{text}"
+    );
+}
+
+#[test]
+fn render_and_generate_write_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let gen_file = dir.path().join("gen.txt");
+    let out = run(&[
+        "generate",
+        "sudoku",
+        "--size",
+        "9",
+        "--givens",
+        "28",
+        "--seed",
+        "5",
+        "-o",
+        gen_file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let line = std::fs::read_to_string(&gen_file).unwrap();
+    assert_eq!(line.trim().len(), 81);
+    assert_eq!(line.trim().chars().filter(|c| *c != '.').count(), 28);
+    let svg = dir.path().join("p.svg");
+    let out = run(&[
+        "render",
+        gen_file.to_str().unwrap(),
+        "-o",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg") && text.matches("font-weight=\"bold\"").count() == 28);
+    let png = dir.path().join("p.png");
+    let sol = "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+    let out = run(&[
+        "render",
+        puzzle("euler96_g1.txt").to_str().unwrap(),
+        "--solution",
+        sol,
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(png_size(&png).0 > 100);
+}
+
+#[test]
+fn bench_quick_reports_rows() {
+    let out = run(&["bench", "--quick", "--json", "--threads", "1"]);
+    let v = stdout_json(&out);
+    let rows = v["results"].as_array().unwrap();
+    assert!(
+        rows.iter().any(|r| r["kernel"] == "lanes") && rows.iter().any(|r| r["kernel"] == "scalar")
+    );
+    assert!(
+        rows.iter()
+            .all(|r| r["ns_per_update"].as_f64().unwrap() > 0.0)
+    );
+}
+
+#[test]
+fn bad_input_gives_one_clear_line_and_the_right_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, format!("{}\n{}\n", ".".repeat(81), ".".repeat(80))).unwrap();
+    let p = puzzle("euler96_g1.txt");
+    let p = p.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, i32, String)> = vec![
+        (vec!["solve", bad.to_str().unwrap()], 1, format!("error: {}:2: a Sudoku line has 16, 81 or 256 cells", bad.display())),
+        (vec!["solve", "/no/such/file.txt"], 1, "error: /no/such/file.txt: cannot read".into()),
+        (vec!["solve", p, "--weight", "hnt=2"], 2, "error: --weight hnt=2: unknown weight 'hnt' (this model's weights: cell, row, col, box, hint)".into()),
+        (vec!["solve", p, "--weight", "hint=NaN"], 2, "error: --weight hint=NaN: weight 'hint' is NaN".into()),
+        (vec!["solve", p, "--kind", "chess"], 2, "error: unknown puzzle kind 'chess'".into()),
+        (vec!["solve", p, "--kind", "numberlink"], 1, "error: puzzle kind 'numberlink' is not available yet".into()),
+        (vec!["solve", p, "--sampler", "magic"], 2, "error: --sampler magic: unknown sampler".into()),
+        (vec!["solve", p, "--beta-range", "1", "-1"], 1, "error: invalid parameter beta_range".into()),
+        (vec!["check", p, "12345"], 1, "error: solution: a Sudoku line has 16, 81 or 256 cells".into()),
+        (vec!["render", p, "-o", "/tmp/x.gif"], 1, "error: /tmp/x.gif: unknown image format".into()),
+        (vec!["generate", "sudoku", "--size", "9", "--givens", "90"], 1, "error: a 9×9 Sudoku has 81 cells".into()),
+    ];
+    for (args, code, start) in cases {
+        let out = run(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+        assert!(
+            err.starts_with(&start),
+            "{args:?}: {err:?} should start with {start:?}"
+        );
+        assert_eq!(
+            err.trim_end().lines().count(),
+            1,
+            "{args:?}: one line: {err:?}"
+        );
+    }
+    // clap's own usage errors also exit 2.
+    assert_eq!(run(&["solve"]).status.code(), Some(2));
+}
