@@ -166,6 +166,28 @@ pub fn file_instances(path: &Path) -> Result<Vec<Instance>, String> {
         .collect()
 }
 
+/// Median time (s) to rebuild a puzzle's QUBO from its `Encoding` after a weight change — what a
+/// GUI slider pays per step — and the model's variable count.
+pub fn reweight_time(line: &str, repeats: usize) -> Result<(f64, usize), String> {
+    let p = AnyPuzzle::Sudoku(Sudoku::from_line(line)?);
+    let enc = p
+        .encode(&EncodeOptions::default())
+        .map_err(|e| e.to_string())?;
+    let mut times = Vec::with_capacity(repeats);
+    for k in 0..repeats.max(1) {
+        let w = enc
+            .default_weights()
+            .with("hint", 1.0 + k as f64 / 100.0)
+            .map_err(|e| e.to_string())?;
+        let t = Instant::now();
+        let q = enc.qubo(&w).map_err(|e| e.to_string())?;
+        times.push(t.elapsed().as_secs_f64());
+        std::hint::black_box(q);
+    }
+    times.sort_by(f64::total_cmp);
+    Ok((times[times.len() / 2], enc.num_variables()))
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct BenchRow {
     pub instance: String,
