@@ -85,40 +85,25 @@ pub fn to_pixmap(d: &Drawing, px_per_unit: f32) -> Result<Pixmap, String> {
     let bg = d.background;
     pm.fill(tiny_skia::Color::from_rgba8(bg.r, bg.g, bg.b, bg.a));
     let s = px_per_unit;
-    let t = Transform::identity();
     for shape in &d.shapes {
-        match shape {
+        // Each shape becomes a path with an optional fill and stroke, painted below.
+        let (path, fill, stroke) = match shape {
             Shape::Rect {
                 min,
                 max,
                 fill,
                 stroke,
-            } => {
-                let Some(rect) = Rect::from_ltrb(min[0] * s, min[1] * s, max[0] * s, max[1] * s)
-                else {
-                    continue;
-                };
-                let path = PathBuilder::from_rect(rect);
-                if let Some(f) = fill {
-                    pm.fill_path(&path, &paint(*f), FillRule::Winding, t, None);
-                }
-                if let Some(st) = stroke {
-                    pm.stroke_path(&path, &paint(st.color), &stroke_style(st, s), t, None);
-                }
-            }
+            } => (
+                Rect::from_ltrb(min[0] * s, min[1] * s, max[0] * s, max[1] * s)
+                    .map(PathBuilder::from_rect),
+                *fill,
+                stroke.as_ref(),
+            ),
             Shape::Line { from, to, stroke } => {
                 let mut pb = PathBuilder::new();
                 pb.move_to(from[0] * s, from[1] * s);
                 pb.line_to(to[0] * s, to[1] * s);
-                if let Some(path) = pb.finish() {
-                    pm.stroke_path(
-                        &path,
-                        &paint(stroke.color),
-                        &stroke_style(stroke, s),
-                        t,
-                        None,
-                    );
-                }
+                (pb.finish(), None, Some(stroke))
             }
             Shape::Polygon {
                 points,
@@ -134,32 +119,18 @@ pub fn to_pixmap(d: &Drawing, px_per_unit: f32) -> Result<Pixmap, String> {
                     }
                 }
                 pb.close();
-                if let Some(path) = pb.finish() {
-                    if let Some(f) = fill {
-                        pm.fill_path(&path, &paint(*f), FillRule::Winding, t, None);
-                    }
-                    if let Some(st) = stroke {
-                        pm.stroke_path(&path, &paint(st.color), &stroke_style(st, s), t, None);
-                    }
-                }
+                (pb.finish(), *fill, stroke.as_ref())
             }
             Shape::Circle {
                 center,
                 radius,
                 fill,
                 stroke,
-            } => {
-                if let Some(path) =
-                    PathBuilder::from_circle(center[0] * s, center[1] * s, radius * s)
-                {
-                    if let Some(f) = fill {
-                        pm.fill_path(&path, &paint(*f), FillRule::Winding, t, None);
-                    }
-                    if let Some(st) = stroke {
-                        pm.stroke_path(&path, &paint(st.color), &stroke_style(st, s), t, None);
-                    }
-                }
-            }
+            } => (
+                PathBuilder::from_circle(center[0] * s, center[1] * s, radius * s),
+                *fill,
+                stroke.as_ref(),
+            ),
             Shape::Text {
                 center,
                 size,
@@ -175,7 +146,27 @@ pub fn to_pixmap(d: &Drawing, px_per_unit: f32) -> Result<Pixmap, String> {
                     *color,
                     *bold,
                 );
+                continue;
             }
+        };
+        let Some(path) = path else { continue };
+        if let Some(f) = fill {
+            pm.fill_path(
+                &path,
+                &paint(f),
+                FillRule::Winding,
+                Transform::identity(),
+                None,
+            );
+        }
+        if let Some(st) = stroke {
+            pm.stroke_path(
+                &path,
+                &paint(st.color),
+                &stroke_style(st, s),
+                Transform::identity(),
+                None,
+            );
         }
     }
     Ok(pm)
