@@ -14,7 +14,7 @@ use crate::puzzle::{AnyPuzzle, EncodeOptions, Kind, load_puzzles, sudoku};
 use crate::qubo::formats::{read_model, write_model};
 use crate::qubo::{Encoding, StoredModel, Weights};
 use crate::render::image::export;
-use crate::sampler::{BetaScheduleType, ExactSolver, RunControl, Sampler, SimulatedAnnealing};
+use crate::sampler::{RunControl, Sampler, sampler_from_params};
 use crate::solve::{SolveOutcome, solve};
 
 /// Pixels per puzzle unit in exported images.
@@ -293,49 +293,32 @@ fn weights_for(encoding: &Encoding, flags: &[String]) -> Result<Weights, Failure
     Ok(w)
 }
 
+/// The sampler the flags describe, built through the library's one constructor
+/// (`sampler_from_params`), so flags and GUI settings mean the same thing.
 fn build_sampler(a: &SamplerArgs) -> Result<Box<dyn Sampler>, Failure> {
-    match a.sampler.as_str() {
-        "sa" => {
-            let mut sa = SimulatedAnnealing::default();
-            if let Some(n) = a.num_reads {
-                sa.num_reads = n;
-            }
-            if let Some(n) = a.num_sweeps {
-                sa.num_sweeps = n;
-            }
-            if let Some(b) = &a.beta_range {
-                sa.beta_range = Some([b[0], b[1]]);
-            }
-            if let Some(t) = &a.beta_schedule_type {
-                sa.beta_schedule_type = match t.as_str() {
-                    "linear" => BetaScheduleType::Linear,
-                    "geometric" => BetaScheduleType::Geometric,
-                    other => {
-                        return Err(usage(format!(
-                            "--beta-schedule-type {other}: linear or geometric"
-                        )));
-                    }
-                };
-            }
-            sa.seed = a.seed;
-            Ok(Box::new(sa))
-        }
-        "exact" => {
-            let mut ex = ExactSolver::default();
-            if let Some(n) = a.num_reads {
-                ex.num_reads = n;
-            }
-            if a.num_sweeps.is_some() || a.beta_range.is_some() {
-                return Err(usage(
-                    "--num-sweeps and --beta-range do not apply to the exact sampler",
-                ));
-            }
-            Ok(Box::new(ex))
-        }
-        other => Err(usage(format!(
-            "--sampler {other}: unknown sampler (sa, exact)"
-        ))),
+    let mut params = serde_json::Map::new();
+    if let Some(n) = a.num_reads {
+        params.insert("num_reads".into(), json!(n));
     }
+    if let Some(n) = a.num_sweeps {
+        params.insert("num_sweeps".into(), json!(n));
+    }
+    if let Some(b) = &a.beta_range {
+        params.insert("beta_range".into(), json!([b[0], b[1]]));
+    }
+    if let Some(t) = &a.beta_schedule_type {
+        if t != "linear" && t != "geometric" {
+            return Err(usage(format!(
+                "--beta-schedule-type {t}: linear or geometric"
+            )));
+        }
+        params.insert("beta_schedule_type".into(), json!(t));
+    }
+    if let Some(seed) = a.seed {
+        params.insert("seed".into(), json!(seed));
+    }
+    sampler_from_params(&a.sampler, &serde_json::Value::Object(params))
+        .map_err(|e| usage(format!("--sampler {}: {e}", a.sampler)))
 }
 
 /// Progress on stderr while a run goes, only when stderr is a terminal.

@@ -52,7 +52,7 @@ pub fn sampler_from_params(
     name: &str,
     params: &serde_json::Value,
 ) -> Result<Box<dyn Sampler>, String> {
-    let bad = |e: serde_json::Error| format!("parameters for sampler '{name}': {e}");
+    let bad = |e: serde_json::Error| format!("bad parameters: {e}");
     match name {
         "sa" => Ok(Box::new(
             serde_json::from_value::<SimulatedAnnealing>(params.clone()).map_err(bad)?,
