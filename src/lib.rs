@@ -21,3 +21,5 @@ pub mod render;
 pub mod sampler;
 /// One call for the whole flow: encode → sample → decode → check.
 pub mod solve;
+/// Weight sweeps: success and energy against one penalty weight.
+pub mod sweep;
