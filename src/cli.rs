@@ -29,10 +29,19 @@ const PX_PER_UNIT: f32 = 48.0;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Open the window, save a PNG of its first frames to PATH, and exit (for docs and smoke
+    /// tests; settings are neither read nor written).
+    #[arg(long, global = true, value_name = "PATH")]
+    pub screenshot: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
 pub enum Command {
+    /// Open the workbench window (the default with no subcommand), optionally on a file.
+    Gui {
+        /// A puzzle file, or a QUBO model (.qubo, .coo, dimod .json).
+        file: Option<PathBuf>,
+    },
     /// Encode a puzzle, sample it, decode and check the result (every puzzle of a file).
     Solve(SolveArgs),
     /// Write a puzzle's QUBO to a file (.qubo, .coo or .json by extension).
@@ -47,6 +56,34 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Time the annealing kernels (built-in models, or COO files).
     Bench(BenchArgs),
+    /// Sample a puzzle at several values of one weight: success and mean energy per value.
+    Sweep(SweepArgs),
+}
+
+#[derive(Args)]
+pub struct SweepArgs {
+    #[command(flatten)]
+    pub puzzle: PuzzleArgs,
+    /// The weight to sweep (e.g. hint).
+    #[arg(long)]
+    pub weight: String,
+    #[arg(long)]
+    pub from: f64,
+    #[arg(long)]
+    pub to: f64,
+    #[arg(long, default_value_t = 9)]
+    pub steps: usize,
+    /// Fix another weight, e.g. --set box=2 (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    #[arg(long)]
+    pub presolve: bool,
+    #[command(flatten)]
+    pub sampler: SamplerArgs,
+    #[arg(long, default_value_t = 1)]
+    pub index: usize,
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Clone)]
@@ -225,12 +262,11 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
             return e.exit_code();
         }
     };
-    let Some(command) = cli.command else {
-        use clap::CommandFactory;
-        let _ = Cli::command().print_help();
-        return 0;
-    };
-    let result = match command {
+    let result = match cli.command.unwrap_or(Command::Gui { file: None }) {
+        Command::Gui { file } => crate::gui::run(file, cli.screenshot)
+            .map(|()| 0)
+            .map_err(Failure::from),
+        Command::Sweep(a) => cmd_sweep(a),
         Command::Solve(a) => cmd_solve(a),
         Command::Encode(a) => cmd_encode(a),
         Command::Sample(a) => cmd_sample(a),
@@ -598,6 +634,65 @@ fn cmd_generate(a: GenerateArgs) -> Result<i32, Failure> {
             eprintln!("wrote {}: {}", path.display(), puzzle.describe());
         }
         None => println!("{line}"),
+    }
+    Ok(0)
+}
+
+fn cmd_sweep(a: SweepArgs) -> Result<i32, Failure> {
+    let puzzle = pick(load(&a.puzzle)?, a.index, &a.puzzle.puzzle)?;
+    let options = EncodeOptions {
+        presolve: a.presolve,
+    };
+    let encoding = puzzle.encode(&options)?;
+    let base = weights_for(&encoding, &a.set)?;
+    if !encoding.weight_names().contains(&a.weight.as_str()) {
+        return Err(usage(format!(
+            "--weight {}: unknown weight (this model's weights: {})",
+            a.weight,
+            encoding.weight_names().join(", ")
+        )));
+    }
+    if a.steps == 0 || !a.from.is_finite() || !a.to.is_finite() {
+        return Err(usage(
+            "--from and --to must be numbers and --steps at least 1",
+        ));
+    }
+    let sampler = build_sampler(&a.sampler)?;
+    let (control, bar) = control_with_progress(a.sampler.threads, "sweep");
+    let values = crate::sweep::values(a.from, a.to, a.steps);
+    if !a.json {
+        println!(
+            "{:>10} {:>9} {:>9} {:>12} {:>12}",
+            a.weight, "success", "ground", "mean E", "min E"
+        );
+    }
+    let spec = crate::sweep::SweepSpec {
+        puzzle: &puzzle,
+        options: &options,
+        base: &base,
+        weight: &a.weight,
+        values: &values,
+    };
+    let points = crate::sweep::run(&spec, sampler.as_ref(), &control, |p| {
+        if !a.json {
+            println!(
+                "{:>10.4} {:>8.1}% {:>9} {:>12.4} {:>12}",
+                p.value,
+                100.0 * p.success_fraction,
+                p.ground_fraction
+                    .map_or("—".into(), |g| format!("{:.1}%", 100.0 * g)),
+                p.mean_energy,
+                p.min_energy
+            );
+        }
+    })?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    if a.json {
+        print_json(
+            &json!({"weight": a.weight, "description": puzzle.describe(), "points": points}),
+        )?;
     }
     Ok(0)
 }

@@ -9,6 +9,8 @@
 pub mod bench;
 /// The command line.
 pub mod cli;
+/// The desktop workbench (eframe/egui).
+pub mod gui;
 /// File helpers: bounded reads, atomic writes.
 pub mod io;
 /// Puzzle families behind one trait (`Puzzle`), held as `AnyPuzzle`.

@@ -33,18 +33,31 @@ pub fn values(from: f64, to: f64, steps: usize) -> Vec<f64> {
     }
 }
 
-/// Samples the puzzle once per value of weight `name`; `on_point` hears about each point as it
-/// is done. Stops early (returning the points done) when `control` is cancelled.
+/// What to sweep: one weight of a puzzle's encoding over some values, the others fixed.
+pub struct SweepSpec<'a> {
+    pub puzzle: &'a AnyPuzzle,
+    pub options: &'a EncodeOptions,
+    /// The other weights (unset ones take their defaults).
+    pub base: &'a Weights,
+    pub weight: &'a str,
+    pub values: &'a [f64],
+}
+
+/// Samples the puzzle once per value of the swept weight; `on_point` hears about each point as
+/// it is done. Stops early (returning the points done) when `control` is cancelled.
 pub fn run(
-    puzzle: &AnyPuzzle,
-    options: &EncodeOptions,
-    base: &Weights,
-    name: &str,
-    values: &[f64],
+    spec: &SweepSpec,
     sampler: &dyn Sampler,
     control: &RunControl,
     mut on_point: impl FnMut(&SweepPoint),
 ) -> Result<Vec<SweepPoint>, String> {
+    let SweepSpec {
+        puzzle,
+        options,
+        base,
+        weight: name,
+        values,
+    } = *spec;
     let encoding = puzzle.encode(options).map_err(|e| e.to_string())?;
     if !encoding.weight_names().contains(&name) {
         return Err(format!(
@@ -98,32 +111,21 @@ mod tests {
             seed: Some(3),
             ..Default::default()
         };
-        let pts = run(
-            &p,
-            &EncodeOptions::default(),
-            &Weights::new(),
-            "hint",
-            &[0.0, 2.0],
-            &sa,
-            &RunControl::new(),
-            |_| {},
-        )
-        .unwrap();
+        let (options, base) = (EncodeOptions::default(), Weights::new());
+        let spec = |weight, values| SweepSpec {
+            puzzle: &p,
+            options: &options,
+            base: &base,
+            weight,
+            values,
+        };
+        let pts = run(&spec("hint", &[0.0, 2.0]), &sa, &RunControl::new(), |_| {}).unwrap();
         assert_eq!(pts.len(), 2);
         assert!(pts[0].success_fraction < pts[1].success_fraction, "{pts:?}");
         assert!(pts[1].success_fraction >= 0.3, "{pts:?}");
         // At hint = 0 nearly every read reaches the (tied) ground energy, yet few keep the givens.
         assert!(pts[0].ground_fraction.unwrap() > 0.5, "{pts:?}");
-        let e = run(
-            &p,
-            &EncodeOptions::default(),
-            &Weights::new(),
-            "nope",
-            &[1.0],
-            &sa,
-            &RunControl::new(),
-            |_| {},
-        );
+        let e = run(&spec("nope", &[1.0]), &sa, &RunControl::new(), |_| {});
         assert!(e.unwrap_err().contains("unknown weight 'nope'"));
     }
 }

@@ -5,7 +5,8 @@ use super::check::{Cell, SudokuSolution, check};
 use super::{Sudoku, symbol};
 use crate::render::{Drawing, Shape, Stroke, palette};
 
-const MARGIN: f32 = 0.2;
+/// Space around the grid, in cells (editors map clicks with it).
+pub const MARGIN: f32 = 0.2;
 
 pub(super) fn draw(p: &Sudoku, solution: Option<&SudokuSolution>) -> Drawing {
     let side = p.side();

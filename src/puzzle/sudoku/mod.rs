@@ -16,6 +16,7 @@ use super::{EncodeOptions, Kind, Puzzle, PuzzleError, Violation};
 use crate::qubo::Encoding;
 use crate::render::Drawing;
 pub use check::{Cell, SudokuSolution};
+pub use draw::MARGIN as DRAW_MARGIN;
 pub use generate::generate;
 pub use solve::count_solutions;
 

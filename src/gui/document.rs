@@ -1,0 +1,280 @@
+//! What the window works on: a puzzle (with undo/redo) or a bare QUBO model opened from a file,
+//! plus its encoding options and weights, and the derived encoding and weighted model.
+//! Re-weighting only rebuilds the matrix (cheap); editing the puzzle re-encodes.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::puzzle::{AnyPuzzle, EncodeOptions, PuzzleError};
+use crate::qubo::{Encoding, Qubo, StoredModel, Weights};
+
+/// A model version no document has used: versions identify models across documents (the
+/// inspector and results compare them).
+fn next_version() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Undo steps kept.
+const UNDO_LIMIT: usize = 200;
+
+pub enum Content {
+    Puzzle(AnyPuzzle),
+    /// A model made elsewhere (qbsolv, COO, dimod JSON), inspected and sampled as it is.
+    Model {
+        name: String,
+        labels: Option<Vec<String>>,
+    },
+}
+
+pub struct Document {
+    pub content: Content,
+    /// Where Save writes; `None` asks (new documents, or one puzzle out of a multi-puzzle file).
+    pub path: Option<PathBuf>,
+    pub dirty: bool,
+    pub options: EncodeOptions,
+    pub weights: Weights,
+    undo: Vec<AnyPuzzle>,
+    redo: Vec<AnyPuzzle>,
+    /// The puzzle's encoding (none for bare models).
+    pub encoding: Option<Arc<Encoding>>,
+    /// The weighted model the inspector shows and the samplers run on.
+    pub model: Option<Arc<StoredModel>>,
+    /// Bumped whenever `model` changes.
+    pub version: u64,
+    /// Why there is no model (an encoding or weighting error), if so.
+    pub error: Option<String>,
+}
+
+/// The autosaved form of a document (puzzles only; models are files already).
+#[derive(Serialize, Deserialize)]
+pub struct Snapshot {
+    pub puzzle: AnyPuzzle,
+    pub path: Option<PathBuf>,
+    pub dirty: bool,
+    pub options: EncodeOptions,
+    pub weights: Weights,
+}
+
+impl Document {
+    pub fn from_puzzle(puzzle: AnyPuzzle, path: Option<PathBuf>) -> Self {
+        let mut d = Document {
+            content: Content::Puzzle(puzzle),
+            path,
+            dirty: false,
+            options: EncodeOptions::default(),
+            weights: Weights::new(),
+            undo: Vec::new(),
+            redo: Vec::new(),
+            encoding: None,
+            model: None,
+            version: next_version(),
+            error: None,
+        };
+        d.reencode();
+        d
+    }
+
+    pub fn from_model(qubo: Qubo, labels: Option<Vec<String>>, path: PathBuf) -> Self {
+        let name = path
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Document {
+            content: Content::Model { name, labels },
+            path: Some(path),
+            dirty: false,
+            options: EncodeOptions::default(),
+            weights: Weights::new(),
+            undo: Vec::new(),
+            redo: Vec::new(),
+            encoding: None,
+            model: Some(Arc::new(StoredModel::new(qubo))),
+            version: next_version(),
+            error: None,
+        }
+    }
+
+    pub fn from_snapshot(s: Snapshot) -> Self {
+        let mut d = Document::from_puzzle(s.puzzle, s.path);
+        d.dirty = s.dirty;
+        d.options = s.options;
+        d.weights = s.weights;
+        d.reencode();
+        d
+    }
+
+    pub fn snapshot(&self) -> Option<Snapshot> {
+        Some(Snapshot {
+            puzzle: self.puzzle()?.clone(),
+            path: self.path.clone(),
+            dirty: self.dirty,
+            options: self.options.clone(),
+            weights: self.weights.clone(),
+        })
+    }
+
+    pub fn puzzle(&self) -> Option<&AnyPuzzle> {
+        match &self.content {
+            Content::Puzzle(p) => Some(p),
+            Content::Model { .. } => None,
+        }
+    }
+
+    pub fn title(&self) -> String {
+        let name = match (&self.path, &self.content) {
+            (Some(p), _) => p
+                .file_name()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            (None, Content::Puzzle(p)) => format!("untitled {}", p.kind()),
+            (None, Content::Model { name, .. }) => name.clone(),
+        };
+        if self.dirty {
+            format!("{name} •")
+        } else {
+            name
+        }
+    }
+
+    /// Variable labels for display (the encoding's, or the model file's).
+    pub fn label_of(&self, v: usize) -> String {
+        match (&self.encoding, &self.content) {
+            (Some(e), _) => e
+                .labels()
+                .get(v)
+                .map_or_else(|| v.to_string(), |l| l.to_string()),
+            (
+                None,
+                Content::Model {
+                    labels: Some(l), ..
+                },
+            ) => l.get(v).cloned().unwrap_or_else(|| v.to_string()),
+            _ => v.to_string(),
+        }
+    }
+
+    /// Changes the puzzle (undoable) and re-encodes.
+    pub fn edit(
+        &mut self,
+        f: impl FnOnce(&mut AnyPuzzle) -> Result<(), PuzzleError>,
+    ) -> Result<(), String> {
+        let Content::Puzzle(p) = &mut self.content else {
+            return Err("a model opened from a file cannot be edited as a puzzle".into());
+        };
+        let before = p.clone();
+        f(p).map_err(|e| e.to_string())?;
+        if *p == before {
+            return Ok(());
+        }
+        self.undo.push(before);
+        if self.undo.len() > UNDO_LIMIT {
+            self.undo.remove(0);
+        }
+        self.redo.clear();
+        self.dirty = true;
+        self.reencode();
+        Ok(())
+    }
+
+    /// Replaces the whole puzzle (undoable), e.g. with a generated one.
+    pub fn replace(&mut self, puzzle: AnyPuzzle) -> Result<(), String> {
+        self.edit(|p| {
+            *p = puzzle;
+            Ok(())
+        })
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    pub fn undo(&mut self) {
+        if let (Some(prev), Content::Puzzle(p)) = (self.undo.pop(), &mut self.content) {
+            self.redo.push(std::mem::replace(p, prev));
+            self.dirty = true;
+            self.reencode();
+        }
+    }
+
+    pub fn redo(&mut self) {
+        if let (Some(next), Content::Puzzle(p)) = (self.redo.pop(), &mut self.content) {
+            self.undo.push(std::mem::replace(p, next));
+            self.dirty = true;
+            self.reencode();
+        }
+    }
+
+    pub fn set_presolve(&mut self, on: bool) {
+        if self.options.presolve != on {
+            self.options.presolve = on;
+            self.reencode();
+        }
+    }
+
+    /// Sets one weight and rebuilds the matrix (no re-encoding).
+    pub fn set_weight(&mut self, name: &str, value: f64) -> Result<(), String> {
+        self.weights.set(name, value).map_err(|e| e.to_string())?;
+        self.reweight();
+        Ok(())
+    }
+
+    /// The current value of a weight (its default when unset).
+    pub fn weight(&self, name: &str) -> Option<f64> {
+        let spec = self
+            .encoding
+            .as_ref()?
+            .weight_specs()
+            .iter()
+            .find(|s| s.name == name)?;
+        Some(self.weights.get(name).unwrap_or(spec.default))
+    }
+
+    fn reencode(&mut self) {
+        let Content::Puzzle(p) = &self.content else {
+            return;
+        };
+        match p.encode(&self.options) {
+            Ok(enc) => {
+                // Keep only weights this encoding knows (a new kind has other names).
+                let known: Vec<String> = enc.weight_names().iter().map(|s| s.to_string()).collect();
+                let mut kept = Weights::new();
+                for (name, v) in self.weights.iter() {
+                    if known.iter().any(|k| k == name) {
+                        let _ = kept.set(name, v);
+                    }
+                }
+                self.weights = kept;
+                self.encoding = Some(Arc::new(enc));
+                self.reweight();
+            }
+            Err(e) => {
+                self.encoding = None;
+                self.model = None;
+                self.error = Some(e.to_string());
+                self.version = next_version();
+            }
+        }
+    }
+
+    fn reweight(&mut self) {
+        let Some(enc) = &self.encoding else { return };
+        match enc.qubo(&self.weights) {
+            Ok(q) => {
+                self.model = Some(Arc::new(StoredModel::new(q)));
+                self.error = None;
+            }
+            Err(e) => {
+                self.model = None;
+                self.error = Some(e.to_string());
+            }
+        }
+        self.version = next_version();
+    }
+}

@@ -1,0 +1,39 @@
+//! The desktop workbench (eframe/egui). It holds no puzzle or QUBO logic of its own: panels call
+//! the library (`puzzle`, `qubo`, `sampler`, `solve`, `sweep`, `render`) and paint its results.
+
+pub mod app;
+pub mod document;
+pub mod editors;
+pub mod heatmap;
+pub mod jobs;
+pub mod painter;
+pub mod panels;
+pub mod settings;
+
+use std::path::PathBuf;
+
+pub use app::{Command, Workbench, WorkbenchApp};
+
+/// Opens the window (optionally on `file`); with `screenshot`, saves a PNG of the first frames
+/// and exits (settings are then neither read nor written).
+pub fn run(file: Option<PathBuf>, screenshot: Option<PathBuf>) -> Result<(), String> {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_inner_size([1400.0, 900.0])
+            .with_min_inner_size([800.0, 500.0])
+            .with_title("qubo-workbench"),
+        persist_window: screenshot.is_none(),
+        ..Default::default()
+    };
+    let print_stats = std::env::var_os("QUBO_WORKBENCH_FRAME_STATS").is_some();
+    eframe::run_native(
+        "qubo-workbench",
+        options,
+        Box::new(move |cc| {
+            let mut app = WorkbenchApp::new(cc, file, screenshot);
+            app.print_frame_stats = print_stats;
+            Ok(Box::new(app))
+        }),
+    )
+    .map_err(|e| format!("cannot open the window: {e}"))
+}

@@ -1,0 +1,14 @@
+//! The window's panels. Each is a state struct with a `ui(ui, shared)` function; cross-panel
+//! actions go through `Shared` (state) and `Command`s (actions the app applies after layout).
+
+mod inspector;
+mod puzzle;
+mod results;
+mod solver;
+mod sweep;
+
+pub use inspector::InspectorPanel;
+pub use puzzle::PuzzlePanel;
+pub use results::{ResultsPanel, histogram as histogram_of};
+pub use solver::SolverPanel;
+pub use sweep::SweepPanel;

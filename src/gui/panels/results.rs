@@ -1,0 +1,220 @@
+//! Results: energy histogram (valid and invalid decodes in two colours, the ground energy
+//! marked), success fraction and time to solution, and the table of distinct samples; clicking
+//! a row draws that sample on the puzzle with its broken constraints.
+
+use egui::Color32;
+use egui_plot::{Bar, BarChart, Legend, Plot, VLine};
+
+use crate::gui::app::Shared;
+use crate::gui::jobs::RunResult;
+
+pub const VALID: Color32 = Color32::from_rgb(60, 160, 90);
+pub const INVALID: Color32 = Color32::from_rgb(200, 90, 80);
+/// Samples on a bare model: neither valid nor invalid.
+pub const PLAIN: Color32 = Color32::from_rgb(100, 130, 200);
+
+/// Histogram bars: (energy, valid reads, other reads, bar width).
+pub fn histogram(r: &RunResult) -> Vec<(f64, usize, usize, f64)> {
+    let energies: Vec<f64> = r.samples.rows.iter().map(|x| x.energy).collect();
+    let (lo, hi) = energies
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &e| {
+            (a.min(e), b.max(e))
+        });
+    if energies.is_empty() {
+        return Vec::new();
+    }
+    let mut distinct = energies.clone();
+    distinct.dedup();
+    // Few distinct energies: one bar each. Many: 40 equal bins.
+    let (bins, width) = if distinct.len() <= 60 {
+        (
+            distinct.clone(),
+            distinct
+                .windows(2)
+                .map(|w| w[1] - w[0])
+                .fold(f64::INFINITY, f64::min)
+                .min(hi - lo)
+                .max(1e-9),
+        )
+    } else {
+        let w = (hi - lo) / 40.0;
+        ((0..40).map(|k| lo + w * (k as f64 + 0.5)).collect(), w)
+    };
+    let mut out: Vec<(f64, usize, usize, f64)> =
+        bins.iter().map(|&x| (x, 0, 0, width * 0.8)).collect();
+    for (row, info) in r.samples.rows.iter().zip(&r.rows) {
+        let k = if distinct.len() <= 60 {
+            bins.iter().position(|&b| b == row.energy).unwrap_or(0)
+        } else {
+            (((row.energy - lo) / width) as usize).min(39)
+        };
+        if info.valid == Some(true) {
+            out[k].1 += row.num_occurrences;
+        } else {
+            out[k].2 += row.num_occurrences;
+        }
+    }
+    out
+}
+
+fn seconds(t: f64) -> String {
+    if t < 1e-3 {
+        format!("{:.1} µs", t * 1e6)
+    } else if t < 1.0 {
+        format!("{:.2} ms", t * 1e3)
+    } else {
+        format!("{t:.2} s")
+    }
+}
+
+#[derive(Default)]
+pub struct ResultsPanel {}
+
+impl ResultsPanel {
+    pub fn ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
+        let Some(r) = &s.result else {
+            ui.heading("Results");
+            ui.weak(if s.run.is_some() {
+                "sampling…"
+            } else {
+                "Run a sampler to see the energies of its samples here."
+            });
+            return;
+        };
+        let reads = r.samples.num_reads();
+        let percent =
+            |p: Option<f64>| p.map_or("—".to_string(), |p| format!("{:.1} %", 100.0 * p));
+        let tts = match (r.success_fraction().or(r.ground_fraction()), r.tts99_s()) {
+            (Some(_), Some(t)) => seconds(t),
+            _ => "—".into(),
+        };
+        ui.horizontal_wrapped(|ui| {
+            ui.heading("Results");
+            ui.label(format!(
+                "{reads} reads in {}, min energy {}, ground {}, at ground {}, valid {}, TTS99 {tts}{}{}",
+                seconds(r.sample_s),
+                r.samples.lowest().map_or("—".into(), |x| x.energy.to_string()),
+                r.ground_energy.map_or("unknown".into(), |g| g.to_string()),
+                percent(r.ground_fraction()),
+                percent(r.success_fraction()),
+                if r.samples.info.cancelled { " (cancelled)" } else { "" },
+                if r.version != s.doc.version { " — the model changed since this run" } else { "" },
+            ));
+        });
+        let width = ui.available_width();
+        ui.horizontal_top(|ui| {
+            ui.vertical(|ui| {
+                ui.set_width(width * 0.45);
+                if let Some(r) = &s.result {
+                    self.histogram_ui(ui, r);
+                }
+            });
+            ui.separator();
+            ui.vertical(|ui| {
+                self.table_ui(ui, s);
+            });
+        });
+    }
+
+    fn histogram_ui(&mut self, ui: &mut egui::Ui, r: &RunResult) {
+        let bars = histogram(r);
+        let decoded = r.rows.iter().any(|x| x.valid.is_some());
+        let valid: Vec<Bar> = bars
+            .iter()
+            .map(|&(x, v, _, w)| Bar::new(x, v as f64).width(w))
+            .collect();
+        let other: Vec<Bar> = bars
+            .iter()
+            .map(|&(x, _, o, w)| Bar::new(x, o as f64).width(w))
+            .collect();
+        let valid_chart = BarChart::new("valid", valid).color(VALID);
+        let other_chart = BarChart::new(if decoded { "invalid" } else { "samples" }, other)
+            .color(if decoded { INVALID } else { PLAIN })
+            .stack_on(&[&valid_chart]);
+        let ground = r.ground_energy;
+        Plot::new("energy-histogram")
+            .height(ui.available_height().max(120.0))
+            .legend(Legend::default())
+            .x_axis_label("energy")
+            .y_axis_label("reads")
+            .allow_scroll(false)
+            .show(ui, |plot| {
+                if decoded {
+                    plot.bar_chart(valid_chart);
+                }
+                plot.bar_chart(other_chart);
+                if let Some(g) = ground {
+                    plot.vline(VLine::new("ground energy", g).color(Color32::DARK_GREEN));
+                }
+            });
+    }
+
+    fn table_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
+        let Some(r) = &s.result else { return };
+        let mut clicked = None;
+        egui::ScrollArea::vertical()
+            .id_salt("samples")
+            .max_height(ui.available_height() * 0.55)
+            .show(ui, |ui| {
+                egui::Grid::new("samples-grid")
+                    .striped(true)
+                    .show(ui, |ui| {
+                        ui.strong("#");
+                        ui.strong("energy");
+                        ui.strong("count");
+                        ui.strong("valid");
+                        ui.strong("broken");
+                        ui.end_row();
+                        for (k, (row, info)) in
+                            r.samples.rows.iter().zip(&r.rows).enumerate().take(500)
+                        {
+                            let selected = s.selected_row == Some(k);
+                            if ui
+                                .selectable_label(selected, format!("{}", k + 1))
+                                .clicked()
+                            {
+                                clicked = Some(k);
+                            }
+                            if ui
+                                .selectable_label(selected, format!("{}", row.energy))
+                                .clicked()
+                            {
+                                clicked = Some(k);
+                            }
+                            ui.label(row.num_occurrences.to_string());
+                            match info.valid {
+                                Some(true) => ui.colored_label(VALID, "yes"),
+                                Some(false) => ui.colored_label(INVALID, "no"),
+                                None => ui.weak("—"),
+                            };
+                            ui.label(info.broken.len().to_string());
+                            ui.end_row();
+                        }
+                    });
+            });
+        if let Some(k) = clicked {
+            s.selected_row = Some(k);
+        }
+        let Some(info) = s.selected_row.and_then(|k| r.rows.get(k)) else {
+            return;
+        };
+        ui.separator();
+        egui::ScrollArea::vertical()
+            .id_salt("broken")
+            .show(ui, |ui| {
+                if info.broken.is_empty() && info.violations.is_empty() {
+                    ui.label("no broken constraints");
+                }
+                for b in info.broken.iter().take(100) {
+                    ui.label(format!(
+                        "{} ({}): energy {} instead of {}",
+                        b.constraint, b.weight, b.energy, b.satisfied_energy
+                    ));
+                }
+                for v in info.violations.iter().take(100) {
+                    ui.colored_label(INVALID, format!("referee — {}: {}", v.constraint, v.detail));
+                }
+            });
+    }
+}

@@ -1,0 +1,325 @@
+//! The workbench's panels driven like a person would (egui_kittest: no display, no GPU):
+//! clicks, keys and sliders through accesskit, then assertions on the state behind them.
+//! No test reads or writes the user's settings: the workbench is built without storage.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use qubo_workbench::gui::settings::Settings;
+use qubo_workbench::gui::{Command, Workbench};
+use qubo_workbench::puzzle::AnyPuzzle;
+
+fn puzzle(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("puzzles/sudoku")
+        .join(name)
+}
+
+fn harness(wb: Workbench) -> Harness<'static, Workbench> {
+    Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_ui_state(|ui, wb: &mut Workbench| wb.ui(ui), wb)
+}
+
+/// Steps frames until `done` holds (background jobs finish on their own threads).
+fn wait_for(h: &mut Harness<'static, Workbench>, what: &str, done: impl Fn(&Workbench) -> bool) {
+    for _ in 0..1500 {
+        h.step();
+        if done(h.state()) {
+            frames(h);
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("timed out waiting for {what}");
+}
+
+/// A few frames: enough for a click or key to take effect and the next layout to show it
+/// (`Harness::run` would wait for repaints to stop, which a spinner never does).
+fn frames(h: &mut Harness<'static, Workbench>) {
+    for _ in 0..4 {
+        h.step();
+    }
+}
+
+fn given(wb: &Workbench, r: usize, c: usize) -> u8 {
+    match wb.shared.doc.puzzle() {
+        Some(AnyPuzzle::Sudoku(s)) => s.given(r, c),
+        None => panic!("no puzzle"),
+    }
+}
+
+#[test]
+fn typing_into_the_sudoku_editor_edits_the_instance_and_undo_reverts() {
+    let mut h = harness(Workbench::with_file(None, Settings::default()));
+    frames(&mut h);
+    assert_eq!(
+        given(h.state(), 4, 4),
+        0,
+        "the example's centre cell is blank"
+    );
+    // A click in the middle of the canvas selects the centre cell (4, 4) of the 9×9 grid.
+    h.get_by_label("Puzzle canvas").click();
+    frames(&mut h);
+    assert_eq!(h.state().puzzle.editors.sudoku.selected, Some((4, 4)));
+    h.key_press(egui::Key::Num5);
+    frames(&mut h);
+    assert_eq!(given(h.state(), 4, 4), 5);
+    assert!(h.state().shared.doc.dirty);
+    // The right arrow moves the selection; Delete on a blank cell changes nothing.
+    h.key_press(egui::Key::ArrowRight);
+    frames(&mut h);
+    assert_eq!(h.state().puzzle.editors.sudoku.selected, Some((4, 5)));
+    // Trial entries (not givens) with "Typing sets givens" off.
+    h.get_by_label("Typing sets givens").click();
+    frames(&mut h);
+    h.key_press(egui::Key::Num3);
+    frames(&mut h);
+    assert_eq!(given(h.state(), 4, 5), 0, "an entry is not a given");
+    assert_eq!(h.state().puzzle.editors.sudoku.entries[4 * 9 + 5], 3);
+    h.get_by_label("Undo").click();
+    frames(&mut h);
+    assert_eq!(given(h.state(), 4, 4), 0, "undo takes the 5 back");
+    h.get_by_label("Redo").click();
+    frames(&mut h);
+    assert_eq!(given(h.state(), 4, 4), 5);
+}
+
+#[test]
+fn moving_a_weight_slider_rebuilds_the_qubo_and_the_heatmap() {
+    let mut h = harness(Workbench::with_file(None, Settings::default()));
+    wait_for(&mut h, "the first heatmap", |wb| wb.inspector.is_ready());
+    let before = h.state().shared.doc.version;
+    let hint_entry = |wb: &Workbench| {
+        let m = wb.shared.doc.model.as_ref().unwrap();
+        // x[0][2][2] is the given 3 at row 0, column 2: its diagonal entry carries −hint.
+        m.qubo.linear()[2 * 9 + 2]
+    };
+    assert_eq!(hint_entry(h.state()), -1.0 - 1.0 - 1.0 - 1.0 - 2.0);
+    h.get_by_role_and_label(egui::Role::Slider, "hint")
+        .set_value_accesskit(3.5);
+    frames(&mut h);
+    assert!(
+        h.state().shared.doc.version > before,
+        "the model was rebuilt"
+    );
+    assert_eq!(h.state().shared.doc.weight("hint"), Some(3.5));
+    assert_eq!(hint_entry(h.state()), -4.0 - 3.5);
+    wait_for(&mut h, "the heatmap of the new model", |wb| {
+        wb.inspector.is_ready() && wb.inspector.shown_version() == Some(wb.shared.doc.version)
+    });
+    assert_eq!(h.state().inspector.stats().unwrap().linear_range.0, -7.5);
+}
+
+#[test]
+fn exact_sampler_on_a_presolved_4x4_gives_a_valid_selected_solution() {
+    let mut h = harness(Workbench::with_file(
+        Some(&puzzle("shidoku-6givens.txt")),
+        Settings::default(),
+    ));
+    frames(&mut h);
+    h.get_by_label("presolve (drop what the givens decide)")
+        .click();
+    frames(&mut h);
+    assert!(h.state().shared.doc.options.presolve);
+    // Choose the exact sampler from the list.
+    h.get_by_label("sampler").click();
+    frames(&mut h);
+    h.get_by_label("exact").click();
+    frames(&mut h);
+    assert_eq!(h.state().shared.settings.sampler, "exact");
+    h.get_by_label("Run").click();
+    frames(&mut h);
+    wait_for(&mut h, "the exact run", |wb| {
+        !wb.is_running() && wb.shared.result.is_some()
+    });
+    let wb = h.state();
+    let r = wb.shared.result.as_ref().unwrap();
+    assert_eq!(
+        r.rows[0].valid,
+        Some(true),
+        "the ground state is the solution"
+    );
+    assert_eq!(Some(r.samples.rows[0].energy), r.ground_energy);
+    assert_eq!(
+        wb.shared.selected_row,
+        Some(0),
+        "the best sample is shown on the puzzle"
+    );
+    assert!(wb.shared.selected_solution().is_some());
+    let bars = qubo_workbench::gui::panels::histogram_of(r);
+    assert!(
+        bars.iter().any(|b| b.1 > 0) && bars.iter().any(|b| b.2 > 0),
+        "valid and invalid bars"
+    );
+    // The results table: clicking a row selects it.
+    h.get_by_label("2").click();
+    frames(&mut h);
+    assert_eq!(h.state().shared.selected_row, Some(1));
+    assert!(
+        !h.state().shared.result.as_ref().unwrap().rows[1]
+            .broken
+            .is_empty()
+    );
+}
+
+#[test]
+fn simulated_annealing_runs_to_completion_with_progress() {
+    let mut settings = Settings::default();
+    settings.sa.num_reads = 40;
+    settings.sa.seed = Some(3);
+    let mut h = harness(Workbench::with_file(
+        Some(&puzzle("euler96_g1.txt")),
+        settings,
+    ));
+    frames(&mut h);
+    h.get_by_label("presolve (drop what the givens decide)")
+        .click();
+    frames(&mut h);
+    h.get_by_label("Run").click();
+    h.step();
+    assert!(h.state().is_running());
+    wait_for(&mut h, "the SA run", |wb| !wb.is_running());
+    let r = h.state().shared.result.as_ref().expect("a result");
+    assert_eq!(r.samples.num_reads(), 40);
+    assert!(
+        r.success_fraction().unwrap() > 0.1,
+        "{:?}",
+        r.success_fraction()
+    );
+    assert!(r.tts99_s().is_some());
+}
+
+#[test]
+fn a_long_run_can_be_cancelled() {
+    let mut settings = Settings::default();
+    settings.sa.num_reads = 64;
+    settings.sa.num_sweeps = 5_000_000;
+    let mut h = harness(Workbench::with_file(None, settings));
+    frames(&mut h);
+    h.get_by_label("Run").click();
+    h.step();
+    assert!(h.state().is_running());
+    std::thread::sleep(Duration::from_millis(300));
+    h.step();
+    h.get_by_label("Cancel").click();
+    h.step();
+    wait_for(&mut h, "the cancelled run", |wb| !wb.is_running());
+    let r = h
+        .state()
+        .shared
+        .result
+        .as_ref()
+        .expect("the reads completed so far");
+    assert!(r.samples.info.cancelled);
+    assert!(r.samples.num_reads() < 64);
+}
+
+#[test]
+fn exports_write_a_png_the_qubo_and_the_samples() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut settings = Settings::default();
+    settings.sa.num_reads = 8;
+    settings.sa.num_sweeps = 50;
+    let mut h = harness(Workbench::with_file(None, settings));
+    frames(&mut h);
+    let png = dir.path().join("puzzle.png");
+    h.state_mut().shared.send(Command::ExportImage(png.clone()));
+    frames(&mut h);
+    let bytes = std::fs::read(&png).expect("the PNG was written");
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let be = |k: usize| u32::from_be_bytes([bytes[k], bytes[k + 1], bytes[k + 2], bytes[k + 3]]);
+    // 9 cells + 2 × 0.2 margin = 9.4 units at 48 px per unit.
+    assert_eq!((be(16), be(20)), (452, 452));
+    let coo = dir.path().join("model.coo");
+    h.state_mut().shared.send(Command::ExportQubo(coo.clone()));
+    frames(&mut h);
+    assert!(
+        std::fs::read_to_string(&coo)
+            .unwrap()
+            .starts_with("# vartype=BINARY\n# n=729")
+    );
+    h.get_by_label("Run").click();
+    wait_for(&mut h, "a short run", |wb| {
+        !wb.is_running() && wb.shared.result.is_some()
+    });
+    let json = dir.path().join("samples.json");
+    h.state_mut()
+        .shared
+        .send(Command::ExportSamples(json.clone()));
+    frames(&mut h);
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["type"], "SampleSet");
+    assert_eq!(v["num_variables"], 729);
+    let csv = dir.path().join("samples.csv");
+    h.state_mut()
+        .shared
+        .send(Command::ExportSamples(csv.clone()));
+    frames(&mut h);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.starts_with("energy,num_occurrences,x[0][0][0]"));
+}
+
+#[test]
+fn a_weight_sweep_plots_points_and_a_click_can_set_the_weight() {
+    let mut settings = Settings::default();
+    settings.sa.num_sweeps = 300;
+    settings.sa.seed = Some(1);
+    settings.sweep.steps = 3;
+    settings.sweep.num_reads = 16;
+    settings.sweep.from = 0.0;
+    settings.sweep.to = 2.0;
+    let mut h = harness(Workbench::with_file(
+        Some(&puzzle("shidoku-6givens.txt")),
+        settings,
+    ));
+    frames(&mut h);
+    h.get_by_label("Run sweep").click();
+    h.step();
+    wait_for(&mut h, "the sweep", |wb| !wb.is_sweeping());
+    let pts = &h.state().sweep.points;
+    assert_eq!(
+        pts.iter().map(|p| p.value).collect::<Vec<_>>(),
+        vec![0.0, 1.0, 2.0]
+    );
+    assert!(pts[2].success_fraction > pts[0].success_fraction, "{pts:?}");
+}
+
+#[test]
+fn opening_a_model_file_shows_it_in_the_inspector_without_a_puzzle() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.qubo");
+    std::fs::write(&model, "p qubo 0 3 3 1\n0 0 -1\n1 1 2\n2 2 0.5\n0 2 -3\n").unwrap();
+    let mut h = harness(Workbench::with_file(None, Settings::default()));
+    frames(&mut h);
+    h.state_mut().shared.send(Command::OpenModel(model));
+    frames(&mut h);
+    assert!(h.state().shared.doc.puzzle().is_none());
+    wait_for(&mut h, "the model's heatmap", |wb| wb.inspector.is_ready());
+    assert_eq!(h.state().inspector.stats().unwrap().n, 3);
+    h.get_by_label("Run").click();
+    wait_for(&mut h, "sampling the model", |wb| {
+        !wb.is_running() && wb.shared.result.is_some()
+    });
+    let r = h.state().shared.result.as_ref().unwrap();
+    assert_eq!(
+        r.samples.rows[0].energy, -3.5,
+        "x = (1, 0, 1): −1 + 0.5 − 3"
+    );
+    // A malformed file leaves the document alone and says what is wrong.
+    let bad = dir.path().join("bad.coo");
+    std::fs::write(&bad, "0 0 x\n").unwrap();
+    h.state_mut().shared.send(Command::OpenModel(bad));
+    frames(&mut h);
+    assert!(
+        h.state()
+            .shared
+            .status
+            .contains("bad.coo:1: value 'x' is not a number"),
+        "{}",
+        h.state().shared.status
+    );
+}
