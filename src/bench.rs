@@ -100,6 +100,33 @@ pub fn random_qubo(n: usize, density: f64, seed: u64) -> Qubo {
     Qubo::new(linear, terms, 0.0).expect("finite")
 }
 
+/// A sparse random QUBO: n variables, about `degree` couplings each, integer coefficients in
+/// [−10, 10] (for models too big to build pair by pair, e.g. 10⁵ variables).
+pub fn sparse_random_qubo(n: usize, degree: usize, seed: u64) -> Result<Qubo, String> {
+    if n == 0 || n > crate::qubo::formats::MAX_VARIABLES {
+        return Err(format!(
+            "--size {n}: a model needs 1 to {} variables",
+            crate::qubo::formats::MAX_VARIABLES
+        ));
+    }
+    let mut state = seed;
+    let mut value = || {
+        let v = (splitmix64(&mut state) % 20) as i64 - 10;
+        (if v >= 0 { v + 1 } else { v }) as f64
+    };
+    let linear = (0..n).map(|_| value()).collect();
+    let mut terms = Vec::with_capacity(n * degree / 2);
+    let mut pick = seed ^ 0xA5A5_A5A5;
+    for _ in 0..n * degree / 2 {
+        let i = (splitmix64(&mut pick) % n as u64) as usize;
+        let j = (splitmix64(&mut pick) % n as u64) as usize;
+        if i != j {
+            terms.push((i, j, value()));
+        }
+    }
+    Qubo::new(linear, terms, 0.0).map_err(|e| e.to_string())
+}
+
 /// Built-in models: the Sudokus of the peer harness (full and presolved), 3D spin glasses
 /// (L = 8, 12) and a random 1000-variable QUBO. `quick` keeps two small ones.
 pub fn builtin_instances(quick: bool) -> Result<Vec<Instance>, String> {

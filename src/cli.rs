@@ -41,6 +41,9 @@ pub enum Command {
     Gui {
         /// A puzzle file, or a QUBO model (.qubo, .coo, dimod .json).
         file: Option<PathBuf>,
+        /// Start sampling as soon as the window opens (with --screenshot: shoot the results).
+        #[arg(long)]
+        run: bool,
     },
     /// Encode a puzzle, sample it, decode and check the result (every puzzle of a file).
     Solve(SolveArgs),
@@ -195,11 +198,14 @@ pub struct RenderArgs {
 
 #[derive(Args)]
 pub struct GenerateArgs {
-    /// Puzzle kind (sudoku).
+    /// Puzzle kind (sudoku), or random-qubo for a sparse random model (benchmarks, inspector).
     pub kind: String,
-    /// Side length: 4, 9 or 16.
+    /// Sudoku side length (4, 9 or 16); for random-qubo, the number of variables.
     #[arg(long, default_value_t = 9)]
     pub size: usize,
+    /// random-qubo: couplings per variable on average.
+    #[arg(long, default_value_t = 8)]
+    pub degree: usize,
     #[arg(long, default_value_t = 28)]
     pub givens: usize,
     #[arg(long, default_value_t = 1)]
@@ -262,8 +268,11 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
             return e.exit_code();
         }
     };
-    let result = match cli.command.unwrap_or(Command::Gui { file: None }) {
-        Command::Gui { file } => crate::gui::run(file, cli.screenshot)
+    let result = match cli.command.unwrap_or(Command::Gui {
+        file: None,
+        run: false,
+    }) {
+        Command::Gui { file, run } => crate::gui::run(file, cli.screenshot, run)
             .map(|()| 0)
             .map_err(Failure::from),
         Command::Sweep(a) => cmd_sweep(a),
@@ -622,6 +631,20 @@ fn cmd_render(a: RenderArgs) -> Result<i32, Failure> {
 }
 
 fn cmd_generate(a: GenerateArgs) -> Result<i32, Failure> {
+    if a.kind == "random-qubo" {
+        let path = a
+            .output
+            .ok_or_else(|| usage("random-qubo needs -o MODEL.(qubo|coo|json)"))?;
+        let q = bench::sparse_random_qubo(a.size, a.degree, a.seed)?;
+        write_model(&path, &q, None)?;
+        eprintln!(
+            "wrote {}: {} variables, {} interactions",
+            path.display(),
+            q.num_variables(),
+            q.num_interactions()
+        );
+        return Ok(0);
+    }
     let kind: Kind = a.kind.parse().map_err(usage)?;
     let puzzle = match kind {
         Kind::Sudoku => AnyPuzzle::Sudoku(sudoku::generate(a.size, a.givens, a.seed)?),

@@ -73,10 +73,17 @@ pub struct FrameStats {
     recent: std::collections::VecDeque<f32>,
     pub max_ms: f32,
     pub total_ms: f64,
+    /// Frames laid out while a sampling run or sweep was going, and the slowest of them.
+    pub busy_frames: u64,
+    pub busy_max_ms: f32,
 }
 
 impl FrameStats {
-    fn record(&mut self, ms: f32) {
+    fn record(&mut self, ms: f32, busy: bool) {
+        if busy {
+            self.busy_frames += 1;
+            self.busy_max_ms = self.busy_max_ms.max(ms);
+        }
         self.frames += 1;
         self.total_ms += ms as f64;
         self.max_ms = self.max_ms.max(ms);
@@ -185,8 +192,8 @@ impl Workbench {
             });
         Panel::bottom("results")
             .resizable(true)
-            .default_size(280.0)
-            .min_size(220.0)
+            .default_size(300.0)
+            .min_size(260.0)
             .show(ui, |ui| {
                 self.results.ui(ui, &mut self.shared);
             });
@@ -199,8 +206,9 @@ impl Workbench {
         for c in commands {
             self.apply(c, ui.ctx());
         }
+        let busy = self.is_running() || self.is_sweeping();
         self.frame_stats
-            .record(started.elapsed().as_secs_f32() * 1e3);
+            .record(started.elapsed().as_secs_f32() * 1e3, busy);
     }
 
     fn shortcuts(&mut self, ctx: &egui::Context) {
@@ -687,6 +695,8 @@ impl eframe::App for WorkbenchApp {
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             } else if !self.screenshot_requested
                 && wb.frame_stats.frames >= 10
+                && !wb.is_running()
+                && wb.shared.commands.is_empty()
                 && (wb.inspector.is_ready() || wb.frame_stats.frames > 300)
             {
                 self.screenshot_requested = true;
@@ -723,10 +733,12 @@ impl eframe::App for WorkbenchApp {
         if self.print_frame_stats || self.screenshot.is_some() {
             let f = &self.workbench.frame_stats;
             eprintln!(
-                "frames: {}, UI time per frame: mean {:.2} ms, max {:.2} ms",
+                "frames: {}, UI time per frame: mean {:.2} ms, max {:.2} ms; while sampling: {} frames, max {:.2} ms",
                 f.frames,
                 f.mean_ms(),
-                f.max_ms
+                f.max_ms,
+                f.busy_frames,
+                f.busy_max_ms
             );
         }
     }

@@ -14,9 +14,14 @@ use std::path::PathBuf;
 
 pub use app::{Command, Workbench, WorkbenchApp};
 
-/// Opens the window (optionally on `file`); with `screenshot`, saves a PNG of the first frames
-/// and exits (settings are then neither read nor written).
-pub fn run(file: Option<PathBuf>, screenshot: Option<PathBuf>) -> Result<(), String> {
+/// Opens the window (optionally on `file`); `autorun` starts sampling at once; with
+/// `screenshot`, saves a PNG once the window has settled (and a started run has finished) and
+/// exits (settings are then neither read nor written).
+pub fn run(
+    file: Option<PathBuf>,
+    screenshot: Option<PathBuf>,
+    autorun: bool,
+) -> Result<(), String> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_inner_size([1400.0, 900.0])
@@ -32,6 +37,9 @@ pub fn run(file: Option<PathBuf>, screenshot: Option<PathBuf>) -> Result<(), Str
         Box::new(move |cc| {
             let mut app = WorkbenchApp::new(cc, file, screenshot);
             app.print_frame_stats = print_stats;
+            if autorun {
+                app.workbench.shared.send(Command::Run);
+            }
             Ok(Box::new(app))
         }),
     )
