@@ -144,6 +144,9 @@ pub struct SolveArgs {
     /// Draw the best solution to a PNG or SVG file (with several puzzles: NAME-K.png).
     #[arg(long)]
     pub render: Option<PathBuf>,
+    /// Save the samples as dimod SampleSet JSON (.json) or CSV (.csv) (several puzzles: NAME-K.json).
+    #[arg(long)]
+    pub save_samples: Option<PathBuf>,
     #[arg(long)]
     pub json: bool,
 }
@@ -167,6 +170,9 @@ pub struct SampleArgs {
     pub model: PathBuf,
     #[command(flatten)]
     pub sampler: SamplerArgs,
+    /// Save the samples as dimod SampleSet JSON (.json) or CSV (.csv).
+    #[arg(long)]
+    pub save_samples: Option<PathBuf>,
     #[arg(long)]
     pub json: bool,
 }
@@ -442,6 +448,15 @@ fn cmd_solve(a: SolveArgs) -> Result<i32, Failure> {
             let solution = outcome.best.as_ref().and_then(|b| b.decoded.as_ref());
             export(&puzzle.draw(solution), &path, PX_PER_UNIT)?;
         }
+        if let Some(out) = &a.save_samples {
+            let path = if many {
+                numbered(out, number)
+            } else {
+                out.clone()
+            };
+            let labels: Vec<String> = encoding.labels().iter().map(|l| l.to_string()).collect();
+            outcome.samples.save(&path, Some(&labels))?;
+        }
         if !a.json {
             print_outcome(number, &outcome);
         }
@@ -545,6 +560,9 @@ fn cmd_sample(a: SampleArgs) -> Result<i32, Failure> {
     let set = sampler.sample(&model, &control)?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
+    }
+    if let Some(out) = &a.save_samples {
+        set.save(out, file.labels.as_deref())?;
     }
     let n = model.qubo.num_variables();
     let sample_s = set.info.sampling_ns as f64 * 1e-9;

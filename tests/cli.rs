@@ -140,6 +140,7 @@ fn encode_then_sample_the_file() {
             "hint=3",
         ]);
         assert!(out.status.success(), "{}", stderr(&out));
+        let saved = dir.path().join(format!("samples-{ext}.csv"));
         let out = run(&[
             "sample",
             model.to_str().unwrap(),
@@ -148,9 +149,20 @@ fn encode_then_sample_the_file() {
             "--seed",
             "5",
             "--json",
+            "--save-samples",
+            saved.to_str().unwrap(),
         ]);
         let v = stdout_json(&out);
         assert_eq!(v["num_variables"], 159, "{ext}");
+        let csv = std::fs::read_to_string(&saved).unwrap();
+        // Files with labels (.qubo comments, dimod JSON) keep them; COO has none.
+        let first_column = if ext == "coo" { "x0," } else { "x[0][0][" };
+        assert!(
+            csv.starts_with(&format!("energy,num_occurrences,{first_column}")),
+            "{ext}: {}",
+            &csv[..60]
+        );
+        assert_eq!(csv.lines().nth(1).unwrap().split(',').count(), 2 + 159);
         assert_eq!(v["energies"].as_array().unwrap().len(), 30);
         assert!(v["timing"]["ns_per_update"].as_f64().unwrap() > 0.0);
         assert!(
@@ -234,6 +246,84 @@ fn render_and_generate_write_files() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(png_size(&png).0 > 100);
+}
+
+#[test]
+fn sweep_reports_success_per_weight_value() {
+    let p = puzzle("shidoku-6givens.txt");
+    let out = run(&[
+        "sweep",
+        p.to_str().unwrap(),
+        "--weight",
+        "hint",
+        "--from",
+        "0",
+        "--to",
+        "2",
+        "--steps",
+        "3",
+        "--num-reads",
+        "20",
+        "--num-sweeps",
+        "300",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    let v = stdout_json(&out);
+    assert_eq!(v["weight"], "hint");
+    let pts = v["points"].as_array().unwrap();
+    assert_eq!(pts.len(), 3);
+    assert_eq!(pts[2]["value"], 2.0);
+    assert!(
+        pts[2]["success_fraction"].as_f64().unwrap() > pts[0]["success_fraction"].as_f64().unwrap()
+    );
+    let out = run(&[
+        "sweep",
+        p.to_str().unwrap(),
+        "--weight",
+        "nope",
+        "--from",
+        "0",
+        "--to",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with("error: --weight nope: unknown weight"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn generate_random_qubo_writes_a_sparse_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("big.coo");
+    let out = run(&[
+        "generate",
+        "random-qubo",
+        "--size",
+        "5000",
+        "--degree",
+        "4",
+        "-o",
+        model.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = run(&[
+        "sample",
+        model.to_str().unwrap(),
+        "--num-reads",
+        "2",
+        "--num-sweeps",
+        "2",
+        "--json",
+    ]);
+    let v = stdout_json(&out);
+    assert_eq!(v["num_variables"], 5000);
+    let k = v["num_interactions"].as_u64().unwrap();
+    assert!((9000..=10000).contains(&k), "{k}");
 }
 
 #[test]

@@ -323,3 +323,54 @@ fn opening_a_model_file_shows_it_in_the_inspector_without_a_puzzle() {
         h.state().shared.status
     );
 }
+
+#[test]
+fn closing_with_unsaved_changes_asks_first() {
+    let mut h = harness(Workbench::with_file(None, Settings::default()));
+    frames(&mut h);
+    h.get_by_label("Puzzle canvas").click();
+    frames(&mut h);
+    h.key_press(egui::Key::Num4);
+    frames(&mut h);
+    assert!(h.state().shared.doc.dirty);
+    // What WorkbenchApp does when the window's close button is pressed on a dirty document.
+    h.state_mut().confirm_close = true;
+    frames(&mut h);
+    h.get_by_label("Don't close").click();
+    frames(&mut h);
+    assert!(
+        !h.state().confirm_close && !h.state().close_now,
+        "the window stays"
+    );
+    h.state_mut().confirm_close = true;
+    frames(&mut h);
+    h.get_by_label("Close without saving").click();
+    frames(&mut h);
+    assert!(h.state().close_now);
+}
+
+#[test]
+fn autosave_snapshots_restore_the_work() {
+    use qubo_workbench::gui::document::Document;
+    let mut h = harness(Workbench::with_file(None, Settings::default()));
+    frames(&mut h);
+    h.get_by_label("Puzzle canvas").click();
+    frames(&mut h);
+    h.key_press(egui::Key::Num6);
+    frames(&mut h);
+    h.get_by_role_and_label(egui::Role::Slider, "hint")
+        .set_value_accesskit(2.5);
+    frames(&mut h);
+    // The snapshot goes through JSON as eframe's storage keeps it.
+    let text = serde_json::to_string(&h.state().shared.doc.snapshot().unwrap()).unwrap();
+    let restored = Document::from_snapshot(serde_json::from_str(&text).unwrap());
+    let wb = Workbench::new(restored, Settings::default());
+    assert_eq!(given(&wb, 4, 4), 6);
+    assert!(wb.shared.doc.dirty, "still unsaved after a restart");
+    assert_eq!(wb.shared.doc.weight("hint"), Some(2.5));
+    let settings = serde_json::to_string(&Settings::default()).unwrap();
+    assert_eq!(
+        serde_json::from_str::<Settings>(&settings).unwrap(),
+        Settings::default()
+    );
+}

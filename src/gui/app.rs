@@ -357,7 +357,7 @@ impl Workbench {
                     self.confirm_close = false;
                     self.close_now = true;
                 }
-                if ui.button("Cancel").clicked() {
+                if ui.button("Don't close").clicked() {
                     self.confirm_close = false;
                 }
             });
@@ -474,18 +474,7 @@ impl Workbench {
                 let labels: Vec<String> = (0..r.samples.num_variables)
                     .map(|v| s.doc.label_of(v))
                     .collect();
-                let text = match p.extension().and_then(|e| e.to_str()) {
-                    Some("csv") => Ok(r.samples.to_csv(Some(&labels))),
-                    Some("json") => Ok(serde_json::to_string_pretty(
-                        &r.samples.to_dimod_json(Some(&labels)),
-                    )
-                    .unwrap_or_default()),
-                    _ => Err(format!(
-                        "{}: samples are exported as .json (dimod SampleSet) or .csv",
-                        p.display()
-                    )),
-                };
-                s.status = match text.and_then(|t| crate::io::write_atomic(&p, t.as_bytes())) {
+                s.status = match r.samples.save(&p, Some(&labels)) {
                     Ok(()) => format!("wrote {}", p.display()),
                     Err(e) => e,
                 };

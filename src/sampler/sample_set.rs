@@ -137,6 +137,23 @@ impl SampleSet {
         })
     }
 
+    /// Writes the samples atomically as dimod SampleSet JSON (`.json`) or CSV (`.csv`).
+    pub fn save(&self, path: &std::path::Path, labels: Option<&[String]>) -> Result<(), String> {
+        let text = match path.extension().and_then(|e| e.to_str()) {
+            Some("csv") => self.to_csv(labels),
+            Some("json") => {
+                serde_json::to_string_pretty(&self.to_dimod_json(labels)).unwrap_or_default() + "\n"
+            }
+            _ => {
+                return Err(format!(
+                    "{}: samples are saved as .json (dimod SampleSet) or .csv",
+                    path.display()
+                ));
+            }
+        };
+        crate::io::write_atomic(path, text.as_bytes())
+    }
+
     /// CSV: `energy,num_occurrences,` then one column per variable (named by `labels`).
     pub fn to_csv(&self, labels: Option<&[String]>) -> String {
         let quote = |s: &str| {
