@@ -249,6 +249,8 @@ impl SweepJob {
 /// A built heatmap: the raster, the display order it used, and the model's figures.
 pub struct Heatmap {
     pub raster: Raster,
+    /// The texture's pixels, converted on the worker (taken when uploaded).
+    pub image: Option<egui::ColorImage>,
     pub order: Vec<u32>,
     pub stats: heatmap::Stats,
 }
@@ -273,8 +275,11 @@ impl HeatmapJob {
             let n = model.qubo.num_variables();
             let ord = heatmap::ordering(labels.as_deref(), n, order);
             let raster = heatmap::rasterize(&model.qubo, &ord, log);
+            let image =
+                egui::ColorImage::from_rgba_unmultiplied([raster.side, raster.side], &raster.rgba);
             let _ = tx.send(Heatmap {
                 raster,
+                image: Some(image),
                 order: ord,
                 stats: heatmap::stats(&model.qubo),
             });

@@ -68,13 +68,20 @@ impl InspectorPanel {
             log: s.settings.log_scale,
         };
         if let Some((key, job)) = &self.job
-            && let Some(built) = job.poll()
+            && let Some(mut built) = job.poll()
         {
             let key = *key;
             self.job = None;
-            let r = &built.raster;
-            let image = egui::ColorImage::from_rgba_unmultiplied([r.side, r.side], &r.rgba);
-            self.texture = Some(ctx.load_texture("qubo-heatmap", image, TextureOptions::NEAREST));
+            if let Some(image) = built.image.take() {
+                // Reuse the texture: `set` replaces its pixels in place.
+                match &mut self.texture {
+                    Some(t) => t.set(image, TextureOptions::NEAREST),
+                    None => {
+                        self.texture =
+                            Some(ctx.load_texture("qubo-heatmap", image, TextureOptions::NEAREST))
+                    }
+                }
+            }
             self.shown = Some((key, built));
         }
         let have = self
