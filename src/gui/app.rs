@@ -432,17 +432,11 @@ impl Workbench {
                 }));
             }
             Command::Open(path) => self.open(path),
-            Command::OpenModel(path) => match read_model(&path) {
-                Ok(m) => {
-                    for w in &m.warnings {
-                        eprintln!("warning: {w}");
-                    }
-                    self.shared.settings.remember(path.clone());
-                    self.replace_document(Document::from_model(m.qubo, m.labels, path));
-                    self.shared.status = "model opened".into();
+            Command::OpenModel(path) => {
+                if let Err(e) = self.open_model(path) {
+                    self.shared.status = e;
                 }
-                Err(e) => s.status = e.to_string(),
-            },
+            }
             Command::Save => match s.doc.path.clone() {
                 Some(p) if s.doc.puzzle().is_some() => self.save_to(p),
                 _ => s.send(Command::Dialog(FileAction::SaveAs)),
@@ -510,7 +504,9 @@ impl Workbench {
             .unwrap_or("")
             .to_ascii_lowercase();
         if ext == "qubo" || ext == "coo" {
-            self.apply_model(path);
+            if let Err(e) = self.open_model(path) {
+                self.shared.status = e;
+            }
             return;
         }
         match load_puzzles(&path, None) {
@@ -533,11 +529,7 @@ impl Workbench {
             }
             Err(e) => {
                 // A .json that is not a puzzle may be a dimod BQM.
-                if ext == "json"
-                    && let Ok(m) = read_model(&path)
-                {
-                    self.shared.settings.remember(path.clone());
-                    self.replace_document(Document::from_model(m.qubo, m.labels, path));
+                if ext == "json" && self.open_model(path).is_ok() {
                     return;
                 }
                 self.shared.status = e.to_string();
@@ -545,15 +537,18 @@ impl Workbench {
         }
     }
 
-    fn apply_model(&mut self, path: PathBuf) {
-        match read_model(&path) {
-            Ok(m) => {
-                self.shared.settings.remember(path.clone());
-                self.replace_document(Document::from_model(m.qubo, m.labels, path));
-                self.shared.status = "model opened".into();
-            }
-            Err(e) => self.shared.status = e.to_string(),
-        }
+    /// Opens a QUBO model file (no puzzle); read warnings go to the status line.
+    fn open_model(&mut self, path: PathBuf) -> Result<(), String> {
+        let m = read_model(&path).map_err(|e| e.to_string())?;
+        self.shared.settings.remember(path.clone());
+        let warnings = m.warnings.join("; ");
+        self.replace_document(Document::from_model(m.qubo, m.labels, path));
+        self.shared.status = if warnings.is_empty() {
+            "model opened".into()
+        } else {
+            format!("model opened; warning: {warnings}")
+        };
+        Ok(())
     }
 
     fn save_to(&mut self, path: PathBuf) {

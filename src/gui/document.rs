@@ -59,9 +59,9 @@ pub struct Snapshot {
 }
 
 impl Document {
-    pub fn from_puzzle(puzzle: AnyPuzzle, path: Option<PathBuf>) -> Self {
-        let mut d = Document {
-            content: Content::Puzzle(puzzle),
+    fn blank(content: Content, path: Option<PathBuf>) -> Self {
+        Document {
+            content,
             path,
             dirty: false,
             options: EncodeOptions::default(),
@@ -72,7 +72,11 @@ impl Document {
             model: None,
             version: next_version(),
             error: None,
-        };
+        }
+    }
+
+    pub fn from_puzzle(puzzle: AnyPuzzle, path: Option<PathBuf>) -> Self {
+        let mut d = Document::blank(Content::Puzzle(puzzle), path);
         d.reencode();
         d
     }
@@ -82,19 +86,9 @@ impl Document {
             .file_name()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        Document {
-            content: Content::Model { name, labels },
-            path: Some(path),
-            dirty: false,
-            options: EncodeOptions::default(),
-            weights: Weights::new(),
-            undo: Vec::new(),
-            redo: Vec::new(),
-            encoding: None,
-            model: Some(Arc::new(StoredModel::new(qubo))),
-            version: next_version(),
-            error: None,
-        }
+        let mut d = Document::blank(Content::Model { name, labels }, Some(path));
+        d.model = Some(Arc::new(StoredModel::new(qubo)));
+        d
     }
 
     pub fn from_snapshot(s: Snapshot) -> Self {
