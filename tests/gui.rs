@@ -374,3 +374,19 @@ fn autosave_snapshots_restore_the_work() {
         Settings::default()
     );
 }
+
+#[test]
+fn hovering_the_heatmap_names_the_entry_and_its_constraints() {
+    let mut h = harness(Workbench::with_file(None, Settings::default()));
+    wait_for(&mut h, "the heatmap", |wb| wb.inspector.is_ready());
+    let rect = h.state().inspector.view_rect.expect("the matrix is drawn");
+    // 729 variables over the view: the top-left pixel block is entry (0, 0), x[0][0][0].
+    let cell = rect.width() / 729.0;
+    h.hover_at(rect.min + egui::vec2(cell * 0.5, cell * 0.5));
+    frames(&mut h);
+    assert_eq!(h.state().inspector.hover, Some((0, 0)));
+    h.get_by_label_contains("Q[0][0] = -4");
+    h.get_by_label_contains("i = 0: x[0][0][0]");
+    h.get_by_label_contains("cell[0][0] (weight cell): coefficient -1");
+    h.get_by_label_contains("row[0]#1 (weight row)");
+}

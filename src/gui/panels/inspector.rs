@@ -26,6 +26,8 @@ pub struct InspectorPanel {
     center: Vec2,
     /// The entry under the pointer: (display row, display column).
     pub hover: Option<(usize, usize)>,
+    /// Where the matrix was drawn last frame.
+    pub view_rect: Option<Rect>,
 }
 
 impl Default for InspectorPanel {
@@ -37,6 +39,7 @@ impl Default for InspectorPanel {
             zoom: 1.0,
             center: Vec2::splat(0.5),
             hover: None,
+            view_rect: None,
         }
     }
 }
@@ -159,6 +162,7 @@ impl InspectorPanel {
             .max(120.0);
         let (response, painter) = ui.allocate_painter(Vec2::splat(side), Sense::click_and_drag());
         let rect = response.rect;
+        self.view_rect = Some(rect);
         // Zoom around the pointer; drag to pan.
         if response.hovered() {
             let scroll = ui.input(|i| i.smooth_scroll_delta.y);
