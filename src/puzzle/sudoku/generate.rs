@@ -11,8 +11,10 @@ use crate::puzzle::PuzzleError;
 
 /// Grids tried before giving up on a too-small number of givens.
 const ATTEMPTS: usize = 20;
-/// Search nodes allowed per uniqueness check (keeps 16×16 generation bounded).
+/// Search nodes allowed per uniqueness check, and for a whole generation: bounds the work (a few
+/// a second) deterministically when the asked number of givens is out of reach.
 const NODE_BUDGET: u64 = 200_000;
+const TOTAL_NODE_BUDGET: u64 = 8_000_000;
 
 /// A puzzle of side `size` (4, 9, 16) with exactly `givens` givens and one solution.
 /// The same (size, givens, seed) always gives the same puzzle.
@@ -35,7 +37,8 @@ pub fn generate(size: usize, givens: usize, seed: u64) -> Result<Sudoku, PuzzleE
     }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut fewest = cells;
-    for _ in 0..ATTEMPTS {
+    let mut spent = 0u64;
+    'attempts: for _ in 0..ATTEMPTS {
         let solution = random_grid(box_size, &mut rng);
         let mut puzzle = Sudoku::empty(box_size)?;
         for (k, &d) in solution.iter().enumerate() {
@@ -51,10 +54,16 @@ pub fn generate(size: usize, givens: usize, seed: u64) -> Result<Sudoku, PuzzleE
             let (r, c) = (k / size, k % size);
             let d = puzzle.given(r, c);
             puzzle.set_given(r, c, 0)?;
-            if is_unique(&puzzle, NODE_BUDGET) == Some(true) {
+            let (unique, nodes) = is_unique(&puzzle, NODE_BUDGET);
+            spent += nodes;
+            if unique == Some(true) {
                 count -= 1;
             } else {
                 puzzle.set_given(r, c, d)?;
+            }
+            if spent > TOTAL_NODE_BUDGET {
+                fewest = fewest.min(count);
+                break 'attempts;
             }
         }
         if count == givens {
@@ -64,7 +73,7 @@ pub fn generate(size: usize, givens: usize, seed: u64) -> Result<Sudoku, PuzzleE
     }
     Err(PuzzleError::Invalid(format!(
         "could not make a {size}×{size} Sudoku with a unique solution and only {givens} givens \
-         ({ATTEMPTS} tries; the fewest reached was {fewest}); ask for more givens"
+         (the fewest reached was {fewest}); ask for more givens"
     )))
 }
 
@@ -104,5 +113,8 @@ mod tests {
                 .to_string()
                 .contains("do not fit")
         );
+        // Out of reach on 16×16: gives up within its node budget instead of searching for minutes.
+        let e = generate(16, 40, 1).unwrap_err().to_string();
+        assert!(e.contains("only 40 givens (the fewest reached was"), "{e}");
     }
 }

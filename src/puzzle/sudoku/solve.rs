@@ -143,15 +143,19 @@ pub fn count_solutions(p: &Sudoku, limit: usize) -> usize {
     }
 }
 
-/// Whether the puzzle has exactly one solution; `None` if the node budget ran out first.
-pub(super) fn is_unique(p: &Sudoku, budget: u64) -> Option<bool> {
-    let mut s = Search::new(p, 2)?;
+/// Whether the puzzle has exactly one solution (`None` if the node budget ran out first), and
+/// the search nodes spent.
+pub(super) fn is_unique(p: &Sudoku, budget: u64) -> (Option<bool>, u64) {
+    let Some(mut s) = Search::new(p, 2) else {
+        return (Some(false), 0);
+    };
     s.budget = Some(budget);
     let stopped = s.run();
-    if stopped && s.found < 2 {
-        return None;
+    let spent = budget - s.budget.unwrap_or(0);
+    if stopped && s.found < 2 && s.budget == Some(0) {
+        return (None, spent);
     }
-    Some(s.found == 1)
+    (Some(s.found == 1), spent)
 }
 
 /// A random complete grid (digits row-major).
