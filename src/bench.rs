@@ -6,12 +6,12 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::puzzle::{AnyPuzzle, EncodeOptions, Sudoku};
+use crate::outcome::{Outcome, ground_energy};
+use crate::puzzle::{AnyPuzzle, EncodeOptions, REFERENCE_NODE_BUDGET, Sudoku};
 use crate::qubo::formats::read_model;
-use crate::qubo::{Coupling, Ising, Qubo, StoredModel};
+use crate::qubo::{Coupling, Ising, Qubo, StoredModel, random_qubo};
 use crate::sampler::rng::splitmix64;
-use crate::sampler::{Kernel, RunControl, Sampler, SimulatedAnnealing};
-use crate::solve::{energy_matches, ground_energy};
+use crate::sampler::{Kernel, RunControl, SampleSet, Sampler, SimulatedAnnealing};
 
 /// A model to time, with its ground energy when known.
 pub struct Instance {
@@ -33,7 +33,7 @@ pub const SUDOKUS: [(&str, &str); 2] = [
 ];
 
 fn sudoku_instance(name: &str, line: &str, presolve: bool) -> Result<Instance, String> {
-    let p = AnyPuzzle::Sudoku(Sudoku::from_line(line)?);
+    let p = AnyPuzzle::Sudoku(Sudoku::from_line(line).map_err(|e| e.to_string())?);
     let enc = p
         .encode(&EncodeOptions { presolve })
         .map_err(|e| e.to_string())?;
@@ -41,7 +41,7 @@ fn sudoku_instance(name: &str, line: &str, presolve: bool) -> Result<Instance, S
     let q = enc.qubo(&w).map_err(|e| e.to_string())?;
     Ok(Instance {
         name: format!("sudoku_{name}{}", if presolve { "_presolved" } else { "" }),
-        ground_energy: ground_energy(&p, &enc, &w),
+        ground_energy: ground_energy(&enc, &w, &p.solve_classically(REFERENCE_NODE_BUDGET)),
         model: StoredModel::new(q),
     })
 }
@@ -82,53 +82,6 @@ pub fn spin_glass_3d(l: usize, seed: u64) -> Qubo {
 
 /// A random QUBO: n variables, each pair coupled with probability `density`, nonzero integer
 /// coefficients in [−10, 10].
-pub fn random_qubo(n: usize, density: f64, seed: u64) -> Qubo {
-    let mut state = seed;
-    let value = |s: &mut u64| {
-        let v = (splitmix64(s) % 20) as i64 - 10;
-        (if v >= 0 { v + 1 } else { v }) as f64
-    };
-    let linear = (0..n).map(|_| value(&mut state)).collect();
-    let mut terms = Vec::new();
-    for i in 0..n {
-        for k in i + 1..n {
-            if (splitmix64(&mut state) as f64 / u64::MAX as f64) < density {
-                terms.push((i, k, value(&mut state)));
-            }
-        }
-    }
-    Qubo::new(linear, terms, 0.0).expect("finite")
-}
-
-/// A sparse random QUBO: n variables, about `degree` couplings each, integer coefficients in
-/// [−10, 10] (for models too big to build pair by pair, e.g. 10⁵ variables).
-pub fn sparse_random_qubo(n: usize, degree: usize, seed: u64) -> Result<Qubo, String> {
-    if n == 0 || n > crate::qubo::formats::MAX_VARIABLES {
-        return Err(format!(
-            "--size {n}: a model needs 1 to {} variables",
-            crate::qubo::formats::MAX_VARIABLES
-        ));
-    }
-    let mut state = seed;
-    let mut value = || {
-        let v = (splitmix64(&mut state) % 20) as i64 - 10;
-        (if v >= 0 { v + 1 } else { v }) as f64
-    };
-    let linear = (0..n).map(|_| value()).collect();
-    let mut terms = Vec::with_capacity(n * degree / 2);
-    let mut pick = seed ^ 0xA5A5_A5A5;
-    for _ in 0..n * degree / 2 {
-        let i = (splitmix64(&mut pick) % n as u64) as usize;
-        let j = (splitmix64(&mut pick) % n as u64) as usize;
-        if i != j {
-            terms.push((i, j, value()));
-        }
-    }
-    Qubo::new(linear, terms, 0.0).map_err(|e| e.to_string())
-}
-
-/// Built-in models: the Sudokus of the peer harness (full and presolved), 3D spin glasses
-/// (L = 8, 12) and a random 1000-variable QUBO. `quick` keeps two small ones.
 pub fn builtin_instances(quick: bool) -> Result<Vec<Instance>, String> {
     let mut out = Vec::new();
     for (name, line) in SUDOKUS {
@@ -149,8 +102,8 @@ pub fn builtin_instances(quick: bool) -> Result<Vec<Instance>, String> {
     }
     if !quick {
         out.push(Instance {
-            name: "random_qubo_n1000_d1pct".into(),
-            model: StoredModel::new(random_qubo(1000, 0.01, 1)),
+            name: "random_qubo_n1000_deg10".into(),
+            model: StoredModel::new(random_qubo(1000, 10, 1).map_err(|e| e.to_string())?),
             ground_energy: None,
         });
     }
@@ -196,7 +149,7 @@ pub fn file_instances(path: &Path) -> Result<Vec<Instance>, String> {
 /// Median time (s) to rebuild a puzzle's QUBO from its `Encoding` after a weight change — what a
 /// GUI slider pays per step — and the model's variable count.
 pub fn reweight_time(line: &str, repeats: usize) -> Result<(f64, usize), String> {
-    let p = AnyPuzzle::Sudoku(Sudoku::from_line(line)?);
+    let p = AnyPuzzle::Sudoku(Sudoku::from_line(line).map_err(|e| e.to_string())?);
     let enc = p
         .encode(&EncodeOptions::default())
         .map_err(|e| e.to_string())?;
@@ -259,7 +212,7 @@ pub fn run(
             configs.push((Kernel::Scalar, 1));
         }
         let mut inst_rows = Vec::new();
-        let mut energies_seen = Vec::new();
+        let mut energies_seen: Vec<(f64, SampleSet, f64)> = Vec::new();
         for (kernel, threads) in configs {
             let sa = SimulatedAnnealing {
                 num_reads: s.num_reads,
@@ -282,7 +235,7 @@ pub fn run(
             let Some(set) = last else { continue };
             walls.sort_by(f64::total_cmp);
             let wall = walls[walls.len() / 2];
-            energies_seen.push(set.energies());
+            energies_seen.push((set.lowest().map_or(f64::NAN, |r| r.energy), set.clone(), wall));
             inst_rows.push(BenchRow {
                 instance: inst.name.clone(),
                 n,
@@ -300,16 +253,13 @@ pub fn run(
         let target = inst.ground_energy.unwrap_or_else(|| {
             energies_seen
                 .iter()
-                .flatten()
-                .copied()
+                .map(|(lowest, _, _)| *lowest)
                 .fold(f64::INFINITY, f64::min)
         });
-        for (row, energies) in inst_rows.iter_mut().zip(&energies_seen) {
-            let hits = energies
-                .iter()
-                .filter(|&&e| energy_matches(e, target))
-                .count();
-            row.ground_fraction = hits as f64 / energies.len().max(1) as f64;
+        for (row, (_, set, wall)) in inst_rows.iter_mut().zip(energies_seen) {
+            // The same figures as `solve` and the GUI: one evaluation path.
+            let outcome = Outcome::evaluate(set, None, Some(target), wall);
+            row.ground_fraction = outcome.ground_fraction().unwrap_or(0.0);
             progress(row);
         }
         rows.extend(inst_rows);

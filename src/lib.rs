@@ -13,6 +13,10 @@ pub mod cli;
 pub mod gui;
 /// File helpers: bounded reads, atomic writes.
 pub mod io;
+/// The one path from samples to figures: decode, referee, shares, TTS99, histogram.
+pub mod outcome;
+/// Typed parameter descriptions shared by samplers, generators, the CLI and the GUI.
+pub mod params;
 /// Puzzle families behind one trait (`Puzzle`), held as `AnyPuzzle`.
 pub mod puzzle;
 /// QUBO core: `Qubo`, `Encoding` + `Weights`, file formats.

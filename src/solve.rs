@@ -1,51 +1,74 @@
-//! The whole flow for one puzzle in one call: encode → weight → sample → decode → check.
-//! The CLI's `solve` and the GUI's Run (and later weight sweeps) use this.
+//! The whole flow for one encoded puzzle in one call: weight → sample → evaluate. The CLI's
+//! `solve` uses it; the GUI's Run and the sweeps share its last step (`Outcome::evaluate`).
+//! The caller encodes once and computes the classical reference once: `solve` never re-encodes.
 
 use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::puzzle::{AnyPuzzle, AnySolution, EncodeOptions, Violation};
-use crate::qubo::{Encoding, StoredModel, Weights};
-use crate::sampler::{RunControl, SampleSet, Sampler};
+use crate::outcome::{Outcome, PuzzleContext, ground_energy};
+use crate::puzzle::{AnyPuzzle, AnySolution, Reference, Violation};
+use crate::qubo::{Encoding, QuboError, StoredModel, Weights};
+use crate::sampler::{RunControl, SampleError, Sampler};
 
-/// Relative tolerance for "this read is at the ground energy".
-pub const ENERGY_TOLERANCE: f64 = 1e-6;
-
-pub fn energy_matches(a: f64, b: f64) -> bool {
-    (a - b).abs() <= ENERGY_TOLERANCE * (1.0 + a.abs().max(b.abs()))
+/// Why a solve could not run.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SolveError {
+    /// The weights do not fit the encoding.
+    #[error(transparent)]
+    Qubo(#[from] QuboError),
+    /// The sampler refused its parameters or the model.
+    #[error(transparent)]
+    Sample(#[from] SampleError),
 }
 
 /// The best read, decoded and refereed.
 #[derive(Clone, Debug, Serialize)]
 pub struct Best {
+    /// Its energy.
     pub energy: f64,
+    /// Whether the referee accepts it.
     pub valid: bool,
+    /// What the referee found.
     pub violations: Vec<Violation>,
     /// The candidate solution in the kind's one-line form.
     pub solution: String,
+    /// The candidate solution.
     #[serde(skip)]
     pub decoded: Option<AnySolution>,
 }
 
+/// Wall times.
 #[derive(Clone, Debug, Serialize)]
 pub struct Timing {
+    /// Encoding and weighting.
     pub encode_s: f64,
+    /// Sampling.
     pub sample_s: f64,
 }
 
 /// Everything a solve produced, in the CLI's JSON shape.
 #[derive(Clone, Debug, Serialize)]
 pub struct SolveOutcome {
+    /// The puzzle kind's name.
     pub kind: String,
+    /// One-line summary of the puzzle.
     pub description: String,
+    /// Variables of the model sampled.
     pub num_variables: usize,
+    /// Couplings of the model sampled.
     pub num_interactions: usize,
+    /// The sampler's name.
     pub sampler: String,
+    /// The parameters it ran with (seed and β range filled in).
     pub params: serde_json::Value,
+    /// Wall times.
     pub timing: Timing,
+    /// Reads taken.
     pub num_reads: usize,
+    /// True when cancelled before all reads were done.
     pub cancelled: bool,
+    /// Lowest energy sampled.
     pub min_energy: Option<f64>,
     /// Known when the puzzle has a solution (exact reference solver) and weights are ≥ 0.
     pub ground_energy: Option<f64>,
@@ -53,113 +76,102 @@ pub struct SolveOutcome {
     pub ground_fraction: Option<f64>,
     /// Share of reads that decode to a valid solution.
     pub success_fraction: f64,
+    /// Time to a valid solution with 99 % confidence.
+    pub tts99_s: Option<f64>,
+    /// What the classical reference found: `solved`, `no solution`, or `gave up after N nodes`.
+    pub reference: String,
+    /// The best read.
     pub best: Option<Best>,
+    /// The samples with their verdicts.
     #[serde(skip)]
-    pub samples: SampleSet,
+    pub outcome: Outcome,
 }
 
-/// The ground energy of `encoding` under `weights`, when the puzzle is solvable.
-pub fn ground_energy(puzzle: &AnyPuzzle, encoding: &Encoding, weights: &Weights) -> Option<f64> {
-    if !encoding.weights_nonnegative(weights).ok()? {
-        return None;
-    }
-    let solution = puzzle.solve_classically()?;
-    if !puzzle.check(&solution).is_empty() {
-        return None;
-    }
-    encoding.satisfied_energy(weights).ok()
+/// An encoded puzzle ready to sample: the caller encodes once and solves the reference once.
+#[derive(Clone, Copy)]
+pub struct Problem<'a> {
+    /// The instance.
+    pub puzzle: &'a AnyPuzzle,
+    /// Its encoding (with or without presolve).
+    pub encoding: &'a Encoding,
+    /// The classical reference (for the ground energy).
+    pub reference: &'a Reference<AnySolution>,
 }
 
-/// Encodes, samples and referees one puzzle.
+/// How a reference reads in reports.
+pub fn reference_text(reference: &Reference<AnySolution>) -> String {
+    match reference {
+        Reference::Solved(_) => "solved".into(),
+        Reference::NoSolution => "no solution".into(),
+        Reference::GaveUp { nodes } => format!("gave up after {nodes} nodes"),
+    }
+}
+
+/// Weights, samples and evaluates one encoded puzzle.
 pub fn solve(
-    puzzle: &AnyPuzzle,
-    options: &EncodeOptions,
+    problem: Problem,
     weights: &Weights,
     sampler: &dyn Sampler,
     control: &RunControl,
-) -> Result<SolveOutcome, String> {
+) -> Result<SolveOutcome, SolveError> {
     let t0 = Instant::now();
-    let encoding = puzzle.encode(options).map_err(|e| e.to_string())?;
-    let qubo = encoding.qubo(weights).map_err(|e| e.to_string())?;
+    let qubo = problem.encoding.qubo(weights)?;
     let num_interactions = qubo.num_interactions();
     let model = StoredModel::new(qubo);
     let encode_s = t0.elapsed().as_secs_f64();
-    let ground = ground_energy(puzzle, &encoding, weights);
+    let ground = ground_energy(problem.encoding, weights, problem.reference);
     let t1 = Instant::now();
-    let samples = sampler.sample(&model, control).map_err(|e| e.to_string())?;
+    let samples = sampler.sample(&model, control)?;
     let sample_s = t1.elapsed().as_secs_f64();
-    Ok(referee(
-        puzzle,
-        &encoding,
-        samples,
-        ground,
-        num_interactions,
-        encode_s,
-        sample_s,
-    ))
+    let context = PuzzleContext {
+        puzzle: problem.puzzle,
+        encoding: problem.encoding,
+        weights,
+    };
+    let outcome = Outcome::evaluate(samples, Some(context), ground, sample_s);
+    Ok(summarise(problem, outcome, num_interactions, encode_s))
 }
 
-/// Decodes and checks every distinct sample; fills in the outcome's figures.
-pub fn referee(
-    puzzle: &AnyPuzzle,
-    encoding: &Encoding,
-    samples: SampleSet,
-    ground: Option<f64>,
+/// The CLI's report of an evaluated run.
+fn summarise(
+    problem: Problem,
+    outcome: Outcome,
     num_interactions: usize,
     encode_s: f64,
-    sample_s: f64,
 ) -> SolveOutcome {
-    let reads = samples.num_reads();
-    let mut valid_reads = 0;
-    let mut best = None;
-    for (k, row) in samples.rows.iter().enumerate() {
-        let decoded = puzzle.decode(encoding, &row.sample);
-        let violations = puzzle.check(&decoded);
-        if violations.is_empty() {
-            valid_reads += row.num_occurrences;
-        }
-        if k == 0 {
-            best = Some(Best {
-                energy: row.energy,
-                valid: violations.is_empty(),
-                solution: puzzle.solution_to_string(&decoded),
-                violations,
-                decoded: Some(decoded),
-            });
-        }
-    }
-    let fraction = |hits: usize| {
-        if reads == 0 {
-            0.0
-        } else {
-            hits as f64 / reads as f64
-        }
-    };
-    let ground_fraction = ground.map(|g| {
-        fraction(
-            samples
-                .rows
-                .iter()
-                .filter(|r| energy_matches(r.energy, g))
-                .map(|r| r.num_occurrences)
-                .sum(),
-        )
+    let puzzle = problem.puzzle;
+    let best = outcome.best().map(|(row, verdict)| Best {
+        energy: row.energy,
+        valid: verdict.valid == Some(true),
+        violations: verdict.violations.clone(),
+        solution: verdict
+            .decoded
+            .as_ref()
+            .map(|d| puzzle.solution_to_string(d))
+            .unwrap_or_default(),
+        decoded: verdict.decoded.clone(),
     });
+    let info = &outcome.samples.info;
     SolveOutcome {
         kind: puzzle.kind().name().into(),
         description: puzzle.describe(),
-        num_variables: encoding.num_variables(),
+        num_variables: problem.encoding.num_variables(),
         num_interactions,
-        sampler: samples.info.sampler.clone(),
-        params: samples.info.params.clone(),
-        timing: Timing { encode_s, sample_s },
-        num_reads: reads,
-        cancelled: samples.info.cancelled,
-        min_energy: samples.lowest().map(|r| r.energy),
-        ground_energy: ground,
-        ground_fraction,
-        success_fraction: fraction(valid_reads),
+        sampler: info.sampler.clone(),
+        params: info.params.clone(),
+        timing: Timing {
+            encode_s,
+            sample_s: outcome.sample_s,
+        },
+        num_reads: outcome.num_reads(),
+        cancelled: info.cancelled,
+        min_energy: outcome.min_energy(),
+        ground_energy: outcome.ground_energy,
+        ground_fraction: outcome.ground_fraction(),
+        success_fraction: outcome.success_fraction().unwrap_or(0.0),
+        tts99_s: outcome.tts99_s(),
+        reference: reference_text(problem.reference),
         best,
-        samples,
+        outcome,
     }
 }

@@ -1,16 +1,18 @@
 //! Weight sweeps: sample a puzzle at several values of one penalty weight and report how the
 //! success fraction and mean energy move, so a weight's sweet spot is seen, not guessed.
-//! The GUI's sweep panel and the CLI's `sweep` command both call `run`.
+//! The GUI's sweep panel and the CLI's `sweep` command both call `run`. A sweep re-weights the
+//! one encoding it is given (never re-encodes) and reuses one classical reference.
 
 use serde::Serialize;
 
-use crate::puzzle::{AnyPuzzle, EncodeOptions};
-use crate::qubo::Weights;
+use crate::qubo::{QuboError, Weights};
 use crate::sampler::{RunControl, Sampler};
-use crate::solve::solve;
+use crate::solve::{Problem, SolveError, solve};
 
+/// One weight value's figures.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SweepPoint {
+    /// The swept weight's value.
     pub value: f64,
     /// Share of reads decoding to a valid solution.
     pub success_fraction: f64,
@@ -18,8 +20,31 @@ pub struct SweepPoint {
     pub ground_fraction: Option<f64>,
     /// Mean energy over reads.
     pub mean_energy: f64,
+    /// Lowest energy sampled.
     pub min_energy: f64,
+    /// Time to a valid solution with 99 % confidence.
+    pub tts99_s: Option<f64>,
+    /// Sampling wall time.
     pub sample_s: f64,
+}
+
+/// Why a sweep could not run.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SweepError {
+    /// The swept weight is not one of the encoding's.
+    #[error("unknown weight '{name}' (this model's weights: {known})")]
+    UnknownWeight {
+        /// The name asked for.
+        name: String,
+        /// The encoding's weights.
+        known: String,
+    },
+    /// A weight value the encoding refuses (e.g. not finite).
+    #[error(transparent)]
+    Qubo(#[from] QuboError),
+    /// A point's sampling failed.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
 }
 
 /// `steps` values from `from` to `to` inclusive (one value when steps = 1).
@@ -33,13 +58,15 @@ pub fn values(from: f64, to: f64, steps: usize) -> Vec<f64> {
     }
 }
 
-/// What to sweep: one weight of a puzzle's encoding over some values, the others fixed.
+/// What to sweep: one weight of an encoded puzzle over some values, the others fixed.
 pub struct SweepSpec<'a> {
-    pub puzzle: &'a AnyPuzzle,
-    pub options: &'a EncodeOptions,
+    /// The encoded puzzle and its reference.
+    pub problem: Problem<'a>,
     /// The other weights (unset ones take their defaults).
     pub base: &'a Weights,
+    /// The weight to sweep.
     pub weight: &'a str,
+    /// Its values.
     pub values: &'a [f64],
 }
 
@@ -50,38 +77,31 @@ pub fn run(
     sampler: &dyn Sampler,
     control: &RunControl,
     mut on_point: impl FnMut(&SweepPoint),
-) -> Result<Vec<SweepPoint>, String> {
-    let SweepSpec {
-        puzzle,
-        options,
-        base,
-        weight: name,
-        values,
-    } = *spec;
-    let encoding = puzzle.encode(options).map_err(|e| e.to_string())?;
-    if !encoding.weight_names().contains(&name) {
-        return Err(format!(
-            "unknown weight '{name}' (this model's weights: {})",
-            encoding.weight_names().join(", ")
-        ));
+) -> Result<Vec<SweepPoint>, SweepError> {
+    let encoding = spec.problem.encoding;
+    if !encoding.weight_names().contains(&spec.weight) {
+        return Err(SweepError::UnknownWeight {
+            name: spec.weight.to_string(),
+            known: encoding.weight_names().join(", "),
+        });
     }
-    let mut points = Vec::with_capacity(values.len());
-    for &value in values {
+    let mut points = Vec::with_capacity(spec.values.len());
+    for &value in spec.values {
         if control.is_cancelled() {
             break;
         }
-        let weights = base.clone().with(name, value).map_err(|e| e.to_string())?;
-        let out = solve(puzzle, options, &weights, sampler, control)?;
+        let weights = spec.base.clone().with(spec.weight, value)?;
+        let out = solve(spec.problem, &weights, sampler, control)?;
         if out.cancelled {
             break;
         }
-        let energies = out.samples.energies();
         let point = SweepPoint {
             value,
             success_fraction: out.success_fraction,
             ground_fraction: out.ground_fraction,
-            mean_energy: energies.iter().sum::<f64>() / energies.len().max(1) as f64,
+            mean_energy: out.outcome.mean_energy(),
             min_energy: out.min_energy.unwrap_or(f64::NAN),
+            tts99_s: out.tts99_s,
             sample_s: out.timing.sample_s,
         };
         on_point(&point);
@@ -93,7 +113,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::Sudoku;
+    use crate::puzzle::{AnyPuzzle, EncodeOptions, REFERENCE_NODE_BUDGET, Sudoku};
     use crate::sampler::SimulatedAnnealing;
 
     #[test]
@@ -105,16 +125,21 @@ mod tests {
     #[test]
     fn a_zero_hint_strength_loses_the_givens() {
         let p = AnyPuzzle::Sudoku(Sudoku::from_line("1.3...1.2.......").unwrap());
+        let encoding = p.encode(&EncodeOptions::default()).unwrap();
+        let reference = p.solve_classically(REFERENCE_NODE_BUDGET);
         let sa = SimulatedAnnealing {
             num_reads: 40,
             num_sweeps: 400,
             seed: Some(3),
             ..Default::default()
         };
-        let (options, base) = (EncodeOptions::default(), Weights::new());
+        let base = Weights::new();
         let spec = |weight, values| SweepSpec {
-            puzzle: &p,
-            options: &options,
+            problem: Problem {
+                puzzle: &p,
+                encoding: &encoding,
+                reference: &reference,
+            },
             base: &base,
             weight,
             values,
@@ -126,6 +151,6 @@ mod tests {
         // At hint = 0 nearly every read reaches the (tied) ground energy, yet few keep the givens.
         assert!(pts[0].ground_fraction.unwrap() > 0.5, "{pts:?}");
         let e = run(&spec("nope", &[1.0]), &sa, &RunControl::new(), |_| {});
-        assert!(e.unwrap_err().contains("unknown weight 'nope'"));
+        assert!(e.unwrap_err().to_string().contains("unknown weight 'nope'"));
     }
 }

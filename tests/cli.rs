@@ -355,7 +355,12 @@ fn bad_input_gives_one_clear_line_and_the_right_exit_code() {
         (vec!["solve", p, "--kind", "chess"], 2, "error: unknown puzzle kind 'chess'".into()),
         (vec!["solve", p, "--kind", "numberlink"], 1, "error: puzzle kind 'numberlink' is not available yet".into()),
         (vec!["solve", p, "--sampler", "magic"], 2, "error: --sampler magic: unknown sampler".into()),
-        (vec!["solve", p, "--beta-range", "1", "-1"], 1, "error: invalid parameter beta_range".into()),
+        (vec!["solve", p, "--beta-range", "1", "-1"], 2, "error: --beta-range 1 -1: beta_range is -1, but it must be two numbers in [0, 1000000000000]".into()),
+        (vec!["solve", p, "--sampler", "exact", "--num-sweeps", "10"], 2, "error: --num-sweeps 10: exact has no parameter 'num_sweeps' (its parameters: num_reads)".into()),
+        (vec!["solve", p, "--param", "sweeps=10"], 2, "error: --param sweeps=10: sa has no parameter 'sweeps' (its parameters: num_reads, num_sweeps,".into()),
+        (vec!["solve", p, "--num-reads", "0"], 2, "error: --num-reads 0: num_reads is 0, but it must be an integer in 1..=1000000".into()),
+        (vec!["generate", "sudoku", "--size", "5"], 2, "error: --size 5: size is 5, but it must be one of 4, 9, 16".into()),
+        (vec!["generate", "sudoku", "--degree", "5"], 2, "error: --degree 5: sudoku has no parameter 'degree' (its parameters: size, givens, seed)".into()),
         (vec!["check", p, "12345"], 1, "error: solution: a Sudoku line has 16, 81 or 256 cells".into()),
         (vec!["render", p, "-o", "/tmp/x.gif"], 1, "error: /tmp/x.gif: unknown image format".into()),
         (vec!["generate", "sudoku", "--size", "9", "--givens", "90"], 1, "error: a 9×9 Sudoku has 81 cells".into()),
@@ -376,4 +381,84 @@ fn bad_input_gives_one_clear_line_and_the_right_exit_code() {
     }
     // clap's own usage errors also exit 2.
     assert_eq!(run(&["solve"]).status.code(), Some(2));
+}
+
+/// Two 1s in row 1 of a 4×4 grid, on line 2 of the file.
+fn conflicting_file(dir: &Path) -> PathBuf {
+    let f = dir.join("conflict.txt");
+    std::fs::write(&f, "# two 1s in row 1\n1..1............\n").unwrap();
+    f
+}
+
+#[test]
+fn contradictory_givens_are_an_error_before_sampling() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = conflicting_file(dir.path());
+    let want = format!(
+        "error: {}:2: the givens conflict: digit 1 twice in row 1",
+        f.display()
+    );
+    for cmd in ["solve", "sweep"] {
+        let mut args = vec![cmd, f.to_str().unwrap(), "--json"];
+        if cmd == "sweep" {
+            args.extend(["--weight", "hint", "--from", "0", "--to", "1"]);
+        }
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(1), "{cmd}");
+        assert_eq!(stderr(&out).trim_end(), want, "{cmd}");
+        assert!(out.stdout.is_empty(), "{cmd}: nothing sampled, nothing printed");
+    }
+}
+
+#[test]
+fn check_without_a_solution_prints_design_facts() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(&["check", puzzle("euler96_g1.txt").to_str().unwrap(), "--json"]);
+    let v = stdout_json(&out);
+    assert_eq!(v["solutions"], "1");
+    assert_eq!(v["givens"], 32);
+    assert_eq!(v["conflicts"], Value::Array(vec![]));
+    // A grid with few givens has several solutions: the second one is shown.
+    let open = dir.path().join("open.txt");
+    std::fs::write(&open, "1...............\n").unwrap();
+    let v = stdout_json(&run(&["check", open.to_str().unwrap(), "--json"]));
+    assert_eq!(v["solutions"], "≥ 2");
+    assert_eq!(v["second_solution"].as_str().unwrap().len(), 16);
+    // Conflicting givens: exit 1, the conflict named.
+    let f = conflicting_file(dir.path());
+    let out = run(&["check", f.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("digit 1 twice in row 1"), "{text}");
+    assert!(text.contains("solutions: 0"), "{text}");
+}
+
+#[test]
+fn solve_json_has_design_facts_and_tts() {
+    let out = run(&[
+        "solve",
+        puzzle("shidoku-6givens.txt").to_str().unwrap(),
+        "--sampler",
+        "exact",
+        "--presolve",
+        "--param",
+        "num_reads=4",
+        "--json",
+    ]);
+    let v = stdout_json(&out);
+    assert_eq!(v["design"]["solutions"], "1");
+    assert_eq!(v["reference"], "solved");
+    assert_eq!(v["num_reads"], 4);
+    assert!(v["tts99_s"].is_number());
+}
+
+#[test]
+fn generate_takes_the_kinds_own_parameters() {
+    let out = run(&["generate", "sudoku", "--size", "4", "--givens", "6", "--seed", "3"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let line = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert_eq!(line.len(), 16);
+    assert_eq!(line.chars().filter(|c| *c != '.').count(), 6);
+    let again = run(&["generate", "sudoku", "--param", "size=4", "--param", "givens=6", "--seed", "3"]);
+    assert_eq!(String::from_utf8_lossy(&again.stdout).trim(), line, "--param is the same flag");
 }

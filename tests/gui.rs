@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use qubo_workbench::gui::editors::SudokuEditor;
 use qubo_workbench::gui::settings::Settings;
 use qubo_workbench::gui::{Command, Workbench};
 use qubo_workbench::puzzle::AnyPuzzle;
@@ -20,7 +21,14 @@ fn puzzle(name: &str) -> PathBuf {
 fn harness(wb: Workbench) -> Harness<'static, Workbench> {
     Harness::builder()
         .with_size(egui::vec2(1400.0, 900.0))
-        .build_ui_state(|ui, wb: &mut Workbench| wb.ui(ui), wb)
+        .build_ui_state(
+            |ui, wb: &mut Workbench| {
+                // eframe calls logic() then ui() every frame; so does the harness.
+                wb.logic(ui.ctx());
+                wb.ui(ui)
+            },
+            wb,
+        )
 }
 
 /// Steps frames until `done` holds (background jobs finish on their own threads).
@@ -44,6 +52,22 @@ fn frames(h: &mut Harness<'static, Workbench>) {
     }
 }
 
+fn sudoku_editor(wb: &Workbench) -> &SudokuEditor {
+    wb.puzzle
+        .editors
+        .get::<SudokuEditor>()
+        .expect("a Sudoku editor")
+}
+
+/// Sets one of SA's parameters in the settings (as its widget would).
+fn set_sa(settings: &mut Settings, name: &str, value: serde_json::Value) {
+    settings
+        .sampler_params
+        .entry("sa".into())
+        .or_default()
+        .insert(name.into(), value);
+}
+
 fn given(wb: &Workbench, r: usize, c: usize) -> u8 {
     match wb.shared.doc.puzzle() {
         Some(AnyPuzzle::Sudoku(s)) => s.given(r, c),
@@ -63,7 +87,7 @@ fn typing_into_the_sudoku_editor_edits_the_instance_and_undo_reverts() {
     // A click in the middle of the canvas selects the centre cell (4, 4) of the 9×9 grid.
     h.get_by_label("Puzzle canvas").click();
     frames(&mut h);
-    assert_eq!(h.state().puzzle.editors.sudoku.selected, Some((4, 4)));
+    assert_eq!(sudoku_editor(h.state()).selected, Some((4, 4)));
     h.key_press(egui::Key::Num5);
     frames(&mut h);
     assert_eq!(given(h.state(), 4, 4), 5);
@@ -71,14 +95,14 @@ fn typing_into_the_sudoku_editor_edits_the_instance_and_undo_reverts() {
     // The right arrow moves the selection; Delete on a blank cell changes nothing.
     h.key_press(egui::Key::ArrowRight);
     frames(&mut h);
-    assert_eq!(h.state().puzzle.editors.sudoku.selected, Some((4, 5)));
+    assert_eq!(sudoku_editor(h.state()).selected, Some((4, 5)));
     // Trial entries (not givens) with "Typing sets givens" off.
     h.get_by_label("Typing sets givens").click();
     frames(&mut h);
     h.key_press(egui::Key::Num3);
     frames(&mut h);
     assert_eq!(given(h.state(), 4, 5), 0, "an entry is not a given");
-    assert_eq!(h.state().puzzle.editors.sudoku.entries[4 * 9 + 5], 3);
+    assert_eq!(sudoku_editor(h.state()).entries[4 * 9 + 5], 3);
     h.get_by_label("Undo").click();
     frames(&mut h);
     assert_eq!(given(h.state(), 4, 4), 0, "undo takes the 5 back");
@@ -149,9 +173,9 @@ fn exact_sampler_on_a_presolved_4x4_gives_a_valid_selected_solution() {
         "the best sample is shown on the puzzle"
     );
     assert!(wb.shared.selected_solution().is_some());
-    let bars = qubo_workbench::gui::panels::histogram_of(r);
+    let bars = r.histogram();
     assert!(
-        bars.iter().any(|b| b.1 > 0) && bars.iter().any(|b| b.2 > 0),
+        bars.iter().any(|b| b.valid > 0) && bars.iter().any(|b| b.other > 0),
         "valid and invalid bars"
     );
     // The results table: clicking a row selects it.
@@ -168,8 +192,8 @@ fn exact_sampler_on_a_presolved_4x4_gives_a_valid_selected_solution() {
 #[test]
 fn simulated_annealing_runs_to_completion_with_progress() {
     let mut settings = Settings::default();
-    settings.sa.num_reads = 40;
-    settings.sa.seed = Some(3);
+    set_sa(&mut settings, "num_reads", serde_json::json!(40));
+    set_sa(&mut settings, "seed", serde_json::json!(3));
     let mut h = harness(Workbench::with_file(
         Some(&puzzle("euler96_g1.txt")),
         settings,
@@ -195,8 +219,8 @@ fn simulated_annealing_runs_to_completion_with_progress() {
 #[test]
 fn a_long_run_can_be_cancelled() {
     let mut settings = Settings::default();
-    settings.sa.num_reads = 64;
-    settings.sa.num_sweeps = 5_000_000;
+    set_sa(&mut settings, "num_reads", serde_json::json!(64));
+    set_sa(&mut settings, "num_sweeps", serde_json::json!(5_000_000));
     let mut h = harness(Workbench::with_file(None, settings));
     frames(&mut h);
     h.get_by_label("Run").click();
@@ -221,8 +245,8 @@ fn a_long_run_can_be_cancelled() {
 fn exports_write_a_png_the_qubo_and_the_samples() {
     let dir = tempfile::tempdir().unwrap();
     let mut settings = Settings::default();
-    settings.sa.num_reads = 8;
-    settings.sa.num_sweeps = 50;
+    set_sa(&mut settings, "num_reads", serde_json::json!(8));
+    set_sa(&mut settings, "num_sweeps", serde_json::json!(50));
     let mut h = harness(Workbench::with_file(None, settings));
     frames(&mut h);
     let png = dir.path().join("puzzle.png");
@@ -266,8 +290,8 @@ fn exports_write_a_png_the_qubo_and_the_samples() {
 #[test]
 fn a_weight_sweep_plots_points_and_a_click_can_set_the_weight() {
     let mut settings = Settings::default();
-    settings.sa.num_sweeps = 300;
-    settings.sa.seed = Some(1);
+    set_sa(&mut settings, "num_sweeps", serde_json::json!(300));
+    set_sa(&mut settings, "seed", serde_json::json!(1));
     settings.sweep.steps = 3;
     settings.sweep.num_reads = 16;
     settings.sweep.from = 0.0;

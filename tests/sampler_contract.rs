@@ -12,23 +12,45 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use qubo_workbench::qubo::{Qubo, StoredModel};
 use qubo_workbench::sampler::rng::splitmix64;
-use qubo_workbench::sampler::{ExactSolver, Kernel, RunControl, Sampler, SimulatedAnnealing};
+use qubo_workbench::params::{ParamSpec, ParamType, ParamValues};
+use qubo_workbench::sampler::{
+    ExactSolver, Kernel, RunControl, SAMPLERS, Sampler, SimulatedAnnealing, sampler_from_params,
+};
+use serde_json::json;
 
-/// Every sampler, configured to take `num_reads` reads with seed `seed`.
+/// Every registered sampler (`sampler::SAMPLERS`), configured through its own parameter
+/// description to take `num_reads` reads with seed `seed`; samplers with a `kernel` parameter
+/// once per kernel. A new sampler is covered here without an edit.
 fn samplers(num_reads: usize, seed: u64) -> Vec<Box<dyn Sampler>> {
-    let sa = |kernel| SimulatedAnnealing {
-        num_reads,
-        num_sweeps: 300,
-        seed: Some(seed),
-        kernel,
-        ..Default::default()
-    };
-    vec![
-        Box::new(sa(Kernel::Auto)),
-        Box::new(sa(Kernel::Scalar)),
-        Box::new(sa(Kernel::Lanes)),
-        Box::new(ExactSolver { num_reads }),
-    ]
+    let wishes = [
+        ("num_reads", json!(num_reads)),
+        ("seed", json!(seed)),
+        ("num_sweeps", json!(300)),
+    ];
+    let mut out = Vec::new();
+    for e in SAMPLERS {
+        let mut params = ParamValues::new();
+        for (name, value) in &wishes {
+            if e.params.iter().any(|p| p.name == *name) {
+                params.insert(name.to_string(), value.clone());
+            }
+        }
+        let kernels: Vec<Option<&str>> = match e.params.iter().find(|p| p.name == "kernel") {
+            Some(ParamSpec {
+                ty: ParamType::Choice(words),
+                ..
+            }) => words.iter().map(|w| Some(*w)).collect(),
+            _ => vec![None],
+        };
+        for kernel in kernels {
+            let mut p = params.clone();
+            if let Some(k) = kernel {
+                p.insert("kernel".into(), json!(k));
+            }
+            out.push(sampler_from_params(e.name, &p).expect("the registry builds"));
+        }
+    }
+    out
 }
 
 /// A random QUBO with integer-ish coefficients in [−5, 5] and about half the pairs coupled.

@@ -7,10 +7,11 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use crate::puzzle::{AnyPuzzle, AnySolution, EncodeOptions, Violation};
-use crate::qubo::{ConstraintReport, Encoding, StoredModel, Weights};
-use crate::sampler::{Progress, RunControl, SampleSet, Sampler};
-use crate::solve::{energy_matches, ground_energy};
+use crate::outcome::{Outcome, PuzzleContext, ground_energy};
+use crate::puzzle::{AnyPuzzle, AnySolution, DesignFacts, REFERENCE_NODE_BUDGET};
+use crate::qubo::{Encoding, StoredModel, Weights};
+use crate::sampler::{Progress, RunControl, Sampler};
+use crate::solve::Problem;
 use crate::sweep::{self, SweepPoint};
 
 use super::heatmap::{self, Order, Raster};
@@ -23,114 +24,45 @@ pub fn worker_threads() -> usize {
         .max(1)
 }
 
-/// One distinct sample, decoded and refereed.
-pub struct RowInfo {
-    /// `None` for bare models (nothing to decode into).
-    pub valid: Option<bool>,
-    pub violations: Vec<Violation>,
-    pub broken: Vec<ConstraintReport>,
-    pub decoded: Option<AnySolution>,
-}
-
-/// A finished (or cancelled) run, ready to show.
+/// A finished (or cancelled) run, ready to show: the one `Outcome` every caller computes,
+/// and the model version it ran on.
 pub struct RunResult {
-    pub samples: SampleSet,
-    pub rows: Vec<RowInfo>,
-    pub ground_energy: Option<f64>,
-    pub sample_s: f64,
+    /// Decoded, refereed and summarised samples.
+    pub outcome: Outcome,
     /// Model version it ran on.
     pub version: u64,
 }
 
-impl RunResult {
-    /// Share of reads that decode to a valid solution (`None` without a puzzle).
-    pub fn success_fraction(&self) -> Option<f64> {
-        let reads = self.samples.num_reads();
-        if reads == 0 || self.rows.iter().any(|r| r.valid.is_none()) {
-            return None;
-        }
-        let ok: usize = self
-            .samples
-            .rows
-            .iter()
-            .zip(&self.rows)
-            .filter(|(_, info)| info.valid == Some(true))
-            .map(|(r, _)| r.num_occurrences)
-            .sum();
-        Some(ok as f64 / reads as f64)
-    }
-
-    pub fn ground_fraction(&self) -> Option<f64> {
-        let g = self.ground_energy?;
-        let reads = self.samples.num_reads().max(1);
-        let hits: usize = self
-            .samples
-            .rows
-            .iter()
-            .filter(|r| energy_matches(r.energy, g))
-            .map(|r| r.num_occurrences)
-            .sum();
-        Some(hits as f64 / reads as f64)
-    }
-
-    /// Time to solution with 99 % confidence: t_read · ln(0.01)/ln(1 − p), with
-    /// t_read = sampling wall time / reads; t_read itself when p = 1; `None` when p = 0.
-    pub fn tts99_s(&self) -> Option<f64> {
-        let p = self.success_fraction().or(self.ground_fraction())?;
-        let reads = self.samples.num_reads();
-        if reads == 0 || p <= 0.0 {
-            return None;
-        }
-        let t_read = self.sample_s / reads as f64;
-        if p >= 1.0 {
-            Some(t_read)
-        } else {
-            Some(t_read * 0.01f64.ln() / (1.0 - p).ln())
-        }
+impl std::ops::Deref for RunResult {
+    type Target = Outcome;
+    fn deref(&self) -> &Outcome {
+        &self.outcome
     }
 }
 
 /// What a run samples: a puzzle (decoded and refereed afterwards) or a bare model.
 pub struct RunInput {
-    pub puzzle: Option<(AnyPuzzle, Arc<Encoding>, Weights, EncodeOptions)>,
+    /// The puzzle, its encoding and the weights the model was built with.
+    pub puzzle: Option<(AnyPuzzle, Arc<Encoding>, Weights)>,
+    /// The weighted model.
     pub model: Arc<StoredModel>,
+    /// Its version.
     pub version: u64,
 }
 
+/// A sampling run on its own thread.
 pub struct SampleJob {
+    /// Cancel through this.
     pub control: RunControl,
+    /// The latest progress report.
     pub progress: Arc<Mutex<Option<Progress>>>,
+    /// When it started.
     pub started: Instant,
     rx: Receiver<Result<RunResult, String>>,
 }
 
-/// Decodes, referees and reports every distinct sample of a run.
-fn referee_rows(input: &RunInput, samples: &SampleSet) -> Vec<RowInfo> {
-    samples
-        .rows
-        .iter()
-        .map(|row| match &input.puzzle {
-            Some((p, enc, w, _)) => {
-                let decoded = p.decode(enc, &row.sample);
-                let violations = p.check(&decoded);
-                RowInfo {
-                    valid: Some(violations.is_empty()),
-                    violations,
-                    broken: enc.report(&row.sample, w, true).unwrap_or_default(),
-                    decoded: Some(decoded),
-                }
-            }
-            None => RowInfo {
-                valid: None,
-                violations: Vec::new(),
-                broken: Vec::new(),
-                decoded: None,
-            },
-        })
-        .collect()
-}
-
 impl SampleJob {
+    /// Starts sampling `input` with `sampler`; `repaint` wakes the UI on progress and at the end.
     pub fn start(
         input: RunInput,
         sampler: Box<dyn Sampler>,
@@ -157,15 +89,21 @@ impl SampleJob {
                 .map_err(|e| e.to_string())
                 .map(|samples| {
                     let sample_s = t.elapsed().as_secs_f64();
-                    let ground = input
-                        .puzzle
-                        .as_ref()
-                        .and_then(|(p, enc, w, _)| ground_energy(p, enc, w));
+                    let outcome = match &input.puzzle {
+                        Some((p, enc, w)) => {
+                            let reference = p.solve_classically(REFERENCE_NODE_BUDGET);
+                            let context = PuzzleContext {
+                                puzzle: p,
+                                encoding: enc,
+                                weights: w,
+                            };
+                            let ground = ground_energy(enc, w, &reference);
+                            Outcome::evaluate(samples, Some(context), ground, sample_s)
+                        }
+                        None => Outcome::evaluate(samples, None, None, sample_s),
+                    };
                     RunResult {
-                        rows: referee_rows(&input, &samples),
-                        samples,
-                        ground_energy: ground,
-                        sample_s,
+                        outcome,
                         version: input.version,
                     }
                 });
@@ -192,20 +130,65 @@ impl SampleJob {
     }
 }
 
+/// A slow computation on its own thread whose one answer the UI polls for: generating a
+/// puzzle, a puzzle's design facts.
+pub struct OneShot<T> {
+    rx: Receiver<T>,
+}
+
+impl<T: Send + 'static> OneShot<T> {
+    /// Runs `work` on a new thread; `repaint` wakes the UI when it is done.
+    pub fn start(work: impl FnOnce() -> T + Send + 'static, repaint: impl Fn() + Send + 'static) -> Self {
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(work());
+            repaint();
+        });
+        OneShot { rx }
+    }
+
+    /// The answer once it is there (`Err` if the thread died without one).
+    pub fn poll(&self) -> Option<Result<T, String>> {
+        match self.rx.try_recv() {
+            Ok(v) => Some(Ok(v)),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => Some(Err("the worker thread stopped unexpectedly".into())),
+        }
+    }
+}
+
+/// A generated puzzle (or why not), for document version `for_version`.
+pub type GenerateJob = OneShot<Result<AnyPuzzle, String>>;
+
+/// Design facts of the puzzle at a document version.
+pub struct FactsJob {
+    /// The document version the facts are of.
+    pub version: u64,
+    /// The computation.
+    pub job: OneShot<DesignFacts<AnySolution>>,
+}
+
+/// What a sweep thread reports.
 pub enum SweepMessage {
+    /// One finished point.
     Point(SweepPoint),
+    /// The end (cancelled sweeps end with `Ok` too).
     Done(Result<(), String>),
 }
 
+/// A weight sweep on its own thread.
 pub struct SweepJob {
+    /// Cancel through this.
     pub control: RunControl,
+    /// Points asked for.
     pub total: usize,
     rx: Receiver<SweepMessage>,
 }
 
 impl SweepJob {
+    /// Sweeps `weight` over `values` on the document's encoding (never re-encoded).
     pub fn start(
-        input: (AnyPuzzle, EncodeOptions, Weights),
+        input: (AnyPuzzle, Arc<Encoding>, Weights),
         weight: String,
         values: Vec<f64>,
         sampler: Box<dyn Sampler>,
@@ -216,11 +199,16 @@ impl SweepJob {
         let worker_control = control.clone();
         let total = values.len();
         std::thread::spawn(move || {
-            let (puzzle, options, weights) = input;
+            let (puzzle, encoding, weights) = input;
             let point_tx = tx.clone();
+            // The classical reference once for the whole sweep.
+            let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
             let spec = sweep::SweepSpec {
-                puzzle: &puzzle,
-                options: &options,
+                problem: Problem {
+                    puzzle: &puzzle,
+                    encoding: &encoding,
+                    reference: &reference,
+                },
                 base: &weights,
                 weight: &weight,
                 values: &values,
@@ -229,7 +217,9 @@ impl SweepJob {
                 let _ = point_tx.send(SweepMessage::Point(p.clone()));
                 repaint();
             });
-            let _ = tx.send(SweepMessage::Done(result.map(|_| ())));
+            let _ = tx.send(SweepMessage::Done(
+                result.map(|_| ()).map_err(|e| e.to_string()),
+            ));
         });
         SweepJob { control, total, rx }
     }

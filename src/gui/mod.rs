@@ -2,17 +2,23 @@
 //! the library (`puzzle`, `qubo`, `sampler`, `solve`, `sweep`, `render`) and paint its results.
 
 pub mod app;
+mod commands;
 pub mod document;
 pub mod editors;
+pub mod frame_stats;
 pub mod heatmap;
 pub mod jobs;
+mod menu;
 pub mod painter;
 pub mod panels;
+pub mod params;
 pub mod settings;
+pub mod shared;
 
 use std::path::PathBuf;
 
-pub use app::{Command, Workbench, WorkbenchApp};
+pub use app::{Workbench, WorkbenchApp};
+pub use shared::{Command, Shared};
 
 /// Opens the window (optionally on `file`); `autorun` starts sampling at once; with
 /// `screenshot`, saves a PNG once the window has settled (and a started run has finished) and

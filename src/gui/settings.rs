@@ -1,43 +1,56 @@
-//! Settings kept between runs (eframe storage): sampler parameters, inspector view, sweep
-//! set-up, recent files. Runtime state lives in the panels, not here.
+//! Settings kept between runs (eframe storage): the chosen sampler and every sampler's
+//! parameters by name, the inspector view, sweep set-up, recent files. Runtime state lives in
+//! the panels, not here.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
 use super::heatmap::Order;
-use crate::sampler::{ExactSolver, SimulatedAnnealing};
+use crate::params::ParamValues;
 
 /// Recent files remembered.
 pub const RECENT_LIMIT: usize = 10;
 
+/// What persists.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
-    /// Chosen sampler (one of `sampler::SAMPLER_NAMES`).
+    /// Chosen sampler (a name in `sampler::SAMPLERS`).
     pub sampler: String,
-    pub sa: SimulatedAnnealing,
-    pub exact: ExactSolver,
+    /// Each sampler's parameters as last set, by sampler name (missing ones: defaults).
+    pub sampler_params: BTreeMap<String, ParamValues>,
+    /// Heatmap ordering.
     pub order: Order,
+    /// Heatmap log scale.
     pub log_scale: bool,
+    /// Sweep set-up.
     pub sweep: SweepSettings,
+    /// Recent files, newest first.
     pub recent: Vec<PathBuf>,
 }
 
+/// The sweep panel's set-up.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SweepSettings {
+    /// The weight to sweep (empty: the kind's default sweep weight).
     pub weight: String,
+    /// First value.
     pub from: f64,
+    /// Last value.
     pub to: f64,
+    /// Number of values.
     pub steps: usize,
+    /// Reads per value.
     pub num_reads: usize,
 }
 
 impl Default for SweepSettings {
     fn default() -> Self {
         SweepSettings {
-            weight: "hint".into(),
+            weight: String::new(),
             from: 0.0,
             to: 4.0,
             steps: 9,
@@ -49,9 +62,8 @@ impl Default for SweepSettings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            sampler: "sa".into(),
-            sa: SimulatedAnnealing::default(),
-            exact: ExactSolver::default(),
+            sampler: crate::sampler::SAMPLERS[0].name.into(),
+            sampler_params: BTreeMap::new(),
             order: Order::Index,
             log_scale: false,
             sweep: SweepSettings::default(),
@@ -61,18 +73,23 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// Puts `path` first in the recent files.
     pub fn remember(&mut self, path: PathBuf) {
         self.recent.retain(|p| *p != path);
         self.recent.insert(0, path);
         self.recent.truncate(RECENT_LIMIT);
     }
 
-    /// The chosen sampler's parameters as JSON (for `sampler_from_params`).
-    pub fn sampler_params(&self) -> serde_json::Value {
-        match self.sampler.as_str() {
-            "exact" => serde_json::to_value(&self.exact),
-            _ => serde_json::to_value(&self.sa),
-        }
-        .unwrap_or_default()
+    /// The chosen sampler's parameters (for `sampler_from_params`).
+    pub fn sampler_params(&self) -> ParamValues {
+        self.sampler_params
+            .get(&self.sampler)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// The chosen sampler's parameters, to edit.
+    pub fn sampler_params_mut(&mut self) -> &mut ParamValues {
+        self.sampler_params.entry(self.sampler.clone()).or_default()
     }
 }

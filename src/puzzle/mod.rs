@@ -1,9 +1,8 @@
-//! Puzzle families behind one trait. Each kind has the same files: `mod.rs` (model + parse),
-//! `encode.rs`, `check.rs` (the referee, which never reads the QUBO), `solve.rs` (exact
-//! classical reference), `generate.rs`, `draw.rs`.
-//!
-//! `AnyPuzzle` is what files, the CLI and the GUI hold: the set of kinds is closed, so adding
-//! a kind means adding an arm to each `match` here and nowhere else.
+//! Puzzle families behind one trait. Each kind is one folder with the same files: `mod.rs`
+//! (model, text forms, the `Puzzle` impl), `encode.rs`, `check.rs` (the referee, which never
+//! reads the QUBO), `solve.rs` (exact classical reference), `generate.rs`, `draw.rs` — plus one
+//! line in the `registry!` below, which generates `AnyPuzzle`, `AnySolution` and every dispatch
+//! `match`, so no arm can be forgotten.
 
 pub mod sudoku;
 
@@ -11,8 +10,10 @@ use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use crate::params::{ParamError, ParamSpec, ParamValues};
 use crate::qubo::Encoding;
 use crate::render::Drawing;
 pub use sudoku::{Sudoku, SudokuSolution};
@@ -20,17 +21,26 @@ pub use sudoku::{Sudoku, SudokuSolution};
 /// Largest puzzle file accepted.
 pub const MAX_PUZZLE_FILE_BYTES: u64 = 256 << 20;
 
-/// The puzzle families the product knows by name.
+/// Search nodes the classical reference and the design facts may spend per puzzle before they
+/// answer "unknown" (a few seconds at most on the slowest kind).
+pub const REFERENCE_NODE_BUDGET: u64 = 5_000_000;
+
+/// The puzzle families the product knows by name (built or not yet built).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Kind {
+    /// Digit grids, n²×n².
     Sudoku,
+    /// Digit grids with mine probabilities.
     Minesweeper,
+    /// Path layers, one per number.
     Numberlink,
+    /// Eternity II style tiles.
     EdgeMatching,
 }
 
 impl Kind {
+    /// Every family, in menu order.
     pub const ALL: [Kind; 4] = [
         Kind::Sudoku,
         Kind::Minesweeper,
@@ -38,6 +48,7 @@ impl Kind {
         Kind::EdgeMatching,
     ];
 
+    /// The name in files and on the command line.
     pub fn name(self) -> &'static str {
         match self {
             Kind::Sudoku => "sudoku",
@@ -47,9 +58,9 @@ impl Kind {
         }
     }
 
-    /// Whether this build has the kind's encoder, checker and renderer.
+    /// Whether this build has the kind (it is in the registry).
     pub fn is_available(self) -> bool {
-        matches!(self, Kind::Sudoku)
+        REGISTERED.contains(&self)
     }
 }
 
@@ -60,24 +71,22 @@ impl fmt::Display for Kind {
 }
 
 impl FromStr for Kind {
-    type Err = String;
+    type Err = PuzzleError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.to_ascii_lowercase().replace('_', "-").as_str() {
-            "sudoku" => Ok(Kind::Sudoku),
-            "minesweeper" => Ok(Kind::Minesweeper),
-            "numberlink" => Ok(Kind::Numberlink),
-            "edge-matching" => Ok(Kind::EdgeMatching),
-            _ => Err(format!(
-                "unknown puzzle kind '{s}' (sudoku, minesweeper, numberlink, edge-matching)"
-            )),
-        }
+        let want = s.to_ascii_lowercase().replace('_', "-");
+        Kind::ALL
+            .into_iter()
+            .find(|k| k.name() == want)
+            .ok_or_else(|| PuzzleError::UnknownKind(s.to_string()))
     }
 }
 
-/// A rule a candidate solution breaks, as the referee words it.
+/// A rule a candidate solution (or an instance's own givens) breaks, as the referee words it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Violation {
+    /// The constraint's label (`row[0]#1`, `cell[3][4]`, …).
     pub constraint: String,
+    /// What is wrong, in words.
     pub detail: String,
 }
 
@@ -89,18 +98,49 @@ pub struct EncodeOptions {
     pub presolve: bool,
 }
 
+/// Why a puzzle could not be read, made or encoded.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum PuzzleError {
     /// Where (file:line or a short description) and what.
     #[error("{origin}: {message}")]
-    Parse { origin: String, message: String },
+    Parse {
+        /// `FILE:LINE`, `FILE: puzzle K`, or what was being read.
+        origin: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// An instance or request the kind cannot accept.
     #[error("{0}")]
     Invalid(String),
-    #[error("puzzle kind '{0}' is not available yet in this build (available: sudoku)")]
+    /// The instance contradicts itself before any solving (e.g. two 1s in one row).
+    #[error("{origin}: the givens conflict: {detail}")]
+    Conflict {
+        /// Where the puzzle came from.
+        origin: String,
+        /// The first conflict, in words (more may follow in `check`).
+        detail: String,
+    },
+    /// A generator parameter that does not fit its description.
+    #[error(transparent)]
+    Param(#[from] ParamError),
+    /// A kind name nobody knows.
+    #[error("unknown puzzle kind '{0}' (sudoku, minesweeper, numberlink, edge-matching)")]
+    UnknownKind(String),
+    /// A known family this build does not have yet.
+    #[error("puzzle kind '{0}' is not available yet in this build (available: {avail})", avail = available_names())]
     KindNotAvailable(Kind),
 }
 
+fn available_names() -> String {
+    REGISTERED
+        .iter()
+        .map(|k| k.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 impl PuzzleError {
+    /// A parse error at `origin`.
     pub fn parse(origin: impl Into<String>, message: impl Into<String>) -> Self {
         PuzzleError::Parse {
             origin: origin.into(),
@@ -109,104 +149,391 @@ impl PuzzleError {
     }
 }
 
-/// What every puzzle family provides. The GUI and CLI only ever call these.
-pub trait Puzzle: Clone {
-    /// A decoded candidate solution (may be invalid: the checker says how).
-    type Solution: Clone + fmt::Debug;
+/// A puzzle with the line of its file it came from (1-based; `None` for JSON items).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Located<P> {
+    /// The line in the file, when the format has one puzzle per line.
+    pub line: Option<usize>,
+    /// The puzzle.
+    pub puzzle: P,
+}
 
-    fn kind(&self) -> Kind;
+impl<P> Located<P> {
+    /// The same location around another value.
+    pub fn map<Q>(self, f: impl FnOnce(P) -> Q) -> Located<Q> {
+        Located {
+            line: self.line,
+            puzzle: f(self.puzzle),
+        }
+    }
+}
+
+/// What the exact classical solver found, within its node budget.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reference<S> {
+    /// A solution (valid by the referee).
+    Solved(S),
+    /// The search finished: there is none.
+    NoSolution,
+    /// The budget ran out first.
+    GaveUp {
+        /// Search nodes spent.
+        nodes: u64,
+    },
+}
+
+impl<S> Reference<S> {
+    /// The solution, if one was found.
+    pub fn solution(&self) -> Option<&S> {
+        match self {
+            Reference::Solved(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The same answer around another solution type.
+    pub fn map<T>(self, f: impl FnOnce(S) -> T) -> Reference<T> {
+        match self {
+            Reference::Solved(s) => Reference::Solved(f(s)),
+            Reference::NoSolution => Reference::NoSolution,
+            Reference::GaveUp { nodes } => Reference::GaveUp { nodes },
+        }
+    }
+}
+
+/// How many solutions an instance has, as far as the budgeted search could tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolutionCount {
+    /// None: the instance is unsolvable.
+    Zero,
+    /// Exactly one: a proper puzzle.
+    One,
+    /// Two or more.
+    AtLeastTwo,
+    /// The search gave up after this many nodes.
+    Unknown {
+        /// Search nodes spent.
+        nodes: u64,
+    },
+}
+
+impl fmt::Display for SolutionCount {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolutionCount::Zero => f.write_str("0"),
+            SolutionCount::One => f.write_str("1"),
+            SolutionCount::AtLeastTwo => f.write_str("≥ 2"),
+            SolutionCount::Unknown { nodes } => write!(f, "unknown (gave up after {nodes} nodes)"),
+        }
+    }
+}
+
+/// What a designer wants to know while editing: is this instance any good?
+#[derive(Clone, Debug, PartialEq)]
+pub struct DesignFacts<S> {
+    /// 0, 1, ≥ 2, or unknown.
+    pub solutions: SolutionCount,
+    /// Contradictions among the instance's own givens (empty when consistent).
+    pub conflicts: Vec<Violation>,
+    /// Kind-specific figures, in display order (e.g. `givens: 28`).
+    pub facts: Vec<(String, serde_json::Value)>,
+    /// A second solution when there are two or more (shown on request).
+    pub second_solution: Option<S>,
+}
+
+impl<S> DesignFacts<S> {
+    /// The same facts around another solution type.
+    pub fn map<T>(self, f: impl FnOnce(S) -> T) -> DesignFacts<T> {
+        DesignFacts {
+            solutions: self.solutions,
+            conflicts: self.conflicts,
+            facts: self.facts,
+            second_solution: self.second_solution.map(f),
+        }
+    }
+
+    /// One line for a status bar or the terminal: `1 solution · givens 28 · no conflicts`.
+    pub fn summary(&self) -> String {
+        let mut parts = vec![match self.solutions {
+            SolutionCount::One => "1 solution".to_string(),
+            other => format!("solutions: {other}"),
+        }];
+        for (name, value) in &self.facts {
+            parts.push(format!("{name} {}", plain(value)));
+        }
+        parts.push(match self.conflicts.len() {
+            0 => "no conflicts".to_string(),
+            k => format!(
+                "the givens conflict ({k}): {}",
+                self.conflicts[0].detail.clone()
+            ),
+        });
+        parts.join(" · ")
+    }
+}
+
+/// A JSON value as a person reads it (strings without quotes).
+fn plain(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// What every puzzle family provides. The CLI and the GUI only call these (through
+/// `AnyPuzzle` and `Kind`), so a new kind needs nothing of its own there.
+pub trait Puzzle:
+    Clone + PartialEq + fmt::Debug + Serialize + DeserializeOwned + Send + Sync + 'static
+{
+    /// A decoded candidate solution (may be invalid: the referee says how).
+    type Solution: Clone + fmt::Debug + PartialEq + Send + Sync + 'static;
+    /// The family.
+    const KIND: Kind;
+    /// Whether `generate` promises a unique solution (the conformance suite holds it to that).
+    const GENERATES_UNIQUE: bool;
+
+    /// Reads the kind's text form(s): every puzzle in `text`, with its line. `origin` names the
+    /// source in messages (`FILE`, then `FILE:LINE`).
+    fn parse_text(text: &str, origin: &str) -> Result<Vec<Located<Self>>, PuzzleError>;
+    /// The canonical text form: `parse_text(to_text())` gives the puzzle back.
+    fn to_text(&self) -> String;
     /// One-line summary for lists and logs.
     fn describe(&self) -> String;
+
+    /// Blank instances for the New menu, with their menu names.
+    fn presets() -> Vec<(String, Self)>;
+    /// The generator's parameters (CLI flags and the GUI's generator form).
+    fn generator_params() -> &'static [ParamSpec];
+    /// A generated instance; `params` passed `params::validate` against `generator_params`.
+    /// The same parameters always give the same instance.
+    fn generate(params: &ParamValues) -> Result<Self, PuzzleError>;
+    /// The weight a sweep offers first (the one designers tune).
+    fn default_sweep_weight() -> &'static str;
+
+    /// Contradictions among the instance's own givens (cheap; empty when consistent).
+    fn conflicts(&self) -> Vec<Violation>;
+    /// Facts for designers (solution count within `node_budget`, conflicts, figures).
+    fn design_facts(&self, node_budget: u64) -> DesignFacts<Self::Solution>;
+
     /// The labelled, re-weightable QUBO of this instance.
     fn encode(&self, options: &EncodeOptions) -> Result<Encoding, PuzzleError>;
     /// Reads a sample of `encoding` (made by `encode`) back into a candidate solution.
     fn decode(&self, encoding: &Encoding, sample: &[u8]) -> Self::Solution;
+    /// The sample of `encoding` that decodes to `solution` (`None` if it has no such sample,
+    /// e.g. it contradicts what presolve fixed).
+    fn solution_sample(&self, encoding: &Encoding, solution: &Self::Solution) -> Option<Vec<u8>>;
+
     /// The independent referee: every rule the solution breaks (empty when valid).
     fn check(&self, solution: &Self::Solution) -> Vec<Violation>;
-    /// An exact classical solution, if one exists.
-    fn solve_classically(&self) -> Option<Self::Solution>;
-    /// The solution in the kind's one-line text form.
+    /// An exact classical solution, searched within `node_budget`.
+    fn solve_classically(&self, node_budget: u64) -> Reference<Self::Solution>;
+    /// The solution in the kind's one-line human form.
     fn solution_to_string(&self, solution: &Self::Solution) -> String;
+    /// The solution as JSON (Sudoku: its one-line string; other kinds: structured).
+    fn solution_to_json(&self, solution: &Self::Solution) -> serde_json::Value;
+    /// Reads a solution in the one-line form or as JSON (`solution_to_json`'s shape).
     fn parse_solution(&self, text: &str) -> Result<Self::Solution, PuzzleError>;
     /// The picture of the instance, with a candidate solution and its broken rules if given.
     fn draw(&self, solution: Option<&Self::Solution>) -> Drawing;
 }
 
-/// Any puzzle, as files (`{"kind": "sudoku", …}`), the CLI and the GUI hold it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum AnyPuzzle {
-    Sudoku(Sudoku),
+/// The registry: one line per kind (`Variant => type`, the variant named as in `Kind`).
+/// Generates `AnyPuzzle`, `AnySolution`, `REGISTERED` and every dispatch.
+macro_rules! registry {
+    ($($variant:ident => $ty:ty),+ $(,)?) => {
+        /// Any puzzle, as files (`{"kind": "sudoku", …}`), the CLI and the GUI hold it.
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "kind", rename_all = "kebab-case")]
+        pub enum AnyPuzzle {
+            $(
+                #[doc = concat!("A ", stringify!($variant), " instance.")]
+                $variant($ty),
+            )+
+        }
+
+        /// A candidate solution of any kind.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum AnySolution {
+            $(
+                #[doc = concat!("A ", stringify!($variant), " candidate.")]
+                $variant(<$ty as Puzzle>::Solution),
+            )+
+        }
+
+        /// The kinds this build has, in menu order.
+        pub const REGISTERED: &[Kind] = &[$(Kind::$variant),+];
+
+        /// A solution of another kind than the puzzle (a caller's mistake, reported, not a panic).
+        #[allow(dead_code)]
+        fn kind_mismatch() -> Vec<Violation> {
+            vec![Violation {
+                constraint: "kind".into(),
+                detail: "the solution is of another puzzle kind".into(),
+            }]
+        }
+
+        impl AnyPuzzle {
+            /// The family.
+            pub fn kind(&self) -> Kind {
+                match self { $(AnyPuzzle::$variant(_) => <$ty as Puzzle>::KIND,)+ }
+            }
+            /// One-line summary.
+            pub fn describe(&self) -> String {
+                match self { $(AnyPuzzle::$variant(p) => p.describe(),)+ }
+            }
+            /// The canonical text form (what `generate -o` and Save write).
+            pub fn to_text(&self) -> String {
+                match self { $(AnyPuzzle::$variant(p) => p.to_text(),)+ }
+            }
+            /// Contradictions among the givens.
+            pub fn conflicts(&self) -> Vec<Violation> {
+                match self { $(AnyPuzzle::$variant(p) => p.conflicts(),)+ }
+            }
+            /// Facts for designers, within `node_budget` search nodes.
+            pub fn design_facts(&self, node_budget: u64) -> DesignFacts<AnySolution> {
+                match self {
+                    $(AnyPuzzle::$variant(p) => p.design_facts(node_budget).map(AnySolution::$variant),)+
+                }
+            }
+            /// The labelled, re-weightable QUBO.
+            pub fn encode(&self, options: &EncodeOptions) -> Result<Encoding, PuzzleError> {
+                match self { $(AnyPuzzle::$variant(p) => p.encode(options),)+ }
+            }
+            /// A sample decoded into a candidate solution.
+            pub fn decode(&self, encoding: &Encoding, sample: &[u8]) -> AnySolution {
+                match self {
+                    $(AnyPuzzle::$variant(p) => AnySolution::$variant(p.decode(encoding, sample)),)+
+                }
+            }
+            /// The sample that decodes to `solution`.
+            #[allow(unreachable_patterns)]
+            pub fn solution_sample(&self, encoding: &Encoding, solution: &AnySolution) -> Option<Vec<u8>> {
+                match (self, solution) {
+                    $((AnyPuzzle::$variant(p), AnySolution::$variant(s)) => p.solution_sample(encoding, s),)+
+                    _ => None,
+                }
+            }
+            /// The referee's verdict: every broken rule.
+            #[allow(unreachable_patterns)]
+            pub fn check(&self, solution: &AnySolution) -> Vec<Violation> {
+                match (self, solution) {
+                    $((AnyPuzzle::$variant(p), AnySolution::$variant(s)) => p.check(s),)+
+                    _ => kind_mismatch(),
+                }
+            }
+            /// The exact classical solution, within `node_budget`.
+            pub fn solve_classically(&self, node_budget: u64) -> Reference<AnySolution> {
+                match self {
+                    $(AnyPuzzle::$variant(p) => p.solve_classically(node_budget).map(AnySolution::$variant),)+
+                }
+            }
+            /// The solution's one-line form.
+            #[allow(unreachable_patterns)]
+            pub fn solution_to_string(&self, solution: &AnySolution) -> String {
+                match (self, solution) {
+                    $((AnyPuzzle::$variant(p), AnySolution::$variant(s)) => p.solution_to_string(s),)+
+                    _ => String::new(),
+                }
+            }
+            /// The solution as JSON.
+            #[allow(unreachable_patterns)]
+            pub fn solution_to_json(&self, solution: &AnySolution) -> serde_json::Value {
+                match (self, solution) {
+                    $((AnyPuzzle::$variant(p), AnySolution::$variant(s)) => p.solution_to_json(s),)+
+                    _ => serde_json::Value::Null,
+                }
+            }
+            /// Reads a solution (one-line form or JSON).
+            pub fn parse_solution(&self, text: &str) -> Result<AnySolution, PuzzleError> {
+                match self {
+                    $(AnyPuzzle::$variant(p) => p.parse_solution(text).map(AnySolution::$variant),)+
+                }
+            }
+            /// The picture, with a candidate solution if given (one of another kind is ignored).
+            #[allow(unreachable_patterns)]
+            pub fn draw(&self, solution: Option<&AnySolution>) -> Drawing {
+                match (self, solution) {
+                    $(
+                        (AnyPuzzle::$variant(p), Some(AnySolution::$variant(s))) => p.draw(Some(s)),
+                        (AnyPuzzle::$variant(p), _) => p.draw(None),
+                    )+
+                }
+            }
+        }
+
+        impl Kind {
+            /// Reads this kind's text form (see `Puzzle::parse_text`).
+            #[allow(unreachable_patterns)]
+            pub fn parse_text(self, text: &str, origin: &str) -> Result<Vec<Located<AnyPuzzle>>, PuzzleError> {
+                match self {
+                    $(Kind::$variant => Ok(<$ty>::parse_text(text, origin)?
+                        .into_iter()
+                        .map(|l| l.map(AnyPuzzle::$variant))
+                        .collect()),)+
+                    other => Err(PuzzleError::KindNotAvailable(other)),
+                }
+            }
+            /// Blank instances for the New menu (none for kinds not built).
+            #[allow(unreachable_patterns)]
+            pub fn presets(self) -> Vec<(String, AnyPuzzle)> {
+                match self {
+                    $(Kind::$variant => <$ty>::presets()
+                        .into_iter()
+                        .map(|(name, p)| (name, AnyPuzzle::$variant(p)))
+                        .collect(),)+
+                    _ => Vec::new(),
+                }
+            }
+            /// The generator's parameters (empty for kinds not built).
+            #[allow(unreachable_patterns)]
+            pub fn generator_params(self) -> &'static [ParamSpec] {
+                match self {
+                    $(Kind::$variant => <$ty>::generator_params(),)+
+                    _ => &[],
+                }
+            }
+            /// A generated instance from (unvalidated) parameter values.
+            #[allow(unreachable_patterns)]
+            pub fn generate(self, params: &ParamValues) -> Result<AnyPuzzle, PuzzleError> {
+                match self {
+                    $(Kind::$variant => {
+                        let values = crate::params::validate(<$ty>::generator_params(), params)?;
+                        Ok(AnyPuzzle::$variant(<$ty>::generate(&values)?))
+                    })+
+                    other => Err(PuzzleError::KindNotAvailable(other)),
+                }
+            }
+            /// Whether the generator promises a unique solution.
+            #[allow(unreachable_patterns)]
+            pub fn generates_unique(self) -> bool {
+                match self {
+                    $(Kind::$variant => <$ty>::GENERATES_UNIQUE,)+
+                    _ => false,
+                }
+            }
+            /// The weight a sweep offers first.
+            #[allow(unreachable_patterns)]
+            pub fn default_sweep_weight(self) -> &'static str {
+                match self {
+                    $(Kind::$variant => <$ty>::default_sweep_weight(),)+
+                    _ => "",
+                }
+            }
+        }
+    };
 }
 
-/// A candidate solution of any kind.
-#[derive(Clone, Debug, PartialEq)]
-pub enum AnySolution {
-    Sudoku(SudokuSolution),
+registry! {
+    Sudoku => sudoku::Sudoku,
 }
 
-impl AnyPuzzle {
-    pub fn kind(&self) -> Kind {
-        match self {
-            AnyPuzzle::Sudoku(p) => p.kind(),
-        }
-    }
-    pub fn describe(&self) -> String {
-        match self {
-            AnyPuzzle::Sudoku(p) => p.describe(),
-        }
-    }
-    pub fn encode(&self, options: &EncodeOptions) -> Result<Encoding, PuzzleError> {
-        match self {
-            AnyPuzzle::Sudoku(p) => p.encode(options),
-        }
-    }
-    pub fn decode(&self, encoding: &Encoding, sample: &[u8]) -> AnySolution {
-        match self {
-            AnyPuzzle::Sudoku(p) => AnySolution::Sudoku(p.decode(encoding, sample)),
-        }
-    }
-    pub fn check(&self, solution: &AnySolution) -> Vec<Violation> {
-        match (self, solution) {
-            (AnyPuzzle::Sudoku(p), AnySolution::Sudoku(s)) => p.check(s),
-        }
-    }
-    pub fn solve_classically(&self) -> Option<AnySolution> {
-        match self {
-            AnyPuzzle::Sudoku(p) => p.solve_classically().map(AnySolution::Sudoku),
-        }
-    }
-    pub fn solution_to_string(&self, solution: &AnySolution) -> String {
-        match (self, solution) {
-            (AnyPuzzle::Sudoku(p), AnySolution::Sudoku(s)) => p.solution_to_string(s),
-        }
-    }
-    pub fn parse_solution(&self, text: &str) -> Result<AnySolution, PuzzleError> {
-        match self {
-            AnyPuzzle::Sudoku(p) => p.parse_solution(text).map(AnySolution::Sudoku),
-        }
-    }
-    pub fn draw(&self, solution: Option<&AnySolution>) -> Drawing {
-        match (self, solution) {
-            (AnyPuzzle::Sudoku(p), None) => p.draw(None),
-            (AnyPuzzle::Sudoku(p), Some(AnySolution::Sudoku(s))) => p.draw(Some(s)),
-        }
-    }
-    /// The puzzle in its kind's one-line text form (what `generate -o` writes).
-    pub fn to_line(&self) -> String {
-        match self {
-            AnyPuzzle::Sudoku(p) => p.to_line(),
-        }
-    }
-}
-
-/// Parses puzzle text: our JSON (one object or an array), or the kind's line format with one
-/// puzzle per line. `origin` names the source in messages (`FILE`, then `FILE:LINE`).
+/// Parses puzzle text: our JSON (one object or an array), or the kind's text form (Sudoku when
+/// no kind is given). `origin` names the source in messages (`FILE`, then `FILE:LINE`).
 pub fn parse_puzzles(
     text: &str,
     kind: Option<Kind>,
     origin: &str,
-) -> Result<Vec<AnyPuzzle>, PuzzleError> {
+) -> Result<Vec<Located<AnyPuzzle>>, PuzzleError> {
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
@@ -238,29 +565,59 @@ pub fn parse_puzzles(
                         ),
                     ));
                 }
-                Ok(p)
+                Ok(Located {
+                    line: None,
+                    puzzle: p,
+                })
             })
             .collect();
     }
-    match kind.unwrap_or(Kind::Sudoku) {
-        Kind::Sudoku => Ok(sudoku::parse_lines(text, origin)?
-            .into_iter()
-            .map(AnyPuzzle::Sudoku)
-            .collect()),
-        other => Err(PuzzleError::KindNotAvailable(other)),
-    }
+    kind.unwrap_or(Kind::Sudoku).parse_text(text, origin)
+}
+
+/// A puzzle read from a file, with where it came from (`FILE:LINE` or `FILE: puzzle K`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadedPuzzle {
+    /// The puzzle.
+    pub puzzle: AnyPuzzle,
+    /// Where it came from, for messages.
+    pub origin: String,
 }
 
 /// Reads a puzzle file (see `parse_puzzles`).
-pub fn load_puzzles(path: &Path, kind: Option<Kind>) -> Result<Vec<AnyPuzzle>, PuzzleError> {
+pub fn load_puzzles(path: &Path, kind: Option<Kind>) -> Result<Vec<LoadedPuzzle>, PuzzleError> {
     let origin = path.display().to_string();
     let text = crate::io::read_text_limited(path, MAX_PUZZLE_FILE_BYTES)
-        .map_err(|e| PuzzleError::parse(&origin, e))?;
+        .map_err(|e| PuzzleError::parse(&origin, e.to_string()))?;
     let puzzles = parse_puzzles(&text, kind, &origin)?;
     if puzzles.is_empty() {
         return Err(PuzzleError::parse(&origin, "no puzzle found in the file"));
     }
-    Ok(puzzles)
+    let many = puzzles.len() > 1;
+    Ok(puzzles
+        .into_iter()
+        .enumerate()
+        .map(|(k, l)| LoadedPuzzle {
+            origin: match (l.line, many) {
+                (Some(line), _) => format!("{origin}:{line}"),
+                (None, true) => format!("{origin}: puzzle {}", k + 1),
+                (None, false) => origin.clone(),
+            },
+            puzzle: l.puzzle,
+        })
+        .collect())
+}
+
+/// The conflict error for a puzzle whose givens contradict each other (checked before any
+/// sampling), or `Ok` when they are consistent.
+pub fn refuse_conflicts(puzzle: &AnyPuzzle, origin: &str) -> Result<(), PuzzleError> {
+    match puzzle.conflicts().first() {
+        None => Ok(()),
+        Some(v) => Err(PuzzleError::Conflict {
+            origin: origin.to_string(),
+            detail: v.detail.clone(),
+        }),
+    }
 }
 
 #[cfg(test)]
@@ -286,15 +643,14 @@ mod tests {
 
     #[test]
     fn json_puzzles_carry_their_kind() {
-        let p = &parse_puzzles(&"1".repeat(0), None, "x").unwrap_or_default();
-        assert!(p.is_empty());
+        assert!(parse_puzzles("", None, "x").unwrap().is_empty());
         let line =
             "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
         let one = parse_puzzles(line, None, "x").unwrap();
-        let json = serde_json::to_string(&one[0]).unwrap();
+        let json = serde_json::to_string(&one[0].puzzle).unwrap();
         assert!(json.starts_with(r#"{"kind":"sudoku""#), "{json}");
         let back = parse_puzzles(&json, None, "x").unwrap();
-        assert_eq!(back, one);
+        assert_eq!(back[0].puzzle, one[0].puzzle);
         let e = parse_puzzles(&json, Some(Kind::Minesweeper), "x")
             .unwrap_err()
             .to_string();

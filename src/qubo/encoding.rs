@@ -504,7 +504,7 @@ impl Encoding {
         let mut out = Vec::new();
         for (g, group) in self.groups.iter().enumerate() {
             let e = group.energy(sample);
-            let holds = (e - group.satisfied).abs() <= 1e-9 * (1.0 + group.satisfied.abs());
+            let holds = super::energy_matches(e, group.satisfied);
             if only_broken && holds {
                 continue;
             }

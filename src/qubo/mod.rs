@@ -3,11 +3,22 @@
 pub mod encoding;
 pub mod formats;
 mod model;
+pub mod random;
 
 pub use encoding::{
     ConstraintReport, Contribution, Encoding, EncodingBuilder, GroupId, Label, WeightSpec, Weights,
 };
 pub use model::{Coupling, Csr, Ising, Model, Qubo, StoredModel};
+pub use random::random_qubo;
+
+/// Relative tolerance for "these two energies are the same" (ground shares, constraint
+/// reports): the one tolerance of the crate.
+pub const ENERGY_TOLERANCE: f64 = 1e-9;
+
+/// Whether two energies agree within `ENERGY_TOLERANCE` (relative, with an absolute floor).
+pub fn energy_matches(a: f64, b: f64) -> bool {
+    (a - b).abs() <= ENERGY_TOLERANCE * (1.0 + a.abs().max(b.abs()))
+}
 
 /// Problems with a model's numbers or indices.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

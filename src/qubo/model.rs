@@ -297,6 +297,33 @@ impl Csr {
         }
     }
 
+    /// The model's stored CSR, or one built from its neighbour callback (a model computed on
+    /// the fly, such as the full Eternity II one, stores none).
+    pub fn of_model(model: &dyn Model) -> std::borrow::Cow<'_, Csr> {
+        if let Some(csr) = model.csr() {
+            return std::borrow::Cow::Borrowed(csr);
+        }
+        let n = model.num_variables();
+        let mut start = vec![0usize; n + 1];
+        let mut cols = Vec::new();
+        let mut values = Vec::new();
+        for i in 0..n {
+            model.for_each_neighbour(i, &mut |j, q| {
+                cols.push(j as u32);
+                values.push(q);
+            });
+            start[i + 1] = cols.len();
+        }
+        std::borrow::Cow::Owned(Csr {
+            linear: (0..n).map(|i| model.linear(i)).collect(),
+            start,
+            cols,
+            values,
+            offset: model.offset(),
+        })
+    }
+
+    /// Number of variables (rows).
     pub fn num_variables(&self) -> usize {
         self.linear.len()
     }

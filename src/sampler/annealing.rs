@@ -14,8 +14,11 @@ use serde::{Deserialize, Serialize};
 
 use super::control::ProgressTracker;
 use super::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
-use super::schedule::{BetaScheduleType, beta_schedule, default_beta_range};
-use super::{RunControl, SampleError, SampleInfo, SampleSet, Sampler};
+use super::schedule::{BetaScheduleType, ScheduleSpec};
+use super::{
+    RunControl, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry, build_from_json,
+};
+use crate::params::{ParamDefault, ParamSpec, ParamType};
 use crate::qubo::{Csr, Model};
 
 /// Which sweep kernel runs the reads. Results are identical; only speed differs.
@@ -25,25 +28,121 @@ pub enum Kernel {
     /// Lanes for two reads or more (an 8-lane group already beats two scalar reads).
     #[default]
     Auto,
+    /// One read at a time.
     Scalar,
+    /// Up to 32 reads at once in SIMD lanes.
     Lanes,
 }
 
+/// The registry entry: `sa` and its parameters (dwave-samplers' names, meanings and defaults).
+pub const ENTRY: SamplerEntry = SamplerEntry {
+    name: "sa",
+    summary: "simulated annealing (dwave-samplers' parameters), SIMD lanes across reads",
+    params: PARAMS,
+    build: build_from_json::<SimulatedAnnealing>,
+};
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "num_reads",
+        ty: ParamType::Int {
+            min: 1,
+            max: 1_000_000,
+        },
+        default: ParamDefault::Int(100),
+        help: "independent anneals, each from a random state",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "num_sweeps",
+        ty: ParamType::Int {
+            min: 0,
+            max: 10_000_000,
+        },
+        default: ParamDefault::Int(1000),
+        help: "sweeps (one Metropolis pass over every variable) per read",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "num_sweeps_per_beta",
+        ty: ParamType::Int {
+            min: 1,
+            max: 10_000_000,
+        },
+        default: ParamDefault::Int(1),
+        help: "sweeps at each β value of the schedule",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "beta_range",
+        ty: ParamType::FloatPair { min: 0.0, max: 1e12 },
+        default: ParamDefault::Auto("as dwave-samplers computes it from the model"),
+        help: "hot and cold inverse temperature β",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "beta_schedule_type",
+        ty: ParamType::Choice(&["geometric", "linear", "custom"]),
+        default: ParamDefault::Word("geometric"),
+        help: "how β moves from hot to cold (custom: the beta_schedule list)",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "beta_schedule",
+        ty: ParamType::FloatList { min: 0.0, max: 1e12 },
+        default: ParamDefault::Auto("none; only with beta_schedule_type = custom"),
+        help: "explicit β values, each held num_sweeps_per_beta sweeps",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "seed",
+        ty: ParamType::Int {
+            min: 0,
+            max: u64::MAX,
+        },
+        default: ParamDefault::Auto("random, recorded in the result"),
+        help: "seed: the same seed gives the same samples at any thread count",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "kernel",
+        ty: ParamType::Choice(&["auto", "scalar", "lanes"]),
+        default: ParamDefault::Word("auto"),
+        help: "sweep kernel: identical results, only speed differs",
+        alias: None,
+        exposed: true,
+    },
+];
+
+/// Simulated annealing's parameters (see `PARAMS` for their meaning and ranges).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SimulatedAnnealing {
+    /// Independent anneals.
     pub num_reads: usize,
+    /// Sweeps per read.
     pub num_sweeps: usize,
+    /// Sweeps at each β.
     pub num_sweeps_per_beta: usize,
     /// (hot β, cold β); `None` computes it as dwave-samplers does.
     pub beta_range: Option<[f64; 2]>,
+    /// Linear, geometric or custom.
     pub beta_schedule_type: BetaScheduleType,
     /// Explicit β per schedule step (with `beta_schedule_type = custom`).
     pub beta_schedule: Option<Vec<f64>>,
     /// `None` draws a seed (recorded in the result's info).
     pub seed: Option<u64>,
     /// Starting states for the first reads (0/1 per variable); the rest start at random.
+    /// (Library only: not a CLI or GUI parameter.)
     pub initial_states: Option<Vec<Vec<u8>>>,
+    /// Which kernel runs the reads.
     pub kernel: Kernel,
 }
 
@@ -355,58 +454,19 @@ fn lane_groups(num_reads: usize, threads: usize) -> Vec<std::ops::Range<usize>> 
 }
 
 impl SimulatedAnnealing {
+    /// The schedule part of the parameters.
+    fn schedule_spec(&self) -> ScheduleSpec<'_> {
+        ScheduleSpec {
+            num_sweeps: self.num_sweeps,
+            num_sweeps_per_beta: self.num_sweeps_per_beta,
+            beta_range: self.beta_range,
+            kind: self.beta_schedule_type,
+            custom: self.beta_schedule.as_deref(),
+        }
+    }
+
     fn validate(&self, n: usize) -> Result<(), SampleError> {
-        if self.num_sweeps_per_beta == 0 {
-            return Err(SampleError::param(
-                "num_sweeps_per_beta",
-                "must be at least 1",
-            ));
-        }
-        if self.beta_schedule_type != BetaScheduleType::Custom
-            && !self.num_sweeps.is_multiple_of(self.num_sweeps_per_beta)
-        {
-            return Err(SampleError::param(
-                "num_sweeps",
-                "must be a multiple of num_sweeps_per_beta",
-            ));
-        }
-        if let Some([a, b]) = self.beta_range {
-            if !(a.is_finite() && b.is_finite() && a >= 0.0 && b >= 0.0) {
-                return Err(SampleError::param(
-                    "beta_range",
-                    format!("[{a}, {b}] must be two finite numbers ≥ 0"),
-                ));
-            }
-            if self.beta_schedule_type == BetaScheduleType::Geometric && (a == 0.0 || b == 0.0) {
-                return Err(SampleError::param(
-                    "beta_range",
-                    "a geometric schedule needs both ends > 0",
-                ));
-            }
-        }
-        match (&self.beta_schedule, self.beta_schedule_type) {
-            (Some(b), BetaScheduleType::Custom) => {
-                if let Some(bad) = b.iter().find(|v| !v.is_finite() || **v < 0.0) {
-                    return Err(SampleError::param(
-                        "beta_schedule",
-                        format!("{bad} is not a finite number ≥ 0"),
-                    ));
-                }
-            }
-            (None, BetaScheduleType::Custom) => {
-                return Err(SampleError::param(
-                    "beta_schedule",
-                    "is required with beta_schedule_type = custom",
-                ));
-            }
-            (Some(_), _) => {
-                return Err(SampleError::param(
-                    "beta_schedule",
-                    "is only used with beta_schedule_type = custom",
-                ));
-            }
-            (None, _) => {}
-        }
+        self.schedule_spec().validate()?;
         for (k, s) in self.initial_states.iter().flatten().enumerate() {
             if s.len() != n {
                 return Err(SampleError::param(
@@ -422,56 +482,6 @@ impl SimulatedAnnealing {
             }
         }
         Ok(())
-    }
-
-    /// β per sweep and the range it spans.
-    fn schedule(&self, model: &dyn Model) -> (Vec<f64>, [f64; 2]) {
-        if let (BetaScheduleType::Custom, Some(b)) = (self.beta_schedule_type, &self.beta_schedule)
-        {
-            let per = self.num_sweeps_per_beta;
-            let betas: Vec<f64> = b
-                .iter()
-                .flat_map(|&v| std::iter::repeat_n(v, per))
-                .collect();
-            let range = [
-                b.first().copied().unwrap_or(0.0),
-                b.last().copied().unwrap_or(0.0),
-            ];
-            return (betas, range);
-        }
-        let range = self.beta_range.unwrap_or_else(|| {
-            let (hot, cold) = default_beta_range(model);
-            [hot, cold]
-        });
-        let betas = beta_schedule(
-            (range[0], range[1]),
-            self.beta_schedule_type,
-            self.num_sweeps,
-            self.num_sweeps_per_beta,
-        );
-        (betas, range)
-    }
-}
-
-/// CSR of a model that does not store one (built from its neighbour callback).
-fn csr_of(model: &dyn Model) -> Csr {
-    let n = model.num_variables();
-    let mut start = vec![0usize; n + 1];
-    let mut cols = Vec::new();
-    let mut values = Vec::new();
-    for i in 0..n {
-        model.for_each_neighbour(i, &mut |j, q| {
-            cols.push(j as u32);
-            values.push(q);
-        });
-        start[i + 1] = cols.len();
-    }
-    Csr {
-        linear: (0..n).map(|i| model.linear(i)).collect(),
-        start,
-        cols,
-        values,
-        offset: model.offset(),
     }
 }
 
@@ -498,16 +508,9 @@ impl Sampler for SimulatedAnnealing {
         let t0 = Instant::now();
         let n = model.num_variables();
         self.validate(n)?;
-        let owned;
-        let csr = match model.csr() {
-            Some(c) => c,
-            None => {
-                owned = csr_of(model);
-                &owned
-            }
-        };
-        let km = KernelModel::new(csr);
-        let (betas64, range) = self.schedule(model);
+        let csr = Csr::of_model(model);
+        let km = KernelModel::new(&csr);
+        let (betas64, range) = self.schedule_spec().betas(model);
         let betas: Vec<f32> = betas64.iter().map(|&b| b as f32).collect();
         let seed = self.seed.unwrap_or_else(rand::random);
         let initial_states = self.initial_states.as_deref().unwrap_or(&[]);

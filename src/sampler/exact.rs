@@ -8,11 +8,34 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::control::ProgressTracker;
-use super::{RunControl, SampleError, SampleInfo, SampleSet, Sampler};
+use super::{
+    RunControl, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry, build_from_json,
+};
+use crate::params::{ParamDefault, ParamSpec, ParamType};
 use crate::qubo::Model;
 
+/// The largest model enumerated (2³⁰ states take seconds on two cores).
 pub const MAX_EXACT_VARIABLES: usize = 30;
 
+/// The registry entry: `exact`, the tests' oracle.
+pub const ENTRY: SamplerEntry = SamplerEntry {
+    name: "exact",
+    summary: "exact enumeration of all 2ⁿ states (n ≤ 30): the lowest num_reads states",
+    params: &[ParamSpec {
+        name: "num_reads",
+        ty: ParamType::Int {
+            min: 1,
+            max: 100_000,
+        },
+        default: ParamDefault::Int(100),
+        help: "how many of the lowest-energy states to return",
+        alias: None,
+        exposed: true,
+    }],
+    build: build_from_json::<ExactSolver>,
+};
+
+/// Exact enumeration's parameters.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ExactSolver {

@@ -14,14 +14,37 @@ pub use annealing::{Kernel, SimulatedAnnealing};
 pub use control::{Progress, RunControl};
 pub use exact::ExactSolver;
 pub use sample_set::{SampleInfo, SampleRow, SampleSet};
-pub use schedule::{BetaScheduleType, default_beta_range};
+pub use schedule::{BetaScheduleType, ScheduleSpec, default_beta_range};
 
+use crate::params::{ParamError, ParamSpec, ParamValues};
 use crate::qubo::Model;
 
+/// Why a sampler could not run.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SampleError {
+    /// A parameter value the sampler cannot use.
     #[error("invalid parameter {name}: {message}")]
-    InvalidParameter { name: &'static str, message: String },
+    InvalidParameter {
+        /// The parameter (dwave-style name).
+        name: &'static str,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A parameter that does not fit its description (type, range, unknown name).
+    #[error(transparent)]
+    Param(#[from] ParamError),
+    /// No sampler of that name.
+    #[error("unknown sampler '{name}' (available: {available})")]
+    UnknownSampler {
+        /// The name asked for.
+        name: String,
+        /// The registered names.
+        available: String,
+    },
+    /// Values that passed validation but do not build the sampler (a defect of its description).
+    #[error("bad parameters: {0}")]
+    BadParameters(String),
+    /// The model is beyond what this sampler handles (e.g. too many variables to enumerate).
     #[error("{0}")]
     ModelNotSupported(String),
 }
@@ -35,6 +58,7 @@ impl SampleError {
     }
 }
 
+/// A sampler: parameters fixed at construction, then `sample` any number of models.
 pub trait Sampler: Send + Sync {
     /// Short name used on the command line and in results (`sa`, `exact`, …).
     fn name(&self) -> &'static str;
@@ -44,25 +68,60 @@ pub trait Sampler: Send + Sync {
     fn sample(&self, model: &dyn Model, control: &RunControl) -> Result<SampleSet, SampleError>;
 }
 
-/// Names of every sampler the library offers, in the order a menu should list them.
-pub const SAMPLER_NAMES: &[&str] = &["sa", "exact"];
+/// A registered sampler: its name, what it is, its parameters, and how to build it.
+pub struct SamplerEntry {
+    /// The name on the command line, in settings and in results.
+    pub name: &'static str,
+    /// One line for menus and `--help`.
+    pub summary: &'static str,
+    /// Every parameter, described once for the CLI, the GUI and validation.
+    pub params: &'static [ParamSpec],
+    /// Builds the sampler from parameters that passed `params::validate`.
+    pub build: fn(&ParamValues) -> Result<Box<dyn Sampler>, SampleError>,
+}
 
-/// Builds a sampler by name from JSON parameters (missing fields take their defaults).
+/// Every sampler the library offers, in the order a menu lists them. A new sampler is one file
+/// plus one line here.
+pub const SAMPLERS: &[SamplerEntry] = &[annealing::ENTRY, exact::ENTRY];
+
+/// The registered sampler of that name.
+pub fn entry(name: &str) -> Result<&'static SamplerEntry, SampleError> {
+    SAMPLERS
+        .iter()
+        .find(|e| e.name == name)
+        .ok_or_else(|| SampleError::UnknownSampler {
+            name: name.to_string(),
+            available: SAMPLERS
+                .iter()
+                .map(|e| e.name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}
+
+/// Builds a sampler by name from parameter values (checked against its description; missing
+/// ones take their defaults).
 pub fn sampler_from_params(
     name: &str,
-    params: &serde_json::Value,
-) -> Result<Box<dyn Sampler>, String> {
-    let bad = |e: serde_json::Error| format!("bad parameters: {e}");
-    match name {
-        "sa" => Ok(Box::new(
-            serde_json::from_value::<SimulatedAnnealing>(params.clone()).map_err(bad)?,
-        )),
-        "exact" => Ok(Box::new(
-            serde_json::from_value::<ExactSolver>(params.clone()).map_err(bad)?,
-        )),
-        other => Err(format!(
-            "unknown sampler '{other}' (available: {})",
-            SAMPLER_NAMES.join(", ")
-        )),
-    }
+    params: &ParamValues,
+) -> Result<Box<dyn Sampler>, SampleError> {
+    let e = entry(name)?;
+    let values = crate::params::validate(e.params, params)?;
+    (e.build)(&values)
+}
+
+/// `build` for samplers whose parameter struct deserializes from the validated values.
+pub(crate) fn build_from_json<S>(values: &ParamValues) -> Result<Box<dyn Sampler>, SampleError>
+where
+    S: Sampler + serde::de::DeserializeOwned + 'static,
+{
+    // Null means "unset": drop it so the struct's own default applies.
+    let object: ParamValues = values
+        .iter()
+        .filter(|(_, v)| !v.is_null())
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    serde_json::from_value::<S>(serde_json::Value::Object(object))
+        .map(|s| Box::new(s) as Box<dyn Sampler>)
+        .map_err(|e| SampleError::BadParameters(e.to_string()))
 }

@@ -77,21 +77,6 @@ impl SampleSet {
             .flat_map(|r| std::iter::repeat_n(r.energy, r.num_occurrences))
             .collect()
     }
-
-    /// Share of reads whose energy is within `tol` of `target`.
-    pub fn fraction_at(&self, target: f64, tol: f64) -> f64 {
-        let n = self.num_reads();
-        if n == 0 {
-            return 0.0;
-        }
-        let hits: usize = self
-            .rows
-            .iter()
-            .filter(|r| (r.energy - target).abs() <= tol)
-            .map(|r| r.num_occurrences)
-            .sum();
-        hits as f64 / n as f64
-    }
 }
 
 impl SampleSet {
@@ -243,6 +228,5 @@ mod tests {
         assert_eq!(s.rows[0].sample, vec![0, 1]);
         assert_eq!(s.rows[0].num_occurrences, 2);
         assert_eq!(s.energies(), vec![-1.0, -1.0, -1.0, 2.0]);
-        assert_eq!(s.fraction_at(-1.0, 1e-9), 0.75);
     }
 }

@@ -1,14 +1,19 @@
-//! Annealing schedules: plain data shared by SA (and later SQA / tempering), so the GUI can
-//! plot them.
+//! Annealing schedules: β ranges, schedules and their validation, shared by SA (and SQA and
+//! tempering next), as plain data the GUI can plot. Invariant: a `ScheduleSpec` that passed
+//! `validate` yields only finite β ≥ 0 (and > 0 at both ends of a geometric schedule).
 
 use serde::{Deserialize, Serialize};
 
+use super::SampleError;
 use crate::qubo::Model;
 
+/// How β moves from hot to cold.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BetaScheduleType {
+    /// Evenly spaced β (numpy's linspace).
     Linear,
+    /// Evenly spaced log β (numpy's geomspace), dwave-samplers' default.
     #[default]
     Geometric,
     /// Use the `beta_schedule` list as given.
@@ -84,6 +89,106 @@ pub fn beta_schedule(
         .into_iter()
         .flat_map(|beta| std::iter::repeat_n(beta, sweeps_per_beta.max(1)))
         .collect()
+}
+
+/// A schedule as a sampler's parameters describe it (dwave-samplers' names).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScheduleSpec<'a> {
+    /// Sweeps per read.
+    pub num_sweeps: usize,
+    /// Sweeps at each β value.
+    pub num_sweeps_per_beta: usize,
+    /// (hot β, cold β); `None` computes it from the model as dwave-samplers does.
+    pub beta_range: Option<[f64; 2]>,
+    /// Linear, geometric, or the `custom` list.
+    pub kind: BetaScheduleType,
+    /// The explicit β values for `custom`.
+    pub custom: Option<&'a [f64]>,
+}
+
+impl ScheduleSpec<'_> {
+    /// Checks the combination, naming the parameter at fault.
+    pub fn validate(&self) -> Result<(), SampleError> {
+        if self.num_sweeps_per_beta == 0 {
+            return Err(SampleError::param(
+                "num_sweeps_per_beta",
+                "must be at least 1",
+            ));
+        }
+        if self.kind != BetaScheduleType::Custom
+            && !self.num_sweeps.is_multiple_of(self.num_sweeps_per_beta)
+        {
+            return Err(SampleError::param(
+                "num_sweeps",
+                "must be a multiple of num_sweeps_per_beta",
+            ));
+        }
+        if let Some([a, b]) = self.beta_range {
+            if !(a.is_finite() && b.is_finite() && a >= 0.0 && b >= 0.0) {
+                return Err(SampleError::param(
+                    "beta_range",
+                    format!("[{a}, {b}] must be two finite numbers ≥ 0"),
+                ));
+            }
+            if self.kind == BetaScheduleType::Geometric && (a == 0.0 || b == 0.0) {
+                return Err(SampleError::param(
+                    "beta_range",
+                    "a geometric schedule needs both ends > 0",
+                ));
+            }
+        }
+        match (self.custom, self.kind) {
+            (Some(b), BetaScheduleType::Custom) => {
+                if let Some(bad) = b.iter().find(|v| !v.is_finite() || **v < 0.0) {
+                    return Err(SampleError::param(
+                        "beta_schedule",
+                        format!("{bad} is not a finite number ≥ 0"),
+                    ));
+                }
+            }
+            (None, BetaScheduleType::Custom) => {
+                return Err(SampleError::param(
+                    "beta_schedule",
+                    "is required with beta_schedule_type = custom",
+                ));
+            }
+            (Some(_), _) => {
+                return Err(SampleError::param(
+                    "beta_schedule",
+                    "is only used with beta_schedule_type = custom",
+                ));
+            }
+            (None, _) => {}
+        }
+        Ok(())
+    }
+
+    /// β per sweep and the (hot, cold) range it spans.
+    pub fn betas(&self, model: &dyn Model) -> (Vec<f64>, [f64; 2]) {
+        if let (BetaScheduleType::Custom, Some(b)) = (self.kind, self.custom) {
+            let per = self.num_sweeps_per_beta;
+            let betas: Vec<f64> = b
+                .iter()
+                .flat_map(|&v| std::iter::repeat_n(v, per))
+                .collect();
+            let range = [
+                b.first().copied().unwrap_or(0.0),
+                b.last().copied().unwrap_or(0.0),
+            ];
+            return (betas, range);
+        }
+        let range = self.beta_range.unwrap_or_else(|| {
+            let (hot, cold) = default_beta_range(model);
+            [hot, cold]
+        });
+        let betas = beta_schedule(
+            (range[0], range[1]),
+            self.kind,
+            self.num_sweeps,
+            self.num_sweeps_per_beta,
+        );
+        (betas, range)
+    }
 }
 
 #[cfg(test)]

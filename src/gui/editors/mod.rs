@@ -1,49 +1,71 @@
-//! One editor per puzzle kind, behind one entry point: the puzzle panel hands every kind's
-//! editor the same things (the canvas response, where the drawing landed, the document).
+//! One editor per puzzle kind, behind one trait: the puzzle panel hands every kind's editor the
+//! same things (the canvas response, where the drawing landed, the document) and asks it for its
+//! toolbar. `editor_for` matches on `AnyPuzzle`, so a kind without an editor does not compile.
 
 mod sudoku;
 
+use std::any::Any;
+
 use super::document::Document;
 use super::painter::Placement;
-use crate::puzzle::{AnyPuzzle, AnySolution};
+use crate::puzzle::{AnyPuzzle, AnySolution, Kind};
 
 pub use sudoku::SudokuEditor;
 
-/// Editor state of every kind (only the current kind's is used).
-#[derive(Default)]
-pub struct Editors {
-    pub sudoku: SudokuEditor,
-}
-
-impl Editors {
-    /// Handles clicks and keys on the canvas for the document's kind. Returns a status message.
-    pub fn handle(
+/// What the puzzle panel needs of a kind's editor.
+pub trait KindEditor: Any {
+    /// Handles clicks and keys on the canvas. Returns a status message.
+    fn handle(
         &mut self,
         response: &egui::Response,
         at: &Placement,
         doc: &mut Document,
-    ) -> Option<String> {
-        match doc.puzzle()? {
-            AnyPuzzle::Sudoku(_) => self.sudoku.handle(response, at, doc),
-        }
-    }
-
-    /// Highlights the editor draws over the puzzle (selection).
-    pub fn overlay(&self, painter: &egui::Painter, at: &Placement, doc: &Document) {
-        if let Some(AnyPuzzle::Sudoku(_)) = doc.puzzle() {
-            self.sudoku.overlay(painter, at);
-        }
-    }
-
+    ) -> Option<String>;
+    /// Highlights drawn over the puzzle (selection).
+    fn overlay(&self, painter: &egui::Painter, at: &Placement);
     /// The user's own entries as a candidate solution, if any (drawn and refereed live).
-    pub fn entries(&self, doc: &Document) -> Option<AnySolution> {
-        match doc.puzzle()? {
-            AnyPuzzle::Sudoku(p) => self.sudoku.entries_solution(p).map(AnySolution::Sudoku),
+    fn entries(&self, puzzle: &AnyPuzzle) -> Option<AnySolution>;
+    /// The kind's own toolbar controls. Returns a status message.
+    fn toolbar_ui(&mut self, ui: &mut egui::Ui, doc: &mut Document) -> Option<String>;
+    /// For tests and callers that know the kind.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A fresh editor for the puzzle's kind.
+pub fn editor_for(puzzle: &AnyPuzzle) -> Box<dyn KindEditor> {
+    match puzzle {
+        AnyPuzzle::Sudoku(_) => Box::new(SudokuEditor::default()),
+    }
+}
+
+/// The current document's editor, made when the kind changes.
+#[derive(Default)]
+pub struct Editors {
+    current: Option<(Kind, Box<dyn KindEditor>)>,
+}
+
+impl Editors {
+    /// The editor for the document's puzzle (made on first use, or when the kind changed).
+    pub fn for_doc(&mut self, doc: &Document) -> Option<&mut Box<dyn KindEditor>> {
+        let puzzle = doc.puzzle()?;
+        if self.current.as_ref().map(|(k, _)| *k) != Some(puzzle.kind()) {
+            self.current = Some((puzzle.kind(), editor_for(puzzle)));
         }
+        self.current.as_mut().map(|(_, e)| e)
+    }
+
+    /// The current editor as its concrete type (tests).
+    pub fn get<E: KindEditor>(&self) -> Option<&E> {
+        self.current.as_ref()?.1.as_any().downcast_ref::<E>()
+    }
+
+    /// The user's own entries as a candidate solution, if any.
+    pub fn entries(&self, doc: &Document) -> Option<AnySolution> {
+        self.current.as_ref()?.1.entries(doc.puzzle()?)
     }
 
     /// Clears per-instance editor state (a new or generated puzzle).
     pub fn reset(&mut self) {
-        *self = Editors::default();
+        self.current = None;
     }
 }

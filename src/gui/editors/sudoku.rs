@@ -4,12 +4,15 @@
 
 use egui::{Color32, Key, Rect, Stroke, Vec2};
 
+use super::KindEditor;
 use crate::gui::document::Document;
 use crate::gui::painter::Placement;
 use crate::puzzle::sudoku::DRAW_MARGIN;
-use crate::puzzle::{AnyPuzzle, Sudoku, SudokuSolution};
+use crate::puzzle::{AnyPuzzle, AnySolution, Sudoku, SudokuSolution};
 
+/// The Sudoku editor's state.
 pub struct SudokuEditor {
+    /// The selected cell (row, column).
     pub selected: Option<(usize, usize)>,
     /// Typing sets givens (designing the instance) rather than entries (trying a solution).
     pub givens_mode: bool,
@@ -49,6 +52,50 @@ const DIGIT_KEYS: [Key; 16] = [
 fn sudoku(doc: &Document) -> Option<&Sudoku> {
     match doc.puzzle()? {
         AnyPuzzle::Sudoku(s) => Some(s),
+    }
+}
+
+impl KindEditor for SudokuEditor {
+    fn handle(
+        &mut self,
+        response: &egui::Response,
+        at: &Placement,
+        doc: &mut Document,
+    ) -> Option<String> {
+        SudokuEditor::handle(self, response, at, doc)
+    }
+
+    fn overlay(&self, painter: &egui::Painter, at: &Placement) {
+        SudokuEditor::overlay(self, painter, at)
+    }
+
+    fn entries(&self, puzzle: &AnyPuzzle) -> Option<AnySolution> {
+        match puzzle {
+            AnyPuzzle::Sudoku(p) => self.entries_solution(p).map(AnySolution::Sudoku),
+        }
+    }
+
+    fn toolbar_ui(&mut self, ui: &mut egui::Ui, doc: &mut Document) -> Option<String> {
+        let mut status = None;
+        ui.checkbox(&mut self.givens_mode, "Typing sets givens")
+            .on_hover_text(
+                "On: digits you type become givens of the instance. Off: they are your own trial entries.",
+            );
+        if ui
+            .button("Toggle given")
+            .on_hover_text("Selected cell: given ↔ entry (key T)")
+            .clicked()
+        {
+            status = self.toggle_given(doc);
+        }
+        if ui.button("Clear entries").clicked() {
+            self.entries.clear();
+        }
+        status
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 
@@ -108,6 +155,7 @@ impl SudokuEditor {
         }
     }
 
+    /// Clicks select a cell; keys type, clear, move and toggle.
     pub fn handle(
         &mut self,
         response: &egui::Response,
@@ -167,6 +215,7 @@ impl SudokuEditor {
         status
     }
 
+    /// The selection frame.
     pub fn overlay(&self, painter: &egui::Painter, at: &Placement) {
         if let Some((r, c)) = self.selected {
             let min = at.to_screen([DRAW_MARGIN + c as f32, DRAW_MARGIN + r as f32]);

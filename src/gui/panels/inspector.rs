@@ -4,7 +4,7 @@
 
 use egui::{Color32, Pos2, Rect, Sense, TextureHandle, TextureOptions, Vec2};
 
-use crate::gui::app::Shared;
+use crate::gui::shared::Shared;
 use crate::gui::heatmap::{self, Order, Stats};
 use crate::gui::jobs::{Heatmap, HeatmapJob};
 

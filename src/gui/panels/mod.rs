@@ -9,6 +9,6 @@ mod sweep;
 
 pub use inspector::InspectorPanel;
 pub use puzzle::PuzzlePanel;
-pub use results::{ResultsPanel, histogram as histogram_of};
+pub use results::ResultsPanel;
 pub use solver::SolverPanel;
 pub use sweep::SweepPanel;

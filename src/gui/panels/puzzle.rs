@@ -1,21 +1,33 @@
 //! The puzzle: drawn from the same `Drawing` the CLI exports, edited through the kind's editor,
-//! with the selected sample (or the user's own entries) drawn over it and refereed live.
+//! with the selected sample (or the user's own entries) drawn over it and refereed live, the
+//! instance's design facts (solutions, conflicts) computed off the UI thread, and a generator
+//! form drawn from the kind's parameter description.
 
-use egui::{Role, Sense, WidgetInfo};
+use std::collections::BTreeMap;
 
-use crate::gui::app::{Command, Shared};
+use egui::{Color32, Role, Sense, WidgetInfo};
+
 use crate::gui::document::Content;
 use crate::gui::editors::Editors;
 use crate::gui::painter::{self, Placement};
-use crate::puzzle::{AnyPuzzle, sudoku};
+use crate::gui::params::params_ui;
+use crate::gui::shared::{Command, Shared};
+use crate::params::ParamValues;
+use crate::puzzle::{Kind, SolutionCount};
 
+const GOOD: Color32 = Color32::from_rgb(30, 140, 60);
+const BAD: Color32 = Color32::from_rgb(200, 40, 40);
+
+/// The puzzle panel's state.
 pub struct PuzzlePanel {
+    /// The current kind's editor.
     pub editors: Editors,
-    gen_side: usize,
-    gen_givens: usize,
-    gen_seed: u64,
+    /// Generator parameters per kind, as last set.
+    pub generator: BTreeMap<&'static str, ParamValues>,
     /// Draw the selected sample over the puzzle.
     pub show_sample: bool,
+    /// Draw the design facts' second solution (when there are two or more).
+    pub show_second_solution: bool,
     /// Where the drawing landed last frame (tests click through it).
     pub placement: Option<Placement>,
 }
@@ -24,16 +36,16 @@ impl Default for PuzzlePanel {
     fn default() -> Self {
         PuzzlePanel {
             editors: Editors::default(),
-            gen_side: 9,
-            gen_givens: 28,
-            gen_seed: 1,
+            generator: BTreeMap::new(),
             show_sample: true,
+            show_second_solution: false,
             placement: None,
         }
     }
 }
 
 impl PuzzlePanel {
+    /// Lays out the panel.
     pub fn ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
         if let Content::Model { name, .. } = &s.doc.content {
             ui.heading(name.clone());
@@ -42,16 +54,22 @@ impl PuzzlePanel {
             return;
         }
         self.toolbar_ui(ui, s);
+        self.facts_ui(ui, s);
         let Some(puzzle) = s.doc.puzzle().cloned() else {
             return;
         };
+        let second = self
+            .show_second_solution
+            .then(|| s.current_facts().and_then(|f| f.second_solution.clone()))
+            .flatten();
         let entries = self.editors.entries(&s.doc);
-        let shown = if self.show_sample {
-            s.selected_solution().cloned()
-        } else {
-            None
-        }
-        .or(entries);
+        let shown = second
+            .or_else(|| {
+                self.show_sample
+                    .then(|| s.selected_solution().cloned())
+                    .flatten()
+            })
+            .or(entries);
         let drawing = puzzle.draw(shown.as_ref());
         let verdict = shown.as_ref().map(|sol| puzzle.check(sol));
         let avail =
@@ -65,74 +83,97 @@ impl PuzzlePanel {
             response.rect.shrink(8.0),
             s.fonts_installed,
         );
-        self.editors.overlay(&painter, &at, &s.doc);
-        if let Some(message) = self.editors.handle(&response, &at, &mut s.doc) {
-            s.status = message;
+        if let Some(editor) = self.editors.for_doc(&s.doc) {
+            editor.overlay(&painter, &at);
+            if let Some(message) = editor.handle(&response, &at, &mut s.doc) {
+                s.status = message;
+            }
         }
         self.placement = Some(at);
         if let Some(v) = verdict {
             if v.is_empty() {
-                ui.colored_label(egui::Color32::from_rgb(30, 140, 60), "✔ valid solution");
+                ui.colored_label(GOOD, "✔ valid solution");
             } else {
                 let first: Vec<String> = v
                     .iter()
                     .take(4)
                     .map(|v| format!("{}: {}", v.constraint, v.detail))
                     .collect();
-                ui.colored_label(
-                    egui::Color32::from_rgb(200, 40, 40),
-                    format!("{} broken: {}", v.len(), first.join("; ")),
-                );
+                ui.colored_label(BAD, format!("{} broken: {}", v.len(), first.join("; ")));
             }
         }
     }
 
+    /// Undo/redo, the kind's own controls, and the generator form.
     fn toolbar_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
+        let Some(kind) = s.doc.puzzle().map(|p| p.kind()) else {
+            return;
+        };
         ui.horizontal_wrapped(|ui| {
-            if ui.add_enabled(s.doc.can_undo(), egui::Button::new("Undo")).clicked() {
+            if ui
+                .add_enabled(s.doc.can_undo(), egui::Button::new("Undo"))
+                .clicked()
+            {
                 s.send(Command::Undo);
             }
-            if ui.add_enabled(s.doc.can_redo(), egui::Button::new("Redo")).clicked() {
+            if ui
+                .add_enabled(s.doc.can_redo(), egui::Button::new("Redo"))
+                .clicked()
+            {
                 s.send(Command::Redo);
             }
             ui.separator();
-            let Some(AnyPuzzle::Sudoku(p)) = s.doc.puzzle() else { return };
-            let side = p.side();
-            let ed = &mut self.editors.sudoku;
-            ui.checkbox(&mut ed.givens_mode, "Typing sets givens")
-                .on_hover_text("On: digits you type become givens of the instance. Off: they are your own trial entries.");
-            if ui.button("Toggle given").on_hover_text("Selected cell: given ↔ entry (key T)").clicked()
-                && let Some(m) = ed.toggle_given(&mut s.doc)
+            if let Some(editor) = self.editors.for_doc(&s.doc)
+                && let Some(message) = editor.toolbar_ui(ui, &mut s.doc)
             {
-                s.status = m;
-            }
-            if ui.button("Clear entries").clicked() {
-                ed.entries.clear();
+                s.status = message;
             }
             ui.checkbox(&mut self.show_sample, "Show selected sample");
-            ui.separator();
-            egui::ComboBox::from_label("size")
-                .selected_text(format!("{0}×{0}", self.gen_side))
-                .show_ui(ui, |ui| {
-                    for k in [4, 9, 16] {
-                        ui.selectable_value(&mut self.gen_side, k, format!("{k}×{k}"));
-                    }
-                });
-            ui.add(egui::DragValue::new(&mut self.gen_givens).range(0..=256).prefix("givens "));
-            ui.add(egui::DragValue::new(&mut self.gen_seed).prefix("seed "));
-            if ui.button("Generate").clicked() {
-                match sudoku::generate(self.gen_side, self.gen_givens, self.gen_seed) {
-                    Ok(p) => {
-                        let _ = s.doc.replace(AnyPuzzle::Sudoku(p));
-                        self.editors.reset();
-                        s.result = None;
-                        s.selected_row = None;
-                        s.status = format!("generated a {0}×{0} Sudoku with {1} givens (seed {2})", self.gen_side, self.gen_givens, self.gen_seed);
-                    }
-                    Err(e) => s.status = e.to_string(),
-                }
+        });
+        self.generator_ui(ui, s, kind);
+    }
+
+    /// The kind's generator parameters and a Generate button (generation runs as a job).
+    fn generator_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared, kind: Kind) {
+        let specs = kind.generator_params();
+        if specs.is_empty() {
+            return;
+        }
+        ui.horizontal_wrapped(|ui| {
+            let values = self.generator.entry(kind.name()).or_default();
+            params_ui(ui, "generator", specs, values);
+            let busy = s.generating.is_some();
+            if ui
+                .add_enabled(!busy, egui::Button::new("Generate"))
+                .on_hover_text(format!("a new {kind} from these parameters"))
+                .clicked()
+            {
+                s.send(Command::Generate(kind, values.clone()));
             }
-            let _ = side;
+            if busy {
+                ui.spinner();
+            }
+        });
+    }
+
+    /// The design facts line: solutions, figures, conflicts.
+    fn facts_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
+        let Some(facts) = s.current_facts() else {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.weak("checking the instance…");
+            });
+            return;
+        };
+        let good = facts.conflicts.is_empty() && facts.solutions == SolutionCount::One;
+        let line = facts.summary();
+        let has_second = facts.second_solution.is_some();
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.colored_label(if good { GOOD } else { BAD }, line);
+            label.widget_info(|| WidgetInfo::labeled(Role::Label, true, "Design facts"));
+            if has_second {
+                ui.checkbox(&mut self.show_second_solution, "Show a second solution");
+            }
         });
     }
 }

@@ -5,58 +5,13 @@
 use egui::Color32;
 use egui_plot::{Bar, BarChart, Legend, Plot, VLine};
 
-use crate::gui::app::Shared;
+use crate::gui::shared::Shared;
 use crate::gui::jobs::RunResult;
 
 pub const VALID: Color32 = Color32::from_rgb(60, 160, 90);
 pub const INVALID: Color32 = Color32::from_rgb(200, 90, 80);
 /// Samples on a bare model: neither valid nor invalid.
 pub const PLAIN: Color32 = Color32::from_rgb(100, 130, 200);
-
-/// Histogram bars: (energy, valid reads, other reads, bar width).
-pub fn histogram(r: &RunResult) -> Vec<(f64, usize, usize, f64)> {
-    let energies: Vec<f64> = r.samples.rows.iter().map(|x| x.energy).collect();
-    let (lo, hi) = energies
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &e| {
-            (a.min(e), b.max(e))
-        });
-    if energies.is_empty() {
-        return Vec::new();
-    }
-    let mut distinct = energies.clone();
-    distinct.dedup();
-    // Few distinct energies: one bar each. Many: 40 equal bins.
-    let (bins, width) = if distinct.len() <= 60 {
-        (
-            distinct.clone(),
-            distinct
-                .windows(2)
-                .map(|w| w[1] - w[0])
-                .fold(f64::INFINITY, f64::min)
-                .min(hi - lo)
-                .max(1e-9),
-        )
-    } else {
-        let w = (hi - lo) / 40.0;
-        ((0..40).map(|k| lo + w * (k as f64 + 0.5)).collect(), w)
-    };
-    let mut out: Vec<(f64, usize, usize, f64)> =
-        bins.iter().map(|&x| (x, 0, 0, width * 0.8)).collect();
-    for (row, info) in r.samples.rows.iter().zip(&r.rows) {
-        let k = if distinct.len() <= 60 {
-            bins.iter().position(|&b| b == row.energy).unwrap_or(0)
-        } else {
-            (((row.energy - lo) / width) as usize).min(39)
-        };
-        if info.valid == Some(true) {
-            out[k].1 += row.num_occurrences;
-        } else {
-            out[k].2 += row.num_occurrences;
-        }
-    }
-    out
-}
 
 fn seconds(t: f64) -> String {
     if t < 1e-3 {
@@ -118,15 +73,15 @@ impl ResultsPanel {
     }
 
     fn histogram_ui(&mut self, ui: &mut egui::Ui, r: &RunResult) {
-        let bars = histogram(r);
+        let bars = r.histogram();
         let decoded = r.rows.iter().any(|x| x.valid.is_some());
         let valid: Vec<Bar> = bars
             .iter()
-            .map(|&(x, v, _, w)| Bar::new(x, v as f64).width(w))
+            .map(|b| Bar::new(b.energy, b.valid as f64).width(b.width))
             .collect();
         let other: Vec<Bar> = bars
             .iter()
-            .map(|&(x, _, o, w)| Bar::new(x, o as f64).width(w))
+            .map(|b| Bar::new(b.energy, b.other as f64).width(b.width))
             .collect();
         let valid_chart = BarChart::new("valid", valid).color(VALID);
         let other_chart = BarChart::new(if decoded { "invalid" } else { "samples" }, other)

@@ -1,33 +1,38 @@
-//! The solver panel: every sampler of the library in one list with its parameters (dwave-style
-//! names), a slider per penalty weight of the current encoding, Run / Cancel and progress.
+//! The solver panel: every registered sampler in one list with its parameters (widgets drawn
+//! from each sampler's description, help as tooltip), a slider per penalty weight of the
+//! current encoding, Run / Cancel and progress.
 
-use crate::gui::app::{Command, Shared};
 use crate::gui::jobs::worker_threads;
-use crate::sampler::{BetaScheduleType, SAMPLER_NAMES};
+use crate::gui::params::params_ui;
+use crate::gui::shared::{Command, Shared};
+use crate::sampler::{SAMPLERS, entry};
 
+/// The solver panel (no state of its own: settings hold the parameters).
 #[derive(Default)]
 pub struct SolverPanel {}
 
 impl SolverPanel {
+    /// Lays out the panel.
     pub fn ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
         ui.heading("Solver");
         egui::ComboBox::from_label("sampler")
             .selected_text(s.settings.sampler.clone())
             .show_ui(ui, |ui| {
-                for name in SAMPLER_NAMES {
-                    ui.selectable_value(&mut s.settings.sampler, name.to_string(), *name);
+                for e in SAMPLERS {
+                    ui.selectable_value(&mut s.settings.sampler, e.name.to_string(), e.name)
+                        .on_hover_text(e.summary);
                 }
             });
-        match s.settings.sampler.as_str() {
-            "exact" => {
-                ui.add(
-                    egui::DragValue::new(&mut s.settings.exact.num_reads)
-                        .range(1..=100_000)
-                        .prefix("num_reads "),
-                );
-                ui.weak("enumerates all 2ⁿ states (n ≤ 30); use presolve on small puzzles");
+        // The parameters' widgets come from the sampler's own description.
+        match entry(&s.settings.sampler) {
+            Ok(e) => {
+                ui.weak(e.summary);
+                let name = e.name;
+                params_ui(ui, name, e.params, s.settings.sampler_params_mut());
             }
-            _ => self.sa_params_ui(ui, s),
+            Err(err) => {
+                ui.colored_label(egui::Color32::from_rgb(200, 40, 40), err.to_string());
+            }
         }
         ui.separator();
         self.weights_ui(ui, s);
@@ -60,67 +65,6 @@ impl SolverPanel {
             );
             ui.weak(format!("{:.1} s", job.started.elapsed().as_secs_f32()));
         }
-    }
-
-    fn sa_params_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
-        let sa = &mut s.settings.sa;
-        ui.add(
-            egui::DragValue::new(&mut sa.num_reads)
-                .range(1..=1_000_000)
-                .prefix("num_reads "),
-        );
-        ui.add(
-            egui::DragValue::new(&mut sa.num_sweeps)
-                .range(0..=10_000_000)
-                .speed(10.0)
-                .prefix("num_sweeps "),
-        );
-        egui::ComboBox::from_label("beta_schedule_type")
-            .selected_text(format!("{:?}", sa.beta_schedule_type).to_lowercase())
-            .show_ui(ui, |ui| {
-                ui.selectable_value(
-                    &mut sa.beta_schedule_type,
-                    BetaScheduleType::Geometric,
-                    "geometric",
-                );
-                ui.selectable_value(
-                    &mut sa.beta_schedule_type,
-                    BetaScheduleType::Linear,
-                    "linear",
-                );
-            });
-        let mut auto = sa.beta_range.is_none();
-        if ui
-            .checkbox(&mut auto, "automatic beta_range (as dwave-samplers)")
-            .changed()
-        {
-            sa.beta_range = if auto { None } else { Some([0.1, 10.0]) };
-        }
-        if let Some([hot, cold]) = &mut sa.beta_range {
-            ui.horizontal(|ui| {
-                ui.add(
-                    egui::DragValue::new(hot)
-                        .range(1e-6..=1e6)
-                        .speed(0.01)
-                        .prefix("hot β "),
-                );
-                ui.add(
-                    egui::DragValue::new(cold)
-                        .range(1e-6..=1e6)
-                        .speed(0.1)
-                        .prefix("cold β "),
-                );
-            });
-        }
-        let mut fixed = sa.seed.is_some();
-        ui.horizontal(|ui| {
-            if ui.checkbox(&mut fixed, "fixed seed").changed() {
-                sa.seed = fixed.then_some(1);
-            }
-            if let Some(seed) = &mut sa.seed {
-                ui.add(egui::DragValue::new(seed).prefix("seed "));
-            }
-        });
     }
 
     fn weights_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {

@@ -3,13 +3,15 @@
 
 use egui_plot::{Line, Plot, PlotPoints, Points};
 
-use crate::gui::app::Shared;
+use crate::gui::shared::Shared;
 use crate::gui::jobs::{SweepJob, SweepMessage};
 use crate::sampler::sampler_from_params;
 use crate::sweep::{SweepPoint, values};
 
+/// The sweep panel: its points and the running job.
 #[derive(Default)]
 pub struct SweepPanel {
+    /// Points of the last (or running) sweep.
     pub points: Vec<SweepPoint>,
     job: Option<SweepJob>,
     /// Weight the points belong to.
@@ -17,10 +19,12 @@ pub struct SweepPanel {
 }
 
 impl SweepPanel {
+    /// Whether a sweep is going.
     pub fn is_running(&self) -> bool {
         self.job.is_some()
     }
 
+    /// Cancels and forgets the sweep (a new document).
     pub fn clear(&mut self) {
         if let Some(j) = &self.job {
             j.control.cancel();
@@ -29,6 +33,7 @@ impl SweepPanel {
         self.points.clear();
     }
 
+    /// Takes the points that arrived (called from `Workbench::logic`).
     pub fn poll(&mut self, s: &mut Shared) {
         let Some(job) = &self.job else { return };
         for m in job.poll() {
@@ -51,15 +56,23 @@ impl SweepPanel {
     }
 
     fn start(&mut self, s: &mut Shared, ctx: &egui::Context) {
-        let Some(puzzle) = s.doc.puzzle().cloned() else {
+        let (Some(puzzle), Some(encoding)) = (s.doc.puzzle().cloned(), s.doc.encoding.clone())
+        else {
             return;
         };
+        if let Some(c) = puzzle.conflicts().first() {
+            s.status = format!("not swept: the givens conflict: {}", c.detail);
+            return;
+        }
         let mut params = s.settings.sampler_params();
-        params["num_reads"] = serde_json::json!(s.settings.sweep.num_reads);
+        params.insert(
+            "num_reads".into(),
+            serde_json::json!(s.settings.sweep.num_reads),
+        );
         let sampler = match sampler_from_params(&s.settings.sampler, &params) {
             Ok(x) => x,
             Err(e) => {
-                s.status = e;
+                s.status = format!("sampler {}: {e}", s.settings.sampler);
                 return;
             }
         };
@@ -68,7 +81,7 @@ impl SweepPanel {
         self.points.clear();
         let repaint = ctx.clone();
         self.job = Some(SweepJob::start(
-            (puzzle, s.doc.options.clone(), s.doc.weights.clone()),
+            (puzzle, encoding, s.doc.weights.clone()),
             sw.weight.clone(),
             values(sw.from, sw.to, sw.steps),
             sampler,
@@ -76,6 +89,7 @@ impl SweepPanel {
         ));
     }
 
+    /// Lays out the panel.
     pub fn ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
         ui.heading("Weight sweep");
         let Some(enc) = s.doc.encoding.clone() else {
@@ -84,7 +98,15 @@ impl SweepPanel {
         };
         let names: Vec<String> = enc.weight_names().iter().map(|n| n.to_string()).collect();
         if !names.contains(&s.settings.sweep.weight) {
-            s.settings.sweep.weight = names.last().cloned().unwrap_or_default();
+            // The weight this kind's designers tune first.
+            let kind_default = s
+                .doc
+                .puzzle()
+                .map(|p| p.kind().default_sweep_weight().to_string())
+                .filter(|w| names.contains(w));
+            s.settings.sweep.weight = kind_default
+                .or_else(|| names.first().cloned())
+                .unwrap_or_default();
         }
         let sw = &mut s.settings.sweep;
         egui::ComboBox::from_label("weight to sweep")

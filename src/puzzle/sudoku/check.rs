@@ -65,9 +65,56 @@ impl SudokuSolution {
     }
 }
 
+/// A unit to check: (label, word for people, its cells).
+type Unit = (&'static str, &'static str, Vec<(usize, usize)>);
+
+/// Givens that contradict each other: a digit twice in a row, column or box. Messages count
+/// rows, columns and boxes from 1, as people do (`digit 1 twice in row 1`).
+pub fn given_conflicts(p: &Sudoku) -> Vec<Violation> {
+    let side = p.side();
+    let mut out = Vec::new();
+    let mut report = |label: String, what: &str, k: usize, digit: u8| {
+        out.push(Violation {
+            constraint: format!("{label}#{}", symbol(digit)),
+            detail: format!("digit {} twice in {what} {}", symbol(digit), k + 1),
+        });
+    };
+    for k in 0..side {
+        let units: [Unit; 3] = [
+            ("row", "row", (0..side).map(|c| (k, c)).collect()),
+            ("col", "column", (0..side).map(|r| (r, k)).collect()),
+            (
+                "box",
+                "box",
+                (0..side)
+                    .map(|i| {
+                        let bs = p.box_size();
+                        ((k / bs) * bs + i / bs, (k % bs) * bs + i % bs)
+                    })
+                    .collect(),
+            ),
+        ];
+        for (label, what, cells) in units {
+            let mut seen = vec![0u8; side + 1];
+            for (r, c) in cells {
+                let d = p.given(r, c) as usize;
+                if d != 0 {
+                    seen[d] += 1;
+                    if seen[d] == 2 {
+                        report(format!("{label}[{k}]"), what, k, d as u8);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The referee's findings: the violations, and which cells take part in one.
 pub struct CheckReport {
+    /// Every broken rule.
     pub violations: Vec<Violation>,
+    /// Per cell (row-major): takes part in a broken rule.
     pub bad_cells: Vec<bool>,
 }
 

@@ -131,3 +131,36 @@ pub(super) fn decode(p: &Sudoku, encoding: &Encoding, sample: &[u8]) -> SudokuSo
         .collect();
     SudokuSolution::new(side, cells)
 }
+
+/// The sample of `encoding` that sets exactly the solution's digits; `None` when the solution
+/// has empty or ambiguous cells, or contradicts a variable presolve fixed.
+pub(super) fn sample_of(
+    p: &Sudoku,
+    encoding: &Encoding,
+    solution: &SudokuSolution,
+) -> Option<Vec<u8>> {
+    let side = p.side();
+    if solution.side() != side {
+        return None;
+    }
+    let value = |label: &Label| -> Option<bool> {
+        let [r, c, d] = label.index[..] else {
+            return None;
+        };
+        let (r, c) = (r as usize, c as usize);
+        if label.name != "x" || r >= side || c >= side {
+            return None;
+        }
+        Some(solution.digit(r, c)? as u32 == d + 1)
+    };
+    for (label, fixed) in encoding.fixed() {
+        if value(label)? != *fixed {
+            return None;
+        }
+    }
+    encoding
+        .labels()
+        .iter()
+        .map(|l| value(l).map(u8::from))
+        .collect()
+}

@@ -12,13 +12,18 @@ mod solve;
 
 use serde::{Deserialize, Serialize};
 
-use super::{EncodeOptions, Kind, Puzzle, PuzzleError, Violation};
+use super::{
+    DesignFacts, EncodeOptions, Kind, Located, Puzzle, PuzzleError, Reference, SolutionCount,
+    Violation,
+};
+use crate::params::{ParamDefault, ParamSpec, ParamType, ParamValues};
 use crate::qubo::Encoding;
 use crate::render::Drawing;
 pub use check::{Cell, SudokuSolution};
 pub use draw::MARGIN as DRAW_MARGIN;
 pub use generate::generate;
 pub use solve::count_solutions;
+
 
 /// Box sizes supported: 2 (4×4), 3 (9×9), 4 (16×16).
 pub const BOX_SIZES: [usize; 3] = [2, 3, 4];
@@ -39,15 +44,15 @@ struct SudokuFile {
 }
 
 impl TryFrom<SudokuFile> for Sudoku {
-    type Error = String;
+    type Error = PuzzleError;
     fn try_from(f: SudokuFile) -> Result<Self, Self::Error> {
         let s = Sudoku::from_line(&f.grid)?;
         if s.side() != f.size {
-            return Err(format!(
+            return Err(PuzzleError::Invalid(format!(
                 "size is {}, but the grid has {} cells",
                 f.size,
                 f.grid.len()
-            ));
+            )));
         }
         Ok(s)
     }
@@ -99,16 +104,16 @@ impl Sudoku {
     }
 
     /// Parses one puzzle line (whitespace inside the line is ignored).
-    pub fn from_line(line: &str) -> Result<Self, String> {
+    pub fn from_line(line: &str) -> Result<Self, PuzzleError> {
         let symbols: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
         let box_size = match symbols.len() {
             16 => 2,
             81 => 3,
             256 => 4,
             k => {
-                return Err(format!(
+                return Err(PuzzleError::Invalid(format!(
                     "a Sudoku line has 16, 81 or 256 cells (4×4, 9×9, 16×16); this one has {k}"
-                ));
+                )));
             }
         };
         let side = box_size * box_size;
@@ -117,18 +122,19 @@ impl Sudoku {
             let d = digit_of(c)
                 .filter(|&d| d as usize <= side)
                 .ok_or_else(|| {
-                    format!(
+                    PuzzleError::Invalid(format!(
                         "cell {} (row {}, column {}) has '{c}', which is not a {side}×{side} Sudoku symbol",
                         k + 1,
                         k / side + 1,
                         k % side + 1
-                    )
+                    ))
                 })?;
             cells.push(d);
         }
         Ok(Sudoku { box_size, cells })
     }
 
+    /// Box side (2, 3 or 4).
     pub fn box_size(&self) -> usize {
         self.box_size
     }
@@ -155,10 +161,12 @@ impl Sudoku {
         Ok(())
     }
 
+    /// How many cells hold a given.
     pub fn num_givens(&self) -> usize {
         self.cells.iter().filter(|&&d| d != 0).count()
     }
 
+    /// Givens row-major (0 = blank).
     pub fn cells(&self) -> &[u8] {
         &self.cells
     }
@@ -168,14 +176,15 @@ impl Sudoku {
         (r / self.box_size) * self.box_size + c / self.box_size
     }
 
+    /// The one-line form (`.` for blanks).
     pub fn to_line(&self) -> String {
         self.cells.iter().map(|&d| symbol(d)).collect()
     }
 }
 
 /// Parses a file of puzzles, one per line. A first line that is not a puzzle (a CSV header) is
-/// skipped; a `,solution` field after the puzzle is ignored; blank lines are skipped.
-pub fn parse_lines(text: &str, origin: &str) -> Result<Vec<Sudoku>, PuzzleError> {
+/// skipped; a `,solution` field after the puzzle is ignored; blank and `#` lines are skipped.
+pub fn parse_lines(text: &str, origin: &str) -> Result<Vec<Located<Sudoku>>, PuzzleError> {
     let mut out = Vec::new();
     for (k, raw) in text.lines().enumerate() {
         let line = raw.trim();
@@ -184,25 +193,136 @@ pub fn parse_lines(text: &str, origin: &str) -> Result<Vec<Sudoku>, PuzzleError>
         }
         let puzzle_field = line.split(',').next().unwrap_or("");
         match Sudoku::from_line(puzzle_field) {
-            Ok(s) => out.push(s),
+            Ok(s) => out.push(Located {
+                line: Some(k + 1),
+                puzzle: s,
+            }),
             Err(_) if k == 0 && !puzzle_field.chars().any(|c| c == '.' || c.is_ascii_digit()) => {
                 // A header such as "Sudoku,solution".
             }
-            Err(e) => return Err(PuzzleError::parse(format!("{origin}:{}", k + 1), e)),
+            Err(e) => {
+                return Err(PuzzleError::parse(
+                    format!("{origin}:{}", k + 1),
+                    match e {
+                        PuzzleError::Invalid(m) => m,
+                        other => other.to_string(),
+                    },
+                ));
+            }
         }
     }
     Ok(out)
 }
 
+/// Generator parameters: side, number of givens, seed.
+const GENERATOR_PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "size",
+        ty: ParamType::IntSet(&[4, 9, 16]),
+        default: ParamDefault::Int(9),
+        help: "side of the grid: 4, 9 or 16",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "givens",
+        ty: ParamType::Int { min: 0, max: 256 },
+        default: ParamDefault::Int(28),
+        help: "number of givens (the solution stays unique)",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "seed",
+        ty: ParamType::Int {
+            min: 0,
+            max: u64::MAX,
+        },
+        default: ParamDefault::Int(1),
+        help: "the same seed gives the same puzzle",
+        alias: None,
+        exposed: true,
+    },
+];
+
+/// Reads a validated whole-number parameter.
+fn int_param(values: &ParamValues, name: &str) -> u64 {
+    values.get(name).and_then(|v| v.as_u64()).unwrap_or(0)
+}
+
 impl Puzzle for Sudoku {
     type Solution = SudokuSolution;
+    const KIND: Kind = Kind::Sudoku;
+    const GENERATES_UNIQUE: bool = true;
 
-    fn kind(&self) -> Kind {
-        Kind::Sudoku
+    fn parse_text(text: &str, origin: &str) -> Result<Vec<Located<Self>>, PuzzleError> {
+        parse_lines(text, origin)
+    }
+
+    fn to_text(&self) -> String {
+        self.to_line()
     }
 
     fn describe(&self) -> String {
         format!("{0}×{0} Sudoku, {1} givens", self.side(), self.num_givens())
+    }
+
+    fn presets() -> Vec<(String, Self)> {
+        BOX_SIZES
+            .iter()
+            .filter_map(|&b| Sudoku::empty(b).ok())
+            .map(|p| (format!("Sudoku {0}×{0}", p.side()), p))
+            .collect()
+    }
+
+    fn generator_params() -> &'static [ParamSpec] {
+        GENERATOR_PARAMS
+    }
+
+    fn generate(params: &ParamValues) -> Result<Self, PuzzleError> {
+        generate(
+            int_param(params, "size") as usize,
+            int_param(params, "givens") as usize,
+            int_param(params, "seed"),
+        )
+    }
+
+    fn default_sweep_weight() -> &'static str {
+        "hint"
+    }
+
+    fn conflicts(&self) -> Vec<Violation> {
+        check::given_conflicts(self)
+    }
+
+    fn design_facts(&self, node_budget: u64) -> DesignFacts<SudokuSolution> {
+        let conflicts = self.conflicts();
+        let side = self.side();
+        let (solutions, second_solution) = if !conflicts.is_empty() {
+            (SolutionCount::Zero, None)
+        } else {
+            let found = solve::search(self, 2, node_budget);
+            let count = match (found.solutions.len(), found.gave_up) {
+                (2.., _) => SolutionCount::AtLeastTwo,
+                (_, true) => SolutionCount::Unknown { nodes: found.nodes },
+                (1, false) => SolutionCount::One,
+                _ => SolutionCount::Zero,
+            };
+            let second = found
+                .solutions
+                .get(1)
+                .map(|g| SudokuSolution::from_digits(side, g));
+            (count, second)
+        };
+        DesignFacts {
+            solutions,
+            conflicts,
+            facts: vec![
+                ("size".into(), format!("{side}×{side}").into()),
+                ("givens".into(), self.num_givens().into()),
+            ],
+            second_solution,
+        }
     }
 
     fn encode(&self, options: &EncodeOptions) -> Result<Encoding, PuzzleError> {
@@ -213,20 +333,42 @@ impl Puzzle for Sudoku {
         encode::decode(self, encoding, sample)
     }
 
+    fn solution_sample(&self, encoding: &Encoding, solution: &SudokuSolution) -> Option<Vec<u8>> {
+        encode::sample_of(self, encoding, solution)
+    }
+
     fn check(&self, solution: &SudokuSolution) -> Vec<Violation> {
         check::check(self, solution).violations
     }
 
-    fn solve_classically(&self) -> Option<SudokuSolution> {
-        solve::solve(self).map(|grid| SudokuSolution::from_digits(self.side(), &grid))
+    fn solve_classically(&self, node_budget: u64) -> Reference<SudokuSolution> {
+        let found = solve::search(self, 1, node_budget);
+        match (found.solutions.first(), found.gave_up) {
+            (Some(g), _) => Reference::Solved(SudokuSolution::from_digits(self.side(), g)),
+            (None, true) => Reference::GaveUp { nodes: found.nodes },
+            (None, false) => Reference::NoSolution,
+        }
     }
 
     fn solution_to_string(&self, solution: &SudokuSolution) -> String {
         solution.to_line()
     }
 
+    fn solution_to_json(&self, solution: &SudokuSolution) -> serde_json::Value {
+        solution.to_line().into()
+    }
+
     fn parse_solution(&self, text: &str) -> Result<SudokuSolution, PuzzleError> {
-        let grid = Sudoku::from_line(text.trim()).map_err(|e| PuzzleError::parse("solution", e))?;
+        let text = text.trim();
+        // The JSON form is the one-line string in quotes.
+        let line = match serde_json::from_str::<String>(text) {
+            Ok(s) if text.starts_with('"') => s,
+            _ => text.to_string(),
+        };
+        let grid = Sudoku::from_line(&line).map_err(|e| PuzzleError::parse("solution", match e {
+            PuzzleError::Invalid(m) => m,
+            other => other.to_string(),
+        }))?;
         if grid.side() != self.side() {
             return Err(PuzzleError::parse(
                 "solution",
@@ -257,9 +399,11 @@ mod tests {
             0000000000000000\r\n";
         let ps = parse_lines(text, "f.csv").unwrap();
         assert_eq!(ps.len(), 2);
-        assert_eq!(ps[0].side(), 4);
-        assert_eq!(ps[0].num_givens(), 4);
-        assert_eq!(ps[0].to_line(), "1.3...2.4.......");
+        assert_eq!(ps[0].line, Some(2));
+        assert_eq!(ps[1].line, Some(4));
+        assert_eq!(ps[0].puzzle.side(), 4);
+        assert_eq!(ps[0].puzzle.num_givens(), 4);
+        assert_eq!(ps[0].puzzle.to_line(), "1.3...2.4.......");
     }
 
     #[test]

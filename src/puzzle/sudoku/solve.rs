@@ -20,7 +20,8 @@ struct Search<'a> {
     budget: Option<u64>,
     found: usize,
     limit: usize,
-    first: Option<Vec<u8>>,
+    /// The first solutions found (up to `limit`).
+    solutions: Vec<Vec<u8>>,
 }
 
 impl Search<'_> {
@@ -43,7 +44,7 @@ impl Search<'_> {
             budget: None,
             found: 0,
             limit,
-            first: None,
+            solutions: Vec::new(),
         };
         for r in 0..side {
             for c in 0..side {
@@ -92,8 +93,8 @@ impl Search<'_> {
         }
         let Some((k, cand)) = best else {
             self.found += 1;
-            if self.first.is_none() {
-                self.first = Some(self.grid.clone());
+            if self.solutions.len() < self.limit {
+                self.solutions.push(self.grid.clone());
             }
             return self.found >= self.limit;
         };
@@ -125,14 +126,36 @@ impl Search<'_> {
     }
 }
 
-/// One solution (digits row-major), or `None` when there is none.
-pub fn solve(p: &Sudoku) -> Option<Vec<u8>> {
-    let mut s = Search::new(p, 1)?;
-    s.run();
-    s.first
+/// What a budgeted search found.
+pub(super) struct Found {
+    /// Up to `limit` solutions (digits row-major).
+    pub solutions: Vec<Vec<u8>>,
+    /// The node budget ran out before the search finished or reached its limit.
+    pub gave_up: bool,
+    /// Search nodes spent.
+    pub nodes: u64,
 }
 
-/// Number of solutions, counting at most `limit`.
+/// Looks for up to `limit` solutions within `budget` search nodes.
+pub(super) fn search(p: &Sudoku, limit: usize, budget: u64) -> Found {
+    let Some(mut s) = Search::new(p, limit) else {
+        return Found {
+            solutions: Vec::new(),
+            gave_up: false,
+            nodes: 0,
+        };
+    };
+    s.budget = Some(budget);
+    s.run();
+    let left = s.budget.unwrap_or(0);
+    Found {
+        gave_up: left == 0 && s.found < limit,
+        nodes: budget - left,
+        solutions: s.solutions,
+    }
+}
+
+/// Number of solutions, counting at most `limit` (no budget: for small instances and tests).
 pub fn count_solutions(p: &Sudoku, limit: usize) -> usize {
     match Search::new(p, limit) {
         Some(mut s) => {
@@ -164,7 +187,7 @@ pub(super) fn random_grid(box_size: usize, rng: &mut Xoshiro256PlusPlus) -> Vec<
     let mut s = Search::new(&empty, 1).expect("an empty grid has no clash");
     s.rng = Some(rng);
     s.run();
-    s.first.expect("an empty grid has solutions")
+    s.solutions.pop().expect("an empty grid has solutions")
 }
 
 #[cfg(test)]
@@ -177,7 +200,7 @@ mod tests {
             "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
         )
         .unwrap();
-        let g = solve(&p).unwrap();
+        let g = search(&p, 1, 1_000_000).solutions.remove(0);
         assert_eq!(
             g.iter().map(|d| d.to_string()).collect::<String>(),
             "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
@@ -187,9 +210,16 @@ mod tests {
     }
 
     #[test]
+    fn a_spent_budget_says_so() {
+        let empty = Sudoku::empty(4).unwrap();
+        let f = search(&empty, 2, 10);
+        assert!(f.gave_up && f.solutions.is_empty() && f.nodes == 10);
+    }
+
+    #[test]
     fn clashing_givens_have_no_solution() {
         let p = Sudoku::from_line("11..............").unwrap();
-        assert_eq!(solve(&p), None);
+        assert!(search(&p, 1, 1000).solutions.is_empty());
         assert_eq!(count_solutions(&p, 2), 0);
     }
 }

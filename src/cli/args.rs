@@ -1,0 +1,286 @@
+//! Argument groups shared by the commands, and each command's arguments.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use super::params::{GeneratorFlags, SamplerFlags};
+use super::{Failure, usage};
+use crate::puzzle::{Kind, LoadedPuzzle, load_puzzles};
+use crate::qubo::{Encoding, Weights};
+use crate::sampler::{Sampler, entry};
+
+/// Which puzzle file, and its kind.
+#[derive(Args, Clone)]
+pub struct PuzzleArgs {
+    /// Puzzle file: the kind's text form (one puzzle per line for Sudoku), or our JSON.
+    pub puzzle: PathBuf,
+    /// Puzzle kind: sudoku, minesweeper, numberlink, edge-matching.
+    #[arg(long)]
+    pub kind: Option<String>,
+}
+
+/// Encoding options and weights.
+#[derive(Args, Clone)]
+pub struct EncodingArgs {
+    /// Set a penalty weight, e.g. --weight hint=3 (repeatable).
+    #[arg(long = "weight", value_name = "NAME=VALUE")]
+    pub weights: Vec<String>,
+    /// Remove variables the givens decide.
+    #[arg(long)]
+    pub presolve: bool,
+}
+
+/// The sampler and its parameters (flags generated from every sampler's description).
+#[derive(Args, Clone)]
+pub struct SamplerArgs {
+    /// Sampler: sa (simulated annealing) or exact (enumeration, ≤ 30 variables).
+    #[arg(long, default_value = "sa")]
+    pub sampler: String,
+    /// The sampler's parameters.
+    #[command(flatten)]
+    pub params: SamplerFlags,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// `solve`.
+#[derive(Args)]
+pub struct SolveArgs {
+    /// The puzzle file.
+    #[command(flatten)]
+    pub puzzle: PuzzleArgs,
+    /// Encoding options.
+    #[command(flatten)]
+    pub encoding: EncodingArgs,
+    /// The sampler.
+    #[command(flatten)]
+    pub sampler: SamplerArgs,
+    /// Solve only the N-th puzzle of the file (1-based).
+    #[arg(long)]
+    pub index: Option<usize>,
+    /// Draw the best solution to a PNG or SVG file (with several puzzles: NAME-K.png).
+    #[arg(long)]
+    pub render: Option<PathBuf>,
+    /// Save the samples as dimod SampleSet JSON (.json) or CSV (.csv) (several puzzles: NAME-K.json).
+    #[arg(long)]
+    pub save_samples: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `encode`.
+#[derive(Args)]
+pub struct EncodeArgs {
+    /// The puzzle file.
+    #[command(flatten)]
+    pub puzzle: PuzzleArgs,
+    /// Encoding options.
+    #[command(flatten)]
+    pub encoding: EncodingArgs,
+    /// The model file to write.
+    #[arg(short = 'o', long = "output")]
+    pub output: PathBuf,
+    /// Which puzzle of the file (1-based).
+    #[arg(long, default_value_t = 1)]
+    pub index: usize,
+}
+
+/// `sample`.
+#[derive(Args)]
+pub struct SampleArgs {
+    /// Model file (.qubo, .coo or .json).
+    pub model: PathBuf,
+    /// The sampler.
+    #[command(flatten)]
+    pub sampler: SamplerArgs,
+    /// Save the samples as dimod SampleSet JSON (.json) or CSV (.csv).
+    #[arg(long)]
+    pub save_samples: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `check`.
+#[derive(Args)]
+pub struct CheckArgs {
+    /// The puzzle file.
+    #[command(flatten)]
+    pub puzzle: PuzzleArgs,
+    /// The solution (one-line form or JSON, or a file holding it); without it, the puzzle's
+    /// design facts are printed.
+    pub solution: Option<String>,
+    /// Which puzzle of the file (1-based).
+    #[arg(long, default_value_t = 1)]
+    pub index: usize,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `render`.
+#[derive(Args)]
+pub struct RenderArgs {
+    /// The puzzle file.
+    #[command(flatten)]
+    pub puzzle: PuzzleArgs,
+    /// A solution to draw over the puzzle (one-line form, or a file holding it).
+    #[arg(long)]
+    pub solution: Option<String>,
+    /// The image to write (.png or .svg).
+    #[arg(short = 'o', long = "output")]
+    pub output: PathBuf,
+    /// Which puzzle of the file (1-based).
+    #[arg(long, default_value_t = 1)]
+    pub index: usize,
+}
+
+/// `generate`.
+#[derive(Args)]
+pub struct GenerateArgs {
+    /// Puzzle kind (sudoku, …), or random-qubo for a sparse random model (benchmarks, inspector).
+    pub kind: String,
+    /// The generator's parameters.
+    #[command(flatten)]
+    pub params: GeneratorFlags,
+    /// Output file (the kind's text form; a model format for random-qubo); standard output when
+    /// absent.
+    #[arg(short = 'o', long = "output")]
+    pub output: Option<PathBuf>,
+}
+
+/// `bench`.
+#[derive(Args)]
+pub struct BenchArgs {
+    /// A few small models, one repeat, 100 sweeps: a smoke run.
+    #[arg(long)]
+    pub quick: bool,
+    /// A folder of .coo files (or one file) instead of the built-in models.
+    #[arg(long)]
+    pub instances: Option<PathBuf>,
+    /// Reads per run.
+    #[arg(long, default_value_t = 100)]
+    pub num_reads: usize,
+    /// Sweeps per read (default 1000, 100 with --quick).
+    #[arg(long)]
+    pub num_sweeps: Option<usize>,
+    /// Runs per configuration; the median wall time is reported.
+    #[arg(long)]
+    pub repeats: Option<usize>,
+    /// Thread counts for the lane kernel (default: 1 and all cores).
+    #[arg(long, value_delimiter = ',')]
+    pub threads: Option<Vec<usize>>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `sweep`.
+#[derive(Args)]
+pub struct SweepArgs {
+    /// The puzzle file.
+    #[command(flatten)]
+    pub puzzle: PuzzleArgs,
+    /// The weight to sweep (e.g. hint).
+    #[arg(long)]
+    pub weight: String,
+    /// First value.
+    #[arg(long)]
+    pub from: f64,
+    /// Last value.
+    #[arg(long)]
+    pub to: f64,
+    /// Number of values.
+    #[arg(long, default_value_t = 9)]
+    pub steps: usize,
+    /// Fix another weight, e.g. --set box=2 (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    /// Remove variables the givens decide.
+    #[arg(long)]
+    pub presolve: bool,
+    /// The sampler.
+    #[command(flatten)]
+    pub sampler: SamplerArgs,
+    /// Which puzzle of the file (1-based).
+    #[arg(long, default_value_t = 1)]
+    pub index: usize,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The `--kind` flag, parsed.
+pub(super) fn kind_of(args: &PuzzleArgs) -> Result<Option<Kind>, Failure> {
+    args.kind
+        .as_deref()
+        .map(str::parse)
+        .transpose()
+        .map_err(|e: crate::puzzle::PuzzleError| usage(e.to_string()))
+}
+
+/// Every puzzle of the file.
+pub(super) fn load(args: &PuzzleArgs) -> Result<Vec<LoadedPuzzle>, Failure> {
+    Ok(load_puzzles(&args.puzzle, kind_of(args)?)?)
+}
+
+/// The `index`-th (1-based) puzzle of a file.
+pub(super) fn pick(
+    puzzles: Vec<LoadedPuzzle>,
+    index: usize,
+    path: &Path,
+) -> Result<LoadedPuzzle, Failure> {
+    let count = puzzles.len();
+    if index == 0 || index > count {
+        return Err(usage(format!(
+            "--index {index}: {} holds {count} puzzle(s)",
+            path.display()
+        )));
+    }
+    Ok(puzzles.into_iter().nth(index - 1).expect("index checked"))
+}
+
+/// Parses `NAME=VALUE` weight flags (`--weight`, `--set`) against the encoding's weight names.
+pub(super) fn weights_for(
+    encoding: &Encoding,
+    flag_name: &str,
+    flags: &[String],
+) -> Result<Weights, Failure> {
+    let mut w = encoding.default_weights();
+    for flag in flags {
+        let (name, value) = flag
+            .split_once('=')
+            .ok_or_else(|| usage(format!("{flag_name} {flag}: expected NAME=VALUE")))?;
+        if !encoding.weight_names().contains(&name) {
+            return Err(usage(format!(
+                "{flag_name} {flag}: unknown weight '{name}' (this model's weights: {})",
+                encoding.weight_names().join(", ")
+            )));
+        }
+        let v: f64 = value
+            .parse()
+            .map_err(|_| usage(format!("{flag_name} {flag}: '{value}' is not a number")))?;
+        w.set(name, v)
+            .map_err(|e| usage(format!("{flag_name} {flag}: {e}")))?;
+    }
+    Ok(w)
+}
+
+/// The sampler the flags describe, built through the library's one constructor, so flags and
+/// GUI settings mean the same thing.
+pub(super) fn build_sampler(a: &SamplerArgs) -> Result<Box<dyn Sampler>, Failure> {
+    let e = entry(&a.sampler).map_err(|e| usage(format!("--sampler {}: {e}", a.sampler)))?;
+    let values = a.params.0.values_for(e.name, e.params)?;
+    Ok(crate::sampler::sampler_from_params(e.name, &values)?)
+}
+
+/// The thread count flag, checked.
+pub(super) fn threads(a: &SamplerArgs) -> Result<Option<usize>, Failure> {
+    match a.threads {
+        Some(0) => Err(usage("--threads 0: at least one thread")),
+        t => Ok(t),
+    }
+}

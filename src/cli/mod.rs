@@ -1,0 +1,158 @@
+//! The command line: every non-interactive job, with `--json` output for scripts.
+//! Errors are one line on stderr and exit code 1 (2 for usage errors, from clap or from flag
+//! values). `args.rs` holds the argument groups, `params.rs` the flags generated from parameter
+//! descriptions, `output.rs` the printing; one file per group of commands.
+
+mod args;
+mod model_cmds;
+mod output;
+mod params;
+mod puzzle_cmds;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use crate::params::{ParamDefault, ParamSpec, ParamType};
+pub use args::*;
+
+/// Pixels per puzzle unit in exported images (the GUI's exports use the same).
+pub const PX_PER_UNIT: f32 = 48.0;
+
+/// `generate random-qubo`'s parameters (a model, not a puzzle kind).
+pub const RANDOM_QUBO_PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "size",
+        ty: ParamType::Int {
+            min: 1,
+            max: crate::qubo::formats::MAX_VARIABLES as u64,
+        },
+        default: ParamDefault::Int(1000),
+        help: "number of variables",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "degree",
+        ty: ParamType::Int { min: 0, max: 1000 },
+        default: ParamDefault::Int(8),
+        help: "couplings per variable on average",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "seed",
+        ty: ParamType::Int {
+            min: 0,
+            max: u64::MAX,
+        },
+        default: ParamDefault::Int(1),
+        help: "the same seed gives the same model",
+        alias: None,
+        exposed: true,
+    },
+];
+
+/// The command line.
+#[derive(Parser)]
+#[command(
+    name = "qubo-workbench",
+    version,
+    about = "Logic puzzles → QUBO models → samplers → pictures"
+)]
+pub struct Cli {
+    /// What to do (none: open the window).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Open the window, save a PNG of its first frames to PATH, and exit (for docs and smoke
+    /// tests; settings are neither read nor written).
+    #[arg(long, global = true, value_name = "PATH")]
+    pub screenshot: Option<PathBuf>,
+}
+
+/// The commands.
+#[derive(Subcommand)]
+pub enum Command {
+    /// Open the workbench window (the default with no subcommand), optionally on a file.
+    Gui {
+        /// A puzzle file, or a QUBO model (.qubo, .coo, dimod .json).
+        file: Option<PathBuf>,
+        /// Start sampling as soon as the window opens (with --screenshot: shoot the results).
+        #[arg(long)]
+        run: bool,
+    },
+    /// Encode a puzzle, sample it, decode and check the result (every puzzle of a file).
+    Solve(SolveArgs),
+    /// Write a puzzle's QUBO to a file (.qubo, .coo or .json by extension).
+    Encode(EncodeArgs),
+    /// Sample a QUBO file.
+    Sample(SampleArgs),
+    /// Check a solution against a puzzle (exit 0 when valid, 1 when not); without a solution,
+    /// print the puzzle's design facts (exit 1 when its givens conflict or it has no solution).
+    Check(CheckArgs),
+    /// Draw a puzzle (and a solution) as PNG or SVG.
+    Render(RenderArgs),
+    /// Generate a puzzle (or a random QUBO model) from the kind's generator parameters.
+    Generate(GenerateArgs),
+    /// Time the annealing kernels (built-in models, or COO files).
+    Bench(BenchArgs),
+    /// Sample a puzzle at several values of one weight: success and mean energy per value.
+    Sweep(SweepArgs),
+}
+
+/// A failure to report: the message, and whether it is a usage error (exit 2).
+pub struct Failure {
+    message: String,
+    code: i32,
+}
+
+impl<E: std::fmt::Display> From<E> for Failure {
+    fn from(e: E) -> Self {
+        Failure {
+            message: e.to_string(),
+            code: 1,
+        }
+    }
+}
+
+/// A usage error (exit code 2).
+fn usage(message: impl Into<String>) -> Failure {
+    Failure {
+        message: message.into(),
+        code: 2,
+    }
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return e.exit_code();
+        }
+    };
+    let result = match cli.command.unwrap_or(Command::Gui {
+        file: None,
+        run: false,
+    }) {
+        Command::Gui { file, run } => crate::gui::run(file, cli.screenshot, run)
+            .map(|()| 0)
+            .map_err(Failure::from),
+        Command::Sweep(a) => puzzle_cmds::sweep(a),
+        Command::Solve(a) => puzzle_cmds::solve(a),
+        Command::Encode(a) => puzzle_cmds::encode(a),
+        Command::Check(a) => puzzle_cmds::check(a),
+        Command::Render(a) => puzzle_cmds::render(a),
+        Command::Generate(a) => puzzle_cmds::generate(a),
+        Command::Sample(a) => model_cmds::sample(a),
+        Command::Bench(a) => model_cmds::bench(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(f) => {
+            eprintln!("error: {}", f.message);
+            f.code
+        }
+    }
+}

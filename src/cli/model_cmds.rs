@@ -1,0 +1,141 @@
+//! Commands on bare models: `sample` and `bench`.
+
+use serde_json::json;
+
+use super::args::{BenchArgs, SampleArgs, build_sampler, threads};
+use super::output::{control_with_progress, print_json};
+use super::{Failure, usage};
+use crate::bench;
+use crate::qubo::StoredModel;
+use crate::qubo::formats::read_model;
+
+/// `sample MODEL`: sample a model file.
+pub(super) fn sample(a: SampleArgs) -> Result<i32, Failure> {
+    let file = read_model(&a.model)?;
+    for w in &file.warnings {
+        eprintln!("warning: {w}");
+    }
+    let model = StoredModel::new(file.qubo);
+    let sampler = build_sampler(&a.sampler)?;
+    let (control, bar) = control_with_progress(threads(&a.sampler)?, "sampling");
+    let set = sampler.sample(&model, &control)?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    if let Some(out) = &a.save_samples {
+        set.save(out, file.labels.as_deref())?;
+    }
+    let n = model.qubo.num_variables();
+    let sample_s = set.info.sampling_ns as f64 * 1e-9;
+    let updates = (set.num_reads() * set.info.num_sweeps * n) as f64;
+    let ns_per_update = (updates > 0.0).then(|| set.info.sampling_ns as f64 / updates);
+    let best = set.lowest();
+    if a.json {
+        print_json(&json!({
+            "num_variables": n,
+            "num_interactions": model.qubo.num_interactions(),
+            "sampler": set.info.sampler,
+            "params": set.info.params,
+            "num_reads": set.num_reads(),
+            "cancelled": set.info.cancelled,
+            "min_energy": best.map(|r| r.energy),
+            "energies": set.energies(),
+            "best": best.map(|r| json!({
+                "energy": r.energy,
+                "sample": r.sample.iter().map(|b| if *b != 0 { '1' } else { '0' }).collect::<String>(),
+            })),
+            "timing": {"sample_s": sample_s, "ns_per_update": ns_per_update},
+            "warnings": file.warnings,
+        }))?;
+    } else {
+        println!(
+            "{}: {n} variables, {} interactions",
+            a.model.display(),
+            model.qubo.num_interactions()
+        );
+        println!(
+            "{}: {} reads in {sample_s:.3} s{}; min energy {}",
+            set.info.sampler,
+            set.num_reads(),
+            ns_per_update.map_or(String::new(), |x| format!(" ({x:.2} ns per update)")),
+            best.map_or("—".into(), |r| r.energy.to_string())
+        );
+        for row in set.rows.iter().take(5) {
+            println!("  energy {:>14}  ×{}", row.energy, row.num_occurrences);
+        }
+    }
+    Ok(0)
+}
+
+/// `bench`: time the kernels.
+pub(super) fn bench(a: BenchArgs) -> Result<i32, Failure> {
+    let instances = match &a.instances {
+        Some(dir) => bench::file_instances(dir)?,
+        None => bench::builtin_instances(a.quick)?,
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut threads = a
+        .threads
+        .clone()
+        .unwrap_or_else(|| if cores > 1 { vec![1, cores] } else { vec![1] });
+    threads.retain(|&t| t > 0);
+    if threads.is_empty() {
+        return Err(usage("--threads: at least one thread count above 0"));
+    }
+    let settings = bench::BenchSettings {
+        num_reads: a.num_reads,
+        num_sweeps: a.num_sweeps.unwrap_or(if a.quick { 100 } else { 1000 }),
+        repeats: a.repeats.unwrap_or(if a.quick { 1 } else { 3 }),
+        threads,
+        scalar: true,
+        seed: 1,
+    };
+    if !a.json {
+        println!(
+            "{} reads × {} sweeps, median of {} run(s), wall time of sample()",
+            settings.num_reads, settings.num_sweeps, settings.repeats
+        );
+        println!(
+            "{:<34} {:>6} {:>7} {:>3} {:>10} {:>9} {:>14} {:>8}",
+            "instance", "n", "kernel", "thr", "wall s", "ns/upd", "min E", "P(gnd)"
+        );
+    }
+    let rows = bench::run(&instances, &settings, |r| {
+        if !a.json {
+            println!(
+                "{:<34} {:>6} {:>7} {:>3} {:>10.3} {:>9.2} {:>14} {:>7.2}{}",
+                r.instance,
+                r.n,
+                r.kernel,
+                r.threads,
+                r.wall_s,
+                r.ns_per_update,
+                r.min_energy,
+                r.ground_fraction,
+                if r.ground_known { "" } else { "*" }
+            );
+        }
+    });
+    let (reweight_s, reweight_n) = bench::reweight_time(bench::SUDOKUS[0].1, 101)?;
+    if a.json {
+        print_json(&json!({
+            "reweight": {"num_variables": reweight_n, "median_s": reweight_s},
+            "num_reads": settings.num_reads,
+            "num_sweeps": settings.num_sweeps,
+            "repeats": settings.repeats,
+            "cores": cores,
+            "results": rows,
+        }))?;
+    } else {
+        if rows.iter().any(|r| !r.ground_known) {
+            println!(
+                "* no known ground energy: share of reads at the lowest energy seen in this bench"
+            );
+        }
+        println!(
+            "re-weighting the {reweight_n}-variable Sudoku encoding into a QUBO: {:.3} ms (median of 101)",
+            reweight_s * 1e3
+        );
+    }
+    Ok(0)
+}

@@ -1,0 +1,177 @@
+//! Flags generated from parameter descriptions: every sampler's parameters (`--num-sweeps`, …)
+//! and every generator's (`--size`, `--givens`, …) become typed flags of the commands that take
+//! them, plus `--param NAME=VALUE` for any of them. Values are checked against the chosen
+//! sampler's or kind's own description, so a flag another sampler owns is a clear error.
+
+use clap::{Arg, ArgAction, ArgMatches};
+use serde_json::Value;
+
+use crate::params::{ParamSpec, ParamType, ParamValues, find};
+
+use super::{Failure, usage};
+
+/// Flags as given: (the parameter's name, its text) in command-line order.
+#[derive(Clone, Debug, Default)]
+pub struct ParamFlags {
+    given: Vec<(String, String, String)>,
+}
+
+/// Who owns which parameters: (owner name, its specs), for help texts and messages.
+pub type Owners = Vec<(&'static str, &'static [ParamSpec])>;
+
+/// Adds one flag per distinct parameter name among `owners`, and `--param`.
+pub fn augment(mut cmd: clap::Command, owners: &Owners) -> clap::Command {
+    let mut seen: Vec<&str> = Vec::new();
+    for (_, specs) in owners {
+        for spec in specs.iter().filter(|s| s.exposed) {
+            if seen.contains(&spec.name) {
+                continue;
+            }
+            seen.push(spec.name);
+            let help: Vec<String> = owners
+                .iter()
+                .filter_map(|(owner, specs)| {
+                    let s = specs.iter().find(|s| s.name == spec.name)?;
+                    Some(format!("{owner}: {} ({})", s.help, default_text(s)))
+                })
+                .collect();
+            let mut arg = Arg::new(spec.name)
+                .long(spec.name.replace('_', "-"))
+                .help(help.join("; "))
+                .action(ArgAction::Set);
+            arg = match spec.ty {
+                ParamType::FloatPair { .. } => arg
+                    .num_args(2)
+                    .value_names(["A", "B"])
+                    .allow_negative_numbers(true),
+                ParamType::FloatList { .. } => arg
+                    .value_name("X,Y,…")
+                    .allow_negative_numbers(true),
+                ParamType::Float { .. } => arg.value_name("X").allow_negative_numbers(true),
+                ParamType::Choice(words) => arg.value_name(words.join("|")),
+                ParamType::Bool => arg.value_name("true|false"),
+                ParamType::Int { .. } | ParamType::IntSet(_) => arg.value_name("N"),
+            };
+            cmd = cmd.arg(arg);
+        }
+    }
+    cmd.arg(
+        Arg::new("param")
+            .long("param")
+            .value_name("NAME=VALUE")
+            .action(ArgAction::Append)
+            .help("set any parameter by name, e.g. --param num_sweeps=5000 (repeatable)"),
+    )
+}
+
+fn default_text(spec: &ParamSpec) -> String {
+    match spec.default {
+        crate::params::ParamDefault::Auto(what) => format!("default: {what}"),
+        _ => format!("default {}", spec.default_value()),
+    }
+}
+
+/// Reads the flags `augment` added.
+pub fn collect(m: &ArgMatches, owners: &Owners) -> ParamFlags {
+    let mut given = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for (_, specs) in owners {
+        for spec in specs.iter().filter(|s| s.exposed) {
+            if seen.contains(&spec.name) {
+                continue;
+            }
+            seen.push(spec.name);
+            if let Ok(Some(values)) = m.try_get_many::<String>(spec.name) {
+                let values: Vec<&str> = values.map(String::as_str).collect();
+                given.push((
+                    spec.name.to_string(),
+                    values.join(","),
+                    format!("{} {}", spec.flag(), values.join(" ")),
+                ));
+            }
+        }
+    }
+    if let Ok(Some(values)) = m.try_get_many::<String>("param") {
+        for v in values {
+            let (name, value) = v.split_once('=').unwrap_or((v.as_str(), ""));
+            given.push((name.to_string(), value.to_string(), format!("--param {v}")));
+        }
+    }
+    ParamFlags { given }
+}
+
+impl ParamFlags {
+    /// Whether no flag was given.
+    pub fn is_empty(&self) -> bool {
+        self.given.is_empty()
+    }
+
+    /// The values for `owner`, parsed against its specs; a flag it does not have, or a bad
+    /// value, is a usage error naming the flag.
+    pub fn values_for(&self, owner: &str, specs: &[ParamSpec]) -> Result<ParamValues, Failure> {
+        let mut out = ParamValues::new();
+        for (name, text, as_written) in &self.given {
+            let spec = find(specs, name).ok_or_else(|| {
+                let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
+                usage(format!(
+                    "{as_written}: {owner} has no parameter '{name}' (its parameters: {})",
+                    known.join(", ")
+                ))
+            })?;
+            let value: Value = spec
+                .parse_text(text)
+                .map_err(|e| usage(format!("{as_written}: {e}")))?;
+            out.insert(spec.name.to_string(), value);
+        }
+        Ok(out)
+    }
+}
+
+/// Declares a clap argument group whose flags come from `owners()`.
+macro_rules! param_flags {
+    ($name:ident, $owners:path) => {
+        /// Flags generated from parameter descriptions.
+        #[derive(Clone, Debug, Default)]
+        pub struct $name(pub ParamFlags);
+
+        impl clap::FromArgMatches for $name {
+            fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+                Ok($name(collect(m, &$owners())))
+            }
+            fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+                self.0 = collect(m, &$owners());
+                Ok(())
+            }
+        }
+
+        impl clap::Args for $name {
+            fn augment_args(cmd: clap::Command) -> clap::Command {
+                augment(cmd, &$owners())
+            }
+            fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+                augment(cmd, &$owners())
+            }
+        }
+    };
+}
+
+/// Every registered sampler with its parameters.
+pub fn sampler_owners() -> Owners {
+    crate::sampler::SAMPLERS
+        .iter()
+        .map(|e| (e.name, e.params))
+        .collect()
+}
+
+/// Every registered kind's generator, and `random-qubo`.
+pub fn generator_owners() -> Owners {
+    let mut owners: Owners = crate::puzzle::REGISTERED
+        .iter()
+        .map(|k| (k.name(), k.generator_params()))
+        .collect();
+    owners.push(("random-qubo", super::RANDOM_QUBO_PARAMS));
+    owners
+}
+
+param_flags!(SamplerFlags, sampler_owners);
+param_flags!(GeneratorFlags, generator_owners);

@@ -1,0 +1,312 @@
+//! Commands on puzzles: `solve`, `encode`, `check`, `render`, `generate`, `sweep`. None of them
+//! names a puzzle kind: everything goes through `AnyPuzzle` and `Kind`.
+
+use std::path::Path;
+
+use serde_json::json;
+
+use super::args::{
+    CheckArgs, EncodeArgs, GenerateArgs, RenderArgs, SolveArgs, SweepArgs, build_sampler, load,
+    pick, threads, weights_for,
+};
+use super::output::{control_with_progress, design_json, numbered, print_json, print_outcome};
+use super::{Failure, PX_PER_UNIT, RANDOM_QUBO_PARAMS, usage};
+use crate::puzzle::{
+    EncodeOptions, Kind, PuzzleError, REFERENCE_NODE_BUDGET, SolutionCount, refuse_conflicts,
+};
+use crate::qubo::formats::write_model;
+use crate::render::image::export;
+use crate::solve::{Problem, SolveOutcome};
+
+/// `solve PUZZLE`: encode, sample, decode and referee every puzzle of a file.
+pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
+    let mut puzzles = load(&a.puzzle)?;
+    let first_index = match a.index {
+        Some(k) => {
+            puzzles = vec![pick(puzzles, k, &a.puzzle.puzzle)?];
+            k
+        }
+        None => 1,
+    };
+    // Contradictory givens are an error before anything is sampled.
+    for p in &puzzles {
+        refuse_conflicts(&p.puzzle, &p.origin)?;
+    }
+    let sampler = build_sampler(&a.sampler)?;
+    let threads = threads(&a.sampler)?;
+    let options = EncodeOptions {
+        presolve: a.encoding.presolve,
+    };
+    let many = puzzles.len() > 1;
+    let mut results: Vec<(usize, SolveOutcome, Option<serde_json::Value>)> = Vec::new();
+    for (offset, loaded) in puzzles.iter().enumerate() {
+        let puzzle = &loaded.puzzle;
+        let number = first_index + offset;
+        let encoding = puzzle.encode(&options)?;
+        let weights = weights_for(&encoding, "--weight", &a.encoding.weights)?;
+        let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
+        let (control, bar) = control_with_progress(threads, &format!("puzzle {number}"));
+        let problem = Problem {
+            puzzle,
+            encoding: &encoding,
+            reference: &reference,
+        };
+        let outcome = crate::solve::solve(problem, &weights, sampler.as_ref(), &control)?;
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        if let Some(out) = &a.render {
+            let path = if many {
+                numbered(out, number)
+            } else {
+                out.clone()
+            };
+            let solution = outcome.best.as_ref().and_then(|b| b.decoded.as_ref());
+            export(&puzzle.draw(solution), &path, PX_PER_UNIT)?;
+        }
+        if let Some(out) = &a.save_samples {
+            let path = if many {
+                numbered(out, number)
+            } else {
+                out.clone()
+            };
+            let labels: Vec<String> = encoding.labels().iter().map(|l| l.to_string()).collect();
+            outcome.outcome.samples.save(&path, Some(&labels))?;
+        }
+        let design = a.json.then(|| {
+            design_json(puzzle, &puzzle.design_facts(REFERENCE_NODE_BUDGET))
+        });
+        if !a.json {
+            print_outcome(number, &outcome);
+        }
+        results.push((number, outcome, design));
+    }
+    if a.json {
+        let objects: Vec<serde_json::Value> = results
+            .iter()
+            .map(|(k, o, design)| {
+                let mut v = serde_json::to_value(o).unwrap_or_default();
+                if let Some(obj) = v.as_object_mut() {
+                    obj.insert("puzzle".into(), json!(k));
+                    obj.insert("design".into(), design.clone().unwrap_or_default());
+                }
+                v
+            })
+            .collect();
+        if many {
+            let solved = results
+                .iter()
+                .filter(|(_, o, _)| o.best.as_ref().is_some_and(|b| b.valid))
+                .count();
+            let n = results.len() as f64;
+            print_json(&json!({
+                "summary": {
+                    "puzzles": results.len(),
+                    "solved": solved,
+                    "mean_success_fraction": results.iter().map(|(_, o, _)| o.success_fraction).sum::<f64>() / n,
+                    "mean_ground_fraction": results.iter().filter_map(|(_, o, _)| o.ground_fraction).sum::<f64>() / n,
+                    "total_sample_s": results.iter().map(|(_, o, _)| o.timing.sample_s).sum::<f64>(),
+                },
+                "results": objects,
+            }))?;
+        } else {
+            print_json(&objects[0])?;
+        }
+    }
+    Ok(0)
+}
+
+/// `encode PUZZLE -o MODEL`: write the weighted QUBO.
+pub(super) fn encode(a: EncodeArgs) -> Result<i32, Failure> {
+    let puzzle = pick(load(&a.puzzle)?, a.index, &a.puzzle.puzzle)?.puzzle;
+    let encoding = puzzle.encode(&EncodeOptions {
+        presolve: a.encoding.presolve,
+    })?;
+    let weights = weights_for(&encoding, "--weight", &a.encoding.weights)?;
+    let qubo = encoding.qubo(&weights)?;
+    let labels: Vec<String> = encoding.labels().iter().map(|l| l.to_string()).collect();
+    write_model(&a.output, &qubo, Some(&labels))?;
+    eprintln!(
+        "wrote {}: {} variables, {} interactions, offset {}",
+        a.output.display(),
+        qubo.num_variables(),
+        qubo.num_interactions(),
+        qubo.offset()
+    );
+    Ok(0)
+}
+
+/// A solution given inline, or the first non-empty line of a file (the whole file when it is
+/// JSON).
+fn solution_text(arg: &str) -> Result<String, Failure> {
+    let p = Path::new(arg);
+    if p.is_file() {
+        let text = crate::io::read_text_limited(p, 1 << 20)?;
+        if text.trim_start().starts_with(['{', '[', '"']) {
+            return Ok(text);
+        }
+        return text
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .map(str::to_string)
+            .ok_or_else(|| format!("{arg}: the file holds no solution").into());
+    }
+    Ok(arg.to_string())
+}
+
+/// `check PUZZLE [SOLUTION]`: referee a solution, or print the puzzle's design facts.
+pub(super) fn check(a: CheckArgs) -> Result<i32, Failure> {
+    let loaded = pick(load(&a.puzzle)?, a.index, &a.puzzle.puzzle)?;
+    let puzzle = loaded.puzzle;
+    let Some(solution) = &a.solution else {
+        let facts = puzzle.design_facts(REFERENCE_NODE_BUDGET);
+        let good = facts.conflicts.is_empty() && facts.solutions != SolutionCount::Zero;
+        if a.json {
+            let mut v = design_json(&puzzle, &facts);
+            if let Some(obj) = v.as_object_mut() {
+                obj.insert("description".into(), puzzle.describe().into());
+            }
+            print_json(&v)?;
+        } else {
+            println!("{}: {}", loaded.origin, puzzle.describe());
+            println!("  {}", facts.summary());
+            for c in facts.conflicts.iter().skip(1) {
+                println!("  also: {}", c.detail);
+            }
+            if let Some(s) = &facts.second_solution {
+                println!("  a second solution: {}", puzzle.solution_to_string(s));
+            }
+        }
+        return Ok(if good { 0 } else { 1 });
+    };
+    let solution = puzzle.parse_solution(&solution_text(solution)?)?;
+    let violations = puzzle.check(&solution);
+    if a.json {
+        print_json(&json!({"valid": violations.is_empty(), "violations": violations}))?;
+    } else if violations.is_empty() {
+        println!("valid");
+    } else {
+        for v in &violations {
+            println!("{}: {}", v.constraint, v.detail);
+        }
+    }
+    Ok(if violations.is_empty() { 0 } else { 1 })
+}
+
+/// `render PUZZLE -o IMAGE`.
+pub(super) fn render(a: RenderArgs) -> Result<i32, Failure> {
+    let puzzle = pick(load(&a.puzzle)?, a.index, &a.puzzle.puzzle)?.puzzle;
+    let solution = match &a.solution {
+        Some(s) => Some(puzzle.parse_solution(&solution_text(s)?)?),
+        None => None,
+    };
+    export(&puzzle.draw(solution.as_ref()), &a.output, PX_PER_UNIT)?;
+    eprintln!("wrote {}", a.output.display());
+    Ok(0)
+}
+
+/// `generate KIND [--PARAM VALUE]… [-o FILE]`.
+pub(super) fn generate(a: GenerateArgs) -> Result<i32, Failure> {
+    if a.kind == "random-qubo" {
+        let path = a
+            .output
+            .ok_or_else(|| usage("random-qubo needs -o MODEL.(qubo|coo|json)"))?;
+        let given = a.params.0.values_for("random-qubo", RANDOM_QUBO_PARAMS)?;
+        let v = crate::params::validate(RANDOM_QUBO_PARAMS, &given)?;
+        let int = |name: &str| v[name].as_u64().unwrap_or(0);
+        let q = crate::qubo::random_qubo(int("size") as usize, int("degree") as usize, int("seed"))?;
+        write_model(&path, &q, None)?;
+        eprintln!(
+            "wrote {}: {} variables, {} interactions",
+            path.display(),
+            q.num_variables(),
+            q.num_interactions()
+        );
+        return Ok(0);
+    }
+    let kind: Kind = a
+        .kind
+        .parse()
+        .map_err(|e: PuzzleError| usage(e.to_string()))?;
+    if !kind.is_available() {
+        return Err(PuzzleError::KindNotAvailable(kind).into());
+    }
+    let values = a.params.0.values_for(kind.name(), kind.generator_params())?;
+    let puzzle = kind.generate(&values)?;
+    let text = puzzle.to_text();
+    match &a.output {
+        Some(path) => {
+            crate::io::write_atomic(path, format!("{text}\n").as_bytes())?;
+            eprintln!("wrote {}: {}", path.display(), puzzle.describe());
+        }
+        None => println!("{text}"),
+    }
+    Ok(0)
+}
+
+/// `sweep PUZZLE --weight NAME --from A --to B`.
+pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
+    let loaded = pick(load(&a.puzzle)?, a.index, &a.puzzle.puzzle)?;
+    refuse_conflicts(&loaded.puzzle, &loaded.origin)?;
+    let puzzle = loaded.puzzle;
+    let options = EncodeOptions {
+        presolve: a.presolve,
+    };
+    let encoding = puzzle.encode(&options)?;
+    let base = weights_for(&encoding, "--set", &a.set)?;
+    if !encoding.weight_names().contains(&a.weight.as_str()) {
+        return Err(usage(format!(
+            "--weight {}: unknown weight (this model's weights: {})",
+            a.weight,
+            encoding.weight_names().join(", ")
+        )));
+    }
+    if a.steps == 0 || !a.from.is_finite() || !a.to.is_finite() {
+        return Err(usage(
+            "--from and --to must be numbers and --steps at least 1",
+        ));
+    }
+    let sampler = build_sampler(&a.sampler)?;
+    let (control, bar) = control_with_progress(threads(&a.sampler)?, "sweep");
+    let values = crate::sweep::values(a.from, a.to, a.steps);
+    if !a.json {
+        println!(
+            "{:>10} {:>9} {:>9} {:>12} {:>12}",
+            a.weight, "success", "ground", "mean E", "min E"
+        );
+    }
+    let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
+    let spec = crate::sweep::SweepSpec {
+        problem: Problem {
+            puzzle: &puzzle,
+            encoding: &encoding,
+            reference: &reference,
+        },
+        base: &base,
+        weight: &a.weight,
+        values: &values,
+    };
+    let points = crate::sweep::run(&spec, sampler.as_ref(), &control, |p| {
+        if !a.json {
+            println!(
+                "{:>10.4} {:>8.1}% {:>9} {:>12.4} {:>12}",
+                p.value,
+                100.0 * p.success_fraction,
+                p.ground_fraction
+                    .map_or("—".into(), |g| format!("{:.1}%", 100.0 * g)),
+                p.mean_energy,
+                p.min_energy
+            );
+        }
+    })?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    if a.json {
+        print_json(
+            &json!({"weight": a.weight, "description": puzzle.describe(), "points": points}),
+        )?;
+    }
+    Ok(0)
+}

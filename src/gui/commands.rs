@@ -1,0 +1,227 @@
+//! Carrying out `Command`s: file actions (open, save, export), new and generated documents,
+//! starting and cancelling runs.
+
+use std::path::PathBuf;
+
+use super::app::{PX_PER_UNIT, Workbench};
+use super::document::Document;
+use super::jobs::{DialogJob, FileAction, GenerateJob, RunInput, SampleJob};
+use super::shared::Command;
+use crate::params::ParamValues;
+use crate::puzzle::{Kind, load_puzzles};
+use crate::qubo::formats::{read_model, write_model};
+use crate::render::image::export;
+use crate::sampler::sampler_from_params;
+
+impl Workbench {
+    /// Carries out a command (also the way tests trigger file actions without dialogs).
+    pub fn apply(&mut self, c: Command, ctx: &egui::Context) {
+        let s = &mut self.shared;
+        match c {
+            Command::New(puzzle) => self.replace_document(Document::from_puzzle(*puzzle, None)),
+            Command::Generate(kind, params) => self.start_generate(kind, params, ctx),
+            Command::Dialog(action) => {
+                let suggested = match action {
+                    FileAction::ExportImage => Some("puzzle.png".to_string()),
+                    FileAction::ExportQubo => Some("model.coo".to_string()),
+                    FileAction::ExportSamples => Some("samples.json".to_string()),
+                    FileAction::SaveAs => Some("puzzle.txt".to_string()),
+                    _ => None,
+                };
+                let repaint_ctx = ctx.clone();
+                self.dialog = Some(DialogJob::start(action, suggested, move || {
+                    repaint_ctx.request_repaint()
+                }));
+            }
+            Command::Open(path) => self.open(path),
+            Command::OpenModel(path) => {
+                if let Err(e) = self.open_model(path) {
+                    self.shared.status = e;
+                }
+            }
+            Command::Save => match s.doc.path.clone() {
+                Some(p) if s.doc.puzzle().is_some() => self.save_to(p),
+                _ => s.send(Command::Dialog(FileAction::SaveAs)),
+            },
+            Command::SaveTo(p) => self.save_to(p),
+            Command::ExportImage(p) => {
+                let Some(puzzle) = s.doc.puzzle() else { return };
+                let solution = s
+                    .selected_solution()
+                    .cloned()
+                    .or_else(|| self.puzzle.editors.entries(&s.doc));
+                s.status = match export(&puzzle.draw(solution.as_ref()), &p, PX_PER_UNIT) {
+                    Ok(()) => format!("wrote {}", p.display()),
+                    Err(e) => e.to_string(),
+                };
+            }
+            Command::ExportQubo(p) => {
+                let Some(model) = &s.doc.model else { return };
+                let labels: Vec<String> = (0..model.qubo.num_variables())
+                    .map(|v| s.doc.label_of(v))
+                    .collect();
+                s.status = match write_model(&p, &model.qubo, Some(&labels)) {
+                    Ok(()) => format!("wrote {}", p.display()),
+                    Err(e) => e.to_string(),
+                };
+            }
+            Command::ExportSamples(p) => {
+                let Some(r) = &s.result else { return };
+                let labels: Vec<String> = (0..r.samples.num_variables)
+                    .map(|v| s.doc.label_of(v))
+                    .collect();
+                s.status = match r.samples.save(&p, Some(&labels)) {
+                    Ok(()) => format!("wrote {}", p.display()),
+                    Err(e) => e.to_string(),
+                };
+            }
+            Command::Run => self.start_run(ctx),
+            Command::Cancel => {
+                if let Some(job) = &s.run {
+                    job.control.cancel();
+                    s.status = "cancelling…".into();
+                }
+            }
+            Command::Undo => s.doc.undo(),
+            Command::Redo => s.doc.redo(),
+        }
+    }
+
+    /// Generates a puzzle on a worker thread (a slow request never freezes the window).
+    fn start_generate(&mut self, kind: Kind, params: ParamValues, ctx: &egui::Context) {
+        let repaint = ctx.clone();
+        self.shared.generating = Some(GenerateJob::start(
+            move || kind.generate(&params).map_err(|e| e.to_string()),
+            move || repaint.request_repaint(),
+        ));
+        self.shared.status = format!("generating a {kind}…");
+    }
+
+    pub(super) fn replace_document(&mut self, doc: Document) {
+        if let Some(job) = &self.shared.run {
+            job.control.cancel();
+        }
+        self.shared.doc = doc;
+        self.shared.result = None;
+        self.shared.selected_row = None;
+        self.puzzle.editors.reset();
+        self.sweep.clear();
+    }
+
+    /// Opens a puzzle file; a model extension (.qubo, .coo) opens it as a model.
+    pub fn open(&mut self, path: PathBuf) {
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if ext == "qubo" || ext == "coo" {
+            if let Err(e) = self.open_model(path) {
+                self.shared.status = e;
+            }
+            return;
+        }
+        match load_puzzles(&path, None) {
+            Ok(mut puzzles) => {
+                let count = puzzles.len();
+                let first = puzzles.swap_remove(0).puzzle;
+                // Saving one puzzle over a file of many would lose the others: such a document
+                // has no path, so Save asks where.
+                let save_path = (count == 1).then(|| path.clone());
+                self.shared.settings.remember(path.clone());
+                self.replace_document(Document::from_puzzle(first, save_path));
+                self.shared.status = if count == 1 {
+                    format!("opened {}", path.display())
+                } else {
+                    format!(
+                        "opened puzzle 1 of {count} from {} (Save asks for a new file)",
+                        path.display()
+                    )
+                };
+            }
+            Err(e) => {
+                // A .json that is not a puzzle may be a dimod BQM.
+                if ext == "json" && self.open_model(path).is_ok() {
+                    return;
+                }
+                self.shared.status = e.to_string();
+            }
+        }
+    }
+
+    /// Opens a QUBO model file (no puzzle); read warnings go to the status line.
+    pub(super) fn open_model(&mut self, path: PathBuf) -> Result<(), String> {
+        let m = read_model(&path).map_err(|e| e.to_string())?;
+        self.shared.settings.remember(path.clone());
+        let warnings = m.warnings.join("; ");
+        self.replace_document(Document::from_model(m.qubo, m.labels, path));
+        self.shared.status = if warnings.is_empty() {
+            "model opened".into()
+        } else {
+            format!("model opened; warning: {warnings}")
+        };
+        Ok(())
+    }
+
+    fn save_to(&mut self, path: PathBuf) {
+        let s = &mut self.shared;
+        let Some(p) = s.doc.puzzle() else { return };
+        let text = if path.extension().is_some_and(|e| e == "json") {
+            serde_json::to_string_pretty(p).unwrap_or_default() + "\n"
+        } else {
+            p.to_text() + "\n"
+        };
+        match crate::io::write_atomic(&path, text.as_bytes()) {
+            Ok(()) => {
+                s.doc.dirty = false;
+                s.doc.path = Some(path.clone());
+                s.settings.remember(path.clone());
+                s.status = format!("saved {}", path.display());
+            }
+            Err(e) => s.status = e.to_string(),
+        }
+    }
+
+    fn start_run(&mut self, ctx: &egui::Context) {
+        let s = &mut self.shared;
+        if s.run.is_some() {
+            return;
+        }
+        let Some(model) = s.doc.model.clone() else {
+            s.status = s
+                .doc
+                .error
+                .clone()
+                .unwrap_or_else(|| "no model to sample".into());
+            return;
+        };
+        // Contradictory givens: say so before sampling (the user can still edit).
+        if let Some(p) = s.doc.puzzle()
+            && let Some(c) = p.conflicts().first()
+        {
+            s.status = format!("not sampled: the givens conflict: {}", c.detail);
+            return;
+        }
+        let sampler = match sampler_from_params(&s.settings.sampler, &s.settings.sampler_params()) {
+            Ok(x) => x,
+            Err(e) => {
+                s.status = format!("sampler {}: {e}", s.settings.sampler);
+                return;
+            }
+        };
+        let puzzle = match (s.doc.puzzle(), &s.doc.encoding) {
+            (Some(p), Some(e)) => Some((p.clone(), e.clone(), s.doc.weights.clone())),
+            _ => None,
+        };
+        let input = RunInput {
+            puzzle,
+            model,
+            version: s.doc.version,
+        };
+        let repaint_ctx = ctx.clone();
+        s.run = Some(SampleJob::start(input, sampler, move || {
+            repaint_ctx.request_repaint()
+        }));
+        s.status = "sampling…".into();
+    }
+}

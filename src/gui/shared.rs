@@ -1,0 +1,106 @@
+//! What every panel may read or change (`Shared`) and the actions panels ask the app to carry
+//! out (`Command`). Panels import this module, never `app`, so the dependency runs one way:
+//! app → panels → shared.
+
+use std::path::PathBuf;
+
+use super::document::Document;
+use super::jobs::{FactsJob, FileAction, GenerateJob, RunResult, SampleJob};
+use super::settings::Settings;
+use crate::params::ParamValues;
+use crate::puzzle::{AnyPuzzle, AnySolution, DesignFacts, Kind};
+
+/// What panels ask the app to do; applied once per frame, after layout.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// A new document holding this (blank) puzzle.
+    New(Box<AnyPuzzle>),
+    /// Generate a puzzle of this kind with these parameters (as a job), replacing the current.
+    Generate(Kind, ParamValues),
+    /// Ask for a file with a native dialog.
+    Dialog(FileAction),
+    /// Open a puzzle file (a model extension opens it as a model).
+    Open(PathBuf),
+    /// Open a QUBO model file.
+    OpenModel(PathBuf),
+    /// Save to the document's file (asks where when it has none).
+    Save,
+    /// Save to this file.
+    SaveTo(PathBuf),
+    /// Export the puzzle picture (PNG or SVG by extension).
+    ExportImage(PathBuf),
+    /// Export the weighted QUBO.
+    ExportQubo(PathBuf),
+    /// Export the last run's samples.
+    ExportSamples(PathBuf),
+    /// Start sampling.
+    Run,
+    /// Cancel sampling.
+    Cancel,
+    /// Undo the last edit.
+    Undo,
+    /// Redo.
+    Redo,
+}
+
+/// State every panel may read or change.
+pub struct Shared {
+    /// The document.
+    pub doc: Document,
+    /// What persists.
+    pub settings: Settings,
+    /// Commands sent this frame.
+    pub commands: Vec<Command>,
+    /// One line for the status bar: the last thing that happened or went wrong.
+    pub status: String,
+    /// The sampling run, while it goes.
+    pub run: Option<SampleJob>,
+    /// The last run's result.
+    pub result: Option<RunResult>,
+    /// Row of `result` shown on the puzzle.
+    pub selected_row: Option<usize>,
+    /// A puzzle being generated.
+    pub generating: Option<GenerateJob>,
+    /// The design facts being computed, and for which puzzle.
+    pub facts_job: Option<(AnyPuzzle, FactsJob)>,
+    /// The latest design facts and the puzzle they are of.
+    pub facts: Option<(AnyPuzzle, DesignFacts<AnySolution>)>,
+    /// Whether the bundled fonts are installed in egui.
+    pub fonts_installed: bool,
+}
+
+impl Shared {
+    /// A fresh state around a document.
+    pub fn new(doc: Document, settings: Settings) -> Self {
+        Shared {
+            doc,
+            settings,
+            commands: Vec::new(),
+            status: String::new(),
+            run: None,
+            result: None,
+            selected_row: None,
+            generating: None,
+            facts_job: None,
+            facts: None,
+            fonts_installed: false,
+        }
+    }
+
+    /// Queues a command for the app.
+    pub fn send(&mut self, c: Command) {
+        self.commands.push(c);
+    }
+
+    /// The candidate solution to draw: the selected sample's, if any.
+    pub fn selected_solution(&self) -> Option<&AnySolution> {
+        let result = self.result.as_ref()?;
+        result.rows.get(self.selected_row?)?.decoded.as_ref()
+    }
+
+    /// The design facts of the current puzzle, if computed (stale facts are not returned).
+    pub fn current_facts(&self) -> Option<&DesignFacts<AnySolution>> {
+        let (of, facts) = self.facts.as_ref()?;
+        (Some(of) == self.doc.puzzle()).then_some(facts)
+    }
+}

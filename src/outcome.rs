@@ -1,0 +1,283 @@
+//! The one path from samples to figures. Every caller that samples — the CLI's `solve`, the
+//! GUI's Run and weight sweep, `bench` — hands its `SampleSet` to `Outcome::evaluate`, which
+//! decodes and referees each distinct sample (when there is a puzzle) and computes the shares,
+//! TTS99 and the histogram. So a figure means the same thing wherever it is shown.
+//!
+//! Invariant: "at the ground energy" is decided by `qubo::energy_matches` only, and the ground
+//! energy is known only from a valid classical reference (never guessed from the samples).
+
+use crate::puzzle::{AnyPuzzle, AnySolution, Reference, Violation};
+use crate::qubo::{ConstraintReport, Encoding, Weights, energy_matches};
+use crate::sampler::SampleSet;
+
+/// The ground energy of `encoding` under `weights`: the energy every assignment satisfying all
+/// groups has, when the classical reference proved such an assignment exists and no weight is
+/// negative (each group is then at its minimum). `None` otherwise.
+pub fn ground_energy(
+    encoding: &Encoding,
+    weights: &Weights,
+    reference: &Reference<AnySolution>,
+) -> Option<f64> {
+    reference.solution()?;
+    if !encoding.weights_nonnegative(weights).ok()? {
+        return None;
+    }
+    encoding.satisfied_energy(weights).ok()
+}
+
+/// The puzzle side of an evaluation: what decodes and referees the samples.
+#[derive(Clone, Copy)]
+pub struct PuzzleContext<'a> {
+    /// The instance.
+    pub puzzle: &'a AnyPuzzle,
+    /// The encoding the samples are of.
+    pub encoding: &'a Encoding,
+    /// The weights the model was built with (for the broken-constraint reports).
+    pub weights: &'a Weights,
+}
+
+/// One distinct sample, decoded and refereed.
+#[derive(Clone, Debug)]
+pub struct RowVerdict {
+    /// `None` for bare models (nothing to decode into).
+    pub valid: Option<bool>,
+    /// The referee's findings.
+    pub violations: Vec<Violation>,
+    /// The encoding's constraint groups that are broken in this sample.
+    pub broken: Vec<ConstraintReport>,
+    /// The candidate solution.
+    pub decoded: Option<AnySolution>,
+}
+
+/// One histogram bar: the reads whose energy is `energy` (or falls in its bin).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bar {
+    /// Centre of the bin.
+    pub energy: f64,
+    /// Reads that decode to a valid solution (all reads for bare models are in `other`).
+    pub valid: usize,
+    /// The other reads.
+    pub other: usize,
+    /// Bar width to draw.
+    pub width: f64,
+}
+
+/// A run, decoded, refereed and summarised.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The samples, lowest energy first.
+    pub samples: SampleSet,
+    /// One verdict per distinct sample (same order as `samples.rows`).
+    pub rows: Vec<RowVerdict>,
+    /// Known when the puzzle has a valid classical solution and the weights are ≥ 0.
+    pub ground_energy: Option<f64>,
+    /// Wall time of sampling.
+    pub sample_s: f64,
+}
+
+impl Outcome {
+    /// Decodes and referees every distinct sample (when `puzzle` is given).
+    pub fn evaluate(
+        samples: SampleSet,
+        puzzle: Option<PuzzleContext>,
+        ground_energy: Option<f64>,
+        sample_s: f64,
+    ) -> Outcome {
+        let rows = samples
+            .rows
+            .iter()
+            .map(|row| match puzzle {
+                Some(ctx) => {
+                    let decoded = ctx.puzzle.decode(ctx.encoding, &row.sample);
+                    let violations = ctx.puzzle.check(&decoded);
+                    RowVerdict {
+                        valid: Some(violations.is_empty()),
+                        violations,
+                        broken: ctx
+                            .encoding
+                            .report(&row.sample, ctx.weights, true)
+                            .unwrap_or_default(),
+                        decoded: Some(decoded),
+                    }
+                }
+                None => RowVerdict {
+                    valid: None,
+                    violations: Vec::new(),
+                    broken: Vec::new(),
+                    decoded: None,
+                },
+            })
+            .collect();
+        Outcome {
+            samples,
+            rows,
+            ground_energy,
+            sample_s,
+        }
+    }
+
+    /// Reads in the run.
+    pub fn num_reads(&self) -> usize {
+        self.samples.num_reads()
+    }
+
+    fn share(&self, hits: usize) -> f64 {
+        match self.num_reads() {
+            0 => 0.0,
+            n => hits as f64 / n as f64,
+        }
+    }
+
+    /// Share of reads that decode to a valid solution (`None` without a puzzle).
+    pub fn success_fraction(&self) -> Option<f64> {
+        if self.rows.iter().any(|r| r.valid.is_none()) {
+            return None;
+        }
+        let ok = self
+            .samples
+            .rows
+            .iter()
+            .zip(&self.rows)
+            .filter(|(_, v)| v.valid == Some(true))
+            .map(|(r, _)| r.num_occurrences)
+            .sum();
+        Some(self.share(ok))
+    }
+
+    /// Share of reads at the ground energy (`None` when it is not known).
+    pub fn ground_fraction(&self) -> Option<f64> {
+        let g = self.ground_energy?;
+        let hits = self
+            .samples
+            .rows
+            .iter()
+            .filter(|r| energy_matches(r.energy, g))
+            .map(|r| r.num_occurrences)
+            .sum();
+        Some(self.share(hits))
+    }
+
+    /// Time to solution with 99 % confidence: t_read · ln(0.01)/ln(1 − p), with p the success
+    /// fraction (or the ground fraction on bare models) and t_read = sampling wall time / reads;
+    /// t_read itself when p = 1; `None` when p = 0 or unknown.
+    pub fn tts99_s(&self) -> Option<f64> {
+        let p = self.success_fraction().or(self.ground_fraction())?;
+        let reads = self.num_reads();
+        if reads == 0 || p <= 0.0 {
+            return None;
+        }
+        let t_read = self.sample_s / reads as f64;
+        Some(if p >= 1.0 {
+            t_read
+        } else {
+            t_read * 0.01f64.ln() / (1.0 - p).ln()
+        })
+    }
+
+    /// Lowest energy sampled.
+    pub fn min_energy(&self) -> Option<f64> {
+        self.samples.lowest().map(|r| r.energy)
+    }
+
+    /// Mean energy over reads (NaN with no reads).
+    pub fn mean_energy(&self) -> f64 {
+        let total: f64 = self
+            .samples
+            .rows
+            .iter()
+            .map(|r| r.energy * r.num_occurrences as f64)
+            .sum();
+        total / self.num_reads() as f64
+    }
+
+    /// The energy histogram, valid and other reads apart: one bar per distinct energy when
+    /// there are at most 60 (puzzle energies are few and exact), else 40 equal bins.
+    pub fn histogram(&self) -> Vec<Bar> {
+        let rows = &self.samples.rows;
+        let (Some(first), Some(last)) = (rows.first(), rows.last()) else {
+            return Vec::new();
+        };
+        // Rows are sorted by energy.
+        let (lo, hi) = (first.energy, last.energy);
+        let mut distinct: Vec<f64> = rows.iter().map(|r| r.energy).collect();
+        distinct.dedup();
+        let few = distinct.len() <= 60;
+        let (centres, width) = if few {
+            let gap = distinct
+                .windows(2)
+                .map(|w| w[1] - w[0])
+                .fold(f64::INFINITY, f64::min)
+                .min(hi - lo)
+                .max(1e-9);
+            (distinct, gap)
+        } else {
+            let w = (hi - lo) / 40.0;
+            ((0..40).map(|k| lo + w * (k as f64 + 0.5)).collect(), w)
+        };
+        let mut bars: Vec<Bar> = centres
+            .iter()
+            .map(|&energy| Bar {
+                energy,
+                valid: 0,
+                other: 0,
+                width: width * 0.8,
+            })
+            .collect();
+        for (row, verdict) in rows.iter().zip(&self.rows) {
+            let k = if few {
+                centres.iter().position(|&c| c == row.energy).unwrap_or(0)
+            } else {
+                (((row.energy - lo) / width) as usize).min(39)
+            };
+            if verdict.valid == Some(true) {
+                bars[k].valid += row.num_occurrences;
+            } else {
+                bars[k].other += row.num_occurrences;
+            }
+        }
+        bars
+    }
+
+    /// The best (lowest-energy) sample's verdict, with its row.
+    pub fn best(&self) -> Option<(&crate::sampler::SampleRow, &RowVerdict)> {
+        self.samples.rows.first().zip(self.rows.first())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sampler::{SampleInfo, SampleSet};
+
+    fn set(reads: Vec<(Vec<u8>, f64)>) -> SampleSet {
+        SampleSet::from_reads(2, reads, SampleInfo::default())
+    }
+
+    #[test]
+    fn bare_models_have_ground_shares_but_no_validity() {
+        let s = set(vec![
+            (vec![0, 1], -1.0),
+            (vec![0, 1], -1.0),
+            (vec![1, 1], -1.0 + 1e-12),
+            (vec![1, 0], 2.0),
+        ]);
+        let o = Outcome::evaluate(s, None, Some(-1.0), 2.0);
+        assert_eq!(o.success_fraction(), None);
+        assert_eq!(o.ground_fraction(), Some(0.75));
+        // p = 0.75 from the ground share; t_read = 0.5 s.
+        let tts = o.tts99_s().unwrap();
+        assert!((tts - 0.5 * 0.01f64.ln() / 0.25f64.ln()).abs() < 1e-12);
+        assert_eq!(o.mean_energy(), (-3.0 + 1e-12 + 2.0) / 4.0);
+        let bars = o.histogram();
+        assert_eq!(bars.iter().map(|b| b.other).sum::<usize>(), 4);
+        assert_eq!(bars.len(), 3, "three distinct energies, three bars");
+        assert_eq!((bars[0].energy, bars[0].other), (-1.0, 2));
+    }
+
+    #[test]
+    fn no_ground_energy_means_no_ground_share() {
+        let o = Outcome::evaluate(set(vec![(vec![0, 0], 0.0)]), None, None, 1.0);
+        assert_eq!(o.ground_fraction(), None);
+        assert_eq!(o.tts99_s(), None);
+    }
+}
