@@ -235,7 +235,11 @@ pub fn run(
             let Some(set) = last else { continue };
             walls.sort_by(f64::total_cmp);
             let wall = walls[walls.len() / 2];
-            energies_seen.push((set.lowest().map_or(f64::NAN, |r| r.energy), set.clone(), wall));
+            energies_seen.push((
+                set.lowest().map_or(f64::NAN, |r| r.energy),
+                set.clone(),
+                wall,
+            ));
             inst_rows.push(BenchRow {
                 instance: inst.name.clone(),
                 n,

@@ -299,11 +299,7 @@ pub fn validate(specs: &[ParamSpec], given: &ParamValues) -> Result<ParamValues,
     for (name, value) in given {
         let spec = find(specs, name).ok_or_else(|| ParamError::Unknown {
             name: name.clone(),
-            known: specs
-                .iter()
-                .map(|s| s.name)
-                .collect::<Vec<_>>()
-                .join(", "),
+            known: specs.iter().map(|s| s.name).collect::<Vec<_>>().join(", "),
         })?;
         spec.check(value)?;
         out.insert(spec.name.to_string(), value.clone());
@@ -373,7 +369,10 @@ mod tests {
             serde_json::json!([0.1, 10.0])
         );
         assert!(SPECS[1].parse_text("auto").unwrap().is_null());
-        assert!(SPECS[1].parse_text("1").is_err(), "a pair needs two numbers");
+        assert!(
+            SPECS[1].parse_text("1").is_err(),
+            "a pair needs two numbers"
+        );
         assert!(SPECS[1].parse_text("nan,1").is_err());
         assert!(SPECS[0].parse_text("auto").is_err(), "required");
     }

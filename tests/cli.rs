@@ -406,14 +406,21 @@ fn contradictory_givens_are_an_error_before_sampling() {
         let out = run(&args);
         assert_eq!(out.status.code(), Some(1), "{cmd}");
         assert_eq!(stderr(&out).trim_end(), want, "{cmd}");
-        assert!(out.stdout.is_empty(), "{cmd}: nothing sampled, nothing printed");
+        assert!(
+            out.stdout.is_empty(),
+            "{cmd}: nothing sampled, nothing printed"
+        );
     }
 }
 
 #[test]
 fn check_without_a_solution_prints_design_facts() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run(&["check", puzzle("euler96_g1.txt").to_str().unwrap(), "--json"]);
+    let out = run(&[
+        "check",
+        puzzle("euler96_g1.txt").to_str().unwrap(),
+        "--json",
+    ]);
     let v = stdout_json(&out);
     assert_eq!(v["solutions"], "1");
     assert_eq!(v["givens"], 32);
@@ -454,11 +461,19 @@ fn solve_json_has_design_facts_and_tts() {
 
 #[test]
 fn generate_takes_the_kinds_own_parameters() {
-    let out = run(&["generate", "sudoku", "--size", "4", "--givens", "6", "--seed", "3"]);
+    let out = run(&[
+        "generate", "sudoku", "--size", "4", "--givens", "6", "--seed", "3",
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let line = String::from_utf8_lossy(&out.stdout).trim().to_string();
     assert_eq!(line.len(), 16);
     assert_eq!(line.chars().filter(|c| *c != '.').count(), 6);
-    let again = run(&["generate", "sudoku", "--param", "size=4", "--param", "givens=6", "--seed", "3"]);
-    assert_eq!(String::from_utf8_lossy(&again.stdout).trim(), line, "--param is the same flag");
+    let again = run(&[
+        "generate", "sudoku", "--param", "size=4", "--param", "givens=6", "--seed", "3",
+    ]);
+    assert_eq!(
+        String::from_utf8_lossy(&again.stdout).trim(),
+        line,
+        "--param is the same flag"
+    );
 }

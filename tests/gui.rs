@@ -414,3 +414,75 @@ fn hovering_the_heatmap_names_the_entry_and_its_constraints() {
     h.get_by_label_contains("cell[0][0] (weight cell): coefficient -1");
     h.get_by_label_contains("row[0]#1 (weight row)");
 }
+
+#[test]
+fn conflicting_givens_are_shown_and_refused_before_sampling_but_stay_editable() {
+    let mut h = harness(Workbench::with_file(None, Settings::default()));
+    wait_for(&mut h, "the design facts", |wb| {
+        wb.shared.current_facts().is_some()
+    });
+    let facts = h.state().shared.current_facts().unwrap().summary();
+    assert!(facts.starts_with("1 solution"), "{facts}");
+    // Select (0, 0) and type a 3: row 1 already has a given 3 (Euler96 #1 starts "003…").
+    h.get_by_label("Puzzle canvas").click();
+    frames(&mut h);
+    h.state_mut()
+        .puzzle
+        .editors
+        .get_mut::<SudokuEditor>()
+        .unwrap()
+        .selected = Some((0, 0));
+    h.key_press(egui::Key::Num3);
+    frames(&mut h);
+    assert_eq!(given(h.state(), 0, 0), 3, "the user may still type it");
+    wait_for(&mut h, "the new design facts", |wb| {
+        wb.shared.current_facts().is_some()
+    });
+    let facts = h.state().shared.current_facts().unwrap();
+    assert_eq!(facts.conflicts[0].detail, "digit 3 twice in row 1");
+    assert!(
+        h.query_by_label_contains("the givens conflict (").is_some(),
+        "the editor shows the conflict"
+    );
+    h.get_by_label("Run").click();
+    frames(&mut h);
+    assert!(!h.state().is_running(), "nothing is sampled");
+    assert_eq!(
+        h.state().shared.status,
+        "not sampled: the givens conflict: digit 3 twice in row 1"
+    );
+    // Undo clears the conflict; Run works again.
+    h.get_by_label("Undo").click();
+    frames(&mut h);
+    assert!(
+        h.state()
+            .shared
+            .doc
+            .puzzle()
+            .unwrap()
+            .conflicts()
+            .is_empty()
+    );
+}
+
+#[test]
+fn generate_runs_as_a_job_from_the_kinds_parameter_form() {
+    let mut h = harness(Workbench::with_file(None, Settings::default()));
+    frames(&mut h);
+    let before = h.state().shared.doc.puzzle().cloned();
+    h.get_by_label("Generate").click();
+    frames(&mut h);
+    wait_for(&mut h, "the generated puzzle", |wb| {
+        wb.shared.generating.is_none() && wb.shared.doc.puzzle().cloned() != before
+    });
+    let p = h.state().shared.doc.puzzle().unwrap().clone();
+    assert_eq!(p.describe(), "9×9 Sudoku, 28 givens", "the form's defaults");
+    assert!(h.state().shared.doc.can_undo(), "generating is undoable");
+    wait_for(&mut h, "its design facts", |wb| {
+        wb.shared.current_facts().is_some()
+    });
+    assert_eq!(
+        h.state().shared.current_facts().unwrap().solutions,
+        qubo_workbench::puzzle::SolutionCount::One
+    );
+}

@@ -78,9 +78,17 @@ fn text_and_json_forms_round_trip() {
                 panic!("{kind}: small instances are solvable: {}", p.describe());
             };
             let as_json = p.solution_to_json(&s).to_string();
-            assert_eq!(p.parse_solution(&as_json).unwrap(), s, "{kind}: solution JSON");
+            assert_eq!(
+                p.parse_solution(&as_json).unwrap(),
+                s,
+                "{kind}: solution JSON"
+            );
             let as_line = p.solution_to_string(&s);
-            assert_eq!(p.parse_solution(&as_line).unwrap(), s, "{kind}: solution line");
+            assert_eq!(
+                p.parse_solution(&as_line).unwrap(),
+                s,
+                "{kind}: solution line"
+            );
         }
     }
 }
@@ -130,7 +138,10 @@ fn the_referee_rejects_a_corrupted_solution() {
             let known = p.solve_classically(REFERENCE_NODE_BUDGET);
             let known = known.solution().unwrap();
             let mut sample = p.solution_sample(&enc, known).unwrap();
-            let on = sample.iter().position(|&b| b == 1).expect("some variable is on");
+            let on = sample
+                .iter()
+                .position(|&b| b == 1)
+                .expect("some variable is on");
             sample[on] = 0;
             let corrupted = p.decode(&enc, &sample);
             assert!(

@@ -10,9 +10,9 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use qubo_workbench::params::{ParamSpec, ParamType, ParamValues};
 use qubo_workbench::qubo::{Qubo, StoredModel};
 use qubo_workbench::sampler::rng::splitmix64;
-use qubo_workbench::params::{ParamSpec, ParamType, ParamValues};
 use qubo_workbench::sampler::{
     ExactSolver, Kernel, RunControl, SAMPLERS, Sampler, SimulatedAnnealing, sampler_from_params,
 };

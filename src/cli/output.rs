@@ -60,7 +60,10 @@ pub(super) fn numbered(path: &Path, k: usize) -> PathBuf {
 }
 
 /// Design facts as JSON: `{"solutions": "1", "conflicts": [...], "givens": 28, …}`.
-pub(super) fn design_json(puzzle: &AnyPuzzle, facts: &DesignFacts<AnySolution>) -> serde_json::Value {
+pub(super) fn design_json(
+    puzzle: &AnyPuzzle,
+    facts: &DesignFacts<AnySolution>,
+) -> serde_json::Value {
     let mut obj = serde_json::Map::new();
     obj.insert("solutions".into(), facts.solutions.to_string().into());
     obj.insert(

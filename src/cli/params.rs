@@ -44,9 +44,7 @@ pub fn augment(mut cmd: clap::Command, owners: &Owners) -> clap::Command {
                     .num_args(2)
                     .value_names(["A", "B"])
                     .allow_negative_numbers(true),
-                ParamType::FloatList { .. } => arg
-                    .value_name("X,Y,…")
-                    .allow_negative_numbers(true),
+                ParamType::FloatList { .. } => arg.value_name("X,Y,…").allow_negative_numbers(true),
                 ParamType::Float { .. } => arg.value_name("X").allow_negative_numbers(true),
                 ParamType::Choice(words) => arg.value_name(words.join("|")),
                 ParamType::Bool => arg.value_name("true|false"),

@@ -73,9 +73,9 @@ pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
             let labels: Vec<String> = encoding.labels().iter().map(|l| l.to_string()).collect();
             outcome.outcome.samples.save(&path, Some(&labels))?;
         }
-        let design = a.json.then(|| {
-            design_json(puzzle, &puzzle.design_facts(REFERENCE_NODE_BUDGET))
-        });
+        let design = a
+            .json
+            .then(|| design_json(puzzle, &puzzle.design_facts(REFERENCE_NODE_BUDGET)));
         if !a.json {
             print_outcome(number, &outcome);
         }
@@ -215,7 +215,8 @@ pub(super) fn generate(a: GenerateArgs) -> Result<i32, Failure> {
         let given = a.params.0.values_for("random-qubo", RANDOM_QUBO_PARAMS)?;
         let v = crate::params::validate(RANDOM_QUBO_PARAMS, &given)?;
         let int = |name: &str| v[name].as_u64().unwrap_or(0);
-        let q = crate::qubo::random_qubo(int("size") as usize, int("degree") as usize, int("seed"))?;
+        let q =
+            crate::qubo::random_qubo(int("size") as usize, int("degree") as usize, int("seed"))?;
         write_model(&path, &q, None)?;
         eprintln!(
             "wrote {}: {} variables, {} interactions",
@@ -232,7 +233,10 @@ pub(super) fn generate(a: GenerateArgs) -> Result<i32, Failure> {
     if !kind.is_available() {
         return Err(PuzzleError::KindNotAvailable(kind).into());
     }
-    let values = a.params.0.values_for(kind.name(), kind.generator_params())?;
+    let values = a
+        .params
+        .0
+        .values_for(kind.name(), kind.generator_params())?;
     let puzzle = kind.generate(&values)?;
     let text = puzzle.to_text();
     match &a.output {

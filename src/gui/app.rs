@@ -154,8 +154,8 @@ impl Workbench {
             s.facts_job = None;
         }
         let Some(puzzle) = s.doc.puzzle() else { return };
-        let wanted = s.current_facts().is_none()
-            && s.facts_job.as_ref().is_none_or(|(of, _)| of != puzzle);
+        let wanted =
+            s.current_facts().is_none() && s.facts_job.as_ref().is_none_or(|(of, _)| of != puzzle);
         if wanted && s.facts_job.is_none() {
             let p = puzzle.clone();
             let repaint = ctx.clone();

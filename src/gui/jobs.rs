@@ -138,7 +138,10 @@ pub struct OneShot<T> {
 
 impl<T: Send + 'static> OneShot<T> {
     /// Runs `work` on a new thread; `repaint` wakes the UI when it is done.
-    pub fn start(work: impl FnOnce() -> T + Send + 'static, repaint: impl Fn() + Send + 'static) -> Self {
+    pub fn start(
+        work: impl FnOnce() -> T + Send + 'static,
+        repaint: impl Fn() + Send + 'static,
+    ) -> Self {
         let (tx, rx) = channel();
         std::thread::spawn(move || {
             let _ = tx.send(work());
@@ -152,7 +155,9 @@ impl<T: Send + 'static> OneShot<T> {
         match self.rx.try_recv() {
             Ok(v) => Some(Ok(v)),
             Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => Some(Err("the worker thread stopped unexpectedly".into())),
+            Err(TryRecvError::Disconnected) => {
+                Some(Err("the worker thread stopped unexpectedly".into()))
+            }
         }
     }
 }

@@ -8,7 +8,12 @@ use crate::params::{ParamDefault, ParamSpec, ParamType, ParamValues};
 
 /// One widget per exposed parameter, editing `values` in place (missing entries show their
 /// default). Returns true when something changed.
-pub fn params_ui(ui: &mut egui::Ui, id: &str, specs: &[ParamSpec], values: &mut ParamValues) -> bool {
+pub fn params_ui(
+    ui: &mut egui::Ui,
+    id: &str,
+    specs: &[ParamSpec],
+    values: &mut ParamValues,
+) -> bool {
     let mut changed = false;
     for spec in specs.iter().filter(|s| s.exposed) {
         let current = values
@@ -88,7 +93,10 @@ fn value_ui(ui: &mut egui::Ui, spec: &ParamSpec, label: &str, value: &mut Value,
                 .selected_text(v.to_string())
                 .show_ui(ui, |ui| {
                     for &option in set {
-                        if ui.selectable_label(v == option, option.to_string()).clicked() {
+                        if ui
+                            .selectable_label(v == option, option.to_string())
+                            .clicked()
+                        {
                             *value = Value::from(option);
                         }
                     }

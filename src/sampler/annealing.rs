@@ -78,7 +78,10 @@ const PARAMS: &[ParamSpec] = &[
     },
     ParamSpec {
         name: "beta_range",
-        ty: ParamType::FloatPair { min: 0.0, max: 1e12 },
+        ty: ParamType::FloatPair {
+            min: 0.0,
+            max: 1e12,
+        },
         default: ParamDefault::Auto("as dwave-samplers computes it from the model"),
         help: "hot and cold inverse temperature β",
         alias: None,
@@ -94,7 +97,10 @@ const PARAMS: &[ParamSpec] = &[
     },
     ParamSpec {
         name: "beta_schedule",
-        ty: ParamType::FloatList { min: 0.0, max: 1e12 },
+        ty: ParamType::FloatList {
+            min: 0.0,
+            max: 1e12,
+        },
         default: ParamDefault::Auto("none; only with beta_schedule_type = custom"),
         help: "explicit β values, each held num_sweeps_per_beta sweeps",
         alias: None,

@@ -29,6 +29,8 @@ pub trait KindEditor: Any {
     fn toolbar_ui(&mut self, ui: &mut egui::Ui, doc: &mut Document) -> Option<String>;
     /// For tests and callers that know the kind.
     fn as_any(&self) -> &dyn Any;
+    /// For tests and callers that know the kind, to change.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
 }
 
 /// A fresh editor for the puzzle's kind.
@@ -57,6 +59,11 @@ impl Editors {
     /// The current editor as its concrete type (tests).
     pub fn get<E: KindEditor>(&self) -> Option<&E> {
         self.current.as_ref()?.1.as_any().downcast_ref::<E>()
+    }
+
+    /// The current editor as its concrete type, to change (tests).
+    pub fn get_mut<E: KindEditor>(&mut self) -> Option<&mut E> {
+        self.current.as_mut()?.1.as_any_mut().downcast_mut::<E>()
     }
 
     /// The user's own entries as a candidate solution, if any.

@@ -97,6 +97,10 @@ impl KindEditor for SudokuEditor {
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
 }
 
 impl SudokuEditor {

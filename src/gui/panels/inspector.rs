@@ -4,9 +4,9 @@
 
 use egui::{Color32, Pos2, Rect, Sense, TextureHandle, TextureOptions, Vec2};
 
-use crate::gui::shared::Shared;
 use crate::gui::heatmap::{self, Order, Stats};
 use crate::gui::jobs::{Heatmap, HeatmapJob};
+use crate::gui::shared::Shared;
 
 /// What the current texture shows (a change starts a rebuild).
 #[derive(Clone, Copy, PartialEq)]

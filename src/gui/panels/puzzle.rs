@@ -169,8 +169,7 @@ impl PuzzlePanel {
         let line = facts.summary();
         let has_second = facts.second_solution.is_some();
         ui.horizontal_wrapped(|ui| {
-            let label = ui.colored_label(if good { GOOD } else { BAD }, line);
-            label.widget_info(|| WidgetInfo::labeled(Role::Label, true, "Design facts"));
+            ui.colored_label(if good { GOOD } else { BAD }, line);
             if has_second {
                 ui.checkbox(&mut self.show_second_solution, "Show a second solution");
             }

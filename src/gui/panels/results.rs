@@ -5,8 +5,8 @@
 use egui::Color32;
 use egui_plot::{Bar, BarChart, Legend, Plot, VLine};
 
-use crate::gui::shared::Shared;
 use crate::gui::jobs::RunResult;
+use crate::gui::shared::Shared;
 
 pub const VALID: Color32 = Color32::from_rgb(60, 160, 90);
 pub const INVALID: Color32 = Color32::from_rgb(200, 90, 80);

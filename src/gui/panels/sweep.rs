@@ -3,8 +3,8 @@
 
 use egui_plot::{Line, Plot, PlotPoints, Points};
 
-use crate::gui::shared::Shared;
 use crate::gui::jobs::{SweepJob, SweepMessage};
+use crate::gui::shared::Shared;
 use crate::sampler::sampler_from_params;
 use crate::sweep::{SweepPoint, values};
 

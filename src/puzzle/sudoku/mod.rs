@@ -24,7 +24,6 @@ pub use draw::MARGIN as DRAW_MARGIN;
 pub use generate::generate;
 pub use solve::count_solutions;
 
-
 /// Box sizes supported: 2 (4×4), 3 (9×9), 4 (16×16).
 pub const BOX_SIZES: [usize; 3] = [2, 3, 4];
 
@@ -365,10 +364,15 @@ impl Puzzle for Sudoku {
             Ok(s) if text.starts_with('"') => s,
             _ => text.to_string(),
         };
-        let grid = Sudoku::from_line(&line).map_err(|e| PuzzleError::parse("solution", match e {
-            PuzzleError::Invalid(m) => m,
-            other => other.to_string(),
-        }))?;
+        let grid = Sudoku::from_line(&line).map_err(|e| {
+            PuzzleError::parse(
+                "solution",
+                match e {
+                    PuzzleError::Invalid(m) => m,
+                    other => other.to_string(),
+                },
+            )
+        })?;
         if grid.side() != self.side() {
             return Err(PuzzleError::parse(
                 "solution",
