@@ -19,15 +19,23 @@ pub struct ParamFlags {
 /// Who owns which parameters: (owner name, its specs), for help texts and messages.
 pub type Owners = Vec<(&'static str, &'static [ParamSpec])>;
 
-/// Adds one flag per distinct parameter name among `owners`, and `--param`.
-pub fn augment(mut cmd: clap::Command, owners: &Owners) -> clap::Command {
-    let mut seen: Vec<&str> = Vec::new();
+/// The exposed parameters of all owners, each name once (the first owner's spec).
+fn distinct_specs(owners: &Owners) -> Vec<&'static ParamSpec> {
+    let mut out: Vec<&'static ParamSpec> = Vec::new();
     for (_, specs) in owners {
         for spec in specs.iter().filter(|s| s.exposed) {
-            if seen.contains(&spec.name) {
-                continue;
+            if !out.iter().any(|s| s.name == spec.name) {
+                out.push(spec);
             }
-            seen.push(spec.name);
+        }
+    }
+    out
+}
+
+/// Adds one flag per distinct parameter name among `owners`, and `--param`.
+pub fn augment(mut cmd: clap::Command, owners: &Owners) -> clap::Command {
+    for spec in distinct_specs(owners) {
+        {
             let help: Vec<String> = owners
                 .iter()
                 .filter_map(|(owner, specs)| {
@@ -72,13 +80,8 @@ fn default_text(spec: &ParamSpec) -> String {
 /// Reads the flags `augment` added.
 pub fn collect(m: &ArgMatches, owners: &Owners) -> ParamFlags {
     let mut given = Vec::new();
-    let mut seen: Vec<&str> = Vec::new();
-    for (_, specs) in owners {
-        for spec in specs.iter().filter(|s| s.exposed) {
-            if seen.contains(&spec.name) {
-                continue;
-            }
-            seen.push(spec.name);
+    for spec in distinct_specs(owners) {
+        {
             if let Ok(Some(values)) = m.try_get_many::<String>(spec.name) {
                 let values: Vec<&str> = values.map(String::as_str).collect();
                 given.push((
