@@ -6,19 +6,54 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use crate::io::read_text_limited;
 use crate::outcome::{Outcome, ground_energy};
-use crate::puzzle::{AnyPuzzle, EncodeOptions, REFERENCE_NODE_BUDGET, Sudoku};
-use crate::qubo::formats::read_model;
-use crate::qubo::{Coupling, Ising, Qubo, StoredModel, random_qubo};
+use crate::puzzle::{AnyPuzzle, EncodeOptions, PuzzleError, REFERENCE_NODE_BUDGET, Sudoku};
+use crate::qubo::formats::{FormatError, read_model};
+use crate::qubo::{Coupling, Ising, Qubo, QuboError, StoredModel, random_qubo};
 use crate::sampler::rng::splitmix64;
 use crate::sampler::{Kernel, RunControl, SampleSet, Sampler, SimulatedAnnealing};
 
 /// A model to time, with its ground energy when known.
 pub struct Instance {
+    /// The name the peer harness uses for the same model.
     pub name: String,
+    /// The model, with its CSR stored.
     pub model: StoredModel,
+    /// The ground energy, when known (puzzles; a COO file's sidecar `NAME.json`).
     pub ground_energy: Option<f64>,
 }
+
+/// Why the benchmark's instances could not be built or read.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// A built-in puzzle failed to parse or encode (a bug in this file).
+    #[error(transparent)]
+    Puzzle(#[from] PuzzleError),
+    /// A built-in random model could not be built.
+    #[error(transparent)]
+    Model(#[from] QuboError),
+    /// A COO file is malformed.
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    /// The folder could not be listed.
+    #[error("{}: cannot list the folder: {source}", path.display())]
+    ListFolder {
+        /// The folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The folder holds no `.coo` file.
+    #[error("{}: no .coo files found", path.display())]
+    NoFiles {
+        /// The folder.
+        path: PathBuf,
+    },
+}
+
+/// Largest sidecar `NAME.json` read for a ground energy.
+const MAX_SIDECAR_BYTES: u64 = 1 << 20;
 
 /// The puzzles the peer harness generates (`qubo_gen.py`), by the same names.
 pub const SUDOKUS: [(&str, &str); 2] = [
@@ -32,13 +67,11 @@ pub const SUDOKUS: [(&str, &str); 2] = [
     ),
 ];
 
-fn sudoku_instance(name: &str, line: &str, presolve: bool) -> Result<Instance, String> {
-    let p = AnyPuzzle::Sudoku(Sudoku::from_line(line).map_err(|e| e.to_string())?);
-    let enc = p
-        .encode(&EncodeOptions { presolve })
-        .map_err(|e| e.to_string())?;
+fn sudoku_instance(name: &str, line: &str, presolve: bool) -> Result<Instance, BenchError> {
+    let p = AnyPuzzle::Sudoku(Sudoku::from_line(line)?);
+    let enc = p.encode(&EncodeOptions { presolve })?;
     let w = enc.default_weights();
-    let q = enc.qubo(&w).map_err(|e| e.to_string())?;
+    let q = enc.qubo(&w)?;
     Ok(Instance {
         name: format!("sudoku_{name}{}", if presolve { "_presolved" } else { "" }),
         ground_energy: ground_energy(&enc, &w, &p.solve_classically(REFERENCE_NODE_BUDGET)),
@@ -80,9 +113,9 @@ pub fn spin_glass_3d(l: usize, seed: u64) -> Qubo {
     .expect("valid lattice")
 }
 
-/// A random QUBO: n variables, each pair coupled with probability `density`, nonzero integer
-/// coefficients in [−10, 10].
-pub fn builtin_instances(quick: bool) -> Result<Vec<Instance>, String> {
+/// The built-in models, named as the peer harness names them: the two Sudokus (full and
+/// presolved), 3-D spin glasses and a random QUBO; `quick` keeps one of each family, smallest.
+pub fn builtin_instances(quick: bool) -> Result<Vec<Instance>, BenchError> {
     let mut out = Vec::new();
     for (name, line) in SUDOKUS {
         for presolve in [false, true] {
@@ -103,7 +136,7 @@ pub fn builtin_instances(quick: bool) -> Result<Vec<Instance>, String> {
     if !quick {
         out.push(Instance {
             name: "random_qubo_n1000_deg10".into(),
-            model: StoredModel::new(random_qubo(1000, 10, 1).map_err(|e| e.to_string())?),
+            model: StoredModel::new(random_qubo(1000, 10, 1)?),
             ground_energy: None,
         });
     }
@@ -111,10 +144,13 @@ pub fn builtin_instances(quick: bool) -> Result<Vec<Instance>, String> {
 }
 
 /// COO files of a folder (or one file); a sidecar `NAME.json` may give `ground_energy`.
-pub fn file_instances(path: &Path) -> Result<Vec<Instance>, String> {
+pub fn file_instances(path: &Path) -> Result<Vec<Instance>, BenchError> {
     let files: Vec<PathBuf> = if path.is_dir() {
         let mut v: Vec<PathBuf> = std::fs::read_dir(path)
-            .map_err(|e| format!("{}: {e}", path.display()))?
+            .map_err(|source| BenchError::ListFolder {
+                path: path.to_path_buf(),
+                source,
+            })?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "coo"))
             .collect();
@@ -124,13 +160,15 @@ pub fn file_instances(path: &Path) -> Result<Vec<Instance>, String> {
         vec![path.to_path_buf()]
     };
     if files.is_empty() {
-        return Err(format!("{}: no .coo files found", path.display()));
+        return Err(BenchError::NoFiles {
+            path: path.to_path_buf(),
+        });
     }
     files
         .iter()
         .map(|f| {
-            let m = read_model(f).map_err(|e| e.to_string())?;
-            let ground_energy = std::fs::read_to_string(f.with_extension("json"))
+            let m = read_model(f)?;
+            let ground_energy = read_text_limited(&f.with_extension("json"), MAX_SIDECAR_BYTES)
                 .ok()
                 .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
                 .and_then(|v| v.get("ground_energy").and_then(|g| g.as_f64()));
@@ -148,19 +186,14 @@ pub fn file_instances(path: &Path) -> Result<Vec<Instance>, String> {
 
 /// Median time (s) to rebuild a puzzle's QUBO from its `Encoding` after a weight change — what a
 /// GUI slider pays per step — and the model's variable count.
-pub fn reweight_time(line: &str, repeats: usize) -> Result<(f64, usize), String> {
-    let p = AnyPuzzle::Sudoku(Sudoku::from_line(line).map_err(|e| e.to_string())?);
-    let enc = p
-        .encode(&EncodeOptions::default())
-        .map_err(|e| e.to_string())?;
+pub fn reweight_time(line: &str, repeats: usize) -> Result<(f64, usize), BenchError> {
+    let p = AnyPuzzle::Sudoku(Sudoku::from_line(line)?);
+    let enc = p.encode(&EncodeOptions::default())?;
     let mut times = Vec::with_capacity(repeats);
     for k in 0..repeats.max(1) {
-        let w = enc
-            .default_weights()
-            .with("hint", 1.0 + k as f64 / 100.0)
-            .map_err(|e| e.to_string())?;
+        let w = enc.default_weights().with("hint", 1.0 + k as f64 / 100.0)?;
         let t = Instant::now();
-        let q = enc.qubo(&w).map_err(|e| e.to_string())?;
+        let q = enc.qubo(&w)?;
         times.push(t.elapsed().as_secs_f64());
         std::hint::black_box(q);
     }
@@ -168,32 +201,47 @@ pub fn reweight_time(line: &str, repeats: usize) -> Result<(f64, usize), String>
     Ok((times[times.len() / 2], enc.num_variables()))
 }
 
+/// One timed configuration on one instance.
 #[derive(Clone, Debug, Serialize)]
 pub struct BenchRow {
+    /// The instance's name.
     pub instance: String,
+    /// Its variable count.
     pub n: usize,
+    /// `lanes` or `scalar`.
     pub kernel: String,
+    /// Worker threads.
     pub threads: usize,
+    /// Independent reads per `sample()` call.
     pub num_reads: usize,
+    /// Sweeps per read.
     pub num_sweeps: usize,
     /// Median wall time of `sample()` over the repeats.
     pub wall_s: f64,
     /// wall / (reads × sweeps × n), as the peer harness reports.
     pub ns_per_update: f64,
+    /// Lowest energy any read reached.
     pub min_energy: f64,
     /// Share of reads at the ground energy, or (marked `ground_known = false`) at the lowest
     /// energy this bench saw on the instance.
     pub ground_fraction: f64,
+    /// Whether the ground energy was known (else `ground_fraction` is relative to the best seen).
     pub ground_known: bool,
 }
 
+/// What `run` times: the schedule and the configurations.
 pub struct BenchSettings {
+    /// Reads per run.
     pub num_reads: usize,
+    /// Sweeps per read.
     pub num_sweeps: usize,
+    /// Runs per configuration; the median wall time is reported.
     pub repeats: usize,
     /// Thread counts to time the lane kernel with (the scalar kernel always runs on one).
     pub threads: Vec<usize>,
+    /// Also time the scalar kernel.
     pub scalar: bool,
+    /// Seed of the first run.
     pub seed: u64,
 }
 

@@ -1,39 +1,100 @@
 //! File helpers shared by every reader and writer: bounded reads and atomic writes.
+//!
+//! Every failure is a [`FileError`] that names the file, so callers never have to re-attach
+//! the path to a message.
 
 use std::fs;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// A file that could not be read or written, and why.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {problem}", path.display())]
+pub struct FileError {
+    /// The file concerned.
+    pub path: PathBuf,
+    /// What went wrong with it.
+    pub problem: FileProblem,
+}
+
+/// What went wrong with a file (the path is in [`FileError`]).
+#[derive(Debug, thiserror::Error)]
+pub enum FileProblem {
+    /// The operating system refused the read.
+    #[error("cannot read: {0}")]
+    Read(std::io::Error),
+    /// The operating system refused the write (or the rename over the target).
+    #[error("cannot write: {0}")]
+    Write(std::io::Error),
+    /// A directory was given where a file was expected.
+    #[error("is a directory, not a file")]
+    IsDirectory,
+    /// The path has no file-name component (e.g. `..` or `/`).
+    #[error("not a file name")]
+    NotAFileName,
+    /// Larger than the reader's budget.
+    #[error("file is {size} bytes, larger than the {limit} bytes this reader accepts")]
+    TooLarge {
+        /// The file's size in bytes.
+        size: u64,
+        /// The reader's limit in bytes.
+        limit: u64,
+    },
+    /// Not valid UTF-8.
+    #[error("not UTF-8 text (invalid byte at offset {offset})")]
+    NotUtf8 {
+        /// Byte offset of the first invalid byte.
+        offset: usize,
+    },
+    /// The extension does not name a format this writer knows.
+    #[error("unknown {what} format: use the extension {expected}")]
+    UnknownExtension {
+        /// What kind of file was being written ("model", "image", "samples").
+        what: &'static str,
+        /// The extensions accepted, as a phrase.
+        expected: &'static str,
+    },
+}
+
+impl FileError {
+    /// A problem with `path`.
+    pub fn new(path: &Path, problem: FileProblem) -> Self {
+        FileError {
+            path: path.to_path_buf(),
+            problem,
+        }
+    }
+}
+
 /// Reads a UTF-8 text file, refusing files larger than `limit` bytes.
-pub fn read_text_limited(path: &Path, limit: u64) -> Result<String, String> {
-    let meta = fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
+pub fn read_text_limited(path: &Path, limit: u64) -> Result<String, FileError> {
+    let fail = |problem| FileError::new(path, problem);
+    let meta = fs::metadata(path).map_err(|e| fail(FileProblem::Read(e)))?;
     if meta.is_dir() {
-        return Err("is a directory, not a file".into());
+        return Err(fail(FileProblem::IsDirectory));
     }
     if meta.len() > limit {
-        return Err(format!(
-            "file is {} bytes, larger than the {} bytes this reader accepts",
-            meta.len(),
-            limit
-        ));
+        return Err(fail(FileProblem::TooLarge {
+            size: meta.len(),
+            limit,
+        }));
     }
-    let bytes = fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
+    let bytes = fs::read(path).map_err(|e| fail(FileProblem::Read(e)))?;
     String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "not UTF-8 text (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
-        )
+        fail(FileProblem::NotUtf8 {
+            offset: e.utf8_error().valid_up_to(),
+        })
     })
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file beside it, flushed, then renamed over
 /// the target, so a crash never leaves a half-written file where a good one was.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let name = path
         .file_name()
-        .ok_or_else(|| format!("{}: not a file name", path.display()))?;
+        .ok_or_else(|| FileError::new(path, FileProblem::NotAFileName))?;
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -52,7 +113,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
     })();
     if let Err(e) = result {
         let _ = fs::remove_file(&tmp);
-        return Err(format!("{}: cannot write: {e}", path.display()));
+        return Err(FileError::new(path, FileProblem::Write(e)));
     }
     Ok(())
 }
@@ -70,7 +131,11 @@ mod tests {
         assert_eq!(fs::read_to_string(&p).unwrap(), "second");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
         let e = write_atomic(&dir.path().join("missing/out.txt"), b"x").unwrap_err();
-        assert!(e.contains("cannot write"), "{e}");
+        assert!(matches!(e.problem, FileProblem::Write(_)), "{e}");
+        assert!(
+            e.to_string().contains("missing/out.txt: cannot write"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -78,17 +143,21 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("big.txt");
         fs::write(&p, vec![b'a'; 100]).unwrap();
-        assert!(
-            read_text_limited(&p, 99)
-                .unwrap_err()
-                .contains("larger than")
-        );
+        let e = read_text_limited(&p, 99).unwrap_err();
+        assert!(matches!(
+            e.problem,
+            FileProblem::TooLarge {
+                size: 100,
+                limit: 99
+            }
+        ));
+        assert!(e.to_string().contains("big.txt: file is 100 bytes"), "{e}");
         assert_eq!(read_text_limited(&p, 100).unwrap().len(), 100);
         fs::write(&p, [0xff, 0xfe]).unwrap();
+        let e = read_text_limited(&p, 100).unwrap_err();
         assert!(
-            read_text_limited(&p, 100)
-                .unwrap_err()
-                .contains("not UTF-8")
+            matches!(e.problem, FileProblem::NotUtf8 { offset: 0 }),
+            "{e}"
         );
     }
 }

@@ -5,6 +5,8 @@
 //! into a candidate solution, checked by the puzzle's own referee, and drawn as a
 //! `render::Drawing` (PNG/SVG, and the GUI's painter).
 
+#![warn(missing_docs)]
+
 /// Timing the samplers (`qubo-workbench bench`).
 pub mod bench;
 /// The command line.

@@ -84,6 +84,21 @@ pub struct ParamSpec {
 }
 
 impl ParamSpec {
+    /// The `seed` parameter every randomised job takes: any u64, so a run can be repeated.
+    pub const fn seed(default: ParamDefault, help: &'static str) -> ParamSpec {
+        ParamSpec {
+            name: "seed",
+            ty: ParamType::Int {
+                min: 0,
+                max: u64::MAX,
+            },
+            default,
+            help,
+            alias: None,
+            exposed: true,
+        }
+    }
+
     /// The command-line flag for this parameter (`num_sweeps` → `--num-sweeps`).
     pub fn flag(&self) -> String {
         format!("--{}", self.name.replace('_', "-"))

@@ -421,7 +421,7 @@ fn conflicting_givens_are_shown_and_refused_before_sampling_but_stay_editable() 
     wait_for(&mut h, "the design facts", |wb| {
         wb.shared.current_facts().is_some()
     });
-    let facts = h.state().shared.current_facts().unwrap().summary();
+    let facts = h.state().shared.current_facts().unwrap().unwrap().summary();
     assert!(facts.starts_with("1 solution"), "{facts}");
     // Select (0, 0) and type a 3: row 1 already has a given 3 (Euler96 #1 starts "003…").
     h.get_by_label("Puzzle canvas").click();
@@ -438,7 +438,7 @@ fn conflicting_givens_are_shown_and_refused_before_sampling_but_stay_editable() 
     wait_for(&mut h, "the new design facts", |wb| {
         wb.shared.current_facts().is_some()
     });
-    let facts = h.state().shared.current_facts().unwrap();
+    let facts = h.state().shared.current_facts().unwrap().unwrap();
     assert_eq!(facts.conflicts[0].detail, "digit 3 twice in row 1");
     assert!(
         h.query_by_label_contains("the givens conflict (").is_some(),
@@ -482,7 +482,7 @@ fn generate_runs_as_a_job_from_the_kinds_parameter_form() {
         wb.shared.current_facts().is_some()
     });
     assert_eq!(
-        h.state().shared.current_facts().unwrap().solutions,
+        h.state().shared.current_facts().unwrap().unwrap().solutions,
         qubo_workbench::puzzle::SolutionCount::One
     );
 }

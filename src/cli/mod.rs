@@ -40,17 +40,7 @@ pub const RANDOM_QUBO_PARAMS: &[ParamSpec] = &[
         alias: None,
         exposed: true,
     },
-    ParamSpec {
-        name: "seed",
-        ty: ParamType::Int {
-            min: 0,
-            max: u64::MAX,
-        },
-        default: ParamDefault::Int(1),
-        help: "the same seed gives the same model",
-        alias: None,
-        exposed: true,
-    },
+    ParamSpec::seed(ParamDefault::Int(1), "the same seed gives the same model"),
 ];
 
 /// The command line.

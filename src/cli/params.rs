@@ -35,31 +35,29 @@ fn distinct_specs(owners: &Owners) -> Vec<&'static ParamSpec> {
 /// Adds one flag per distinct parameter name among `owners`, and `--param`.
 pub fn augment(mut cmd: clap::Command, owners: &Owners) -> clap::Command {
     for spec in distinct_specs(owners) {
-        {
-            let help: Vec<String> = owners
-                .iter()
-                .filter_map(|(owner, specs)| {
-                    let s = specs.iter().find(|s| s.name == spec.name)?;
-                    Some(format!("{owner}: {} ({})", s.help, default_text(s)))
-                })
-                .collect();
-            let mut arg = Arg::new(spec.name)
-                .long(spec.name.replace('_', "-"))
-                .help(help.join("; "))
-                .action(ArgAction::Set);
-            arg = match spec.ty {
-                ParamType::FloatPair { .. } => arg
-                    .num_args(2)
-                    .value_names(["A", "B"])
-                    .allow_negative_numbers(true),
-                ParamType::FloatList { .. } => arg.value_name("X,Y,…").allow_negative_numbers(true),
-                ParamType::Float { .. } => arg.value_name("X").allow_negative_numbers(true),
-                ParamType::Choice(words) => arg.value_name(words.join("|")),
-                ParamType::Bool => arg.value_name("true|false"),
-                ParamType::Int { .. } | ParamType::IntSet(_) => arg.value_name("N"),
-            };
-            cmd = cmd.arg(arg);
-        }
+        let help: Vec<String> = owners
+            .iter()
+            .filter_map(|(owner, specs)| {
+                let s = specs.iter().find(|s| s.name == spec.name)?;
+                Some(format!("{owner}: {} ({})", s.help, default_text(s)))
+            })
+            .collect();
+        let mut arg = Arg::new(spec.name)
+            .long(spec.name.replace('_', "-"))
+            .help(help.join("; "))
+            .action(ArgAction::Set);
+        arg = match spec.ty {
+            ParamType::FloatPair { .. } => arg
+                .num_args(2)
+                .value_names(["A", "B"])
+                .allow_negative_numbers(true),
+            ParamType::FloatList { .. } => arg.value_name("X,Y,…").allow_negative_numbers(true),
+            ParamType::Float { .. } => arg.value_name("X").allow_negative_numbers(true),
+            ParamType::Choice(words) => arg.value_name(words.join("|")),
+            ParamType::Bool => arg.value_name("true|false"),
+            ParamType::Int { .. } | ParamType::IntSet(_) => arg.value_name("N"),
+        };
+        cmd = cmd.arg(arg);
     }
     cmd.arg(
         Arg::new("param")
@@ -81,15 +79,13 @@ fn default_text(spec: &ParamSpec) -> String {
 pub fn collect(m: &ArgMatches, owners: &Owners) -> ParamFlags {
     let mut given = Vec::new();
     for spec in distinct_specs(owners) {
-        {
-            if let Ok(Some(values)) = m.try_get_many::<String>(spec.name) {
-                let values: Vec<&str> = values.map(String::as_str).collect();
-                given.push((
-                    spec.name.to_string(),
-                    values.join(","),
-                    format!("{} {}", spec.flag(), values.join(" ")),
-                ));
-            }
+        if let Ok(Some(values)) = m.try_get_many::<String>(spec.name) {
+            let values: Vec<&str> = values.map(String::as_str).collect();
+            given.push((
+                spec.name.to_string(),
+                values.join(","),
+                format!("{} {}", spec.flag(), values.join(" ")),
+            ));
         }
     }
     if let Ok(Some(values)) = m.try_get_many::<String>("param") {

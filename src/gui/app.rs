@@ -13,11 +13,12 @@ use egui::{CentralPanel, Panel};
 
 use super::document::{Document, Snapshot};
 use super::frame_stats::FrameStats;
-use super::jobs::{DialogJob, FactsJob, FileAction, OneShot};
+use super::jobs::{DialogJob, FileAction, OneShot};
 use super::panels::{InspectorPanel, PuzzlePanel, ResultsPanel, SolverPanel, SweepPanel};
 use super::settings::Settings;
 use super::shared::{Command, Shared};
 use crate::puzzle::{AnyPuzzle, REFERENCE_NODE_BUDGET, Sudoku};
+use crate::render::image::ImageError;
 
 /// Pixels per puzzle unit in exported images (as the CLI).
 pub const PX_PER_UNIT: f32 = crate::cli::PX_PER_UNIT;
@@ -146,11 +147,10 @@ impl Workbench {
     fn poll_facts(&mut self, ctx: &egui::Context) {
         let s = &mut self.shared;
         if let Some((of, job)) = &s.facts_job
-            && let Some(answer) = job.job.poll()
+            && let Some(answer) = job.poll()
         {
-            if let Ok(facts) = answer {
-                s.facts = Some((of.clone(), facts));
-            }
+            // A failure is kept too, so a worker that died is not restarted every frame.
+            s.facts = Some((of.clone(), answer));
             s.facts_job = None;
         }
         let Some(puzzle) = s.doc.puzzle() else { return };
@@ -163,13 +163,7 @@ impl Workbench {
                 move || p.design_facts(REFERENCE_NODE_BUDGET),
                 move || repaint.request_repaint(),
             );
-            s.facts_job = Some((
-                puzzle.clone(),
-                FactsJob {
-                    version: s.doc.version,
-                    job,
-                },
-            ));
+            s.facts_job = Some((puzzle.clone(), job));
         }
     }
 
@@ -264,10 +258,12 @@ impl Workbench {
 
 /// eframe's side: persistence, autosave, close confirmation, `--screenshot`.
 pub struct WorkbenchApp {
+    /// The workbench itself (state and panels).
     pub workbench: Workbench,
     screenshot: Option<PathBuf>,
     screenshot_requested: bool,
     screenshot_done: Arc<AtomicBool>,
+    /// Print frame-time statistics to stderr on exit (`QUBO_WORKBENCH_FRAME_STATS`).
     pub print_frame_stats: bool,
 }
 
@@ -275,6 +271,7 @@ const SETTINGS_KEY: &str = "settings";
 const DOCUMENT_KEY: &str = "document";
 
 impl WorkbenchApp {
+    /// Restores settings and the autosaved document (unless a file or a screenshot is asked for).
     pub fn new(
         cc: &eframe::CreationContext<'_>,
         file: Option<PathBuf>,
@@ -383,15 +380,17 @@ impl eframe::App for WorkbenchApp {
 }
 
 /// Saves an egui screenshot as PNG (through tiny-skia, already a dependency).
-pub fn save_png(image: &egui::ColorImage, path: &Path) -> Result<(), String> {
+pub fn save_png(image: &egui::ColorImage, path: &Path) -> Result<(), ImageError> {
     let [w, h] = image.size;
-    let mut pm = tiny_skia::Pixmap::new(w as u32, h as u32).ok_or("empty screenshot")?;
+    let (width, height) = (w as u32, h as u32);
+    let mut pm =
+        tiny_skia::Pixmap::new(width, height).ok_or(ImageError::Allocation { width, height })?;
     for (dst, px) in pm.pixels_mut().iter_mut().zip(&image.pixels) {
         let [r, g, b, a] = px.to_array();
         *dst = tiny_skia::ColorU8::from_rgba(r, g, b, a).premultiply();
     }
     let bytes = pm
         .encode_png()
-        .map_err(|e| format!("cannot encode PNG: {e}"))?;
-    crate::io::write_atomic(path, &bytes)
+        .map_err(|e| ImageError::Encode(e.to_string()))?;
+    Ok(crate::io::write_atomic(path, &bytes)?)
 }

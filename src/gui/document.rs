@@ -20,21 +20,30 @@ fn next_version() -> u64 {
 /// Undo steps kept.
 const UNDO_LIMIT: usize = 200;
 
+/// What a document holds: a puzzle (encoded here) or a model read from a file.
 pub enum Content {
+    /// A puzzle, editable, encoded on every change.
     Puzzle(AnyPuzzle),
     /// A model made elsewhere (qbsolv, COO, dimod JSON), inspected and sampled as it is.
     Model {
+        /// The file's name, for the title.
         name: String,
+        /// Variable labels, when the file has them.
         labels: Option<Vec<String>>,
     },
 }
 
+/// The open puzzle or model with its encoding options, weights, undo history and weighted model.
 pub struct Document {
+    /// The puzzle or model.
     pub content: Content,
     /// Where Save writes; `None` asks (new documents, or one puzzle out of a multi-puzzle file).
     pub path: Option<PathBuf>,
+    /// Unsaved changes.
     pub dirty: bool,
+    /// Encoding options (presolve).
     pub options: EncodeOptions,
+    /// Weight values the user set; unset weights take their defaults.
     pub weights: Weights,
     undo: Vec<AnyPuzzle>,
     redo: Vec<AnyPuzzle>,
@@ -51,10 +60,15 @@ pub struct Document {
 /// The autosaved form of a document (puzzles only; models are files already).
 #[derive(Serialize, Deserialize)]
 pub struct Snapshot {
+    /// The puzzle.
     pub puzzle: AnyPuzzle,
+    /// Where it was last saved, if anywhere.
     pub path: Option<PathBuf>,
+    /// Whether it had unsaved changes.
     pub dirty: bool,
+    /// Encoding options.
     pub options: EncodeOptions,
+    /// Weight values set.
     pub weights: Weights,
 }
 
@@ -75,12 +89,14 @@ impl Document {
         }
     }
 
+    /// A document for a puzzle, encoded at once.
     pub fn from_puzzle(puzzle: AnyPuzzle, path: Option<PathBuf>) -> Self {
         let mut d = Document::blank(Content::Puzzle(puzzle), path);
         d.reencode();
         d
     }
 
+    /// A document for a model read from a file (inspect and sample only).
     pub fn from_model(qubo: Qubo, labels: Option<Vec<String>>, path: PathBuf) -> Self {
         let name = path
             .file_name()
@@ -91,6 +107,7 @@ impl Document {
         d
     }
 
+    /// Restores an autosaved document.
     pub fn from_snapshot(s: Snapshot) -> Self {
         let mut d = Document::from_puzzle(s.puzzle, s.path);
         d.dirty = s.dirty;
@@ -100,6 +117,7 @@ impl Document {
         d
     }
 
+    /// The autosaved form (puzzles only).
     pub fn snapshot(&self) -> Option<Snapshot> {
         Some(Snapshot {
             puzzle: self.puzzle()?.clone(),
@@ -110,6 +128,7 @@ impl Document {
         })
     }
 
+    /// The puzzle, when the document holds one.
     pub fn puzzle(&self) -> Option<&AnyPuzzle> {
         match &self.content {
             Content::Puzzle(p) => Some(p),
@@ -117,6 +136,7 @@ impl Document {
         }
     }
 
+    /// Title-bar text: file name (or "untitled" / the kind) and a `*` when dirty.
     pub fn title(&self) -> String {
         let name = match (&self.path, &self.content) {
             (Some(p), _) => p
@@ -181,14 +201,17 @@ impl Document {
         })
     }
 
+    /// Whether there is an edit to undo.
     pub fn can_undo(&self) -> bool {
         !self.undo.is_empty()
     }
 
+    /// Whether there is an undone edit to redo.
     pub fn can_redo(&self) -> bool {
         !self.redo.is_empty()
     }
 
+    /// Undoes the last edit and re-encodes.
     pub fn undo(&mut self) {
         if let (Some(prev), Content::Puzzle(p)) = (self.undo.pop(), &mut self.content) {
             self.redo.push(std::mem::replace(p, prev));
@@ -197,6 +220,7 @@ impl Document {
         }
     }
 
+    /// Redoes the last undone edit and re-encodes.
     pub fn redo(&mut self) {
         if let (Some(next), Content::Puzzle(p)) = (self.redo.pop(), &mut self.content) {
             self.undo.push(std::mem::replace(p, next));
@@ -205,6 +229,7 @@ impl Document {
         }
     }
 
+    /// Turns presolve on or off and re-encodes.
     pub fn set_presolve(&mut self, on: bool) {
         if self.options.presolve != on {
             self.options.presolve = on;

@@ -20,7 +20,9 @@ pub enum Order {
 }
 
 impl Order {
+    /// Every order, as the inspector's menu lists them.
     pub const ALL: [Order; 3] = [Order::Index, Order::Label, Order::LastIndexFirst];
+    /// The order's name in the menu.
     pub fn name(self) -> &'static str {
         match self {
             Order::Index => "index",
@@ -61,6 +63,7 @@ pub struct Raster {
     pub values: Vec<f32>,
     /// Largest |Q_ij| (the colour scale's end).
     pub max_abs: f64,
+    /// Whether colours follow log(1 + |Q|) rather than |Q|.
     pub log_scale: bool,
 }
 
@@ -135,15 +138,21 @@ pub fn rasterize(q: &Qubo, order: &[u32], log_scale: bool) -> Raster {
 /// Figures the inspector shows beside the picture.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Stats {
+    /// Variables.
     pub n: usize,
+    /// Non-zero couplings.
     pub couplings: usize,
     /// Non-zero couplings / possible pairs.
     pub density: f64,
+    /// Smallest and largest linear coefficient.
     pub linear_range: (f64, f64),
+    /// Smallest and largest non-zero coupling.
     pub coupling_range: (f64, f64),
+    /// Constant term.
     pub offset: f64,
 }
 
+/// The inspector's figures for a model (one pass over the couplings).
 pub fn stats(q: &Qubo) -> Stats {
     let n = q.num_variables();
     let range = |it: &mut dyn Iterator<Item = f64>| {

@@ -165,13 +165,8 @@ impl<T: Send + 'static> OneShot<T> {
 /// A generated puzzle (or why not), for document version `for_version`.
 pub type GenerateJob = OneShot<Result<AnyPuzzle, String>>;
 
-/// Design facts of the puzzle at a document version.
-pub struct FactsJob {
-    /// The document version the facts are of.
-    pub version: u64,
-    /// The computation.
-    pub job: OneShot<DesignFacts<AnySolution>>,
-}
+/// A puzzle's design facts being computed.
+pub type FactsJob = OneShot<DesignFacts<AnySolution>>;
 
 /// What a sweep thread reports.
 pub enum SweepMessage {
@@ -243,20 +238,25 @@ impl SweepJob {
 
 /// A built heatmap: the raster, the display order it used, and the model's figures.
 pub struct Heatmap {
+    /// Block maxima, one pixel per block.
     pub raster: Raster,
     /// The texture's pixels, converted on the worker (taken when uploaded).
     pub image: Option<egui::ColorImage>,
+    /// Display position → variable index.
     pub order: Vec<u32>,
+    /// The figures beside the picture.
     pub stats: heatmap::Stats,
 }
 
 /// A heatmap being rasterised for model `version`.
 pub struct HeatmapJob {
+    /// The document version the heatmap is for (stale results are dropped).
     pub version: u64,
     rx: Receiver<Heatmap>,
 }
 
 impl HeatmapJob {
+    /// Rasterises `model` on a worker thread in `order`; `repaint` wakes the UI when done.
     pub fn start(
         model: Arc<StoredModel>,
         labels: Option<Vec<crate::qubo::Label>>,
@@ -283,6 +283,7 @@ impl HeatmapJob {
         HeatmapJob { version, rx }
     }
 
+    /// The heatmap, once the worker has finished.
     pub fn poll(&self) -> Option<Heatmap> {
         self.rx.try_recv().ok()
     }
@@ -291,11 +292,17 @@ impl HeatmapJob {
 /// What a file dialog was opened for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FileAction {
+    /// Open a puzzle file.
     OpenPuzzle,
+    /// Open a model file (qbsolv, COO, dimod JSON).
     OpenModel,
+    /// Save the puzzle under a new name.
     SaveAs,
+    /// Export the drawing as PNG or SVG.
     ExportImage,
+    /// Export the weighted model.
     ExportQubo,
+    /// Export the last run's samples.
     ExportSamples,
 }
 
@@ -303,11 +310,13 @@ pub enum FileAction {
 /// the UI keeps painting while it is open. With no desktop portal and no zenity, rfd returns
 /// `None`, which reads as "cancelled".
 pub struct DialogJob {
+    /// What the dialog's answer is for.
     pub action: FileAction,
     rx: Receiver<Option<PathBuf>>,
 }
 
 impl DialogJob {
+    /// Opens the dialog on a worker thread; `suggested` is the file name it offers.
     pub fn start(
         action: FileAction,
         suggested: Option<String>,

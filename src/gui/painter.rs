@@ -39,12 +39,14 @@ fn color(c: Color) -> Color32 {
 /// Where a drawing lands inside `area`: uniformly scaled, centred.
 #[derive(Clone, Copy, Debug)]
 pub struct Placement {
+    /// Screen position of the drawing's (0, 0).
     pub origin: Pos2,
     /// Points per puzzle unit.
     pub scale: f32,
 }
 
 impl Placement {
+    /// The largest uniform scale at which `d` fits `area`, centred in it.
     pub fn fit(d: &Drawing, area: Rect) -> Self {
         let scale = (area.width() / d.width)
             .min(area.height() / d.height)
@@ -56,6 +58,7 @@ impl Placement {
         }
     }
 
+    /// Screen position of a point in puzzle units.
     pub fn to_screen(&self, p: [f32; 2]) -> Pos2 {
         self.origin + Vec2::new(p[0], p[1]) * self.scale
     }

@@ -63,8 +63,8 @@ pub struct Shared {
     pub generating: Option<GenerateJob>,
     /// The design facts being computed, and for which puzzle.
     pub facts_job: Option<(AnyPuzzle, FactsJob)>,
-    /// The latest design facts and the puzzle they are of.
-    pub facts: Option<(AnyPuzzle, DesignFacts<AnySolution>)>,
+    /// The latest design facts (or why they could not be computed) and the puzzle they are of.
+    pub facts: Option<(AnyPuzzle, Result<DesignFacts<AnySolution>, String>)>,
     /// Whether the bundled fonts are installed in egui.
     pub fonts_installed: bool,
 }
@@ -98,9 +98,10 @@ impl Shared {
         result.rows.get(self.selected_row?)?.decoded.as_ref()
     }
 
-    /// The design facts of the current puzzle, if computed (stale facts are not returned).
-    pub fn current_facts(&self) -> Option<&DesignFacts<AnySolution>> {
+    /// The design facts of the current puzzle once computed, or why they could not be (stale
+    /// facts are not returned).
+    pub fn current_facts(&self) -> Option<Result<&DesignFacts<AnySolution>, &str>> {
         let (of, facts) = self.facts.as_ref()?;
-        (Some(of) == self.doc.puzzle()).then_some(facts)
+        (Some(of) == self.doc.puzzle()).then(|| facts.as_ref().map_err(String::as_str))
     }
 }

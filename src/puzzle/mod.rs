@@ -559,7 +559,7 @@ pub fn parse_puzzles(
                     return Err(PuzzleError::parse(
                         origin,
                         format!(
-                            "puzzle {} is a {}, but --kind {want} was asked for",
+                            "puzzle {} is a {}, but a {want} was asked for",
                             k + 1,
                             p.kind()
                         ),
@@ -588,7 +588,7 @@ pub struct LoadedPuzzle {
 pub fn load_puzzles(path: &Path, kind: Option<Kind>) -> Result<Vec<LoadedPuzzle>, PuzzleError> {
     let origin = path.display().to_string();
     let text = crate::io::read_text_limited(path, MAX_PUZZLE_FILE_BYTES)
-        .map_err(|e| PuzzleError::parse(&origin, e.to_string()))?;
+        .map_err(|e| PuzzleError::parse(&origin, e.problem.to_string()))?;
     let puzzles = parse_puzzles(&text, kind, &origin)?;
     if puzzles.is_empty() {
         return Err(PuzzleError::parse(&origin, "no puzzle found in the file"));

@@ -18,11 +18,14 @@ use super::model::{Coupling, Qubo};
 /// A structured variable label such as `x[3][4][6]`: a name and 0-based indices.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Label {
+    /// The variable family, e.g. `x`.
     pub name: String,
+    /// 0-based indices, e.g. row, column, digit.
     pub index: Vec<u32>,
 }
 
 impl Label {
+    /// A label from a name and its indices.
     pub fn new(name: &str, index: &[u32]) -> Self {
         Label {
             name: name.to_string(),
@@ -71,10 +74,15 @@ impl FromStr for Label {
 /// A named penalty weight with its default and the range a slider should offer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WeightSpec {
+    /// The name encoders and users refer to it by (`--weight NAME=VALUE`, the GUI's sliders).
     pub name: String,
+    /// The value used when none is set.
     pub default: f64,
+    /// Lowest value a slider offers (values outside are still accepted).
     pub min: f64,
+    /// Highest value a slider offers.
     pub max: f64,
+    /// What the weight penalises or rewards, for tooltips and `describe`.
     pub help: String,
 }
 
@@ -83,10 +91,12 @@ pub struct WeightSpec {
 pub struct Weights(BTreeMap<String, f64>);
 
 impl Weights {
+    /// No weights set: every weight takes its default.
     pub fn new() -> Self {
         Weights::default()
     }
 
+    /// Sets a weight; NaN and infinities are refused.
     pub fn set(&mut self, name: &str, value: f64) -> Result<(), QuboError> {
         if !value.is_finite() {
             return Err(QuboError::NonFinite {
@@ -98,20 +108,24 @@ impl Weights {
         Ok(())
     }
 
+    /// `set`, for chaining.
     pub fn with(mut self, name: &str, value: f64) -> Result<Self, QuboError> {
         self.set(name, value)?;
         Ok(self)
     }
 
+    /// The value set for `name`, if any (not its default).
     pub fn get(&self, name: &str) -> Option<f64> {
         self.0.get(name).copied()
     }
 
+    /// The weights set, by name.
     pub fn iter(&self) -> impl Iterator<Item = (&str, f64)> {
         self.0.iter().map(|(k, v)| (k.as_str(), *v))
     }
 }
 
+/// Index of a constraint group in its encoding.
 pub type GroupId = usize;
 type WeightIdx = u16;
 
@@ -147,21 +161,28 @@ impl Group {
 /// A constraint group's state in one sample.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ConstraintReport {
+    /// The group's index.
     pub group: GroupId,
+    /// The group's label, e.g. `row[0] digit 3`.
     pub constraint: String,
+    /// The name of the weight that scales it.
     pub weight: String,
     /// Weighted energy of the group in the sample.
     pub energy: f64,
     /// Weighted energy the group has when it holds.
     pub satisfied_energy: f64,
+    /// Whether the group is at its minimum (within `qubo::ENERGY_TOLERANCE`).
     pub holds: bool,
 }
 
 /// One constraint group's share of a matrix entry.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Contribution {
+    /// The group's index.
     pub group: GroupId,
+    /// The group's label.
     pub constraint: String,
+    /// The name of the weight that scales it.
     pub weight: String,
     /// Coefficient before weighting.
     pub coefficient: f64,
@@ -178,6 +199,7 @@ pub struct EncodingBuilder {
 }
 
 impl EncodingBuilder {
+    /// An empty builder.
     pub fn new() -> Self {
         Self::default()
     }
@@ -197,11 +219,13 @@ impl EncodingBuilder {
         (self.specs.len() - 1) as u16
     }
 
+    /// Adds a variable; returns its index.
     pub fn variable(&mut self, label: Label) -> u32 {
         self.labels.push(label);
         (self.labels.len() - 1) as u32
     }
 
+    /// Variables added so far.
     pub fn num_variables(&self) -> usize {
         self.labels.len()
     }
@@ -244,6 +268,7 @@ impl EncodingBuilder {
         });
     }
 
+    /// Compiles the re-weighting table; the builder's groups are kept for reports.
     pub fn build(self) -> Encoding {
         Encoding::compile(self.labels, self.specs, self.groups, Vec::new())
     }
@@ -270,32 +295,48 @@ pub struct Encoding {
     var_groups: Vec<u32>,
 }
 
-/// Merges (key, weight, coef) triples sorted by key into CSR rows of (weight, Σcoef).
-fn merge_rows<K: Copy + Ord>(
-    mut items: Vec<(K, WeightIdx, f64)>,
-) -> (Vec<K>, Vec<u32>, Vec<(WeightIdx, f64)>) {
+/// The one CSR row builder: gathers `(key, tag, value)` items into one row per distinct key,
+/// each row a list of `(tag, Σ value)` sorted by tag (items with equal key and tag merge).
+/// Returns the distinct keys, the row starts (`keys.len() + 1` of them) and the terms.
+fn merge_rows<K: Copy + Ord, T: Copy + Ord>(
+    mut items: Vec<(K, T, f64)>,
+) -> (Vec<K>, Vec<u32>, Vec<(T, f64)>) {
     items.sort_unstable_by_key(|t| (t.0, t.1));
     let mut keys = Vec::new();
     let mut start = vec![0u32];
-    let mut terms: Vec<(WeightIdx, f64)> = Vec::new();
-    for (k, w, c) in items {
+    let mut terms: Vec<(T, f64)> = Vec::new();
+    for (k, tag, c) in items {
         if keys.last() != Some(&k) {
             if !keys.is_empty() {
                 start.push(terms.len() as u32);
             }
             keys.push(k);
-            terms.push((w, c));
-        } else if terms.last().map(|t| t.0) == Some(w) {
-            terms.last_mut().unwrap().1 += c;
+            terms.push((tag, c));
+        } else if let Some(last) = terms.last_mut().filter(|t| t.0 == tag) {
+            last.1 += c;
         } else {
-            terms.push((w, c));
+            terms.push((tag, c));
         }
     }
-    start.push(terms.len() as u32);
-    if keys.is_empty() {
-        start = vec![0];
+    if !keys.is_empty() {
+        start.push(terms.len() as u32);
     }
     (keys, start, terms)
+}
+
+/// Row starts indexed by variable (`n + 1` of them) from `merge_rows`' sparse rows, so that a
+/// variable without items has an empty row.
+fn rows_by_variable(n: usize, keys: &[u32], start: &[u32]) -> Vec<u32> {
+    let mut by_var = Vec::with_capacity(n + 1);
+    let mut k = 0;
+    for v in 0..n as u32 {
+        while k < keys.len() && keys[k] < v {
+            k += 1;
+        }
+        by_var.push(start[k]);
+    }
+    by_var.push(start[keys.len()]);
+    by_var
 }
 
 impl Encoding {
@@ -308,13 +349,14 @@ impl Encoding {
         let n = labels.len();
         let mut lin_items = Vec::new();
         let mut pair_items = Vec::new();
+        let mut touch_items = Vec::new();
         let mut const_by_weight = vec![0.0; specs.len()];
-        let mut touch: Vec<(u32, u32)> = Vec::new();
         for (g, group) in groups.iter().enumerate() {
+            let g = g as u32;
             const_by_weight[group.weight as usize] += group.constant;
             for &(i, c) in &group.linear {
                 lin_items.push((i, group.weight, c));
-                touch.push((i, g as u32));
+                touch_items.push((i, g, 0.0));
             }
             for &(a, b, c) in &group.quadratic {
                 let (i, j) = if a < b { (a, b) } else { (b, a) };
@@ -323,39 +365,16 @@ impl Encoding {
                 } else {
                     pair_items.push(((i, j), group.weight, c));
                 }
-                touch.push((a, g as u32));
-                touch.push((b, g as u32));
+                touch_items.push((a, g, 0.0));
+                touch_items.push((b, g, 0.0));
             }
         }
-        // Every variable gets a linear row (possibly empty) so rows index by variable.
-        lin_items.sort_unstable_by_key(|&(v, w, _)| (v, w));
-        let mut lin_start = vec![0u32; n + 1];
-        let mut lin_terms: Vec<(WeightIdx, f64)> = Vec::new();
-        let mut next = 0;
-        for (v, start) in lin_start.iter_mut().enumerate().take(n) {
-            *start = lin_terms.len() as u32;
-            let row_begin = lin_terms.len();
-            while next < lin_items.len() && lin_items[next].0 as usize == v {
-                let (_, w, c) = lin_items[next];
-                match lin_terms[row_begin..].last_mut() {
-                    Some(t) if t.0 == w => t.1 += c,
-                    _ => lin_terms.push((w, c)),
-                }
-                next += 1;
-            }
-        }
-        lin_start[n] = lin_terms.len() as u32;
+        let (lin_vars, lin_rows, lin_terms) = merge_rows(lin_items);
+        let lin_start = rows_by_variable(n, &lin_vars, &lin_rows);
         let (pairs, pair_start, pair_terms) = merge_rows(pair_items);
-        touch.sort_unstable();
-        touch.dedup();
-        let mut var_groups_start = vec![0u32; n + 1];
-        for &(v, _) in &touch {
-            var_groups_start[v as usize + 1] += 1;
-        }
-        for v in 0..n {
-            var_groups_start[v + 1] += var_groups_start[v];
-        }
-        let var_groups = touch.iter().map(|&(_, g)| g).collect();
+        let (touched, touch_rows, touch_terms) = merge_rows(touch_items);
+        let var_groups_start = rows_by_variable(n, &touched, &touch_rows);
+        let var_groups = touch_terms.into_iter().map(|(g, _)| g).collect();
         Encoding {
             labels,
             specs,
@@ -372,6 +391,7 @@ impl Encoding {
         }
     }
 
+    /// Number of variables (after presolve).
     pub fn num_variables(&self) -> usize {
         self.labels.len()
     }
@@ -381,14 +401,17 @@ impl Encoding {
         self.pairs.len()
     }
 
+    /// Each variable's label, by index.
     pub fn labels(&self) -> &[Label] {
         &self.labels
     }
 
+    /// The weights this encoding uses, with defaults and slider ranges.
     pub fn weight_specs(&self) -> &[WeightSpec] {
         &self.specs
     }
 
+    /// Every weight at its default value.
     pub fn default_weights(&self) -> Weights {
         let mut w = Weights::new();
         for s in &self.specs {
@@ -397,14 +420,17 @@ impl Encoding {
         w
     }
 
+    /// Number of constraint groups.
     pub fn num_groups(&self) -> usize {
         self.groups.len()
     }
 
+    /// A group's label, e.g. `row[0] digit 3`.
     pub fn group_label(&self, g: GroupId) -> &str {
         &self.groups[g].label
     }
 
+    /// The name of the weight that scales a group.
     pub fn group_weight_name(&self, g: GroupId) -> &str {
         &self.specs[self.groups[g].weight as usize].name
     }
@@ -437,6 +463,7 @@ impl Encoding {
             .collect())
     }
 
+    /// The weights' names, in declaration order.
     pub fn weight_names(&self) -> Vec<&str> {
         self.specs.iter().map(|s| s.name.as_str()).collect()
     }
@@ -740,5 +767,39 @@ mod tests {
             .map(|(l, b)| (l.to_string(), b))
             .collect();
         assert_eq!(assignment, [("x[1]".into(), true), ("x[0]".into(), false)]);
+    }
+
+    #[test]
+    fn untouched_variables_get_empty_rows_and_repeated_terms_add_up() {
+        let mut b = EncodingBuilder::new();
+        let w = b.weight("a", 2.0, (0.0, 10.0), "a");
+        let v = b.weight("b", 3.0, (0.0, 10.0), "b");
+        let x: Vec<u32> = (0..4).map(|k| b.variable(Label::new("x", &[k]))).collect();
+        // x0 and x2 untouched; x1 twice under `a`, once under `b`; x1·x3 twice.
+        b.add_group(
+            "g0".into(),
+            w,
+            0.5,
+            vec![(x[1], 1.0), (x[1], 4.0)],
+            Vec::new(),
+            0.0,
+        );
+        b.add_group(
+            "g1".into(),
+            v,
+            0.0,
+            vec![(x[1], -1.0)],
+            vec![(x[1], x[3], 1.0), (x[3], x[1], 2.0)],
+            -1.0,
+        );
+        let enc = b.build();
+        let q = enc.qubo(&enc.default_weights()).unwrap();
+        assert_eq!(q.linear(), [0.0, 2.0 * 5.0 - 3.0, 0.0, 0.0]);
+        assert_eq!(q.offset(), 1.0);
+        assert_eq!(enc.num_pairs(), 1);
+        assert_eq!(q.energy(&[0, 1, 0, 1]).unwrap(), 1.0 + 7.0 + 9.0);
+        assert!(enc.groups_of(0).is_empty() && enc.groups_of(2).is_empty());
+        assert_eq!(enc.groups_of(1), [0, 1]);
+        assert_eq!(enc.groups_of(3), [1]);
     }
 }

@@ -23,12 +23,36 @@ pub fn energy_matches(a: f64, b: f64) -> bool {
 /// Problems with a model's numbers or indices.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum QuboError {
+    /// A coefficient, offset or weight is NaN or infinite.
     #[error("{what} is {value}, but every coefficient must be a finite number")]
-    NonFinite { what: String, value: f64 },
+    NonFinite {
+        /// Which number, e.g. `weight 'hint'` or `coupling (3, 7)`.
+        what: String,
+        /// Its value.
+        value: f64,
+    },
+    /// A variable index at or past the model's size.
     #[error("variable index {index} is out of range for a model of {n} variables")]
-    IndexOutOfRange { index: usize, n: usize },
+    IndexOutOfRange {
+        /// The index given.
+        index: usize,
+        /// The model's variable count.
+        n: usize,
+    },
+    /// An assignment whose length is not the model's variable count.
     #[error("an assignment of {found} values was given for a model of {expected} variables")]
-    LengthMismatch { expected: usize, found: usize },
+    LengthMismatch {
+        /// The model's variable count.
+        expected: usize,
+        /// The assignment's length.
+        found: usize,
+    },
+    /// A weight name the encoding does not declare.
     #[error("unknown weight '{name}' (this model's weights: {known})")]
-    UnknownWeight { name: String, known: String },
+    UnknownWeight {
+        /// The name given.
+        name: String,
+        /// The declared names, comma-separated.
+        known: String,
+    },
 }

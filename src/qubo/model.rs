@@ -6,8 +6,11 @@ use super::QuboError;
 /// One off-diagonal entry of an upper-triangular QUBO matrix (`i < j`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Coupling {
+    /// Row index (the smaller one).
     pub i: u32,
+    /// Column index (the larger one).
     pub j: u32,
+    /// Q_ij.
     pub value: f64,
 }
 
@@ -26,8 +29,11 @@ pub struct Qubo {
 /// E(s) = Σ h_i·s_i + Σ_{i<j} J_ij·s_i·s_j + offset, with s ∈ {−1,+1}ⁿ.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ising {
+    /// Local fields, one per spin.
     pub h: Vec<f64>,
+    /// Couplings J_ij with i < j.
     pub j: Vec<Coupling>,
+    /// Constant term.
     pub offset: f64,
 }
 
@@ -137,6 +143,7 @@ impl Qubo {
         }
     }
 
+    /// Number of variables.
     pub fn num_variables(&self) -> usize {
         self.linear.len()
     }
@@ -146,18 +153,22 @@ impl Qubo {
         self.couplings.iter().filter(|c| c.value != 0.0).count()
     }
 
+    /// The diagonal: one linear coefficient per variable.
     pub fn linear(&self) -> &[f64] {
         &self.linear
     }
 
+    /// Off-diagonal entries, upper-triangular, sorted by (i, j).
     pub fn couplings(&self) -> &[Coupling] {
         &self.couplings
     }
 
+    /// The constant term.
     pub fn offset(&self) -> f64 {
         self.offset
     }
 
+    /// Replaces the constant term (finite values only).
     pub fn set_offset(&mut self, offset: f64) -> Result<(), QuboError> {
         check_finite("offset", offset)?;
         self.offset = offset;
@@ -251,10 +262,15 @@ impl Ising {
 /// neighbours of i (sorted) with coupling values in `values`, each pair stored in both rows.
 #[derive(Clone, Debug, Default)]
 pub struct Csr {
+    /// Diagonal: one linear coefficient per variable.
     pub linear: Vec<f64>,
+    /// Row starts into `cols`/`values`, `num_variables + 1` of them.
     pub start: Vec<usize>,
+    /// Neighbour indices, sorted within each row.
     pub cols: Vec<u32>,
+    /// Coupling values, parallel to `cols`.
     pub values: Vec<f64>,
+    /// Constant term.
     pub offset: f64,
 }
 
@@ -333,6 +349,7 @@ impl Csr {
         self.cols.len()
     }
 
+    /// The neighbours of `i` and the coupling values to them.
     pub fn row(&self, i: usize) -> (&[u32], &[f64]) {
         let r = self.start[i]..self.start[i + 1];
         (&self.cols[r.clone()], &self.values[r])
@@ -343,8 +360,11 @@ impl Csr {
 /// couplings are computed on the fly (the full Eternity II model is too big to store) answers
 /// `for_each_neighbour` instead and returns `None` from `csr`.
 pub trait Model: Sync {
+    /// Number of variables.
     fn num_variables(&self) -> usize;
+    /// Constant term of the energy.
     fn offset(&self) -> f64;
+    /// Linear coefficient (diagonal) of variable `i`.
     fn linear(&self, i: usize) -> f64;
     /// Calls `f(j, Q_ij)` for every j ≠ i with a non-zero coupling.
     fn for_each_neighbour(&self, i: usize, f: &mut dyn FnMut(usize, f64));
@@ -373,11 +393,13 @@ pub trait Model: Sync {
 /// A `Qubo` together with its CSR, ready for the samplers (build it once per model change).
 #[derive(Clone, Debug)]
 pub struct StoredModel {
+    /// The model.
     pub qubo: Qubo,
     csr: Csr,
 }
 
 impl StoredModel {
+    /// Stores a model with its CSR, built here once.
     pub fn new(qubo: Qubo) -> Self {
         let csr = qubo.csr();
         StoredModel { qubo, csr }

@@ -3,19 +3,26 @@
 
 use serde::Serialize;
 
+/// An sRGB colour with straight (not premultiplied) alpha.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Color {
+    /// Red, 0–255.
     pub r: u8,
+    /// Green, 0–255.
     pub g: u8,
+    /// Blue, 0–255.
     pub b: u8,
+    /// Opacity, 0 (transparent) – 255 (opaque).
     pub a: u8,
 }
 
 impl Color {
+    /// An opaque colour.
     pub const fn rgb(r: u8, g: u8, b: u8) -> Self {
         Color { r, g, b, a: 255 }
     }
 
+    /// `#rrggbb`, as SVG writes it (alpha is written separately).
     pub fn hex(self) -> String {
         format!("#{:02x}{:02x}{:02x}", self.r, self.g, self.b)
     }
@@ -24,8 +31,11 @@ impl Color {
 /// The colours the puzzles draw with, kept together so screen and files agree.
 pub mod palette {
     use super::Color;
+    /// Behind everything.
     pub const BACKGROUND: Color = Color::rgb(255, 255, 255);
+    /// Box borders and the outer frame.
     pub const GRID: Color = Color::rgb(40, 40, 40);
+    /// Cell borders inside a box.
     pub const GRID_THIN: Color = Color::rgb(170, 170, 170);
     /// Givens: the instance's own digits.
     pub const GIVEN: Color = Color::rgb(20, 20, 20);
@@ -33,46 +43,73 @@ pub mod palette {
     pub const SAMPLED: Color = Color::rgb(30, 90, 200);
     /// Cells that break a rule.
     pub const CONFLICT_FILL: Color = Color::rgb(255, 214, 214);
+    /// Digits that break a rule.
     pub const CONFLICT_TEXT: Color = Color::rgb(200, 30, 30);
 }
 
+/// An outline: width and colour.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Stroke {
     /// Width in puzzle units.
     pub width: f32,
+    /// Line colour.
     pub color: Color,
 }
 
+/// One primitive of a drawing; coordinates in puzzle units, y down.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum Shape {
+    /// An axis-aligned rectangle from `min` to `max`.
     Rect {
+        /// Top-left corner.
         min: [f32; 2],
+        /// Bottom-right corner.
         max: [f32; 2],
+        /// Fill colour, if filled.
         fill: Option<Color>,
+        /// Outline, if outlined.
         stroke: Option<Stroke>,
     },
+    /// A straight segment.
     Line {
+        /// Start point.
         from: [f32; 2],
+        /// End point.
         to: [f32; 2],
+        /// Its line style.
         stroke: Stroke,
     },
+    /// A closed polygon through `points` (for triangles and path segments).
     Polygon {
+        /// Corners, in order.
         points: Vec<[f32; 2]>,
+        /// Fill colour, if filled.
         fill: Option<Color>,
+        /// Outline, if outlined.
         stroke: Option<Stroke>,
     },
+    /// A circle (path end points, mine markers).
     Circle {
+        /// Centre.
         center: [f32; 2],
+        /// Radius in puzzle units.
         radius: f32,
+        /// Fill colour, if filled.
         fill: Option<Color>,
+        /// Outline, if outlined.
         stroke: Option<Stroke>,
     },
     /// Text centred on `center`; `size` is the font's em size in puzzle units.
     Text {
+        /// Where the text's centre goes.
         center: [f32; 2],
+        /// Em size in puzzle units.
         size: f32,
+        /// The text itself.
         text: String,
+        /// Its colour.
         color: Color,
+        /// Bold face (givens) or regular.
         bold: bool,
     },
 }
@@ -80,13 +117,18 @@ pub enum Shape {
 /// A picture `width` × `height` puzzle units, y pointing down.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Drawing {
+    /// Width in puzzle units.
     pub width: f32,
+    /// Height in puzzle units.
     pub height: f32,
+    /// Fills the whole picture first.
     pub background: Color,
+    /// Painted in order, later on top.
     pub shapes: Vec<Shape>,
 }
 
 impl Drawing {
+    /// An empty picture on the standard background.
     pub fn new(width: f32, height: f32) -> Self {
         Drawing {
             width,
@@ -96,6 +138,7 @@ impl Drawing {
         }
     }
 
+    /// Appends a shape on top of the others.
     pub fn push(&mut self, shape: Shape) {
         self.shapes.push(shape);
     }

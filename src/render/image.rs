@@ -8,6 +8,7 @@ use ab_glyph::{Font, FontRef, PxScale, ScaleFont, point};
 use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, Rect, Transform};
 
 use super::drawing::{Color, Drawing, Shape, Stroke};
+use crate::io::{FileError, FileProblem};
 
 static REGULAR_TTF: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 static BOLD_TTF: &[u8] = include_bytes!("../../assets/DejaVuSans-Bold.ttf");
@@ -26,14 +27,46 @@ fn font(bold: bool) -> &'static FontRef<'static> {
     if bold { bold_font } else { regular }
 }
 
+/// Why a drawing could not be rendered or exported.
+#[derive(Debug, thiserror::Error)]
+pub enum ImageError {
+    /// The requested size is empty or larger than [`MAX_IMAGE_SIDE`].
+    #[error(
+        "an image of {width}×{height} pixels is out of range (1 to {MAX_IMAGE_SIDE} per side): choose a smaller scale"
+    )]
+    OutOfRange {
+        /// Width in pixels the scale asked for.
+        width: f32,
+        /// Height in pixels the scale asked for.
+        height: f32,
+    },
+    /// The pixel buffer could not be allocated.
+    #[error("cannot allocate an image of {width}×{height} pixels")]
+    Allocation {
+        /// Width in pixels.
+        width: u32,
+        /// Height in pixels.
+        height: u32,
+    },
+    /// The PNG encoder failed.
+    #[error("cannot encode PNG: {0}")]
+    Encode(String),
+    /// The file could not be written, or its extension names no image format.
+    #[error(transparent)]
+    File(#[from] FileError),
+}
+
 /// Image file formats we export.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ImageFormat {
+    /// Raster, rendered with tiny-skia.
     Png,
+    /// Vector text.
     Svg,
 }
 
 impl ImageFormat {
+    /// The format a file name's extension names (`.png`, `.svg`).
     pub fn from_path(path: &Path) -> Option<Self> {
         match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
             "png" => Some(ImageFormat::Png),
@@ -44,18 +77,22 @@ impl ImageFormat {
 }
 
 /// Writes the drawing to `path` (PNG or SVG by extension), atomically.
-pub fn export(drawing: &Drawing, path: &Path, px_per_unit: f32) -> Result<(), String> {
+pub fn export(drawing: &Drawing, path: &Path, px_per_unit: f32) -> Result<(), ImageError> {
     let bytes = match ImageFormat::from_path(path) {
         Some(ImageFormat::Png) => to_png(drawing, px_per_unit)?,
         Some(ImageFormat::Svg) => to_svg(drawing, px_per_unit).into_bytes(),
         None => {
-            return Err(format!(
-                "{}: unknown image format: use the extension .png or .svg",
-                path.display()
-            ));
+            return Err(FileError::new(
+                path,
+                FileProblem::UnknownExtension {
+                    what: "image",
+                    expected: ".png or .svg",
+                },
+            )
+            .into());
         }
     };
-    crate::io::write_atomic(path, &bytes)
+    Ok(crate::io::write_atomic(path, &bytes)?)
 }
 
 fn paint(c: Color) -> Paint<'static> {
@@ -73,15 +110,17 @@ fn stroke_style(s: &Stroke, scale: f32) -> tiny_skia::Stroke {
 }
 
 /// Renders the drawing at `px_per_unit` pixels per puzzle unit.
-pub fn to_pixmap(d: &Drawing, px_per_unit: f32) -> Result<Pixmap, String> {
+pub fn to_pixmap(d: &Drawing, px_per_unit: f32) -> Result<Pixmap, ImageError> {
     let w = (d.width * px_per_unit).ceil();
     let h = (d.height * px_per_unit).ceil();
     if !(w >= 1.0 && h >= 1.0 && w <= MAX_IMAGE_SIDE as f32 && h <= MAX_IMAGE_SIDE as f32) {
-        return Err(format!(
-            "image of {w}×{h} pixels is out of range (1 to {MAX_IMAGE_SIDE} per side)"
-        ));
+        return Err(ImageError::OutOfRange {
+            width: w,
+            height: h,
+        });
     }
-    let mut pm = Pixmap::new(w as u32, h as u32).ok_or("cannot allocate the image")?;
+    let (width, height) = (w as u32, h as u32);
+    let mut pm = Pixmap::new(width, height).ok_or(ImageError::Allocation { width, height })?;
     let bg = d.background;
     pm.fill(tiny_skia::Color::from_rgba8(bg.r, bg.g, bg.b, bg.a));
     let s = px_per_unit;
@@ -235,10 +274,10 @@ fn draw_text(
 }
 
 /// PNG bytes of the drawing.
-pub fn to_png(d: &Drawing, px_per_unit: f32) -> Result<Vec<u8>, String> {
+pub fn to_png(d: &Drawing, px_per_unit: f32) -> Result<Vec<u8>, ImageError> {
     to_pixmap(d, px_per_unit)?
         .encode_png()
-        .map_err(|e| format!("cannot encode PNG: {e}"))
+        .map_err(|e| ImageError::Encode(e.to_string()))
 }
 
 fn svg_paint(fill: Option<Color>, stroke: Option<&Stroke>, s: f32) -> String {

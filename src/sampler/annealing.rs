@@ -106,17 +106,10 @@ const PARAMS: &[ParamSpec] = &[
         alias: None,
         exposed: true,
     },
-    ParamSpec {
-        name: "seed",
-        ty: ParamType::Int {
-            min: 0,
-            max: u64::MAX,
-        },
-        default: ParamDefault::Auto("random, recorded in the result"),
-        help: "seed: the same seed gives the same samples at any thread count",
-        alias: None,
-        exposed: true,
-    },
+    ParamSpec::seed(
+        ParamDefault::Auto("random, recorded in the result"),
+        "seed: the same seed gives the same samples at any thread count",
+    ),
     ParamSpec {
         name: "kernel",
         ty: ParamType::Choice(&["auto", "scalar", "lanes"]),

@@ -17,6 +17,7 @@ pub struct Progress {
 
 type Observer = dyn Fn(&Progress) + Send + Sync;
 
+/// How a run is steered from outside: cancellation, a progress observer and the thread count.
 #[derive(Clone)]
 pub struct RunControl {
     cancel: Arc<AtomicBool>,
@@ -39,10 +40,12 @@ impl Default for RunControl {
 }
 
 impl RunControl {
+    /// No observer, not cancelled, all cores.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// Sets the worker thread count (`None`: all cores).
     pub fn with_threads(mut self, threads: Option<usize>) -> Self {
         self.threads = threads;
         self
@@ -64,10 +67,12 @@ impl RunControl {
         self.cancel.clone()
     }
 
+    /// Asks the run to stop; samplers return the reads completed so far.
     pub fn cancel(&self) {
         self.cancel.store(true, Ordering::Relaxed);
     }
 
+    /// Whether `cancel` was called (here or through `cancel_flag`).
     pub fn is_cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
     }

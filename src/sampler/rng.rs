@@ -41,14 +41,17 @@ pub fn step(s0: &mut u32, s1: &mut u32, s2: &mut u32, s3: &mut u32) -> u32 {
 pub struct Xoshiro128p([u32; 4]);
 
 impl Xoshiro128p {
+    /// The generator of read `read` of a run seeded with `seed` (independent of the thread count).
     pub fn for_read(seed: u64, read: u64) -> Self {
         Xoshiro128p(read_state(seed, read))
     }
+    /// The next 32 random bits.
     #[inline(always)]
     pub fn next_u32(&mut self) -> u32 {
         let [a, b, c, d] = &mut self.0;
         step(a, b, c, d)
     }
+    /// The four state words (to seed a lane of `LaneRng`).
     pub fn state(&self) -> [u32; 4] {
         self.0
     }
@@ -63,6 +66,7 @@ pub struct LaneRng<const L: usize> {
 }
 
 impl<const L: usize> LaneRng<L> {
+    /// L generators from their states, one per lane.
     pub fn from_states(states: &[[u32; 4]; L]) -> Self {
         LaneRng {
             s0: std::array::from_fn(|l| states[l][0]),

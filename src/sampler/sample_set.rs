@@ -2,17 +2,23 @@
 
 use serde::Serialize;
 
+/// One distinct sample with its energy and how many reads returned it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SampleRow {
+    /// The assignment, 0/1 per variable.
     pub sample: Vec<u8>,
+    /// Its energy (offset included).
     pub energy: f64,
+    /// Reads that returned exactly this sample.
     pub num_occurrences: usize,
 }
 
 /// What produced a sample set, and how long it took.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct SampleInfo {
+    /// The sampler's registry name.
     pub sampler: String,
+    /// The parameters it ran with, as JSON.
     pub params: serde_json::Value,
     /// Reads asked for.
     pub num_reads_requested: usize,
@@ -20,17 +26,24 @@ pub struct SampleInfo {
     pub cancelled: bool,
     /// Seed actually used (also when the caller left it unset), so a run can be repeated.
     pub seed: Option<u64>,
+    /// Time spent before sampling (building the CSR, schedules), in nanoseconds.
     pub preprocessing_ns: u64,
+    /// Time spent sampling, in nanoseconds.
     pub sampling_ns: u64,
+    /// Time spent aggregating the reads, in nanoseconds.
     pub postprocessing_ns: u64,
     /// Sweeps per read actually run (for ns-per-update figures).
     pub num_sweeps: usize,
 }
 
+/// Distinct samples, lowest energy first, with what produced them.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct SampleSet {
+    /// Length of every sample.
     pub num_variables: usize,
+    /// Distinct samples, sorted by energy then sample.
     pub rows: Vec<SampleRow>,
+    /// The sampler, its parameters and timings.
     pub info: SampleInfo,
 }
 
@@ -66,6 +79,7 @@ impl SampleSet {
         self.rows.iter().map(|r| r.num_occurrences).sum()
     }
 
+    /// The lowest-energy sample, if there is one.
     pub fn lowest(&self) -> Option<&SampleRow> {
         self.rows.first()
     }
@@ -123,16 +137,23 @@ impl SampleSet {
     }
 
     /// Writes the samples atomically as dimod SampleSet JSON (`.json`) or CSV (`.csv`).
-    pub fn save(&self, path: &std::path::Path, labels: Option<&[String]>) -> Result<(), String> {
+    pub fn save(
+        &self,
+        path: &std::path::Path,
+        labels: Option<&[String]>,
+    ) -> Result<(), crate::io::FileError> {
         let text = match path.extension().and_then(|e| e.to_str()) {
             Some("csv") => self.to_csv(labels),
             Some("json") => {
                 serde_json::to_string_pretty(&self.to_dimod_json(labels)).unwrap_or_default() + "\n"
             }
             _ => {
-                return Err(format!(
-                    "{}: samples are saved as .json (dimod SampleSet) or .csv",
-                    path.display()
+                return Err(crate::io::FileError::new(
+                    path,
+                    crate::io::FileProblem::UnknownExtension {
+                        what: "samples",
+                        expected: ".json (dimod SampleSet) or .csv",
+                    },
                 ));
             }
         };

@@ -16,6 +16,7 @@ struct Key {
     log: bool,
 }
 
+/// The QUBO inspector: the matrix as a heatmap (built off the UI thread), zoom, pan and hover.
 pub struct InspectorPanel {
     texture: Option<TextureHandle>,
     shown: Option<(Key, Heatmap)>,
@@ -50,6 +51,7 @@ impl InspectorPanel {
         self.job.is_none() && self.texture.is_some()
     }
 
+    /// The figures of the heatmap on screen, if one is.
     pub fn stats(&self) -> Option<&Stats> {
         self.shown.as_ref().map(|(_, h)| &h.stats)
     }
@@ -107,6 +109,7 @@ impl InspectorPanel {
         }
     }
 
+    /// Draws the inspector for the current model.
     pub fn ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
         ui.heading("QUBO inspector");
         self.refresh(ui.ctx(), s);

@@ -60,7 +60,7 @@ impl PuzzlePanel {
         };
         let second = self
             .show_second_solution
-            .then(|| s.current_facts().and_then(|f| f.second_solution.clone()))
+            .then(|| s.current_facts()?.ok()?.second_solution.clone())
             .flatten();
         let entries = self.editors.entries(&s.doc);
         let shown = second
@@ -158,12 +158,19 @@ impl PuzzlePanel {
 
     /// The design facts line: solutions, figures, conflicts.
     fn facts_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
-        let Some(facts) = s.current_facts() else {
-            ui.horizontal(|ui| {
-                ui.spinner();
-                ui.weak("checking the instance…");
-            });
-            return;
+        let facts = match s.current_facts() {
+            None => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.weak("checking the instance…");
+                });
+                return;
+            }
+            Some(Err(why)) => {
+                ui.colored_label(BAD, format!("could not check the instance: {why}"));
+                return;
+            }
+            Some(Ok(facts)) => facts,
         };
         let good = facts.conflicts.is_empty() && facts.solutions == SolutionCount::One;
         let line = facts.summary();

@@ -23,10 +23,12 @@ fn seconds(t: f64) -> String {
     }
 }
 
+/// The results: figures, the energy histogram, the samples table and the broken constraints.
 #[derive(Default)]
 pub struct ResultsPanel {}
 
 impl ResultsPanel {
+    /// Draws the results of the last run.
     pub fn ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
         let Some(r) = &s.result else {
             ui.heading("Results");

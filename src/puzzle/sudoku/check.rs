@@ -7,7 +7,9 @@ use crate::puzzle::Violation;
 /// What a decoded cell holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Cell {
+    /// No digit set: the one-hot constraint is broken.
     Empty,
+    /// Exactly one digit, 1-based.
     Digit(u8),
     /// Several digits set at once (sorted): the one-hot constraint is broken.
     Multiple(Vec<u8>),
@@ -21,6 +23,7 @@ pub struct SudokuSolution {
 }
 
 impl SudokuSolution {
+    /// A grid from its cells, row by row; panics unless there are `side × side` of them.
     pub fn new(side: usize, cells: Vec<Cell>) -> Self {
         assert_eq!(cells.len(), side * side);
         SudokuSolution { side, cells }
@@ -37,10 +40,12 @@ impl SudokuSolution {
         )
     }
 
+    /// Digits per row.
     pub fn side(&self) -> usize {
         self.side
     }
 
+    /// The cell at row `r`, column `c` (0-based).
     pub fn cell(&self, r: usize, c: usize) -> &Cell {
         &self.cells[r * self.side + c]
     }

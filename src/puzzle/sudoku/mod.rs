@@ -231,17 +231,7 @@ const GENERATOR_PARAMS: &[ParamSpec] = &[
         alias: None,
         exposed: true,
     },
-    ParamSpec {
-        name: "seed",
-        ty: ParamType::Int {
-            min: 0,
-            max: u64::MAX,
-        },
-        default: ParamDefault::Int(1),
-        help: "the same seed gives the same puzzle",
-        alias: None,
-        exposed: true,
-    },
+    ParamSpec::seed(ParamDefault::Int(1), "the same seed gives the same puzzle"),
 ];
 
 /// Reads a validated whole-number parameter.

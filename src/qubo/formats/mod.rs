@@ -9,12 +9,14 @@ use std::fmt;
 use std::path::Path;
 
 use super::model::Qubo;
+use crate::io::{FileError, FileProblem};
 
 /// Files larger than this are refused before reading (a model this big wants a stream reader).
 pub const MAX_MODEL_FILE_BYTES: u64 = 2 << 30;
 /// Largest variable count a model file may declare (guards allocations against bad headers).
 pub const MAX_VARIABLES: usize = 50_000_000;
 
+/// The model file formats read and written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// qbsolv `.qubo` text.
@@ -37,6 +39,7 @@ impl Format {
         }
     }
 
+    /// The format's name in messages.
     pub fn name(self) -> &'static str {
         match self {
             Format::Qbsolv => "qbsolv .qubo",
@@ -50,16 +53,22 @@ impl Format {
 /// warnings about things other tools would read differently.
 #[derive(Clone, Debug)]
 pub struct ModelFile {
+    /// The model.
     pub qubo: Qubo,
+    /// One label per variable, when the file names them.
     pub labels: Option<Vec<String>>,
+    /// Things other tools would read differently (e.g. a lower-triangular entry), for the user.
     pub warnings: Vec<String>,
 }
 
 /// What is wrong with a model file, and where.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub struct FormatError {
+    /// The file (or other origin) named in the message.
     pub path: String,
+    /// 1-based line, when the problem is on one.
     pub line: Option<usize>,
+    /// What is wrong and, where it helps, what to do.
     pub message: String,
 }
 
@@ -89,11 +98,14 @@ impl FormatError {
     }
 }
 
+/// The extensions `Format::from_path` knows, as a phrase for messages.
+const MODEL_EXTENSIONS: &str = ".qubo (qbsolv), .coo (COO) or .json (dimod BQM)";
+
 fn format_for(path: &Path) -> Result<Format, FormatError> {
     Format::from_path(path).ok_or_else(|| {
         FormatError::whole(
             &path.display().to_string(),
-            "unknown model format: use the extension .qubo (qbsolv), .coo (COO) or .json (dimod BQM)",
+            format!("unknown model format: use the extension {MODEL_EXTENSIONS}"),
         )
     })
 }
@@ -103,7 +115,7 @@ pub fn read_model(path: &Path) -> Result<ModelFile, FormatError> {
     let name = path.display().to_string();
     let format = format_for(path)?;
     let text = crate::io::read_text_limited(path, MAX_MODEL_FILE_BYTES)
-        .map_err(|e| FormatError::whole(&name, e))?;
+        .map_err(|e| FormatError::whole(&name, e.problem.to_string()))?;
     parse_model(&text, format, &name)
 }
 
@@ -126,8 +138,16 @@ pub fn model_to_string(qubo: &Qubo, labels: Option<&[String]>, format: Format) -
 }
 
 /// Writes a model atomically (temporary file, then rename), the format chosen by extension.
-pub fn write_model(path: &Path, qubo: &Qubo, labels: Option<&[String]>) -> Result<(), String> {
-    let format = format_for(path).map_err(|e| e.to_string())?;
+pub fn write_model(path: &Path, qubo: &Qubo, labels: Option<&[String]>) -> Result<(), FileError> {
+    let format = Format::from_path(path).ok_or_else(|| {
+        FileError::new(
+            path,
+            FileProblem::UnknownExtension {
+                what: "model",
+                expected: MODEL_EXTENSIONS,
+            },
+        )
+    })?;
     let text = model_to_string(qubo, labels, format);
     crate::io::write_atomic(path, text.as_bytes())
 }
