@@ -7,7 +7,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::io::read_text_limited;
-use crate::outcome::{Outcome, ground_energy};
+use crate::outcome::{Ground, Outcome, ground_energy};
 use crate::puzzle::{AnyPuzzle, EncodeOptions, PuzzleError, REFERENCE_NODE_BUDGET, Sudoku};
 use crate::qubo::formats::{FormatError, read_model};
 use crate::qubo::{Coupling, Ising, Qubo, QuboError, StoredModel, random_qubo};
@@ -310,7 +310,8 @@ pub fn run(
         });
         for (row, (_, set, wall)) in inst_rows.iter_mut().zip(energies_seen) {
             // The same figures as `solve` and the GUI: one evaluation path.
-            let outcome = Outcome::evaluate(set, None, Some(target), wall);
+            let ground = Ground::of(target, &inst.model.qubo);
+            let outcome = Outcome::evaluate(set, None, Some(ground), wall);
             row.ground_fraction = outcome.ground_fraction().unwrap_or(0.0);
             progress(row);
         }

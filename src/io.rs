@@ -4,7 +4,7 @@
 //! the path to a message.
 
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -41,6 +41,12 @@ pub enum FileProblem {
         /// The reader's limit in bytes.
         limit: u64,
     },
+    /// Holds a NUL byte: binary data, not text.
+    #[error("not a text file (NUL byte at offset {offset})")]
+    NotText {
+        /// Byte offset of the first NUL.
+        offset: usize,
+    },
     /// Not valid UTF-8.
     #[error("not UTF-8 text (invalid byte at offset {offset})")]
     NotUtf8 {
@@ -68,6 +74,11 @@ impl FileError {
 }
 
 /// Reads a UTF-8 text file, refusing files larger than `limit` bytes.
+///
+/// The reported length is never trusted (`/dev/zero` and pipes report 0): the file is read in
+/// chunks and refused as soon as it passes `limit`, holds a NUL byte (not text) or stops being
+/// UTF-8, so a hostile file costs at most `limit` bytes and stops early when it is binary.
+/// A leading UTF-8 byte-order mark is dropped.
 pub fn read_text_limited(path: &Path, limit: u64) -> Result<String, FileError> {
     let fail = |problem| FileError::new(path, problem);
     let meta = fs::metadata(path).map_err(|e| fail(FileProblem::Read(e)))?;
@@ -80,11 +91,51 @@ pub fn read_text_limited(path: &Path, limit: u64) -> Result<String, FileError> {
             limit,
         }));
     }
-    let bytes = fs::read(path).map_err(|e| fail(FileProblem::Read(e)))?;
-    String::from_utf8(bytes).map_err(|e| {
+    let mut file = fs::File::open(path).map_err(|e| fail(FileProblem::Read(e)))?;
+    let mut bytes = Vec::with_capacity(meta.len().min(limit) as usize);
+    let mut chunk = vec![0u8; 1 << 16];
+    let mut checked = 0; // bytes[..checked] is known to be valid UTF-8
+    loop {
+        let got = match file.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(got) => got,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(fail(FileProblem::Read(e))),
+        };
+        if (bytes.len() + got) as u64 > limit {
+            return Err(fail(FileProblem::TooLarge {
+                size: (bytes.len() + got) as u64,
+                limit,
+            }));
+        }
+        if let Some(k) = chunk[..got].iter().position(|&b| b == 0) {
+            return Err(fail(FileProblem::NotText {
+                offset: bytes.len() + k,
+            }));
+        }
+        bytes.extend_from_slice(&chunk[..got]);
+        match std::str::from_utf8(&bytes[checked..]) {
+            Ok(_) => checked = bytes.len(),
+            // Only an error with a length is invalid; otherwise a character straddles chunks.
+            Err(e) if e.error_len().is_some() => {
+                return Err(fail(FileProblem::NotUtf8 {
+                    offset: checked + e.valid_up_to(),
+                }));
+            }
+            Err(e) => checked += e.valid_up_to(),
+        }
+    }
+    if checked < bytes.len() {
+        return Err(fail(FileProblem::NotUtf8 { offset: checked }));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
         fail(FileProblem::NotUtf8 {
             offset: e.utf8_error().valid_up_to(),
         })
+    })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
     })
 }
 
@@ -159,5 +210,31 @@ mod tests {
             matches!(e.problem, FileProblem::NotUtf8 { offset: 0 }),
             "{e}"
         );
+        fs::write(&p, b"ab\xc3").unwrap();
+        let e = read_text_limited(&p, 100).unwrap_err();
+        assert!(
+            matches!(e.problem, FileProblem::NotUtf8 { offset: 2 }),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_length_of_zero_is_not_trusted() {
+        // /dev/zero reports length 0 and never ends: refused at the first chunk, not hung on.
+        let e = read_text_limited(Path::new("/dev/zero"), 1 << 30).unwrap_err();
+        assert!(
+            matches!(e.problem, FileProblem::NotText { offset: 0 }),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn multibyte_characters_across_chunks_and_a_bom_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("text.txt");
+        // 'é' is two bytes; 40 000 of them straddle every 64 KiB chunk boundary.
+        let text = "é".repeat(40_000);
+        fs::write(&p, format!("\u{feff}{text}")).unwrap();
+        assert_eq!(read_text_limited(&p, 1 << 20).unwrap(), text);
     }
 }

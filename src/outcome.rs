@@ -3,11 +3,12 @@
 //! decodes and referees each distinct sample (when there is a puzzle) and computes the shares,
 //! TTS99 and the histogram. So a figure means the same thing wherever it is shown.
 //!
-//! Invariant: "at the ground energy" is decided by `qubo::energy_matches` only, and the ground
-//! energy is known only from a valid classical reference (never guessed from the samples).
+//! Invariant: "at the ground energy" is decided by `qubo::energy_matches` only, within the
+//! model's own resolution (`Ground::tolerance`), and the ground energy of a puzzle is known only
+//! from a valid classical reference (never guessed from the samples).
 
 use crate::puzzle::{AnyPuzzle, AnySolution, Reference, Violation};
-use crate::qubo::{ConstraintReport, Encoding, Weights, energy_matches};
+use crate::qubo::{ConstraintReport, Encoding, Qubo, Weights, energy_matches};
 use crate::sampler::SampleSet;
 
 /// The ground energy of `encoding` under `weights`: the energy every assignment satisfying all
@@ -23,6 +24,25 @@ pub fn ground_energy(
         return None;
     }
     encoding.satisfied_energy(weights).ok()
+}
+
+/// A ground energy and the resolution within which a sample's energy counts as equal to it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ground {
+    /// The ground energy.
+    pub energy: f64,
+    /// The model's energy resolution (`Qubo::energy_tolerance`).
+    pub tolerance: f64,
+}
+
+impl Ground {
+    /// `energy` as the ground energy of `model`, at the model's resolution.
+    pub fn of(energy: f64, model: &Qubo) -> Ground {
+        Ground {
+            energy,
+            tolerance: model.energy_tolerance(),
+        }
+    }
 }
 
 /// The puzzle side of an evaluation: what decodes and referees the samples.
@@ -71,6 +91,8 @@ pub struct Outcome {
     pub rows: Vec<RowVerdict>,
     /// Known when the puzzle has a valid classical solution and the weights are ≥ 0.
     pub ground_energy: Option<f64>,
+    /// Within this of `ground_energy`, a read is at the ground.
+    pub energy_tolerance: f64,
     /// Wall time of sampling.
     pub sample_s: f64,
 }
@@ -80,7 +102,7 @@ impl Outcome {
     pub fn evaluate(
         samples: SampleSet,
         puzzle: Option<PuzzleContext>,
-        ground_energy: Option<f64>,
+        ground: Option<Ground>,
         sample_s: f64,
     ) -> Outcome {
         let rows = samples
@@ -111,7 +133,8 @@ impl Outcome {
         Outcome {
             samples,
             rows,
-            ground_energy,
+            ground_energy: ground.map(|g| g.energy),
+            energy_tolerance: ground.map_or(0.0, |g| g.tolerance),
             sample_s,
         }
     }
@@ -151,7 +174,7 @@ impl Outcome {
             .samples
             .rows
             .iter()
-            .filter(|r| energy_matches(r.energy, g))
+            .filter(|r| energy_matches(r.energy, g, self.energy_tolerance))
             .map(|r| r.num_occurrences)
             .sum();
         Some(self.share(hits))
@@ -261,7 +284,11 @@ mod tests {
             (vec![1, 1], -1.0 + 1e-12),
             (vec![1, 0], 2.0),
         ]);
-        let o = Outcome::evaluate(s, None, Some(-1.0), 2.0);
+        let ground = Ground {
+            energy: -1.0,
+            tolerance: 1e-9,
+        };
+        let o = Outcome::evaluate(s, None, Some(ground), 2.0);
         assert_eq!(o.success_fraction(), None);
         assert_eq!(o.ground_fraction(), Some(0.75));
         // p = 0.75 from the ground share; t_read = 0.5 s.

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::outcome::{Outcome, PuzzleContext, ground_energy};
+use crate::outcome::{Ground, Outcome, PuzzleContext, ground_energy};
 use crate::puzzle::{AnyPuzzle, AnySolution, Reference, Violation};
 use crate::qubo::{Encoding, QuboError, StoredModel, Weights};
 use crate::sampler::{RunControl, SampleError, Sampler};
@@ -82,6 +82,8 @@ pub struct SolveOutcome {
     pub reference: String,
     /// The best read.
     pub best: Option<Best>,
+    /// What to know about how far to trust the run (from the sampler).
+    pub warnings: Vec<String>,
     /// The samples with their verdicts.
     #[serde(skip)]
     pub outcome: Outcome,
@@ -119,7 +121,8 @@ pub fn solve(
     let num_interactions = qubo.num_interactions();
     let model = StoredModel::new(qubo);
     let encode_s = t0.elapsed().as_secs_f64();
-    let ground = ground_energy(problem.encoding, weights, problem.reference);
+    let ground = ground_energy(problem.encoding, weights, problem.reference)
+        .map(|e| Ground::of(e, &model.qubo));
     let t1 = Instant::now();
     let samples = sampler.sample(&model, control)?;
     let sample_s = t1.elapsed().as_secs_f64();
@@ -172,6 +175,7 @@ fn summarise(
         tts99_s: outcome.tts99_s(),
         reference: reference_text(problem.reference),
         best,
+        warnings: info.warnings.clone(),
         outcome,
     }
 }

@@ -22,6 +22,10 @@ pub(super) fn sample(a: SampleArgs) -> Result<i32, Failure> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    for w in &set.info.warnings {
+        eprintln!("warning: {w}");
+    }
+    let warnings: Vec<&String> = file.warnings.iter().chain(&set.info.warnings).collect();
     if let Some(out) = &a.save_samples {
         set.save(out, file.labels.as_deref())?;
     }
@@ -45,7 +49,7 @@ pub(super) fn sample(a: SampleArgs) -> Result<i32, Failure> {
                 "sample": r.sample.iter().map(|b| if *b != 0 { '1' } else { '0' }).collect::<String>(),
             })),
             "timing": {"sample_s": sample_s, "ns_per_update": ns_per_update},
-            "warnings": file.warnings,
+            "warnings": warnings,
         }))?;
     } else {
         println!(

@@ -101,6 +101,9 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
             .map_or(String::new(), |t| format!(" (TTS99 {t:.3} s)")),
         if o.cancelled { " (cancelled)" } else { "" }
     );
+    for w in &o.warnings {
+        eprintln!("  warning: {w}");
+    }
     if let Some(b) = &o.best {
         println!(
             "  best: {}  {}",

@@ -7,7 +7,7 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use crate::outcome::{Outcome, PuzzleContext, ground_energy};
+use crate::outcome::{Ground, Outcome, PuzzleContext, ground_energy};
 use crate::puzzle::{AnyPuzzle, AnySolution, DesignFacts, REFERENCE_NODE_BUDGET};
 use crate::qubo::{Encoding, StoredModel, Weights};
 use crate::sampler::{Progress, RunControl, Sampler};
@@ -97,7 +97,8 @@ impl SampleJob {
                                 encoding: enc,
                                 weights: w,
                             };
-                            let ground = ground_energy(enc, w, &reference);
+                            let ground = ground_energy(enc, w, &reference)
+                                .map(|e| Ground::of(e, &input.model.qubo));
                             Outcome::evaluate(samples, Some(context), ground, sample_s)
                         }
                         None => Outcome::evaluate(samples, None, None, sample_s),

@@ -142,6 +142,14 @@ struct Group {
 }
 
 impl Group {
+    /// The resolution of this group's (unweighted) energy.
+    fn tolerance(&self) -> f64 {
+        let scale = self.constant.abs()
+            + self.linear.iter().map(|t| t.1.abs()).sum::<f64>()
+            + self.quadratic.iter().map(|t| t.2.abs()).sum::<f64>();
+        super::energy_tolerance(scale)
+    }
+
     fn energy(&self, x: &[u8]) -> f64 {
         let mut e = self.constant;
         for &(i, c) in &self.linear {
@@ -171,7 +179,7 @@ pub struct ConstraintReport {
     pub energy: f64,
     /// Weighted energy the group has when it holds.
     pub satisfied_energy: f64,
-    /// Whether the group is at its minimum (within `qubo::ENERGY_TOLERANCE`).
+    /// Whether the group is at its minimum (within `qubo::energy_tolerance` of its scale).
     pub holds: bool,
 }
 
@@ -495,7 +503,9 @@ impl Encoding {
             .zip(&w)
             .map(|(c, w)| c * w)
             .sum();
-        Ok(Qubo::from_canonical(linear, couplings, offset))
+        let q = Qubo::from_canonical(linear, couplings, offset);
+        q.check_energy_range()?;
+        Ok(q)
     }
 
     /// Energy every assignment that satisfies all groups has: the ground energy when the
@@ -531,7 +541,7 @@ impl Encoding {
         let mut out = Vec::new();
         for (g, group) in self.groups.iter().enumerate() {
             let e = group.energy(sample);
-            let holds = super::energy_matches(e, group.satisfied);
+            let holds = super::energy_matches(e, group.satisfied, group.tolerance());
             if only_broken && holds {
                 continue;
             }

@@ -11,13 +11,22 @@ pub use encoding::{
 pub use model::{Coupling, Csr, Ising, Model, Qubo, StoredModel};
 pub use random::random_qubo;
 
-/// Relative tolerance for "these two energies are the same" (ground shares, constraint
-/// reports): the one tolerance of the crate.
-pub const ENERGY_TOLERANCE: f64 = 1e-9;
+/// Resolution of an energy, relative to the model's coefficient scale (`Qubo::energy_scale`:
+/// the sum of every |coefficient|, which bounds every energy and the rounding error of summing
+/// one in f64). Relative to the scale, not to the energy: with one weight at 1e10, energies of
+/// −3.2e11 and −3.2e11 + 12 differ by one broken constraint and must not compare equal.
+pub const ENERGY_RELATIVE_TOLERANCE: f64 = 1e-12;
 
-/// Whether two energies agree within `ENERGY_TOLERANCE` (relative, with an absolute floor).
-pub fn energy_matches(a: f64, b: f64) -> bool {
-    (a - b).abs() <= ENERGY_TOLERANCE * (1.0 + a.abs().max(b.abs()))
+/// The tolerance for energies of a model (or group) whose coefficients' magnitudes sum to
+/// `scale`: `ENERGY_RELATIVE_TOLERANCE × max(scale, 1)`.
+pub fn energy_tolerance(scale: f64) -> f64 {
+    ENERGY_RELATIVE_TOLERANCE * scale.max(1.0)
+}
+
+/// Whether two energies agree within `tolerance` (from `energy_tolerance`): the crate's one
+/// definition of "the same energy" (ground shares, constraint reports).
+pub fn energy_matches(a: f64, b: f64, tolerance: f64) -> bool {
+    (a - b).abs() <= tolerance
 }
 
 /// Problems with a model's numbers or indices.
@@ -47,6 +56,11 @@ pub enum QuboError {
         /// The assignment's length.
         found: usize,
     },
+    /// Every coefficient is finite but their magnitudes sum past f64's range.
+    #[error(
+        "the coefficients' magnitudes sum to more than a 64-bit float holds (about 1.8e308), so energies would overflow: scale the model or its weights down"
+    )]
+    EnergyOverflow,
     /// A weight name the encoding does not declare.
     #[error("unknown weight '{name}' (this model's weights: {known})")]
     UnknownWeight {

@@ -116,11 +116,37 @@ impl Qubo {
         for c in &couplings {
             check_finite(&format!("coefficient of ({}, {})", c.i, c.j), c.value)?;
         }
-        Ok(Qubo {
+        let q = Qubo {
             linear,
             couplings,
             offset,
-        })
+        };
+        q.check_energy_range()?;
+        Ok(q)
+    }
+
+    /// Refuses a model some of whose energies overflow f64 (every coefficient finite, but their
+    /// sum not), so no energy is ever reported as ±∞ or `null`.
+    pub fn check_energy_range(&self) -> Result<(), QuboError> {
+        let scale = self.energy_scale();
+        if scale.is_finite() {
+            Ok(())
+        } else {
+            Err(QuboError::EnergyOverflow)
+        }
+    }
+
+    /// |offset| + Σ|linear| + Σ|couplings|: bounds every energy of the model and sets its
+    /// energy resolution (`qubo::energy_tolerance`).
+    pub fn energy_scale(&self) -> f64 {
+        self.offset.abs()
+            + self.linear.iter().map(|v| v.abs()).sum::<f64>()
+            + self.couplings.iter().map(|c| c.value.abs()).sum::<f64>()
+    }
+
+    /// The tolerance within which two of this model's energies are the same.
+    pub fn energy_tolerance(&self) -> f64 {
+        super::energy_tolerance(self.energy_scale())
     }
 
     /// Builds a model from parts already in canonical form (sorted, upper-triangular, unique,

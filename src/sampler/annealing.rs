@@ -13,6 +13,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::control::ProgressTracker;
+use super::precision::KernelScale;
 use super::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
 use super::schedule::{BetaScheduleType, ScheduleSpec};
 use super::{
@@ -161,7 +162,8 @@ impl Default for SimulatedAnnealing {
     }
 }
 
-/// The model in the kernels' layout: f32 coefficients, flat CSR.
+/// The model in the kernels' layout: f32 coefficients, flat CSR, every coefficient (and the
+/// offset) multiplied by `scale` (a power of two, see `precision`); β is divided by it.
 struct KernelModel {
     n: usize,
     start: Vec<usize>,
@@ -169,10 +171,11 @@ struct KernelModel {
     vals: Vec<f32>,
     lin: Vec<f64>,
     offset: f64,
+    scale: f64,
 }
 
 impl KernelModel {
-    fn new(csr: &Csr) -> Self {
+    fn new(csr: &Csr, scale: f64) -> Self {
         let n = csr.num_variables();
         // The scalar kernel indexes fields by these columns without bounds checks.
         assert!(
@@ -183,10 +186,16 @@ impl KernelModel {
             n: csr.num_variables(),
             start: csr.start.clone(),
             cols: csr.cols.clone(),
-            vals: csr.values.iter().map(|&v| v as f32).collect(),
-            lin: csr.linear.clone(),
-            offset: csr.offset,
+            vals: csr.values.iter().map(|&v| (v * scale) as f32).collect(),
+            lin: csr.linear.iter().map(|&v| v * scale).collect(),
+            offset: csr.offset * scale,
+            scale,
         }
+    }
+
+    /// A kernel energy in the model's own units.
+    fn unscaled(&self, energy: f32) -> f64 {
+        energy as f64 / self.scale
     }
 
     /// Local fields linear_i + Σ_j Q_ij x_j (summed in f64, stored as f32) and the energy.
@@ -281,7 +290,8 @@ impl Job<'_> {
                 return None;
             }
             if self.report_due(s) {
-                self.tracker.add((s + 1 - reported) as u64, energy as f64);
+                self.tracker
+                    .add((s + 1 - reported) as u64, m.unscaled(energy));
                 reported = s + 1;
             }
         }
@@ -322,7 +332,7 @@ impl Job<'_> {
                     .copied()
                     .fold(f32::INFINITY, f32::min);
                 self.tracker
-                    .add(((s + 1 - reported) * reads.len()) as u64, best as f64);
+                    .add(((s + 1 - reported) * reads.len()) as u64, m.unscaled(best));
                 reported = s + 1;
             }
         }
@@ -508,9 +518,10 @@ impl Sampler for SimulatedAnnealing {
         let n = model.num_variables();
         self.validate(n)?;
         let csr = Csr::of_model(model);
-        let km = KernelModel::new(&csr);
+        let scale = KernelScale::for_f32(&csr);
+        let km = KernelModel::new(&csr, scale.factor);
         let (betas64, range) = self.schedule_spec().betas(model);
-        let betas: Vec<f32> = betas64.iter().map(|&b| b as f32).collect();
+        let betas: Vec<f32> = betas64.iter().map(|&b| (b / km.scale) as f32).collect();
         let seed = self.seed.unwrap_or_else(rand::random);
         let initial_states = self.initial_states.as_deref().unwrap_or(&[]);
         let num_reads = self.num_reads;
@@ -574,6 +585,7 @@ impl Sampler for SimulatedAnnealing {
             sampling_ns,
             postprocessing_ns: 0,
             num_sweeps: betas.len(),
+            warnings: scale.warning.into_iter().collect(),
         };
         let mut set = SampleSet::from_reads(n, reads, info);
         set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;
@@ -628,6 +640,37 @@ mod tests {
             assert_eq!(a.rows, b.rows);
             assert!(a.rows.len() > 1, "reads should differ from each other");
         }
+    }
+
+    #[test]
+    fn a_model_scaled_far_beyond_f32_anneals_exactly_like_the_original() {
+        // 2^200 ≈ 1.6e60: every coefficient overflows f32 and the default β underflows it, yet
+        // the kernel's power-of-two scaling makes each read bit-identical to the original's.
+        let m = random_model(30, 5);
+        let factor = 2f64.powi(200);
+        let q = &m.qubo;
+        let big = StoredModel::new(
+            Qubo::new(
+                q.linear().iter().map(|v| v * factor).collect(),
+                q.couplings()
+                    .iter()
+                    .map(|c| (c.i as usize, c.j as usize, c.value * factor)),
+                q.offset() * factor,
+            )
+            .unwrap(),
+        );
+        let sa = SimulatedAnnealing {
+            num_reads: 40,
+            num_sweeps: 200,
+            seed: Some(7),
+            ..Default::default()
+        };
+        let ctl = RunControl::new();
+        let (a, b) = (sa.sample(&m, &ctl).unwrap(), sa.sample(&big, &ctl).unwrap());
+        let samples = |s: &SampleSet| s.rows.iter().map(|r| r.sample.clone()).collect::<Vec<_>>();
+        assert_eq!(samples(&a), samples(&b));
+        assert_eq!(a.rows[0].energy * factor, b.rows[0].energy);
+        assert!(b.info.warnings.is_empty(), "{:?}", b.info.warnings);
     }
 
     #[test]

@@ -206,6 +206,7 @@ impl Sampler for ExactSolver {
             sampling_ns,
             postprocessing_ns: 0,
             num_sweeps: 0,
+            warnings: Vec::new(),
         };
         Ok(SampleSet::from_reads(n, reads, info))
     }

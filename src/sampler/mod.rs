@@ -6,6 +6,7 @@
 mod annealing;
 mod control;
 mod exact;
+pub mod precision;
 pub mod rng;
 mod sample_set;
 pub mod schedule;

@@ -34,6 +34,9 @@ pub struct SampleInfo {
     pub postprocessing_ns: u64,
     /// Sweeps per read actually run (for ns-per-update figures).
     pub num_sweeps: usize,
+    /// What the user should know about how far to trust this run (e.g. a model whose
+    /// coefficients' spread exceeds the kernel's precision).
+    pub warnings: Vec<String>,
 }
 
 /// Distinct samples, lowest energy first, with what produced them.

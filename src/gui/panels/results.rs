@@ -59,6 +59,9 @@ impl ResultsPanel {
                 if r.version != s.doc.version { " — the model changed since this run" } else { "" },
             ));
         });
+        for w in &r.samples.info.warnings {
+            ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {w}"));
+        }
         let width = ui.available_width();
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
