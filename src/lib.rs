@@ -9,6 +9,8 @@
 
 /// Timing the samplers (`qubo-workbench bench`).
 pub mod bench;
+/// The memory budget checked before allocations sized by input.
+pub mod budget;
 /// The command line.
 pub mod cli;
 /// The desktop workbench (eframe/egui).

@@ -42,20 +42,42 @@ pub enum SweepError {
     /// A weight value the encoding refuses (e.g. not finite).
     #[error(transparent)]
     Qubo(#[from] QuboError),
+    /// A step count out of range.
+    #[error("a sweep takes 1 to {MAX_SWEEP_STEPS} values, not {0}")]
+    Steps(usize),
+    /// An end of the range is NaN or infinite.
+    #[error("the {name} value of the sweep is {value}; it must be a finite number")]
+    NotFinite {
+        /// `first` or `last`.
+        name: &'static str,
+        /// The value.
+        value: f64,
+    },
     /// A point's sampling failed.
     #[error(transparent)]
     Solve(#[from] SolveError),
 }
 
-/// `steps` values from `from` to `to` inclusive (one value when steps = 1).
-pub fn values(from: f64, to: f64, steps: usize) -> Vec<f64> {
-    match steps {
-        0 => Vec::new(),
+/// Most values one sweep takes (each is a full sampling run).
+pub const MAX_SWEEP_STEPS: usize = 1000;
+
+/// `steps` values from `from` to `to` inclusive (one value when steps = 1); both ends finite and
+/// 1 ≤ steps ≤ `MAX_SWEEP_STEPS`.
+pub fn values(from: f64, to: f64, steps: usize) -> Result<Vec<f64>, SweepError> {
+    if !(1..=MAX_SWEEP_STEPS).contains(&steps) {
+        return Err(SweepError::Steps(steps));
+    }
+    for (name, v) in [("first", from), ("last", to)] {
+        if !v.is_finite() {
+            return Err(SweepError::NotFinite { name, value: v });
+        }
+    }
+    Ok(match steps {
         1 => vec![from],
         k => (0..k)
             .map(|i| from + (to - from) * i as f64 / (k - 1) as f64)
             .collect(),
-    }
+    })
 }
 
 /// What to sweep: one weight of an encoded puzzle over some values, the others fixed.
@@ -118,8 +140,14 @@ mod tests {
 
     #[test]
     fn values_span_the_range() {
-        assert_eq!(values(0.0, 4.0, 5), vec![0.0, 1.0, 2.0, 3.0, 4.0]);
-        assert_eq!(values(2.0, 9.0, 1), vec![2.0]);
+        assert_eq!(values(0.0, 4.0, 5), Ok(vec![0.0, 1.0, 2.0, 3.0, 4.0]));
+        assert_eq!(values(2.0, 9.0, 1), Ok(vec![2.0]));
+        assert_eq!(values(0.0, 1.0, 0), Err(SweepError::Steps(0)));
+        assert_eq!(
+            values(0.0, 1.0, 100_000_000_000),
+            Err(SweepError::Steps(100_000_000_000))
+        );
+        assert!(values(f64::NAN, 1.0, 2).is_err());
     }
 
     #[test]

@@ -362,7 +362,7 @@ fn bad_input_gives_one_clear_line_and_the_right_exit_code() {
         (vec!["generate", "sudoku", "--size", "5"], 2, "error: --size 5: size is 5, but it must be one of 4, 9, 16".into()),
         (vec!["generate", "sudoku", "--degree", "5"], 2, "error: --degree 5: sudoku has no parameter 'degree' (its parameters: size, givens, seed)".into()),
         (vec!["check", p, "12345"], 1, "error: solution: a Sudoku line has 16, 81 or 256 cells".into()),
-        (vec!["render", p, "-o", "/tmp/x.gif"], 1, "error: /tmp/x.gif: unknown image format".into()),
+        (vec!["render", p, "-o", "/tmp/x.gif"], 2, "error: -o /tmp/x.gif: unknown format; use the extension .png or .svg".into()),
         (vec!["generate", "sudoku", "--size", "9", "--givens", "90"], 1, "error: a 9×9 Sudoku has 81 cells".into()),
     ];
     for (args, code, start) in cases {

@@ -40,9 +40,9 @@ pub struct SamplerArgs {
     /// The sampler's parameters.
     #[command(flatten)]
     pub params: SamplerFlags,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
+    /// Worker threads, 1 to 1024 (default: all cores; never more than the cores or the work).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
 }
 
 /// `solve`.
@@ -161,18 +161,19 @@ pub struct BenchArgs {
     /// A folder of .coo files (or one file) instead of the built-in models.
     #[arg(long)]
     pub instances: Option<PathBuf>,
-    /// Reads per run.
-    #[arg(long, default_value_t = 100)]
-    pub num_reads: usize,
-    /// Sweeps per read (default 1000, 100 with --quick).
-    #[arg(long)]
-    pub num_sweeps: Option<usize>,
-    /// Runs per configuration; the median wall time is reported.
-    #[arg(long)]
-    pub repeats: Option<usize>,
-    /// Thread counts for the lane kernel (default: 1 and all cores).
-    #[arg(long, value_delimiter = ',')]
-    pub threads: Option<Vec<usize>>,
+    /// Reads per run (1 to 100000).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub num_reads: u32,
+    /// Sweeps per read, 1 to 10⁶ (default 1000, 100 with --quick).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub num_sweeps: Option<u32>,
+    /// Runs per configuration, 1 to 1000; the median wall time is reported.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub repeats: Option<u32>,
+    /// Thread counts for the lane kernel, each 1 to 1024 (default: 1 and all cores; more than
+    /// the cores run as many as there are cores).
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<Vec<u32>>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -188,12 +189,12 @@ pub struct SweepArgs {
     #[arg(long)]
     pub weight: String,
     /// First value.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub from: f64,
     /// Last value.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub to: f64,
-    /// Number of values.
+    /// Number of values (1 to 1000).
     #[arg(long, default_value_t = 9)]
     pub steps: usize,
     /// Fix another weight, e.g. --set box=2 (repeatable).
@@ -279,8 +280,5 @@ pub(super) fn build_sampler(a: &SamplerArgs) -> Result<Box<dyn Sampler>, Failure
 
 /// The thread count flag, checked.
 pub(super) fn threads(a: &SamplerArgs) -> Result<Option<usize>, Failure> {
-    match a.threads {
-        Some(0) => Err(usage("--threads 0: at least one thread")),
-        t => Ok(t),
-    }
+    Ok(a.threads.map(|t| t as usize))
 }

@@ -56,7 +56,7 @@ pub struct Cli {
     pub command: Option<Command>,
     /// Open the window, save a PNG of its first frames to PATH, and exit (for docs and smoke
     /// tests; settings are neither read nor written).
-    #[arg(long, global = true, value_name = "PATH")]
+    #[arg(long, value_name = "PATH")]
     pub screenshot: Option<PathBuf>,
 }
 
@@ -70,6 +70,10 @@ pub enum Command {
         /// Start sampling as soon as the window opens (with --screenshot: shoot the results).
         #[arg(long)]
         run: bool,
+        /// Save a PNG of the window's first frames to PATH and exit (settings are neither read
+        /// nor written).
+        #[arg(long, value_name = "PATH")]
+        screenshot: Option<PathBuf>,
     },
     /// Encode a puzzle, sample it, decode and check the result (every puzzle of a file).
     Solve(SolveArgs),
@@ -113,6 +117,25 @@ fn usage(message: impl Into<String>) -> Failure {
     }
 }
 
+/// `gui [FILE] [--run] [--screenshot PATH]`.
+fn gui(file: Option<PathBuf>, screenshot: Option<PathBuf>, run: bool) -> Result<i32, Failure> {
+    if let Some(path) = &screenshot {
+        if !path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("png"))
+        {
+            return Err(usage(format!(
+                "--screenshot {}: a screenshot is a PNG; use the extension .png",
+                path.display()
+            )));
+        }
+        output::check_output("--screenshot", path, output::Output::Image, &[])?;
+    }
+    crate::gui::run(file, screenshot, run)
+        .map(|()| 0)
+        .map_err(Failure::from)
+}
+
 /// Runs the command line; returns the process exit code.
 pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
     let cli = match Cli::try_parse_from(args) {
@@ -122,13 +145,23 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
             return e.exit_code();
         }
     };
-    let result = match cli.command.unwrap_or(Command::Gui {
+    let command = cli.command.unwrap_or(Command::Gui {
         file: None,
         run: false,
-    }) {
-        Command::Gui { file, run } => crate::gui::run(file, cli.screenshot, run)
-            .map(|()| 0)
-            .map_err(Failure::from),
+        screenshot: None,
+    });
+    if cli.screenshot.is_some() && !matches!(command, Command::Gui { .. }) {
+        eprintln!(
+            "error: --screenshot belongs to the window: qubo-workbench gui --screenshot PATH"
+        );
+        return 2;
+    }
+    let result = match command {
+        Command::Gui {
+            file,
+            run,
+            screenshot,
+        } => gui(file, screenshot.or(cli.screenshot), run),
         Command::Sweep(a) => puzzle_cmds::sweep(a),
         Command::Solve(a) => puzzle_cmds::solve(a),
         Command::Encode(a) => puzzle_cmds::encode(a),

@@ -2,15 +2,18 @@
 
 use serde_json::json;
 
+use super::Failure;
 use super::args::{BenchArgs, SampleArgs, build_sampler, threads};
-use super::output::{control_with_progress, print_json};
-use super::{Failure, usage};
+use super::output::{Output, check_output, control_with_progress, print_json};
 use crate::bench;
 use crate::qubo::StoredModel;
 use crate::qubo::formats::read_model;
 
 /// `sample MODEL`: sample a model file.
 pub(super) fn sample(a: SampleArgs) -> Result<i32, Failure> {
+    if let Some(out) = &a.save_samples {
+        check_output("--save-samples", out, Output::Samples, &[&a.model])?;
+    }
     let file = read_model(&a.model)?;
     for w in &file.warnings {
         eprintln!("warning: {w}");
@@ -78,18 +81,17 @@ pub(super) fn bench(a: BenchArgs) -> Result<i32, Failure> {
         None => bench::builtin_instances(a.quick)?,
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut threads = a
-        .threads
-        .clone()
-        .unwrap_or_else(|| if cores > 1 { vec![1, cores] } else { vec![1] });
-    threads.retain(|&t| t > 0);
-    if threads.is_empty() {
-        return Err(usage("--threads: at least one thread count above 0"));
-    }
+    // Thread counts are clamped to the cores by the run; report what actually ran.
+    let mut threads: Vec<usize> = match &a.threads {
+        Some(t) => t.iter().map(|&t| (t as usize).min(cores)).collect(),
+        None if cores > 1 => vec![1, cores],
+        None => vec![1],
+    };
+    threads.dedup();
     let settings = bench::BenchSettings {
-        num_reads: a.num_reads,
-        num_sweeps: a.num_sweeps.unwrap_or(if a.quick { 100 } else { 1000 }),
-        repeats: a.repeats.unwrap_or(if a.quick { 1 } else { 3 }),
+        num_reads: a.num_reads as usize,
+        num_sweeps: a.num_sweeps.unwrap_or(if a.quick { 100 } else { 1000 }) as usize,
+        repeats: a.repeats.unwrap_or(if a.quick { 1 } else { 3 }) as usize,
         threads,
         scalar: true,
         seed: 1,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::Failure;
+use super::{Failure, usage};
 use crate::puzzle::{AnyPuzzle, AnySolution, DesignFacts};
 use crate::sampler::RunControl;
 use crate::solve::SolveOutcome;
@@ -43,6 +43,73 @@ pub(super) fn print_json(v: &impl serde::Serialize) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     serde_json::to_writer_pretty(&mut out, v)?;
     writeln!(out)?;
+    Ok(())
+}
+
+/// What an output file will hold, for the up-front check of its extension.
+#[derive(Clone, Copy)]
+pub(super) enum Output {
+    /// PNG or SVG.
+    Image,
+    /// A model format (.qubo, .coo, .json).
+    Model,
+    /// Samples (.json, .csv).
+    Samples,
+    /// Text in any extension (a puzzle file).
+    Text,
+}
+
+/// Checks an output path before any work starts, so a typo costs nothing rather than minutes
+/// of sampling: its extension names a format of its kind, its folder exists, and it is not one
+/// of the `inputs` (so `encode x.txt -o x.txt` cannot overwrite its own input). The messages
+/// name the flag.
+pub(super) fn check_output(
+    flag: &str,
+    path: &Path,
+    what: Output,
+    inputs: &[&Path],
+) -> Result<(), Failure> {
+    let shown = path.display();
+    let expected = match what {
+        Output::Image => {
+            (crate::render::image::ImageFormat::from_path(path).is_none()).then_some(".png or .svg")
+        }
+        Output::Model => (crate::qubo::formats::Format::from_path(path).is_none())
+            .then_some(".qubo (qbsolv), .coo (COO) or .json (dimod BQM)"),
+        Output::Samples => (!matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("json" | "csv")
+        ))
+        .then_some(".json (dimod SampleSet) or .csv"),
+        Output::Text => None,
+    };
+    if let Some(expected) = expected {
+        return Err(usage(format!(
+            "{flag} {shown}: unknown format; use the extension {expected}"
+        )));
+    }
+    if path.file_name().is_none() || path.is_dir() {
+        return Err(usage(format!("{flag} {shown}: not a file name")));
+    }
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(usage(format!(
+            "{flag} {shown}: the folder {} does not exist",
+            folder.display()
+        )));
+    }
+    if let Ok(out) = std::fs::canonicalize(path) {
+        for input in inputs {
+            if std::fs::canonicalize(input).is_ok_and(|i| i == out) {
+                return Err(usage(format!(
+                    "{flag} {shown}: this is the input file; choose another name for the output"
+                )));
+            }
+        }
+    }
     Ok(())
 }
 

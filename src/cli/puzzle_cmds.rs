@@ -9,10 +9,13 @@ use super::args::{
     CheckArgs, EncodeArgs, GenerateArgs, RenderArgs, SolveArgs, SweepArgs, build_sampler, load,
     pick, threads, weights_for,
 };
-use super::output::{control_with_progress, design_json, numbered, print_json, print_outcome};
+use super::output::{
+    Output, check_output, control_with_progress, design_json, numbered, print_json, print_outcome,
+};
 use super::{Failure, PX_PER_UNIT, RANDOM_QUBO_PARAMS, usage};
 use crate::puzzle::{
-    EncodeOptions, Kind, PuzzleError, REFERENCE_NODE_BUDGET, SolutionCount, refuse_conflicts,
+    EncodeOptions, Kind, LoadedPuzzle, PuzzleError, REFERENCE_NODE_BUDGET, SolutionCount,
+    refuse_conflicts,
 };
 use crate::qubo::formats::write_model;
 use crate::render::image::export;
@@ -20,6 +23,13 @@ use crate::solve::{Problem, SolveOutcome};
 
 /// `solve PUZZLE`: encode, sample, decode and referee every puzzle of a file.
 pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
+    let input = a.puzzle.puzzle.as_path();
+    if let Some(out) = &a.render {
+        check_output("--render", out, Output::Image, &[input])?;
+    }
+    if let Some(out) = &a.save_samples {
+        check_output("--save-samples", out, Output::Samples, &[input])?;
+    }
     let mut puzzles = load(&a.puzzle)?;
     let first_index = match a.index {
         Some(k) => {
@@ -39,10 +49,53 @@ pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
     };
     let many = puzzles.len() > 1;
     let mut results: Vec<(usize, SolveOutcome, Option<serde_json::Value>)> = Vec::new();
+    // A puzzle that fails (encoding, sampling, an output file) is reported with its number; the
+    // others still run and their results are still printed.
+    let mut failures: Vec<(usize, String)> = Vec::new();
     for (offset, loaded) in puzzles.iter().enumerate() {
-        let puzzle = &loaded.puzzle;
         let number = first_index + offset;
-        let encoding = puzzle.encode(&options)?;
+        match solve_one(
+            &a,
+            loaded,
+            number,
+            many,
+            &options,
+            sampler.as_ref(),
+            threads,
+        ) {
+            Ok((outcome, design)) => {
+                if !a.json {
+                    print_outcome(number, &outcome);
+                }
+                results.push((number, outcome, design));
+            }
+            // A usage error applies to every puzzle, and one puzzle has no others to save.
+            Err(f) if f.code == 2 || !many => return Err(f),
+            Err(f) => {
+                eprintln!("error: puzzle {number}: {}", f.message);
+                failures.push((number, f.message));
+            }
+        }
+    }
+    if a.json {
+        print_results_json(&results, &failures, many)?;
+    }
+    Ok(if failures.is_empty() { 0 } else { 1 })
+}
+
+/// One puzzle of `solve`: encode, sample, evaluate, write its picture and samples.
+fn solve_one(
+    a: &SolveArgs,
+    loaded: &LoadedPuzzle,
+    number: usize,
+    many: bool,
+    options: &EncodeOptions,
+    sampler: &dyn crate::sampler::Sampler,
+    threads: Option<usize>,
+) -> Result<(SolveOutcome, Option<serde_json::Value>), Failure> {
+    let puzzle = &loaded.puzzle;
+    {
+        let encoding = puzzle.encode(options)?;
         let weights = weights_for(&encoding, "--weight", &a.encoding.weights)?;
         let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
         let (control, bar) = control_with_progress(threads, &format!("puzzle {number}"));
@@ -51,73 +104,84 @@ pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
             encoding: &encoding,
             reference: &reference,
         };
-        let outcome = crate::solve::solve(problem, &weights, sampler.as_ref(), &control)?;
+        let outcome = crate::solve::solve(problem, &weights, sampler, &control)?;
         if let Some(bar) = bar {
             bar.finish_and_clear();
         }
-        if let Some(out) = &a.render {
-            let path = if many {
+        let path_for = |out: &Path| {
+            if many {
                 numbered(out, number)
             } else {
-                out.clone()
-            };
+                out.to_path_buf()
+            }
+        };
+        if let Some(out) = &a.render {
             let solution = outcome.best.as_ref().and_then(|b| b.decoded.as_ref());
-            export(&puzzle.draw(solution), &path, PX_PER_UNIT)?;
+            export(&puzzle.draw(solution), &path_for(out), PX_PER_UNIT)?;
         }
         if let Some(out) = &a.save_samples {
-            let path = if many {
-                numbered(out, number)
-            } else {
-                out.clone()
-            };
             let labels: Vec<String> = encoding.labels().iter().map(|l| l.to_string()).collect();
-            outcome.outcome.samples.save(&path, Some(&labels))?;
+            outcome
+                .outcome
+                .samples
+                .save(&path_for(out), Some(&labels))?;
         }
         let design = a
             .json
             .then(|| design_json(puzzle, &puzzle.design_facts(REFERENCE_NODE_BUDGET)));
-        if !a.json {
-            print_outcome(number, &outcome);
-        }
-        results.push((number, outcome, design));
+        Ok((outcome, design))
     }
-    if a.json {
-        let objects: Vec<serde_json::Value> = results
-            .iter()
-            .map(|(k, o, design)| {
-                let mut v = serde_json::to_value(o).unwrap_or_default();
-                if let Some(obj) = v.as_object_mut() {
-                    obj.insert("puzzle".into(), json!(k));
-                    obj.insert("design".into(), design.clone().unwrap_or_default());
-                }
-                v
-            })
-            .collect();
-        if many {
-            let solved = results
-                .iter()
-                .filter(|(_, o, _)| o.best.as_ref().is_some_and(|b| b.valid))
-                .count();
-            let n = results.len() as f64;
-            print_json(&json!({
-                "summary": {
-                    "puzzles": results.len(),
-                    "solved": solved,
-                    "mean_success_fraction": results.iter().map(|(_, o, _)| o.success_fraction).sum::<f64>() / n,
-                    "mean_ground_fraction": results.iter().filter_map(|(_, o, _)| o.ground_fraction).sum::<f64>() / n,
-                    "total_sample_s": results.iter().map(|(_, o, _)| o.timing.sample_s).sum::<f64>(),
-                },
-                "results": objects,
-            }))?;
-        } else {
-            print_json(&objects[0])?;
-        }
+}
+
+/// `solve --json`: one object, or with several puzzles a summary, the results and the failures.
+fn print_results_json(
+    results: &[(usize, SolveOutcome, Option<serde_json::Value>)],
+    failures: &[(usize, String)],
+    many: bool,
+) -> Result<(), Failure> {
+    let objects: Vec<serde_json::Value> = results
+        .iter()
+        .map(|(k, o, design)| {
+            let mut v = serde_json::to_value(o).unwrap_or_default();
+            if let Some(obj) = v.as_object_mut() {
+                obj.insert("puzzle".into(), json!(k));
+                obj.insert("design".into(), design.clone().unwrap_or_default());
+            }
+            v
+        })
+        .collect();
+    let failures_json: Vec<serde_json::Value> = failures
+        .iter()
+        .map(|(k, e)| json!({"puzzle": k, "error": e}))
+        .collect();
+    if !many {
+        return match objects.into_iter().next() {
+            Some(o) => print_json(&o),
+            None => print_json(&json!({"failures": failures_json})),
+        };
     }
-    Ok(0)
+    let solved = results
+        .iter()
+        .filter(|(_, o, _)| o.best.as_ref().is_some_and(|b| b.valid))
+        .count();
+    let n = results.len().max(1) as f64;
+    print_json(&json!({
+        "summary": {
+            "puzzles": results.len() + failures.len(),
+            "solved": solved,
+            "failed": failures.len(),
+            "mean_success_fraction": results.iter().map(|(_, o, _)| o.success_fraction).sum::<f64>() / n,
+            "mean_ground_fraction": results.iter().filter_map(|(_, o, _)| o.ground_fraction).sum::<f64>() / n,
+            "total_sample_s": results.iter().map(|(_, o, _)| o.timing.sample_s).sum::<f64>(),
+        },
+        "results": objects,
+        "failures": failures_json,
+    }))
 }
 
 /// `encode PUZZLE -o MODEL`: write the weighted QUBO.
 pub(super) fn encode(a: EncodeArgs) -> Result<i32, Failure> {
+    check_output("-o", &a.output, Output::Model, &[&a.puzzle.puzzle])?;
     let puzzle = pick(load(&a.puzzle)?, a.index, &a.puzzle.puzzle)?.puzzle;
     let encoding = puzzle.encode(&EncodeOptions {
         presolve: a.encoding.presolve,
@@ -196,6 +260,7 @@ pub(super) fn check(a: CheckArgs) -> Result<i32, Failure> {
 
 /// `render PUZZLE -o IMAGE`.
 pub(super) fn render(a: RenderArgs) -> Result<i32, Failure> {
+    check_output("-o", &a.output, Output::Image, &[&a.puzzle.puzzle])?;
     let puzzle = pick(load(&a.puzzle)?, a.index, &a.puzzle.puzzle)?.puzzle;
     let solution = match &a.solution {
         Some(s) => Some(puzzle.parse_solution(&solution_text(s)?)?),
@@ -212,6 +277,7 @@ pub(super) fn generate(a: GenerateArgs) -> Result<i32, Failure> {
         let path = a
             .output
             .ok_or_else(|| usage("random-qubo needs -o MODEL.(qubo|coo|json)"))?;
+        check_output("-o", &path, Output::Model, &[])?;
         let given = a.params.0.values_for("random-qubo", RANDOM_QUBO_PARAMS)?;
         let v = crate::params::validate(RANDOM_QUBO_PARAMS, &given)?;
         let int = |name: &str| v[name].as_u64().unwrap_or(0);
@@ -230,6 +296,9 @@ pub(super) fn generate(a: GenerateArgs) -> Result<i32, Failure> {
         .kind
         .parse()
         .map_err(|e: PuzzleError| usage(e.to_string()))?;
+    if let Some(path) = &a.output {
+        check_output("-o", path, Output::Text, &[])?;
+    }
     if !kind.is_available() {
         return Err(PuzzleError::KindNotAvailable(kind).into());
     }
@@ -266,14 +335,14 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
             encoding.weight_names().join(", ")
         )));
     }
-    if a.steps == 0 || !a.from.is_finite() || !a.to.is_finite() {
-        return Err(usage(
-            "--from and --to must be numbers and --steps at least 1",
-        ));
-    }
+    let values = crate::sweep::values(a.from, a.to, a.steps).map_err(|e| {
+        usage(format!(
+            "--from {} --to {} --steps {}: {e}",
+            a.from, a.to, a.steps
+        ))
+    })?;
     let sampler = build_sampler(&a.sampler)?;
     let (control, bar) = control_with_progress(threads(&a.sampler)?, "sweep");
-    let values = crate::sweep::values(a.from, a.to, a.steps);
     if !a.json {
         println!(
             "{:>10} {:>9} {:>9} {:>12} {:>12}",

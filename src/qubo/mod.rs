@@ -61,6 +61,9 @@ pub enum QuboError {
         "the coefficients' magnitudes sum to more than a 64-bit float holds (about 1.8e308), so energies would overflow: scale the model or its weights down"
     )]
     EnergyOverflow,
+    /// Building the model would exceed the memory budget.
+    #[error(transparent)]
+    Budget(#[from] crate::budget::BudgetError),
     /// A weight name the encoding does not declare.
     #[error("unknown weight '{name}' (this model's weights: {known})")]
     UnknownWeight {

@@ -7,6 +7,17 @@ use crate::sampler::rng::splitmix64;
 /// A random model of `n` variables with about `degree` couplings per variable (every pair when
 /// `degree ≥ n − 1`). The same (n, degree, seed) always gives the same model.
 pub fn random_qubo(n: usize, degree: usize, seed: u64) -> Result<Qubo, QuboError> {
+    let pairs = if degree + 1 >= n {
+        n.saturating_mul(n.saturating_sub(1)) / 2
+    } else {
+        n.saturating_mul(degree) / 2
+    };
+    // Terms (24 bytes), then sorted couplings (16) and the linear part; a CSR doubles them.
+    crate::budget::check_memory(
+        || format!("a random model of {n} variables with {pairs} couplings"),
+        crate::budget::bytes_of(&[pairs, 24 + 16 + 24])
+            .saturating_add(crate::budget::bytes_of(&[n, 24])),
+    )?;
     let mut state = seed;
     let mut value = || {
         let v = (splitmix64(&mut state) % 20) as i64 - 10;

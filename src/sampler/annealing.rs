@@ -19,6 +19,7 @@ use super::schedule::{BetaScheduleType, ScheduleSpec};
 use super::{
     RunControl, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry, build_from_json,
 };
+use crate::budget::{bytes_of, check_memory};
 use crate::params::{ParamDefault, ParamSpec, ParamType};
 use crate::qubo::{Csr, Model};
 
@@ -474,6 +475,30 @@ impl SimulatedAnnealing {
         }
     }
 
+    /// Bytes a run will hold at its peak: the kernel's copy of the model (and a CSR when the
+    /// model has none), each thread's working state, the reads and the schedule.
+    fn memory_estimate(&self, model: &dyn Model, use_lanes: bool, threads: usize) -> u64 {
+        let n = model.num_variables();
+        let entries = model.csr().map_or(n, |c| c.num_entries());
+        let csr = if model.csr().is_some() {
+            0
+        } else {
+            bytes_of(&[n, 16]).saturating_add(bytes_of(&[entries, 12]))
+        };
+        let kernel_model = bytes_of(&[n, 16]).saturating_add(bytes_of(&[entries, 8]));
+        let per_thread = if use_lanes {
+            bytes_of(&[LANES, n, 9]) // fields and signs (f32 each), starting states
+        } else {
+            bytes_of(&[n, 9])
+        };
+        let reads = bytes_of(&[self.num_reads, n, 2]); // finished reads, then the sample rows
+        let schedule = bytes_of(&[self.num_sweeps, 12]);
+        csr.saturating_add(kernel_model)
+            .saturating_add(bytes_of(&[threads]).saturating_mul(per_thread))
+            .saturating_add(reads)
+            .saturating_add(schedule)
+    }
+
     fn validate(&self, n: usize) -> Result<(), SampleError> {
         self.schedule_spec().validate()?;
         for (k, s) in self.initial_states.iter().flatten().enumerate() {
@@ -517,6 +542,26 @@ impl Sampler for SimulatedAnnealing {
         let t0 = Instant::now();
         let n = model.num_variables();
         self.validate(n)?;
+        let use_lanes = match self.kernel {
+            Kernel::Auto => self.num_reads >= 2,
+            Kernel::Scalar => false,
+            Kernel::Lanes => true,
+        };
+        let work_units = if use_lanes {
+            self.num_reads.div_ceil(LANES)
+        } else {
+            self.num_reads
+        };
+        let threads = control.threads_for(work_units);
+        check_memory(
+            || {
+                format!(
+                    "simulated annealing of {} reads on {n} variables with {threads} thread(s)",
+                    self.num_reads
+                )
+            },
+            self.memory_estimate(model, use_lanes, threads),
+        )?;
         let csr = Csr::of_model(model);
         let scale = KernelScale::for_f32(&csr);
         let km = KernelModel::new(&csr, scale.factor);
@@ -533,13 +578,8 @@ impl Sampler for SimulatedAnnealing {
             initial_states,
             tracker: &tracker,
         };
-        let use_lanes = match self.kernel {
-            Kernel::Auto => num_reads >= 2,
-            Kernel::Scalar => false,
-            Kernel::Lanes => true,
-        };
         let t_sample = Instant::now();
-        let finished: Vec<(usize, Vec<u8>)> = control.install(|| {
+        let finished: Vec<(usize, Vec<u8>)> = control.install(work_units, || {
             if use_lanes {
                 lane_groups(num_reads, rayon::current_num_threads())
                     .into_par_iter()

@@ -77,17 +77,27 @@ impl RunControl {
         self.cancel.load(Ordering::Relaxed)
     }
 
-    /// Runs `f` on a rayon pool of the requested size (the global pool when unset).
-    pub(crate) fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
-        match self.threads {
-            Some(t) => match rayon::ThreadPoolBuilder::new()
-                .num_threads(t.max(1))
-                .build()
-            {
-                Ok(pool) => pool.install(f),
-                Err(_) => f(),
-            },
-            None => f(),
+    /// The threads a run of `work_units` independent pieces uses: the request (all cores when
+    /// unset), never more than the cores nor than the pieces of work.
+    pub fn threads_for(&self, work_units: usize) -> usize {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.threads
+            .unwrap_or(cores)
+            .min(cores)
+            .min(work_units)
+            .max(1)
+    }
+
+    /// Runs `f` on a rayon pool of `threads_for(work_units)` threads (the global pool when that
+    /// is all of them).
+    pub(crate) fn install<R: Send>(&self, work_units: usize, f: impl FnOnce() -> R + Send) -> R {
+        let threads = self.threads_for(work_units);
+        if threads == rayon::current_num_threads() {
+            return f();
+        }
+        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool.install(f),
+            Err(_) => f(),
         }
     }
 }

@@ -11,6 +11,7 @@ use super::control::ProgressTracker;
 use super::{
     RunControl, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry, build_from_json,
 };
+use crate::budget::{bytes_of, check_memory};
 use crate::params::{ParamDefault, ParamSpec, ParamType};
 use crate::qubo::Model;
 
@@ -155,7 +156,7 @@ impl Sampler for ExactSolver {
         if n > MAX_EXACT_VARIABLES {
             return Err(SampleError::ModelNotSupported(format!(
                 "exact enumeration handles at most {MAX_EXACT_VARIABLES} variables; this model has {n} \
-                 (use --presolve or a smaller instance, or an annealer)"
+                 (presolve the puzzle, take a smaller instance, or use an annealer)"
             )));
         }
         let mut nbrs = vec![Vec::new(); n];
@@ -171,10 +172,16 @@ impl Sampler for ExactSolver {
         let k = self.num_reads.min(1usize << n.min(62));
         // Split on the top bits so blocks run in parallel.
         let high = n.min(6);
+        // Every block keeps its k best candidates until the merge; then k rows of n bytes.
+        check_memory(
+            || format!("exact enumeration keeping the {k} lowest of {n} variables"),
+            bytes_of(&[1 << high, k, std::mem::size_of::<Candidate>()])
+                .saturating_add(bytes_of(&[k, n + 16])),
+        )?;
         let low = n - high;
         let tracker = ProgressTracker::new(control, 1u64 << n);
         let t_sample = Instant::now();
-        let blocks: Vec<Option<Vec<Candidate>>> = control.install(|| {
+        let blocks: Vec<Option<Vec<Candidate>>> = control.install(1 << high, || {
             (0..1u64 << high)
                 .into_par_iter()
                 .map(|prefix| dense.enumerate_block(prefix, low, k, &tracker))

@@ -48,6 +48,9 @@ pub enum SampleError {
     /// The model is beyond what this sampler handles (e.g. too many variables to enumerate).
     #[error("{0}")]
     ModelNotSupported(String),
+    /// The run would need more memory than the budget allows.
+    #[error(transparent)]
+    Budget(#[from] crate::budget::BudgetError),
 }
 
 impl SampleError {

@@ -77,13 +77,20 @@ impl SweepPanel {
             }
         };
         let sw = &s.settings.sweep;
+        let values = match values(sw.from, sw.to, sw.steps) {
+            Ok(v) => v,
+            Err(e) => {
+                s.status = format!("not swept: {e}");
+                return;
+            }
+        };
         self.weight = sw.weight.clone();
         self.points.clear();
         let repaint = ctx.clone();
         self.job = Some(SweepJob::start(
             (puzzle, encoding, s.doc.weights.clone()),
             sw.weight.clone(),
-            values(sw.from, sw.to, sw.steps),
+            values,
             sampler,
             move || repaint.request_repaint(),
         ));

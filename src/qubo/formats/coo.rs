@@ -1,6 +1,11 @@
 //! dimod COO text: `u v bias` lines, `#` comments, an optional `# vartype=BINARY|SPIN` header,
 //! and our `# n=N offset=C` header (read by `../shared/bench/run_peers.py`).
 //!
+//! Only a real header sets `n` or the offset: a comment made of nothing but `key=value` tokens
+//! with keys among `n`, `offset` and `vartype`. Free text such as `# note: offset=7` is a
+//! comment. `vartype` is looked for on every comment line, as dimod does; two that disagree are
+//! refused, naming both lines.
+//!
 //! We write values with Rust's `{}` for f64, which is plain decimal at full precision and never
 //! uses exponents: dimod's own reader silently skips lines with exponents.
 
@@ -42,11 +47,24 @@ fn dimod_reads(token: &str) -> bool {
         && frac.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// The `key=value` pairs of a header comment, or `None` when the comment is free text.
+fn header_fields(comment: &str) -> Option<Vec<(&str, &str)>> {
+    let fields: Option<Vec<(&str, &str)>> = comment
+        .split_whitespace()
+        .map(|tok| {
+            tok.split_once('=')
+                .filter(|(k, _)| matches!(*k, "n" | "offset" | "vartype"))
+        })
+        .collect();
+    fields.filter(|f| !f.is_empty())
+}
+
 pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> {
     let err = |line: usize, msg: String| FormatError::at(origin, line, msg);
-    let mut vartype = None;
+    let mut vartype: Option<(Vartype, usize)> = None;
     let mut declared_n: Option<(usize, usize)> = None;
     let mut offset = 0.0;
+    let mut offset_line = None;
     let mut terms: Vec<(usize, usize, f64)> = Vec::new();
     let mut max_index: Option<usize> = None;
     let mut undimod_lines = Vec::new();
@@ -59,14 +77,43 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
         }
         if let Some(comment) = line.strip_prefix('#') {
             if let Some(v) = vartype_in(comment) {
-                vartype = Some(v.map_err(|m| err(lineno, m))?);
+                let v = v.map_err(|m| err(lineno, m))?;
+                match vartype {
+                    Some((earlier, first)) if earlier != v => {
+                        return Err(err(
+                            lineno,
+                            format!(
+                                "this vartype contradicts the one on line {first}: a model has one vartype"
+                            ),
+                        ));
+                    }
+                    Some(_) => {}
+                    None => vartype = Some((v, lineno)),
+                }
             }
-            for tok in comment.split_whitespace() {
-                if let Some(v) = tok.strip_prefix("n=") {
-                    let n = parse_index(v, "n").map_err(|m| err(lineno, m))?;
-                    declared_n = Some((n, lineno));
-                } else if let Some(v) = tok.strip_prefix("offset=") {
-                    offset = parse_real(v, "offset").map_err(|m| err(lineno, m))?;
+            for (key, value) in header_fields(comment).unwrap_or_default() {
+                let again = |first: usize| {
+                    err(
+                        lineno,
+                        format!("a second '{key}=' header (the first is on line {first})"),
+                    )
+                };
+                match key {
+                    "n" => {
+                        if let Some((_, first)) = declared_n {
+                            return Err(again(first));
+                        }
+                        let n = parse_index(value, "n").map_err(|m| err(lineno, m))?;
+                        declared_n = Some((n, lineno));
+                    }
+                    "offset" => {
+                        if let Some(first) = offset_line {
+                            return Err(again(first));
+                        }
+                        offset = parse_real(value, "offset").map_err(|m| err(lineno, m))?;
+                        offset_line = Some(lineno);
+                    }
+                    _ => {} // vartype: read above
                 }
             }
             continue;
@@ -91,10 +138,20 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
                 format!("the header declares n={n}, but the file uses index {m}"),
             ));
         }
-        (Some((n, _)), _) => n,
+        (Some((n, line)), _) => {
+            super::check_declared_size(n, max_index.map_or(0, |m| m + 1), terms.len())
+                .map_err(|m| err(line, m))?;
+            n
+        }
         (None, Some(m)) => m + 1,
-        (None, None) => 0,
+        (None, None) => {
+            return Err(FormatError::whole(
+                origin,
+                "no entries and no '# n=N' header: the file is empty (write '# n=0' for an empty model)",
+            ));
+        }
     };
+    super::check_model_memory(origin, n, terms.len())?;
     let mut warnings = Vec::new();
     if let Some(first) = undimod_lines.first() {
         warnings.push(format!(
@@ -103,7 +160,7 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
             undimod_lines.len()
         ));
     }
-    let qubo = match vartype.unwrap_or(Vartype::Binary) {
+    let qubo = match vartype.map_or(Vartype::Binary, |v| v.0) {
         Vartype::Binary => Qubo::new(vec![0.0; n], terms, offset),
         Vartype::Spin => {
             let mut h = vec![0.0; n];

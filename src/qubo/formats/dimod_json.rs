@@ -93,6 +93,17 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
         .map(label_text)
         .collect();
     let n = labels.len();
+    let mut first_index = std::collections::HashMap::with_capacity(n);
+    for (k, l) in labels.iter().enumerate() {
+        if let Some(first) = first_index.insert(l.as_str(), k) {
+            return Err(FormatError::whole(
+                origin,
+                format!(
+                    "variable_labels[{k}] repeats the label {l:?} of variable_labels[{first}]: labels must be distinct"
+                ),
+            ));
+        }
+    }
     if n >= MAX_VARIABLES {
         return Err(FormatError::whole(
             origin,
@@ -107,6 +118,11 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
             format!("num_variables is {declared}, but variable_labels has {n} entries"),
         ));
     }
+    let entries = v
+        .get("quadratic_biases")
+        .and_then(Value::as_array)
+        .map_or(0, Vec::len);
+    super::check_model_memory(origin, n, entries)?;
     let linear = numbers(&v, "linear_biases", origin)?;
     if linear.len() != n {
         return Err(FormatError::whole(
@@ -144,6 +160,14 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
             offset,
         ),
         Some("SPIN") => {
+            // A self-loop s_i·s_i is 1 whatever the spin: dimod adds its bias to the offset.
+            let self_loops: f64 = heads
+                .iter()
+                .zip(&tails)
+                .zip(&biases)
+                .filter(|((h, t), _)| h == t)
+                .map(|(_, &b)| b)
+                .sum();
             let j = heads
                 .iter()
                 .zip(&tails)
@@ -158,7 +182,7 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
             Qubo::from_ising(&Ising {
                 h: linear,
                 j,
-                offset,
+                offset: offset + self_loops,
             })
         }
         other => {

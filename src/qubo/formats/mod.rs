@@ -152,6 +152,36 @@ pub fn write_model(path: &Path, qubo: &Qubo, labels: Option<&[String]>) -> Resul
     crate::io::write_atomic(path, text.as_bytes())
 }
 
+/// Variables a header may declare beyond those the file mentions, at the least.
+const FREE_ISOLATED_VARIABLES: usize = 1_000_000;
+/// … and per entry the file holds, beyond that.
+const ISOLATED_VARIABLES_PER_ENTRY: usize = 100;
+
+/// A header's variable count against the file's content: isolated variables (declared, never
+/// mentioned) are allowed, but a 13-byte file declaring 5·10⁷ of them is a typo or an attack,
+/// and would cost gigabytes before anything else is checked.
+fn check_declared_size(declared: usize, used: usize, entries: usize) -> Result<(), String> {
+    let allowed =
+        used + FREE_ISOLATED_VARIABLES.max(entries.saturating_mul(ISOLATED_VARIABLES_PER_ENTRY));
+    if declared > allowed {
+        return Err(format!(
+            "the header declares {declared} variables, but the file mentions only {used} in              {entries} entries; at most {allowed} are accepted for a file this size"
+        ));
+    }
+    Ok(())
+}
+
+/// The memory budget for a model of `n` variables and `entries` terms read from `origin`: the
+/// model, then the samplers' CSR (every coupling in both rows).
+fn check_model_memory(origin: &str, n: usize, entries: usize) -> Result<(), FormatError> {
+    use crate::budget::{bytes_of, check_memory};
+    check_memory(
+        || format!("a model of {n} variables and {entries} entries"),
+        bytes_of(&[n, 40]).saturating_add(bytes_of(&[entries, 16 + 24])),
+    )
+    .map_err(|e| FormatError::whole(origin, e.to_string()))
+}
+
 /// Parses a real number, naming it in the error; rejects NaN and infinities.
 fn parse_real(token: &str, what: &str) -> Result<f64, String> {
     let v: f64 = token

@@ -1,12 +1,43 @@
 //! qbsolv `.qubo`: `c` comment lines, one `p qubo 0 maxNodes nNodes nCouplers` line, then
 //! `i j value` clauses (i = j: node, i < j: coupler). The format has no offset or labels; we
 //! carry them in comments (`c offset X`, `c label K = "…"`), which other readers ignore.
+//! A `c` line that is not exactly one of those two forms is an ordinary comment.
 
 use std::collections::HashMap;
 use std::fmt::Write;
 
 use super::{FormatError, ModelFile, parse_index, parse_real};
 use crate::qubo::Qubo;
+
+/// Our two comment forms.
+enum Ours<'a> {
+    /// `c offset X`
+    Offset(&'a str),
+    /// `c label K = "name"`
+    Label(&'a str, String),
+}
+
+/// Reads a `c` line's body as one of our forms; anything else is a plain comment.
+fn our_comment(body: &str) -> Option<Ours<'_>> {
+    let mut tokens = body.split_whitespace();
+    match tokens.next()? {
+        "offset" => {
+            let value = tokens.next()?;
+            tokens.next().is_none().then_some(Ours::Offset(value))
+        }
+        "label" => {
+            let rest = body.trim_start().strip_prefix("label")?;
+            let (idx, name) = rest.split_once('=')?;
+            let idx = idx.trim();
+            if idx.is_empty() || !idx.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let name: String = serde_json::from_str(name.trim()).ok()?;
+            Some(Ours::Label(idx, name))
+        }
+        _ => None,
+    }
+}
 
 struct Header {
     max_nodes: usize,
@@ -19,8 +50,10 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
     let err = |line: usize, msg: String| FormatError::at(origin, line, msg);
     let mut header: Option<Header> = None;
     let mut offset = 0.0;
+    let mut offset_line = None;
     let mut labels: HashMap<usize, String> = HashMap::new();
-    let mut linear: Vec<f64> = Vec::new();
+    let mut nodes: Vec<(usize, f64)> = Vec::new();
+    let mut max_used: Option<usize> = None;
     let mut node_seen: HashMap<usize, usize> = HashMap::new();
     let mut coupler_seen: HashMap<(usize, usize), usize> = HashMap::new();
     let mut couplers: Vec<(usize, usize, f64)> = Vec::new();
@@ -30,17 +63,27 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
         let lineno = k + 1;
         let line = raw.trim_end_matches('\r');
         if line.starts_with(['c', 'C']) {
-            let body = line[1..].trim();
-            if let Some(v) = body.strip_prefix("offset") {
-                offset = parse_real(v.trim(), "offset").map_err(|m| err(lineno, m))?;
-            } else if let Some(rest) = body.strip_prefix("label") {
-                let (idx, name) = rest.split_once('=').ok_or_else(|| {
-                    err(lineno, "a label comment reads: c label K = \"name\"".into())
-                })?;
-                let idx = parse_index(idx.trim(), "label index").map_err(|m| err(lineno, m))?;
-                let name: String = serde_json::from_str(name.trim())
-                    .map_err(|_| err(lineno, "a label must be a quoted string".into()))?;
-                labels.insert(idx, name);
+            match our_comment(&line[1..]) {
+                Some(Ours::Offset(v)) => {
+                    if let Some(first) = offset_line {
+                        return Err(err(
+                            lineno,
+                            format!("a second 'c offset' line (the first is line {first})"),
+                        ));
+                    }
+                    offset = parse_real(v, "offset").map_err(|m| err(lineno, m))?;
+                    offset_line = Some(lineno);
+                }
+                Some(Ours::Label(idx, name)) => {
+                    let idx = parse_index(idx, "label index").map_err(|m| err(lineno, m))?;
+                    if let Some(earlier) = labels.insert(idx, name) {
+                        return Err(err(
+                            lineno,
+                            format!("variable {idx} is labelled twice (first as {earlier:?})"),
+                        ));
+                    }
+                }
+                None => {}
             }
             continue;
         }
@@ -74,7 +117,6 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
                 n_couplers: num(fields[5], "nCouplers")?,
                 line: lineno,
             };
-            linear = vec![0.0; h.max_nodes];
             header = Some(h);
             continue;
         }
@@ -99,6 +141,7 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
                 ));
             }
         }
+        max_used = Some(max_used.unwrap_or(0).max(j));
         if i > j {
             return Err(err(
                 lineno,
@@ -112,7 +155,7 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
                     format!("node {i} appears twice (first on line {first})"),
                 ));
             }
-            linear[i] = v;
+            nodes.push((i, v));
         } else {
             if let Some(first) = coupler_seen.insert((i, j), lineno) {
                 return Err(err(
@@ -140,6 +183,26 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
                 couplers.len()
             ),
         ));
+    }
+    super::check_declared_size(
+        h.max_nodes,
+        max_used.map_or(0, |m| m + 1),
+        nodes.len() + couplers.len(),
+    )
+    .map_err(|m| err(h.line, m))?;
+    if let Some(&k) = labels.keys().find(|&&k| k >= h.max_nodes) {
+        return Err(FormatError::whole(
+            origin,
+            format!(
+                "a label names variable {k}, but maxNodes is {}",
+                h.max_nodes
+            ),
+        ));
+    }
+    super::check_model_memory(origin, h.max_nodes, nodes.len() + couplers.len())?;
+    let mut linear = vec![0.0; h.max_nodes];
+    for (i, v) in nodes {
+        linear[i] = v;
     }
     let labels = if labels.is_empty() {
         None
