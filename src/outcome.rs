@@ -277,6 +277,19 @@ mod tests {
     }
 
     #[test]
+    fn a_huge_weight_does_not_blur_one_broken_constraint_into_the_ground() {
+        // A weight of 1e10 puts the ground near −3.2e11; a read 12 above it breaks constraints.
+        // A tolerance relative to the energy (1e-9 × 3.2e11 = 320) called it "at ground"; the
+        // model's resolution (1e-12 × its scale) does not.
+        let model = Qubo::new(vec![-1.6e11, -1.6e11], vec![(0, 1, 12.0)], 0.0).unwrap();
+        let ground = Ground::of(-3.2e11, &model);
+        assert!(ground.tolerance < 1.0, "{}", ground.tolerance);
+        let s = set(vec![(vec![1, 0], -3.2e11 + 12.0), (vec![0, 1], -3.2e11)]);
+        let o = Outcome::evaluate(s, None, Some(ground), 1.0);
+        assert_eq!(o.ground_fraction(), Some(0.5));
+    }
+
+    #[test]
     fn bare_models_have_ground_shares_but_no_validity() {
         let s = set(vec![
             (vec![0, 1], -1.0),

@@ -145,7 +145,14 @@ impl ParamSpec {
             expected: self.type_text(),
             found: text.to_string(),
         };
-        let number = |s: &str| s.trim().parse::<f64>().map_err(|_| bad());
+        // NaN and ∞ are refused here, naming the text: as JSON they would read as `null`.
+        let number = |s: &str| {
+            s.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(bad)
+        };
         let value = match self.ty {
             ParamType::Int { .. } | ParamType::IntSet(_) => {
                 // Accept 1e6 as well as 1000000, but only whole numbers.

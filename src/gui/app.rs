@@ -283,7 +283,8 @@ impl WorkbenchApp {
             cc.storage
         };
         let settings: Settings = storage
-            .and_then(|s| eframe::get_value(s, SETTINGS_KEY))
+            .and_then(|s| eframe::get_value::<Settings>(s, SETTINGS_KEY))
+            .map(Settings::sanitized)
             .unwrap_or_default();
         let mut workbench = Workbench::with_file(file.as_deref(), settings);
         if file.is_none()

@@ -80,6 +80,29 @@ impl Settings {
         self.recent.truncate(RECENT_LIMIT);
     }
 
+    /// Settings read back from storage, made safe to use: a stored file may be old, edited or
+    /// damaged. Unknown samplers fall back to the default, parameters their sampler refuses are
+    /// dropped (so the defaults apply), sweep numbers are brought into range and the recent list
+    /// is cut to its limit.
+    pub fn sanitized(mut self) -> Settings {
+        let defaults = Settings::default();
+        if crate::sampler::entry(&self.sampler).is_err() {
+            self.sampler = defaults.sampler.clone();
+        }
+        self.sampler_params.retain(|name, values| {
+            crate::sampler::entry(name)
+                .is_ok_and(|e| crate::params::validate(e.params, values).is_ok())
+        });
+        let sw = &mut self.sweep;
+        sw.steps = sw.steps.clamp(1, crate::sweep::MAX_SWEEP_STEPS);
+        sw.num_reads = sw.num_reads.clamp(1, 100_000);
+        if !(sw.from.is_finite() && sw.to.is_finite()) {
+            (sw.from, sw.to) = (defaults.sweep.from, defaults.sweep.to);
+        }
+        self.recent.truncate(RECENT_LIMIT);
+        self
+    }
+
     /// The chosen sampler's parameters (for `sampler_from_params`).
     pub fn sampler_params(&self) -> ParamValues {
         self.sampler_params

@@ -165,7 +165,8 @@ fn check_declared_size(declared: usize, used: usize, entries: usize) -> Result<(
         used + FREE_ISOLATED_VARIABLES.max(entries.saturating_mul(ISOLATED_VARIABLES_PER_ENTRY));
     if declared > allowed {
         return Err(format!(
-            "the header declares {declared} variables, but the file mentions only {used} in              {entries} entries; at most {allowed} are accepted for a file this size"
+            "the header declares {declared} variables, but the file mentions only {used} in \
+             {entries} entries; at most {allowed} are accepted for a file this size"
         ));
     }
     Ok(())

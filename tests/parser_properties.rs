@@ -1,0 +1,253 @@
+//! Property tests over every parser: random and mutated inputs never panic, never make a large
+//! allocation, and either parse or give an error that names where the input came from.
+//!
+//! Every new puzzle kind and model format joins `PARSERS` (its small instances in `puzzles/`
+//! seed the mutations). The `cargo fuzz` targets in `fuzz/` run the same entry points for
+//! longer; a crash they find becomes a case in `tests/bad-inputs/`.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use proptest::prelude::*;
+use qubo_workbench::gui::settings::Settings;
+use qubo_workbench::puzzle::{Kind, REGISTERED, parse_puzzles};
+use qubo_workbench::qubo::formats::{Format, parse_model};
+
+/// Records the largest single allocation, so a test can assert that no input (a header
+/// declaring 10⁹ variables, say) made the parser reserve memory its size does not justify.
+struct Recording;
+
+static LARGEST: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Recording {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        LARGEST.fetch_max(new_size, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Recording = Recording;
+
+/// No single allocation for an input of a few KiB may exceed this. The format's own limits
+/// (isolated variables per file, `MAX_VARIABLES`) allow up to ~10⁶ variables from a short
+/// header, 8 MiB per f64 vector; this leaves room for that and catches 10⁸-sized ones.
+const ALLOCATION_LIMIT: usize = 64 << 20;
+
+/// Where a parser's errors must say they come from.
+const ORIGIN: &str = "input.txt";
+
+/// One parser: its name and a function that parses text, returning the error text on failure.
+type Parser = (&'static str, fn(&str) -> Result<(), String>);
+
+fn model(format: Format) -> impl Fn(&str) -> Result<(), String> {
+    move |text| {
+        parse_model(text, format, ORIGIN)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+}
+
+fn puzzles(kind: Option<Kind>, text: &str) -> Result<(), String> {
+    let parsed = parse_puzzles(text, kind, ORIGIN).map_err(|e| e.to_string())?;
+    // What parses must also draw, encode and describe without panicking.
+    for located in parsed.iter().take(3) {
+        let p = &located.puzzle;
+        let _ = p.describe();
+        let _ = p.draw(None);
+        let _ = p.to_text();
+        let _ = p.conflicts();
+    }
+    Ok(())
+}
+
+const PARSERS: &[Parser] = &[
+    ("qbsolv", |t| model(Format::Qbsolv)(t)),
+    ("coo", |t| model(Format::Coo)(t)),
+    ("dimod json", |t| model(Format::DimodJson)(t)),
+    ("puzzle file, any kind", |t| puzzles(None, t)),
+    ("sudoku", |t| puzzles(Some(Kind::Sudoku), t)),
+];
+
+/// Runs one parser on one input under the invariants.
+fn check(name: &str, parse: fn(&str) -> Result<(), String>, text: &str) {
+    LARGEST.store(0, Ordering::Relaxed);
+    let result = parse(text);
+    let largest = LARGEST.load(Ordering::Relaxed);
+    assert!(
+        largest <= ALLOCATION_LIMIT.max(text.len() * 64),
+        "{name}: an allocation of {largest} bytes for an input of {} bytes: {text:?}",
+        text.len()
+    );
+    if let Err(message) = result {
+        assert!(
+            message.starts_with(ORIGIN),
+            "{name}: the error does not say where: {message:?} for {text:?}"
+        );
+        assert!(!message.contains('\n'), "{name}: one line: {message:?}");
+    }
+}
+
+/// Valid inputs to mutate: one per model format, and every registered kind's small instances.
+fn seeds() -> Vec<String> {
+    let mut out = vec![
+        "c a model\nc offset 1.5\nc label 0 = \"a\"\np qubo 0 3 2 2\n0 0 -1\n1 1 2\n0 1 3\n1 2 -4\n"
+            .to_string(),
+        "# vartype=BINARY\n# n=3 offset=2\n0 0 -1\n0 1 2.5\n1 2 -3\n".to_string(),
+        r#"{"type":"BinaryQuadraticModel","version":{"bqm_schema":"3.0.0"},"use_bytes":false,"index_type":"int32","bias_type":"float64","num_variables":2,"num_interactions":1,"variable_labels":["a",["t",1]],"variable_type":"SPIN","offset":0.5,"info":{},"linear_biases":[1.0,-1.0],"quadratic_biases":[2.0],"quadratic_head":[0],"quadratic_tail":[1]}"#.to_string(),
+    ];
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles");
+    for kind in REGISTERED {
+        let dir = root.join(kind.name());
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|e| e == "txt" || e == "json")
+                && let Ok(text) = std::fs::read_to_string(&path)
+            {
+                // A few lines are enough to seed mutations.
+                out.push(text.lines().take(3).collect::<Vec<_>>().join("\n"));
+            }
+        }
+    }
+    out
+}
+
+/// One edit of a text: delete, insert or replace a span, duplicate a line, or splice in a
+/// token that parsers find interesting.
+#[derive(Clone, Debug)]
+enum Edit {
+    Delete(usize, usize),
+    Insert(usize, String),
+    Replace(usize, String),
+    DuplicateLine(usize),
+    Token(usize, usize),
+}
+
+const TOKENS: &[&str] = &[
+    "0",
+    "-1",
+    "1e308",
+    "-1e308",
+    "NaN",
+    "inf",
+    "4294967296",
+    "18446744073709551616",
+    "49999999",
+    "# n=49999999",
+    "p qubo 0 49999999 0 0",
+    "c offset",
+    "\u{feff}",
+    "\0",
+    "\r\n",
+    "[",
+    "]",
+    "{",
+    "}",
+    "\"",
+    ",",
+    "null",
+    "true",
+    "#",
+    "vartype=SPIN",
+    "é",
+    "16",
+    "256",
+];
+
+fn edit() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        (any::<usize>(), 0usize..16).prop_map(|(a, n)| Edit::Delete(a, n)),
+        (any::<usize>(), ".{0,8}").prop_map(|(a, s)| Edit::Insert(a, s)),
+        (any::<usize>(), ".{1,4}").prop_map(|(a, s)| Edit::Replace(a, s)),
+        any::<usize>().prop_map(Edit::DuplicateLine),
+        (any::<usize>(), 0..TOKENS.len()).prop_map(|(a, k)| Edit::Token(a, k)),
+    ]
+}
+
+/// The nearest char boundary at or before `at % (len + 1)`.
+fn boundary(text: &str, at: usize) -> usize {
+    let mut k = at % (text.len() + 1);
+    while !text.is_char_boundary(k) {
+        k -= 1;
+    }
+    k
+}
+
+fn apply(text: &str, edit: &Edit) -> String {
+    let mut s = text.to_string();
+    match edit {
+        Edit::Delete(at, n) => {
+            let a = boundary(&s, *at);
+            let b = boundary(&s, a + n);
+            if b >= a {
+                s.replace_range(a..b, "");
+            }
+        }
+        Edit::Insert(at, t) => {
+            let a = boundary(&s, *at);
+            s.insert_str(a, t);
+        }
+        Edit::Replace(at, t) => {
+            let a = boundary(&s, *at);
+            let b = boundary(&s, a + t.len());
+            if b >= a {
+                s.replace_range(a..b, t);
+            }
+        }
+        Edit::DuplicateLine(k) => {
+            let lines: Vec<&str> = s.lines().collect();
+            if !lines.is_empty() {
+                let k = k % lines.len();
+                let mut out = lines[..=k].to_vec();
+                out.extend_from_slice(&lines[k..]);
+                s = out.join("\n");
+            }
+        }
+        Edit::Token(at, k) => {
+            let a = boundary(&s, *at);
+            s.insert_str(a, TOKENS[*k]);
+        }
+    }
+    s
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_text_never_panics(text in "(?s).{0,300}") {
+        for (name, parse) in PARSERS {
+            check(name, *parse, &text);
+        }
+    }
+
+    #[test]
+    fn mutated_valid_inputs_never_panic(seed in any::<prop::sample::Index>(), edits in prop::collection::vec(edit(), 1..6)) {
+        let seeds = seeds();
+        let mut text = seeds[seed.index(seeds.len())].clone();
+        for e in &edits {
+            text = apply(&text, e);
+        }
+        for (name, parse) in PARSERS {
+            check(name, *parse, &text);
+        }
+    }
+
+    #[test]
+    fn stored_settings_of_any_shape_come_back_usable(json in "(?s)\\{.{0,200}\\}", steps in any::<usize>(), from in any::<f64>()) {
+        // Whatever a damaged settings store holds, what the GUI uses after `sanitized` is in range.
+        let mut s: Settings = serde_json::from_str(&json).unwrap_or_default();
+        s.sweep.steps = steps;
+        s.sweep.from = from;
+        let s = s.sanitized();
+        prop_assert!(qubo_workbench::sweep::values(s.sweep.from, s.sweep.to, s.sweep.steps).is_ok());
+        prop_assert!(qubo_workbench::sampler::sampler_from_params(&s.sampler, &s.sampler_params()).is_ok());
+    }
+}
