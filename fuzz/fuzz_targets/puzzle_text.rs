@@ -1,0 +1,23 @@
+#![no_main]
+//! Puzzle files of every registered kind (and kind detection) on arbitrary text; what parses is
+//! drawn, encoded and written back.
+
+use libfuzzer_sys::fuzz_target;
+use qubo_workbench::puzzle::{EncodeOptions, REGISTERED, parse_puzzles};
+
+fuzz_target!(|text: &str| {
+    let kinds = std::iter::once(None).chain(REGISTERED.iter().copied().map(Some));
+    for kind in kinds {
+        if let Ok(parsed) = parse_puzzles(text, kind, "fuzz") {
+            for p in parsed.iter().take(2) {
+                let p = &p.puzzle;
+                let _ = p.draw(None);
+                let _ = p.to_text();
+                let _ = p.conflicts();
+                if p.conflicts().is_empty() {
+                    let _ = p.encode(&EncodeOptions::default());
+                }
+            }
+        }
+    }
+});
