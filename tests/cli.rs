@@ -492,3 +492,47 @@ fn generate_takes_the_kinds_own_parameters() {
         "--param is the same flag"
     );
 }
+
+#[test]
+fn a_failing_puzzle_keeps_the_others_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let easy = std::fs::read_to_string(puzzle("easy50.txt")).unwrap();
+    let three: Vec<&str> = easy
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(3)
+        .collect();
+    let file = dir.path().join("three.txt");
+    std::fs::write(&file, three.join("\n")).unwrap();
+    // Puzzle 2's picture cannot be written: a folder stands where the file would go.
+    std::fs::create_dir(dir.path().join("grid-2.png")).unwrap();
+    let render = dir.path().join("grid.png");
+    let out = run(&[
+        "solve",
+        file.to_str().unwrap(),
+        "--render",
+        render.to_str().unwrap(),
+        "--num-reads",
+        "2",
+        "--num-sweeps",
+        "10",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).starts_with("error: puzzle 2: "),
+        "{}",
+        stderr(&out)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("the completed results as JSON");
+    let done: Vec<u64> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["puzzle"].as_u64().unwrap())
+        .collect();
+    assert_eq!(done, [1, 3]);
+    assert_eq!(v["failures"][0]["puzzle"], 2);
+    assert_eq!(v["summary"]["failed"], 1);
+    assert!(dir.path().join("grid-1.png").is_file() && dir.path().join("grid-3.png").is_file());
+}
