@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::control::ProgressTracker;
 use super::precision::KernelScale;
 use super::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
-use super::schedule::{BetaScheduleType, ScheduleSpec};
+use super::schedule::{BetaScheduleType, Schedule, ScheduleSpec};
 use super::{
     RunControl, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry, build_from_json,
 };
@@ -228,7 +228,8 @@ impl KernelModel {
 /// Everything a read needs besides its index: model, schedule, seed, starting states.
 struct Job<'a> {
     model: &'a KernelModel,
-    betas: &'a [f32],
+    schedule: &'a Schedule,
+    num_sweeps: usize,
     seed: u64,
     initial_states: &'a [Vec<u8>],
     tracker: &'a ProgressTracker<'a>,
@@ -249,7 +250,14 @@ impl Job<'_> {
 
     fn report_due(&self, sweep: usize) -> bool {
         self.tracker.wants_reports()
-            && ((sweep + 1).is_multiple_of(self.tracker.every()) || sweep + 1 == self.betas.len())
+            && ((sweep + 1).is_multiple_of(self.tracker.every()) || sweep + 1 == self.num_sweeps)
+    }
+
+    /// The kernel's β at `sweep`: the schedule's, divided by the model's scale (see
+    /// `precision`), in f32.
+    #[inline(always)]
+    fn beta(&self, sweep: usize) -> f32 {
+        (self.schedule.beta(sweep) / self.model.scale) as f32
     }
 
     /// One read on the scalar kernel; `None` when cancelled.
@@ -262,8 +270,8 @@ impl Job<'_> {
         let mut reported = 0;
         let mut draws = [0u32; BLOCK];
         let mut threshold = [0f32; BLOCK];
-        for (s, &beta) in self.betas.iter().enumerate() {
-            let inv_beta = inverse_beta(beta);
+        for s in 0..self.num_sweeps {
+            let inv_beta = inverse_beta(self.beta(s));
             for block in (0..m.n).step_by(BLOCK) {
                 let end = (block + BLOCK).min(m.n);
                 // Draw serially, then take logarithms in a loop that vectorises.
@@ -322,8 +330,15 @@ impl Job<'_> {
             energy[l] = e as f32;
         }
         let mut reported = 0;
-        for (s, &beta) in self.betas.iter().enumerate() {
-            sweep_lanes(m, beta, &mut field, &mut sign, &mut rng, &mut energy);
+        for s in 0..self.num_sweeps {
+            sweep_lanes(
+                m,
+                self.beta(s),
+                &mut field,
+                &mut sign,
+                &mut rng,
+                &mut energy,
+            );
             if self.tracker.is_cancelled() {
                 return None;
             }
@@ -492,7 +507,8 @@ impl SimulatedAnnealing {
             bytes_of(&[n, 9])
         };
         let reads = bytes_of(&[self.num_reads, n, 2]); // finished reads, then the sample rows
-        let schedule = bytes_of(&[self.num_sweeps, 12]);
+        // The schedule is computed per sweep; only a custom list is stored.
+        let schedule = bytes_of(&[self.beta_schedule.as_ref().map_or(0, Vec::len), 8]);
         csr.saturating_add(kernel_model)
             .saturating_add(bytes_of(&[threads]).saturating_mul(per_thread))
             .saturating_add(reads)
@@ -565,15 +581,19 @@ impl Sampler for SimulatedAnnealing {
         let csr = Csr::of_model(model);
         let scale = KernelScale::for_f32(&csr);
         let km = KernelModel::new(&csr, scale.factor);
-        let (betas64, range) = self.schedule_spec().betas(model);
-        let betas: Vec<f32> = betas64.iter().map(|&b| (b / km.scale) as f32).collect();
+        let (schedule, range) = self.schedule_spec().schedule(model);
+        let num_sweeps = schedule.num_sweeps();
         let seed = self.seed.unwrap_or_else(rand::random);
         let initial_states = self.initial_states.as_deref().unwrap_or(&[]);
         let num_reads = self.num_reads;
-        let tracker = ProgressTracker::new(control, (num_reads * betas.len()) as u64);
+        let tracker = ProgressTracker::new(
+            control,
+            (num_reads as u64).saturating_mul(num_sweeps as u64),
+        );
         let job = Job {
             model: &km,
-            betas: &betas,
+            schedule: &schedule,
+            num_sweeps,
             seed,
             initial_states,
             tracker: &tracker,
@@ -624,7 +644,7 @@ impl Sampler for SimulatedAnnealing {
             preprocessing_ns: (t_sample - t0).as_nanos() as u64,
             sampling_ns,
             postprocessing_ns: 0,
-            num_sweeps: betas.len(),
+            num_sweeps,
             warnings: scale.warning.into_iter().collect(),
         };
         let mut set = SampleSet::from_reads(n, reads, info);

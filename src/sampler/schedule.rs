@@ -62,33 +62,94 @@ pub fn default_beta_range(model: &dyn Model) -> (f64, f64) {
     (hot, cold)
 }
 
-/// One β per sweep: `num_sweeps / sweeps_per_beta` values from `range` (linear or geometric,
-/// as numpy's linspace / geomspace), each repeated `sweeps_per_beta` times.
-pub fn beta_schedule(
-    range: (f64, f64),
-    kind: BetaScheduleType,
-    num_sweeps: usize,
-    sweeps_per_beta: usize,
-) -> Vec<f64> {
-    let num_betas = num_sweeps / sweeps_per_beta.max(1);
-    let (a, b) = range;
-    let betas: Vec<f64> = match num_betas {
-        0 => Vec::new(),
-        1 => vec![b],
-        m => (0..m)
-            .map(|k| {
-                let t = k as f64 / (m - 1) as f64;
+/// A β schedule computed on the fly, one β per sweep: nothing proportional to the number of
+/// sweeps is stored (a custom list is stored once, not once per sweep).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Schedule {
+    /// `num_betas` values from `range` (linear or geometric, as numpy's linspace / geomspace),
+    /// each held `sweeps_per_beta` sweeps.
+    Formula {
+        /// (hot, cold).
+        range: (f64, f64),
+        /// Linear or geometric.
+        kind: BetaScheduleType,
+        /// Distinct β values.
+        num_betas: usize,
+        /// Sweeps at each.
+        sweeps_per_beta: usize,
+    },
+    /// Explicit β values, each held `sweeps_per_beta` sweeps.
+    Custom {
+        /// The values, hot to cold.
+        betas: Vec<f64>,
+        /// Sweeps at each.
+        sweeps_per_beta: usize,
+    },
+}
+
+impl Schedule {
+    /// `num_sweeps / sweeps_per_beta` values from `range`, each repeated `sweeps_per_beta` times.
+    pub fn formula(
+        range: (f64, f64),
+        kind: BetaScheduleType,
+        num_sweeps: usize,
+        sweeps_per_beta: usize,
+    ) -> Schedule {
+        let sweeps_per_beta = sweeps_per_beta.max(1);
+        Schedule::Formula {
+            range,
+            kind,
+            num_betas: num_sweeps / sweeps_per_beta,
+            sweeps_per_beta,
+        }
+    }
+
+    /// Sweeps per read.
+    pub fn num_sweeps(&self) -> usize {
+        match self {
+            Schedule::Formula {
+                num_betas,
+                sweeps_per_beta,
+                ..
+            } => num_betas.saturating_mul(*sweeps_per_beta),
+            Schedule::Custom {
+                betas,
+                sweeps_per_beta,
+            } => betas.len().saturating_mul(*sweeps_per_beta),
+        }
+    }
+
+    /// β at sweep `sweep` (0-based, below `num_sweeps`).
+    #[inline]
+    pub fn beta(&self, sweep: usize) -> f64 {
+        match self {
+            Schedule::Formula {
+                range: (a, b),
+                kind,
+                num_betas,
+                sweeps_per_beta,
+            } => {
+                let k = sweep / sweeps_per_beta;
+                if *num_betas <= 1 {
+                    return *b;
+                }
+                let t = k as f64 / (num_betas - 1) as f64;
                 match kind {
                     BetaScheduleType::Linear | BetaScheduleType::Custom => a + (b - a) * t,
                     BetaScheduleType::Geometric => a * (b / a).powf(t),
                 }
-            })
-            .collect(),
-    };
-    betas
-        .into_iter()
-        .flat_map(|beta| std::iter::repeat_n(beta, sweeps_per_beta.max(1)))
-        .collect()
+            }
+            Schedule::Custom {
+                betas,
+                sweeps_per_beta,
+            } => betas[sweep / sweeps_per_beta],
+        }
+    }
+
+    /// Every β in order (for tests and reports; samplers call `beta`).
+    pub fn to_vec(&self) -> Vec<f64> {
+        (0..self.num_sweeps()).map(|s| self.beta(s)).collect()
+    }
 }
 
 /// A schedule as a sampler's parameters describe it (dwave-samplers' names).
@@ -163,31 +224,30 @@ impl ScheduleSpec<'_> {
         Ok(())
     }
 
-    /// β per sweep and the (hot, cold) range it spans.
-    pub fn betas(&self, model: &dyn Model) -> (Vec<f64>, [f64; 2]) {
+    /// The schedule and the (hot, cold) range it spans.
+    pub fn schedule(&self, model: &dyn Model) -> (Schedule, [f64; 2]) {
         if let (BetaScheduleType::Custom, Some(b)) = (self.kind, self.custom) {
-            let per = self.num_sweeps_per_beta;
-            let betas: Vec<f64> = b
-                .iter()
-                .flat_map(|&v| std::iter::repeat_n(v, per))
-                .collect();
             let range = [
                 b.first().copied().unwrap_or(0.0),
                 b.last().copied().unwrap_or(0.0),
             ];
-            return (betas, range);
+            let schedule = Schedule::Custom {
+                betas: b.to_vec(),
+                sweeps_per_beta: self.num_sweeps_per_beta.max(1),
+            };
+            return (schedule, range);
         }
         let range = self.beta_range.unwrap_or_else(|| {
             let (hot, cold) = default_beta_range(model);
             [hot, cold]
         });
-        let betas = beta_schedule(
+        let schedule = Schedule::formula(
             (range[0], range[1]),
             self.kind,
             self.num_sweeps,
             self.num_sweeps_per_beta,
         );
-        (betas, range)
+        (schedule, range)
     }
 }
 
@@ -209,9 +269,22 @@ mod tests {
 
     #[test]
     fn geometric_and_linear_schedules() {
-        let g = beta_schedule((0.1, 10.0), BetaScheduleType::Geometric, 3, 1);
+        let g = Schedule::formula((0.1, 10.0), BetaScheduleType::Geometric, 3, 1).to_vec();
         assert!((g[1] - 1.0).abs() < 1e-12 && g[0] == 0.1 && (g[2] - 10.0).abs() < 1e-12);
-        let l = beta_schedule((0.0, 1.0), BetaScheduleType::Linear, 6, 2);
+        let l = Schedule::formula((0.0, 1.0), BetaScheduleType::Linear, 6, 2).to_vec();
         assert_eq!(l, vec![0.0, 0.0, 0.5, 0.5, 1.0, 1.0]);
+    }
+
+    #[test]
+    fn a_schedule_of_a_trillion_sweeps_stores_nothing_per_sweep() {
+        let s = Schedule::formula((0.5, 8.0), BetaScheduleType::Geometric, 1 << 40, 1 << 20);
+        assert_eq!(s.num_sweeps(), 1 << 40);
+        assert_eq!(s.beta(0), 0.5);
+        assert!((s.beta((1 << 40) - 1) - 8.0).abs() < 1e-12);
+        let custom = Schedule::Custom {
+            betas: vec![1.0, 2.0],
+            sweeps_per_beta: 1 << 30,
+        };
+        assert_eq!((custom.num_sweeps(), custom.beta(1 << 30)), (1 << 31, 2.0));
     }
 }
