@@ -27,7 +27,7 @@ pub mod puzzle;
 pub mod qubo;
 /// Pictures: `Drawing` and its PNG/SVG export.
 pub mod render;
-/// Samplers behind one trait: simulated annealing, exact enumeration.
+/// Samplers behind one trait: simulated annealing, tabu search, exact enumeration.
 pub mod sampler;
 /// One call for the whole flow: encode → sample → decode → check.
 pub mod solve;

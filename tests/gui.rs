@@ -138,6 +138,41 @@ fn moving_a_weight_slider_rebuilds_the_qubo_and_the_heatmap() {
 }
 
 #[test]
+fn tabu_is_chosen_from_the_list_its_widgets_come_from_its_description_and_it_solves() {
+    // A fixed seed, set where the GUI keeps each sampler's parameters: the run is repeatable.
+    let mut settings = Settings::default();
+    let mut tabu = qubo_workbench::params::ParamValues::new();
+    tabu.insert("seed".into(), serde_json::json!(1));
+    settings.sampler_params.insert("tabu".into(), tabu);
+    let mut h = harness(Workbench::with_file(
+        Some(&puzzle("euler96_g1.txt")),
+        settings,
+    ));
+    frames(&mut h);
+    h.get_by_label("presolve (drop what the givens decide)")
+        .click();
+    h.get_by_label("sampler").click();
+    frames(&mut h);
+    h.get_by_label("tabu").click();
+    frames(&mut h);
+    assert_eq!(h.state().shared.settings.sampler, "tabu");
+    // Its own parameters, not SA's: a tenure widget, no num_sweeps.
+    assert!(h.query_by_label_contains("tenure").is_some());
+    assert!(h.query_by_label_contains("num_sweeps").is_none());
+    h.get_by_label("Run").click();
+    frames(&mut h);
+    wait_for(&mut h, "the tabu run", |wb| {
+        !wb.is_running() && wb.shared.result.is_some()
+    });
+    let r = h.state().shared.result.as_ref().unwrap();
+    assert_eq!(r.samples.info.sampler, "tabu");
+    assert!(
+        r.success_fraction().unwrap() > 0.0,
+        "tabu solves the presolved Euler96 #1"
+    );
+}
+
+#[test]
 fn exact_sampler_on_a_presolved_4x4_gives_a_valid_selected_solution() {
     let mut h = harness(Workbench::with_file(
         Some(&puzzle("shidoku-6givens.txt")),
