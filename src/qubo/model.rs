@@ -339,6 +339,18 @@ impl Csr {
         }
     }
 
+    /// Bytes `of_model` allocates for `model`: none when it stores a CSR, else an estimate
+    /// (for memory budgets, before building).
+    pub fn bytes_to_build(model: &dyn Model) -> u64 {
+        use crate::budget::bytes_of;
+        if model.csr().is_some() {
+            return 0;
+        }
+        // Without a CSR the entry count is unknown until built: at least one per variable.
+        let n = model.num_variables();
+        bytes_of(&[n, 16]).saturating_add(bytes_of(&[n, 12]))
+    }
+
     /// The model's stored CSR, or one built from its neighbour callback (a model computed on
     /// the fly, such as the full Eternity II one, stores none).
     pub fn of_model(model: &dyn Model) -> std::borrow::Cow<'_, Csr> {

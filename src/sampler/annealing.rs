@@ -495,11 +495,7 @@ impl SimulatedAnnealing {
     fn memory_estimate(&self, model: &dyn Model, use_lanes: bool, threads: usize) -> u64 {
         let n = model.num_variables();
         let entries = model.csr().map_or(n, |c| c.num_entries());
-        let csr = if model.csr().is_some() {
-            0
-        } else {
-            bytes_of(&[n, 16]).saturating_add(bytes_of(&[entries, 12]))
-        };
+        let csr = Csr::bytes_to_build(model);
         let kernel_model = bytes_of(&[n, 16]).saturating_add(bytes_of(&[entries, 8]));
         let per_thread = if use_lanes {
             bytes_of(&[LANES, n, 9]) // fields and signs (f32 each), starting states
@@ -619,13 +615,7 @@ impl Sampler for SimulatedAnnealing {
         });
         let sampling_ns = t_sample.elapsed().as_nanos() as u64;
         let t_post = Instant::now();
-        let reads: Vec<(Vec<u8>, f64)> = finished
-            .into_par_iter()
-            .map(|(_, x)| {
-                let e = model.energy(&x);
-                (x, e)
-            })
-            .collect();
+        let states: Vec<Vec<u8>> = finished.into_iter().map(|(_, x)| x).collect();
         let mut params = self.params();
         if let Some(obj) = params.as_object_mut() {
             obj.insert("beta_range".into(), serde_json::json!(range));
@@ -639,7 +629,7 @@ impl Sampler for SimulatedAnnealing {
             sampler: self.name().into(),
             params,
             num_reads_requested: num_reads,
-            cancelled: reads.len() < num_reads && control.is_cancelled(),
+            cancelled: states.len() < num_reads && control.is_cancelled(),
             seed: Some(seed),
             preprocessing_ns: (t_sample - t0).as_nanos() as u64,
             sampling_ns,
@@ -647,7 +637,7 @@ impl Sampler for SimulatedAnnealing {
             num_sweeps,
             warnings: scale.warning.into_iter().collect(),
         };
-        let mut set = SampleSet::from_reads(n, reads, info);
+        let mut set = SampleSet::from_states(model, states, info);
         set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;
         Ok(set)
     }

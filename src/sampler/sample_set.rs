@@ -51,6 +51,24 @@ pub struct SampleSet {
 }
 
 impl SampleSet {
+    /// Aggregates final states, their energies recomputed exactly (f64, from `model`, in
+    /// parallel): what every local sampler returns, whatever precision its kernel used.
+    pub fn from_states(
+        model: &dyn crate::qubo::Model,
+        states: Vec<Vec<u8>>,
+        info: SampleInfo,
+    ) -> Self {
+        use rayon::prelude::*;
+        let reads = states
+            .into_par_iter()
+            .map(|x| {
+                let e = model.energy(&x);
+                (x, e)
+            })
+            .collect();
+        SampleSet::from_reads(model.num_variables(), reads, info)
+    }
+
     /// Aggregates reads (sample, energy): rows sorted by energy, ties by sample (so identical
     /// samples are adjacent and merge), and the result does not depend on read order.
     pub fn from_reads(

@@ -302,12 +302,7 @@ fn perturb(elite: &[u8], rng: &mut Xoshiro128p) -> Vec<u8> {
 impl TabuSearch {
     fn memory_estimate(&self, model: &dyn Model, threads: usize) -> u64 {
         let n = model.num_variables();
-        let entries = model.csr().map_or(n, |c| c.num_entries());
-        let csr = if model.csr().is_some() {
-            0
-        } else {
-            bytes_of(&[n, 16]).saturating_add(bytes_of(&[entries, 12]))
-        };
+        let csr = Csr::bytes_to_build(model);
         // Per thread: state, best, next start (bytes), fields (f64) and tabu marks (usize).
         let per_thread = bytes_of(&[n, 3 + 8 + 8]);
         let reads = bytes_of(&[self.num_reads, n, 2]);
@@ -364,13 +359,7 @@ impl Sampler for TabuSearch {
         let sampling_ns = t_sample.elapsed().as_nanos() as u64;
         let t_post = Instant::now();
         let timed_out = finished.iter().filter(|(_, t)| *t).count();
-        let reads: Vec<(Vec<u8>, f64)> = finished
-            .into_iter()
-            .map(|(x, _)| {
-                let e = model.energy(&x);
-                (x, e)
-            })
-            .collect();
+        let states: Vec<Vec<u8>> = finished.into_iter().map(|(x, _)| x).collect();
         let mut params = self.params();
         if let Some(obj) = params.as_object_mut() {
             obj.insert("seed".into(), serde_json::json!(seed));
@@ -383,7 +372,7 @@ impl Sampler for TabuSearch {
             sampler: self.name().into(),
             params,
             num_reads_requested: self.num_reads,
-            cancelled: reads.len() < self.num_reads && control.is_cancelled(),
+            cancelled: states.len() < self.num_reads && control.is_cancelled(),
             seed: Some(seed),
             preprocessing_ns: (t_sample - t0).as_nanos() as u64,
             sampling_ns,
@@ -391,7 +380,7 @@ impl Sampler for TabuSearch {
             num_sweeps: 0,
             warnings: Vec::new(),
         };
-        let mut set = SampleSet::from_reads(n, reads, info);
+        let mut set = SampleSet::from_states(model, states, info);
         set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;
         Ok(set)
     }
