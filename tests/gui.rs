@@ -60,12 +60,26 @@ fn sudoku_editor(wb: &Workbench) -> &SudokuEditor {
 }
 
 /// Sets one of SA's parameters in the settings (as its widget would).
-fn set_sa(settings: &mut Settings, name: &str, value: serde_json::Value) {
+/// Sets one parameter of one sampler where the GUI keeps them.
+fn set_param(settings: &mut Settings, sampler: &str, name: &str, value: serde_json::Value) {
     settings
         .sampler_params
-        .entry("sa".into())
+        .entry(sampler.into())
         .or_default()
         .insert(name.into(), value);
+}
+
+fn set_sa(settings: &mut Settings, name: &str, value: serde_json::Value) {
+    set_param(settings, "sa", name, value);
+}
+
+/// Picks a sampler from the solver panel's list, as a user would.
+fn choose_sampler(h: &mut Harness<'static, Workbench>, name: &str) {
+    h.get_by_label("sampler").click();
+    frames(h);
+    h.get_by_label(name).click();
+    frames(h);
+    assert_eq!(h.state().shared.settings.sampler, name);
 }
 
 fn given(wb: &Workbench, r: usize, c: usize) -> u8 {
@@ -141,9 +155,7 @@ fn moving_a_weight_slider_rebuilds_the_qubo_and_the_heatmap() {
 fn tabu_is_chosen_from_the_list_its_widgets_come_from_its_description_and_it_solves() {
     // A fixed seed, set where the GUI keeps each sampler's parameters: the run is repeatable.
     let mut settings = Settings::default();
-    let mut tabu = qubo_workbench::params::ParamValues::new();
-    tabu.insert("seed".into(), serde_json::json!(1));
-    settings.sampler_params.insert("tabu".into(), tabu);
+    set_param(&mut settings, "tabu", "seed", serde_json::json!(1));
     let mut h = harness(Workbench::with_file(
         Some(&puzzle("euler96_g1.txt")),
         settings,
@@ -151,11 +163,7 @@ fn tabu_is_chosen_from_the_list_its_widgets_come_from_its_description_and_it_sol
     frames(&mut h);
     h.get_by_label("presolve (drop what the givens decide)")
         .click();
-    h.get_by_label("sampler").click();
-    frames(&mut h);
-    h.get_by_label("tabu").click();
-    frames(&mut h);
-    assert_eq!(h.state().shared.settings.sampler, "tabu");
+    choose_sampler(&mut h, "tabu");
     // Its own parameters, not SA's: a tenure widget, no num_sweeps.
     assert!(h.query_by_label_contains("tenure").is_some());
     assert!(h.query_by_label_contains("num_sweeps").is_none());
@@ -183,12 +191,7 @@ fn exact_sampler_on_a_presolved_4x4_gives_a_valid_selected_solution() {
         .click();
     frames(&mut h);
     assert!(h.state().shared.doc.options.presolve);
-    // Choose the exact sampler from the list.
-    h.get_by_label("sampler").click();
-    frames(&mut h);
-    h.get_by_label("exact").click();
-    frames(&mut h);
-    assert_eq!(h.state().shared.settings.sampler, "exact");
+    choose_sampler(&mut h, "exact");
     h.get_by_label("Run").click();
     frames(&mut h);
     wait_for(&mut h, "the exact run", |wb| {
