@@ -13,6 +13,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::control::ProgressTracker;
+use super::kernel::{BLOCK, KernelModel, inverse_beta, sweep_lanes};
 use super::precision::KernelScale;
 use super::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
 use super::schedule::{BetaScheduleType, Schedule, ScheduleSpec};
@@ -163,68 +164,6 @@ impl Default for SimulatedAnnealing {
     }
 }
 
-/// The model in the kernels' layout: f32 coefficients, flat CSR, every coefficient (and the
-/// offset) multiplied by `scale` (a power of two, see `precision`); β is divided by it.
-struct KernelModel {
-    n: usize,
-    start: Vec<usize>,
-    cols: Vec<u32>,
-    vals: Vec<f32>,
-    lin: Vec<f64>,
-    offset: f64,
-    scale: f64,
-}
-
-impl KernelModel {
-    fn new(csr: &Csr, scale: f64) -> Self {
-        let n = csr.num_variables();
-        // The scalar kernel indexes fields by these columns without bounds checks.
-        assert!(
-            csr.cols.iter().all(|&j| (j as usize) < n),
-            "CSR column out of range"
-        );
-        KernelModel {
-            n: csr.num_variables(),
-            start: csr.start.clone(),
-            cols: csr.cols.clone(),
-            vals: csr.values.iter().map(|&v| (v * scale) as f32).collect(),
-            lin: csr.linear.iter().map(|&v| v * scale).collect(),
-            offset: csr.offset * scale,
-            scale,
-        }
-    }
-
-    /// A kernel energy in the model's own units.
-    fn unscaled(&self, energy: f32) -> f64 {
-        energy as f64 / self.scale
-    }
-
-    /// Local fields linear_i + Σ_j Q_ij x_j (summed in f64, stored as f32) and the energy.
-    fn fields(&self, x: &[u8]) -> (Vec<f32>, f64) {
-        let mut energy = self.offset;
-        let fields = (0..self.n)
-            .map(|i| {
-                let mut f = self.lin[i];
-                let mut pair = 0.0;
-                for k in self.start[i]..self.start[i + 1] {
-                    let j = self.cols[k] as usize;
-                    if x[j] != 0 {
-                        f += self.vals[k] as f64;
-                        if j > i {
-                            pair += self.vals[k] as f64;
-                        }
-                    }
-                }
-                if x[i] != 0 {
-                    energy += self.lin[i] + pair;
-                }
-                f as f32
-            })
-            .collect();
-        (fields, energy)
-    }
-}
-
 /// Everything a read needs besides its index: model, schedule, seed, starting states.
 struct Job<'a> {
     model: &'a KernelModel,
@@ -331,9 +270,9 @@ impl Job<'_> {
         }
         let mut reported = 0;
         for s in 0..self.num_sweeps {
-            sweep_lanes(
+            sweep_lanes::<L, false>(
                 m,
-                self.beta(s),
+                &[inverse_beta(self.beta(s)); L],
                 &mut field,
                 &mut sign,
                 &mut rng,
@@ -357,64 +296,6 @@ impl Job<'_> {
                 .map(|l| sign.iter().map(|v| (v[l] < 0.0) as u8).collect())
                 .collect(),
         )
-    }
-}
-
-/// Variables per block of precomputed thresholds: the random numbers do not depend on the
-/// state, so they are drawn for a block at a time, off the sweep's dependency chain.
-const BLOCK: usize = 64;
-
-/// 1/β, with β = 0 (accept everything) mapped to a huge finite factor.
-#[inline(always)]
-fn inverse_beta(beta: f32) -> f32 {
-    if beta > 0.0 { 1.0 / beta } else { f32::MAX }
-}
-
-/// One Metropolis sweep over all variables, L replicas at once: flip i in lane l iff
-/// ΔE ≤ −ln(u)/β.
-#[inline(always)]
-fn sweep_lanes<const L: usize>(
-    m: &KernelModel,
-    beta: f32,
-    field: &mut [[f32; L]],
-    sign: &mut [[f32; L]],
-    rng: &mut LaneRng<L>,
-    energy: &mut [f32; L],
-) {
-    let inv_beta = inverse_beta(beta);
-    let mut threshold = [[0f32; L]; BLOCK];
-    for block in (0..m.n).step_by(BLOCK) {
-        let end = (block + BLOCK).min(m.n);
-        rng.fill(&mut threshold[..end - block], |r| {
-            neg_ln_uniform(r) * inv_beta
-        });
-        for i in block..end {
-            let f = field[i];
-            let s = sign[i];
-            let thr = &threshold[i - block];
-            let mut d = [0f32; L];
-            let mut any = 0u32;
-            for l in 0..L {
-                let de = f[l] * s[l];
-                let accept = de <= thr[l];
-                d[l] = if accept { s[l] } else { 0.0 };
-                energy[l] += if accept { de } else { 0.0 };
-                any |= accept as u32;
-            }
-            let si = &mut sign[i];
-            for l in 0..L {
-                si[l] = s[l] - 2.0 * d[l];
-            }
-            if any != 0 {
-                let (lo, hi) = (m.start[i], m.start[i + 1]);
-                for (&j, &w) in m.cols[lo..hi].iter().zip(&m.vals[lo..hi]) {
-                    let fj = &mut field[j as usize];
-                    for l in 0..L {
-                        fj[l] += w * d[l];
-                    }
-                }
-            }
-        }
     }
 }
 

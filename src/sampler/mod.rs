@@ -6,6 +6,7 @@
 mod annealing;
 mod control;
 mod exact;
+mod kernel;
 pub mod precision;
 pub mod rng;
 mod sample_set;

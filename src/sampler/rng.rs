@@ -76,10 +76,10 @@ impl<const L: usize> LaneRng<L> {
         }
     }
 
-    /// Fills `out[t][l] = f(draw t of lane l)`, eight lanes (one AVX2 vector) at a time so
+    /// Fills `out[t][l] = f(draw t of lane l, l)`, eight lanes (one AVX2 vector) at a time so
     /// the generator state stays in registers. L must be a multiple of 8.
     #[inline(always)]
-    pub fn fill(&mut self, out: &mut [[f32; L]], f: impl Fn(u32) -> f32) {
+    pub fn fill(&mut self, out: &mut [[f32; L]], f: impl Fn(u32, usize) -> f32) {
         const W: usize = 8;
         debug_assert!(L.is_multiple_of(W));
         for c in (0..L).step_by(W) {
@@ -89,7 +89,7 @@ impl<const L: usize> LaneRng<L> {
             let mut s3: [u32; W] = std::array::from_fn(|w| self.s3[c + w]);
             for row in out.iter_mut() {
                 for w in 0..W {
-                    row[c + w] = f(step(&mut s0[w], &mut s1[w], &mut s2[w], &mut s3[w]));
+                    row[c + w] = f(step(&mut s0[w], &mut s1[w], &mut s2[w], &mut s3[w]), c + w);
                 }
             }
             self.s0[c..c + W].copy_from_slice(&s0);
@@ -147,7 +147,7 @@ mod tests {
         let mut singles: Vec<_> = (0..8).map(|l| Xoshiro128p::for_read(7, l)).collect();
         for _ in 0..3 {
             let mut out = [[0f32; 8]; 50];
-            lanes.fill(&mut out, |r| r as f32);
+            lanes.fill(&mut out, |r, _| r as f32);
             for row in &out {
                 for l in 0..8 {
                     assert_eq!(row[l], singles[l].next_u32() as f32);

@@ -1,0 +1,135 @@
+//! The lane kernel shared by the Metropolis samplers (SA, parallel tempering): the model in
+//! f32 CSR form and one sweep over L replicas held side by side in SIMD lanes.
+//!
+//! Invariant: `field[i][l]` is linear_i + Σ_j Q_ij·x_j of lane l's state and `sign[i][l]` is
+//! +1 when x_i = 0 and −1 when x_i = 1, so ΔE of flipping i is `field·sign`; a flip updates the
+//! neighbours' fields in O(degree) and only when some lane accepted.
+
+use super::rng::{LaneRng, neg_ln_uniform};
+use crate::qubo::Csr;
+
+/// The model in the kernels' layout: f32 coefficients, flat CSR, every coefficient (and the
+/// offset) multiplied by `scale` (a power of two, see `precision`); β is divided by it.
+pub(super) struct KernelModel {
+    pub n: usize,
+    pub start: Vec<usize>,
+    pub cols: Vec<u32>,
+    pub vals: Vec<f32>,
+    pub lin: Vec<f64>,
+    pub offset: f64,
+    pub scale: f64,
+}
+
+impl KernelModel {
+    pub fn new(csr: &Csr, scale: f64) -> Self {
+        let n = csr.num_variables();
+        // The scalar kernel indexes fields by these columns without bounds checks.
+        assert!(
+            csr.cols.iter().all(|&j| (j as usize) < n),
+            "CSR column out of range"
+        );
+        KernelModel {
+            n: csr.num_variables(),
+            start: csr.start.clone(),
+            cols: csr.cols.clone(),
+            vals: csr.values.iter().map(|&v| (v * scale) as f32).collect(),
+            lin: csr.linear.iter().map(|&v| v * scale).collect(),
+            offset: csr.offset * scale,
+            scale,
+        }
+    }
+
+    /// A kernel energy in the model's own units.
+    pub fn unscaled(&self, energy: f32) -> f64 {
+        energy as f64 / self.scale
+    }
+
+    /// Local fields linear_i + Σ_j Q_ij x_j (summed in f64, stored as f32) and the energy.
+    pub fn fields(&self, x: &[u8]) -> (Vec<f32>, f64) {
+        let mut energy = self.offset;
+        let fields = (0..self.n)
+            .map(|i| {
+                let mut f = self.lin[i];
+                let mut pair = 0.0;
+                for k in self.start[i]..self.start[i + 1] {
+                    let j = self.cols[k] as usize;
+                    if x[j] != 0 {
+                        f += self.vals[k] as f64;
+                        if j > i {
+                            pair += self.vals[k] as f64;
+                        }
+                    }
+                }
+                if x[i] != 0 {
+                    energy += self.lin[i] + pair;
+                }
+                f as f32
+            })
+            .collect();
+        (fields, energy)
+    }
+}
+
+
+/// Variables per block of precomputed thresholds: the random numbers do not depend on the
+/// state, so they are drawn for a block at a time, off the sweep's dependency chain.
+pub(super) const BLOCK: usize = 64;
+
+/// 1/β, with β = 0 (accept everything) mapped to a huge finite factor.
+#[inline(always)]
+pub(super) fn inverse_beta(beta: f32) -> f32 {
+    if beta > 0.0 { 1.0 / beta } else { f32::MAX }
+}
+
+/// One Metropolis sweep over all variables, L replicas at once: flip i in lane l iff
+/// ΔE ≤ −ln(u)/β_l (`inv_beta[l]` = 1/β_l: one β for every lane in SA, one per lane in
+/// tempering). Returns the flips accepted, summed over lanes, when `COUNT_FLIPS` (else 0).
+#[inline(always)]
+pub(super) fn sweep_lanes<const L: usize, const COUNT_FLIPS: bool>(
+    m: &KernelModel,
+    inv_beta: &[f32; L],
+    field: &mut [[f32; L]],
+    sign: &mut [[f32; L]],
+    rng: &mut LaneRng<L>,
+    energy: &mut [f32; L],
+) -> u64 {
+    let mut threshold = [[0f32; L]; BLOCK];
+    let mut flips = [0u32; L];
+    for block in (0..m.n).step_by(BLOCK) {
+        let end = (block + BLOCK).min(m.n);
+        rng.fill(&mut threshold[..end - block], |r, l| {
+            neg_ln_uniform(r) * inv_beta[l]
+        });
+        for i in block..end {
+            let f = field[i];
+            let s = sign[i];
+            let thr = &threshold[i - block];
+            let mut d = [0f32; L];
+            let mut any = 0u32;
+            for l in 0..L {
+                let de = f[l] * s[l];
+                let accept = de <= thr[l];
+                d[l] = if accept { s[l] } else { 0.0 };
+                energy[l] += if accept { de } else { 0.0 };
+                if COUNT_FLIPS {
+                    flips[l] += accept as u32;
+                }
+                any |= accept as u32;
+            }
+            let si = &mut sign[i];
+            for l in 0..L {
+                si[l] = s[l] - 2.0 * d[l];
+            }
+            if any != 0 {
+                let (lo, hi) = (m.start[i], m.start[i + 1]);
+                for (&j, &w) in m.cols[lo..hi].iter().zip(&m.vals[lo..hi]) {
+                    let fj = &mut field[j as usize];
+                    for l in 0..L {
+                        fj[l] += w * d[l];
+                    }
+                }
+            }
+        }
+    }
+    flips.iter().map(|&f| f as u64).sum()
+}
