@@ -123,8 +123,14 @@ pub fn solve(
     let encode_s = t0.elapsed().as_secs_f64();
     let ground = ground_energy(problem.encoding, weights, problem.reference)
         .map(|e| Ground::of(e, &model.qubo));
+    // A valid solution's energy is the ground energy: samplers that search open-endedly may
+    // stop a read there (unless the caller chose another target).
+    let mut control = control.clone();
+    if control.target_energy.is_none() {
+        control.target_energy = ground.map(|g| g.energy);
+    }
     let t1 = Instant::now();
-    let samples = sampler.sample(&model, control)?;
+    let samples = sampler.sample(&model, &control)?;
     let sample_s = t1.elapsed().as_secs_f64();
     let context = PuzzleContext {
         puzzle: problem.puzzle,

@@ -81,8 +81,15 @@ impl SampleJob {
                 on_progress();
             });
         let (tx, rx) = channel();
-        let worker_control = control.clone();
+        let mut worker_control = control.clone();
         std::thread::spawn(move || {
+            // The reference first: a valid solution's energy is the target at which
+            // open-ended samplers (tempering) may stop.
+            let ground = input.puzzle.as_ref().and_then(|(p, enc, w)| {
+                let reference = p.solve_classically(REFERENCE_NODE_BUDGET);
+                ground_energy(enc, w, &reference).map(|e| Ground::of(e, &input.model.qubo))
+            });
+            worker_control.target_energy = ground.map(|g| g.energy);
             let t = Instant::now();
             let result = sampler
                 .sample(input.model.as_ref(), &worker_control)
@@ -91,14 +98,11 @@ impl SampleJob {
                     let sample_s = t.elapsed().as_secs_f64();
                     let outcome = match &input.puzzle {
                         Some((p, enc, w)) => {
-                            let reference = p.solve_classically(REFERENCE_NODE_BUDGET);
                             let context = PuzzleContext {
                                 puzzle: p,
                                 encoding: enc,
                                 weights: w,
                             };
-                            let ground = ground_energy(enc, w, &reference)
-                                .map(|e| Ground::of(e, &input.model.qubo));
                             Outcome::evaluate(samples, Some(context), ground, sample_s)
                         }
                         None => Outcome::evaluate(samples, None, None, sample_s),

@@ -26,6 +26,10 @@ pub struct RunControl {
     pub progress_every_sweeps: usize,
     /// Worker threads; `None` uses all cores.
     pub threads: Option<usize>,
+    /// An energy at which a read may stop: reaching it cannot be improved on (the puzzle's
+    /// valid-solution energy when weights are ≥ 0). Samplers that search open-endedly
+    /// (tempering) stop a read there; the others ignore it.
+    pub target_energy: Option<f64>,
 }
 
 impl Default for RunControl {
@@ -35,6 +39,7 @@ impl Default for RunControl {
             observer: None,
             progress_every_sweeps: 100,
             threads: None,
+            target_energy: None,
         }
     }
 }
@@ -48,6 +53,12 @@ impl RunControl {
     /// Sets the worker thread count (`None`: all cores).
     pub fn with_threads(mut self, threads: Option<usize>) -> Self {
         self.threads = threads;
+        self
+    }
+
+    /// Sets the energy at which a read may stop (ignored unless finite).
+    pub fn with_target_energy(mut self, target: Option<f64>) -> Self {
+        self.target_energy = target.filter(|t| t.is_finite());
         self
     }
 

@@ -83,7 +83,7 @@ pub(super) fn inverse_beta(beta: f32) -> f32 {
 
 /// One Metropolis sweep over all variables, L replicas at once: flip i in lane l iff
 /// ΔE ≤ −ln(u)/β_l (`inv_beta[l]` = 1/β_l: one β for every lane in SA, one per lane in
-/// tempering). Returns the flips accepted, summed over lanes, when `COUNT_FLIPS` (else 0).
+/// tempering). Returns the flips accepted per lane when `COUNT_FLIPS` (else zeros).
 #[inline(always)]
 pub(super) fn sweep_lanes<const L: usize, const COUNT_FLIPS: bool>(
     m: &KernelModel,
@@ -92,7 +92,7 @@ pub(super) fn sweep_lanes<const L: usize, const COUNT_FLIPS: bool>(
     sign: &mut [[f32; L]],
     rng: &mut LaneRng<L>,
     energy: &mut [f32; L],
-) -> u64 {
+) -> [u32; L] {
     let mut threshold = [[0f32; L]; BLOCK];
     let mut flips = [0u32; L];
     for block in (0..m.n).step_by(BLOCK) {
@@ -131,5 +131,5 @@ pub(super) fn sweep_lanes<const L: usize, const COUNT_FLIPS: bool>(
             }
         }
     }
-    flips.iter().map(|&f| f as u64).sum()
+    flips
 }

@@ -12,6 +12,7 @@ pub mod rng;
 mod sample_set;
 pub mod schedule;
 mod tabu;
+mod tempering;
 
 pub use annealing::{Kernel, SimulatedAnnealing};
 pub use control::{Progress, RunControl};
@@ -19,6 +20,7 @@ pub use exact::ExactSolver;
 pub use sample_set::{SampleInfo, SampleRow, SampleSet};
 pub use schedule::{BetaScheduleType, ScheduleSpec, default_beta_range};
 pub use tabu::TabuSearch;
+pub use tempering::{LadderType, ParallelTempering};
 
 use crate::params::{ParamError, ParamSpec, ParamValues};
 use crate::qubo::Model;
@@ -89,7 +91,12 @@ pub struct SamplerEntry {
 
 /// Every sampler the library offers, in the order a menu lists them. A new sampler is one file
 /// plus one line here.
-pub const SAMPLERS: &[SamplerEntry] = &[annealing::ENTRY, tabu::ENTRY, exact::ENTRY];
+pub const SAMPLERS: &[SamplerEntry] = &[
+    annealing::ENTRY,
+    tempering::ENTRY,
+    tabu::ENTRY,
+    exact::ENTRY,
+];
 
 /// The registered sampler of that name.
 pub fn entry(name: &str) -> Result<&'static SamplerEntry, SampleError> {

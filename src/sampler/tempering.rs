@@ -1,0 +1,989 @@
+//! Parallel tempering (`pt`): replica exchange over a ladder of inverse temperatures. Each
+//! read is one ladder of up to 32 replicas held side by side in the lane kernel's SIMD lanes
+//! (one β per lane); after every sweep, neighbouring temperatures try to swap with the
+//! Metropolis rule min(1, exp((β_t − β_{t+1})(E_t − E_{t+1}))). A swap exchanges the lanes'
+//! β values, not their states, so it costs O(1). Reads are independent ladders, run in parallel.
+//!
+//! The ladder decides everything, so by default it is placed by a pilot run (see `pilot`): the
+//! cold end freezes the smallest energy gap (dwave-samplers' cold β), the hot end is chosen
+//! where the replicas still move freely, and the β values between are moved until every
+//! neighbouring pair swaps at about the same rate. A read returns the lowest-energy state any
+//! of its replicas visited; with a target energy (`RunControl::target_energy`, which `solve`
+//! and the GUI set to a valid solution's energy) it stops as soon as it reaches it.
+//!
+//! Invariants: `lane_of_temp` and `temp_of_lane` are inverse permutations of the ladder's
+//! replicas, and lane l's β is `beta[temp_of_lane[l]]`; the f32 energies and fields are
+//! recomputed from the states every `RESYNC_SWEEPS` sweeps, so rounding never accumulates.
+//! Without a timeout a seed gives the same samples at any thread count.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::control::ProgressTracker;
+use super::kernel::{KernelModel, inverse_beta, sweep_lanes};
+use super::precision::KernelScale;
+use super::rng::{LaneRng, Xoshiro128p};
+use super::schedule::default_beta_range;
+use super::{
+    RunControl, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry, build_from_json,
+};
+use crate::budget::{bytes_of, check_memory};
+use crate::params::{ParamDefault, ParamSpec, ParamType};
+use crate::qubo::{Csr, Model};
+
+/// The registry entry: `pt` and its parameters.
+pub const ENTRY: SamplerEntry = SamplerEntry {
+    name: "pt",
+    summary: "parallel tempering: replica exchange over an adaptive β ladder, replicas in SIMD lanes",
+    params: PARAMS,
+    build: build_from_json::<ParallelTempering>,
+};
+
+/// Most replicas per ladder: one lane group of the kernel.
+pub const MAX_REPLICAS: usize = 32;
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "num_reads",
+        ty: ParamType::Int {
+            min: 1,
+            max: 100_000,
+        },
+        default: ParamDefault::Int(4),
+        help: "independent ladders, each returning the lowest-energy state it visited",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "num_replicas",
+        ty: ParamType::Int {
+            min: 2,
+            max: MAX_REPLICAS as u64,
+        },
+        default: ParamDefault::Int(16),
+        help: "temperatures per ladder (8, 16 or 32 fill the SIMD lanes exactly)",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "num_sweeps",
+        ty: ParamType::Int {
+            min: 0,
+            max: 1_000_000_000,
+        },
+        default: ParamDefault::Auto(
+            "10 000; with a target energy, until it is reached (or the timeout)",
+        ),
+        help: "sweeps per ladder (every replica sweeps once, then neighbours try to swap)",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "beta_range",
+        ty: ParamType::FloatPair {
+            min: 0.0,
+            max: 1e12,
+        },
+        default: ParamDefault::Auto("chosen by the pilot run (adaptive) or dwave-samplers' range"),
+        help: "hottest and coldest inverse temperature β of the ladder",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "ladder",
+        ty: ParamType::Choice(&["adaptive", "geometric"]),
+        default: ParamDefault::Word("adaptive"),
+        help: "adaptive: a pilot run places the β values for even swap rates; \
+               geometric: evenly spaced log β over beta_range",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "pilot_sweeps",
+        ty: ParamType::Int {
+            min: 0,
+            max: 10_000_000,
+        },
+        default: ParamDefault::Int(2000),
+        help: "sweeps of the pilot run that places an adaptive ladder",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "timeout",
+        ty: ParamType::Int {
+            min: 1,
+            max: 86_400_000,
+        },
+        default: ParamDefault::Auto("none; 60 000 with a target energy"),
+        help: "milliseconds per ladder, at most (results then depend on the machine's speed)",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec::seed(
+        ParamDefault::Auto("random, recorded in the result"),
+        "seed: the same seed gives the same samples at any thread count (without a timeout)",
+    ),
+];
+
+/// How the ladder's β values are placed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LadderType {
+    /// Placed by a pilot run for even swap rates.
+    #[default]
+    Adaptive,
+    /// Evenly spaced log β over the range.
+    Geometric,
+}
+
+/// Parallel tempering's parameters (see `PARAMS`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ParallelTempering {
+    /// Independent ladders.
+    pub num_reads: usize,
+    /// Temperatures per ladder.
+    pub num_replicas: usize,
+    /// Sweeps per ladder; `None`: 10 000, or until the target energy when one is set.
+    pub num_sweeps: Option<usize>,
+    /// (hot β, cold β); `None`: chosen from the model.
+    pub beta_range: Option<[f64; 2]>,
+    /// Adaptive or geometric placement.
+    pub ladder: LadderType,
+    /// Sweeps of the pilot run (adaptive ladders only).
+    pub pilot_sweeps: usize,
+    /// Milliseconds per ladder, at most; `None`: no limit (60 s with a target energy).
+    pub timeout: Option<u64>,
+    /// `None` draws a seed (recorded in the result's info).
+    pub seed: Option<u64>,
+}
+
+impl Default for ParallelTempering {
+    fn default() -> Self {
+        ParallelTempering {
+            num_reads: 4,
+            num_replicas: 16,
+            num_sweeps: None,
+            beta_range: None,
+            ladder: LadderType::Adaptive,
+            pilot_sweeps: 2000,
+            timeout: None,
+            seed: None,
+        }
+    }
+}
+
+/// Sweeps without a target energy, by default.
+const DEFAULT_SWEEPS: usize = 10_000;
+/// Time limit per ladder when a target energy is set and no timeout is given.
+const DEFAULT_TARGET_TIMEOUT_MS: u64 = 60_000;
+/// Rounds of the pilot run (each ends by re-placing the β values).
+const PILOT_ROUNDS: usize = 4;
+/// Sweeps between recomputations of fields and energies from the states.
+const RESYNC_SWEEPS: usize = 1024;
+
+/// One ladder's replicas in lanes, with its swap bookkeeping.
+struct Ladder<const L: usize> {
+    field: Vec<[f32; L]>,
+    sign: Vec<[f32; L]>,
+    energy: [f32; L],
+    rng: LaneRng<L>,
+    swap_rng: Xoshiro128p,
+    /// β per temperature, hot to cold, in kernel units (model β ÷ scale).
+    beta: Vec<f64>,
+    inv_beta: [f32; L],
+    lane_of_temp: Vec<usize>,
+    temp_of_lane: [usize; L],
+}
+
+/// Swap statistics per neighbouring pair (t, t+1): attempts and the summed acceptance
+/// probability (lower variance than counting accepted swaps).
+#[derive(Clone, Debug, Default)]
+struct SwapStats {
+    attempts: Vec<u64>,
+    acceptance: Vec<f64>,
+    /// Accepted single flips per temperature.
+    flips: Vec<u64>,
+    /// Sweeps counted.
+    sweeps: u64,
+}
+
+impl SwapStats {
+    fn new(pairs: usize) -> Self {
+        SwapStats {
+            attempts: vec![0; pairs],
+            acceptance: vec![0.0; pairs],
+            flips: vec![0; pairs + 1],
+            sweeps: 0,
+        }
+    }
+
+    fn merge(&mut self, other: &SwapStats) {
+        for (a, b) in self.attempts.iter_mut().zip(&other.attempts) {
+            *a += b;
+        }
+        for (a, b) in self.acceptance.iter_mut().zip(&other.acceptance) {
+            *a += b;
+        }
+        for (a, b) in self.flips.iter_mut().zip(&other.flips) {
+            *a += b;
+        }
+        self.sweeps += other.sweeps;
+    }
+
+    /// Accepted flips per variable and sweep, per temperature.
+    fn flip_rates(&self, n: usize) -> Vec<f64> {
+        let sweeps = self.sweeps.max(1);
+        self.flips
+            .iter()
+            .map(|&f| f as f64 / (sweeps as f64 * n.max(1) as f64))
+            .collect()
+    }
+
+    /// Mean acceptance per pair (1 where no swap was tried).
+    fn rates(&self) -> Vec<f64> {
+        self.attempts
+            .iter()
+            .zip(&self.acceptance)
+            .map(|(&n, &a)| if n == 0 { 1.0 } else { a / n as f64 })
+            .collect()
+    }
+}
+
+impl<const L: usize> Ladder<L> {
+    /// Random states for every lane; `beta` (kernel units, hot to cold) has at most L values,
+    /// and spare lanes run at the coldest.
+    fn new(m: &KernelModel, beta: Vec<f64>, seed: u64, stream: u64) -> Self {
+        let mut states = [[0u32; 4]; L];
+        let mut sign = vec![[1f32; L]; m.n];
+        for (l, st) in states.iter_mut().enumerate() {
+            let mut rng = Xoshiro128p::for_read(seed, stream * 64 + l as u64);
+            for s in sign.iter_mut() {
+                s[l] = if rng.next_u32() >> 31 != 0 { -1.0 } else { 1.0 };
+            }
+            *st = rng.state();
+        }
+        let r = beta.len();
+        let mut ladder = Ladder {
+            field: vec![[0f32; L]; m.n],
+            sign,
+            energy: [0f32; L],
+            rng: LaneRng::from_states(&states),
+            swap_rng: Xoshiro128p::for_read(seed ^ 0x5eed_5a4b, stream),
+            beta: Vec::new(),
+            inv_beta: [0f32; L],
+            lane_of_temp: (0..r).collect(),
+            temp_of_lane: std::array::from_fn(|l| l.min(r - 1)),
+        };
+        ladder.set_betas(beta);
+        ladder.resync(m);
+        ladder
+    }
+
+    /// New β values for the same temperature slots (the replicas keep their order).
+    fn set_betas(&mut self, beta: Vec<f64>) {
+        self.beta = beta;
+        for l in 0..L {
+            self.inv_beta[l] = inverse_beta(self.beta[self.temp_of_lane[l]] as f32);
+        }
+    }
+
+    fn state(&self, lane: usize) -> Vec<u8> {
+        self.sign.iter().map(|s| (s[lane] < 0.0) as u8).collect()
+    }
+
+    /// Fields and energies recomputed from the states (in f64, stored as f32).
+    fn resync(&mut self, m: &KernelModel) {
+        for l in 0..L {
+            let (f, e) = m.fields(&self.state(l));
+            for (row, v) in self.field.iter_mut().zip(f) {
+                row[l] = v;
+            }
+            self.energy[l] = e as f32;
+        }
+    }
+
+    /// One Metropolis sweep of every replica; with `COUNT`, adds each temperature's accepted
+    /// flips to `flips`.
+    #[inline(always)]
+    fn sweep<const COUNT: bool>(&mut self, m: &KernelModel, flips: &mut [u64]) {
+        let accepted = sweep_lanes::<L, COUNT>(
+            m,
+            &self.inv_beta,
+            &mut self.field,
+            &mut self.sign,
+            &mut self.rng,
+            &mut self.energy,
+        );
+        if COUNT {
+            for (f, &lane) in flips.iter_mut().zip(&self.lane_of_temp) {
+                *f += accepted[lane] as u64;
+            }
+        }
+    }
+
+    /// Swap attempts between the pairs (t, t+1) with t ≡ parity (mod 2).
+    fn exchange(&mut self, parity: usize, stats: &mut SwapStats) {
+        let r = self.beta.len();
+        let mut t = parity;
+        while t + 1 < r {
+            let (a, b) = (self.lane_of_temp[t], self.lane_of_temp[t + 1]);
+            let delta = (self.beta[t] - self.beta[t + 1])
+                * (self.energy[a] as f64 - self.energy[b] as f64);
+            let p = if delta >= 0.0 { 1.0 } else { delta.exp() };
+            stats.attempts[t] += 1;
+            stats.acceptance[t] += p;
+            // A 53-bit uniform in [0, 1).
+            let u = ((self.swap_rng.next_u32() as u64) << 21 ^ (self.swap_rng.next_u32() as u64))
+                as f64
+                / (1u64 << 53) as f64;
+            if u < p {
+                self.lane_of_temp.swap(t, t + 1);
+                self.temp_of_lane[a] = t + 1;
+                self.temp_of_lane[b] = t;
+                self.inv_beta.swap(a, b);
+            }
+            t += 2;
+        }
+    }
+
+    /// The lane with the lowest energy, and that energy (kernel units).
+    fn lowest(&self) -> (usize, f32) {
+        let mut best = (0, self.energy[0]);
+        for (l, &e) in self.energy.iter().enumerate().skip(1) {
+            if e < best.1 {
+                best = (l, e);
+            }
+        }
+        best
+    }
+}
+
+/// A finished ladder.
+struct ReadResult {
+    state: Vec<u8>,
+    sweeps: usize,
+    reached_target: bool,
+    timed_out: bool,
+    swaps: SwapStats,
+}
+
+/// What every ladder of a run shares.
+struct Job<'a> {
+    model: &'a dyn Model,
+    kernel: &'a KernelModel,
+    beta: &'a [f64],
+    num_sweeps: usize,
+    target: Option<f64>,
+    deadline: Option<Duration>,
+    seed: u64,
+    tracker: &'a ProgressTracker<'a>,
+    /// Set by the first ladder that reaches the target: the others stop there too.
+    target_hit: AtomicBool,
+}
+
+impl Job<'_> {
+    /// One ladder; `None` when cancelled.
+    fn run<const L: usize>(&self, read: usize) -> Option<ReadResult> {
+        let m = self.kernel;
+        let started = Instant::now();
+        let mut ladder = Ladder::<L>::new(m, self.beta.to_vec(), self.seed, read as u64);
+        let mut swaps = SwapStats::new(self.beta.len().saturating_sub(1));
+        let (lane, e) = ladder.lowest();
+        let mut best = (e, ladder.state(lane));
+        // A cheap f32 pre-check in kernel units; the exact check is in f64 on the model.
+        let target_k = self.target.map(|t| {
+            let k = t * m.scale;
+            k + 1e-3 * k.abs().max(1.0)
+        });
+        let mut reached_target = self.reached(&best.1);
+        let mut timed_out = false;
+        let mut sweeps = 0;
+        let mut reported = 0;
+        while sweeps < self.num_sweeps
+            && !reached_target
+            && !self.target_hit.load(Ordering::Relaxed)
+        {
+            ladder.sweep::<true>(m, &mut swaps.flips);
+            swaps.sweeps += 1;
+            ladder.exchange(sweeps % 2, &mut swaps);
+            sweeps += 1;
+            if sweeps.is_multiple_of(RESYNC_SWEEPS) {
+                ladder.resync(m);
+            }
+            let (lane, e) = ladder.lowest();
+            if e < best.0 {
+                best = (e, ladder.state(lane));
+                if target_k.is_some_and(|t| (e as f64) <= t) {
+                    reached_target = self.reached(&best.1);
+                }
+            }
+            if self.tracker.is_cancelled() {
+                return None;
+            }
+            if self.deadline.is_some_and(|d| started.elapsed() >= d) {
+                timed_out = true;
+                break;
+            }
+            if self.tracker.wants_reports() && sweeps.is_multiple_of(self.tracker.every()) {
+                self.tracker
+                    .add((sweeps - reported) as u64, m.unscaled(best.0));
+                reported = sweeps;
+            }
+        }
+        if reached_target {
+            self.target_hit.store(true, Ordering::Relaxed);
+        } else if sweeps == 0 && self.target_hit.load(Ordering::Relaxed) {
+            // Another ladder reached the target before this one started: not a read.
+            return None;
+        }
+        if self.tracker.wants_reports() {
+            self.tracker
+                .add((sweeps - reported) as u64, m.unscaled(best.0));
+        }
+        Some(ReadResult {
+            state: best.1,
+            sweeps,
+            reached_target,
+            timed_out,
+            swaps,
+        })
+    }
+
+    /// Whether `x` is at (or below) the target energy, exactly.
+    fn reached(&self, x: &[u8]) -> bool {
+        self.target.is_some_and(|t| {
+            let e = self.model.energy(x);
+            e <= t + 1e-9 * t.abs().max(1.0)
+        })
+    }
+}
+
+/// Runs one ladder on the narrowest lane group that holds its replicas, on AVX2 when the CPU
+/// has it (the arithmetic, and so the result, is the same either way).
+fn run_ladder(job: &Job, read: usize) -> Option<ReadResult> {
+    #[inline(always)]
+    fn by_width(job: &Job, read: usize) -> Option<ReadResult> {
+        match job.beta.len() {
+            0..=8 => job.run::<8>(read),
+            9..=16 => job.run::<16>(read),
+            _ => job.run::<32>(read),
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            #[target_feature(enable = "avx2")]
+            fn avx2(job: &Job, read: usize) -> Option<ReadResult> {
+                by_width(job, read)
+            }
+            // SAFETY: the CPU supports AVX2 (checked just above).
+            return unsafe { avx2(job, read) };
+        }
+    }
+    by_width(job, read)
+}
+
+/// What the pilot run does: `rounds` rounds of `sweeps_per_round` sweeps on one ladder, each
+/// followed by `pilot::respace`; with `choose_ends`, the first round picks the ends instead
+/// (`pilot::ends`).
+struct PilotPlan {
+    rounds: usize,
+    sweeps_per_round: usize,
+    choose_ends: bool,
+    seed: u64,
+}
+
+/// The pilot's random stream (reads use 0, 1, 2, …).
+const PILOT_STREAM: u64 = u64::MAX >> 8;
+
+/// Places an adaptive ladder from `beta` (kernel units, hot to cold). `None` when cancelled.
+fn adapt<const L: usize>(
+    m: &KernelModel,
+    beta: Vec<f64>,
+    plan: &PilotPlan,
+    control: &RunControl,
+) -> Option<Vec<f64>> {
+    let mut ladder = Ladder::<L>::new(m, beta, plan.seed, PILOT_STREAM);
+    for round in 0..plan.rounds {
+        let mut stats = SwapStats::new(ladder.beta.len() - 1);
+        for s in 0..plan.sweeps_per_round {
+            // Measure the second half only: the first settles the replicas at their new β.
+            if s == plan.sweeps_per_round / 2 {
+                stats = SwapStats::new(ladder.beta.len() - 1);
+            }
+            ladder.sweep::<true>(m, &mut stats.flips);
+            stats.sweeps += 1;
+            ladder.exchange(s % 2, &mut stats);
+            if control.is_cancelled() {
+                return None;
+            }
+        }
+        ladder.resync(m);
+        let next = if round == 0 && plan.choose_ends {
+            let (hot, cold) = pilot::ends(&ladder.beta, &stats.flip_rates(m.n), m.n);
+            geometric(hot, cold, ladder.beta.len())
+        } else {
+            pilot::respace(&ladder.beta, &stats.rates())
+        };
+        ladder.set_betas(next);
+    }
+    Some(ladder.beta)
+}
+
+/// `adapt` on the narrowest lane group that holds the ladder (AVX2 when present).
+fn adapt_ladder(
+    m: &KernelModel,
+    beta: Vec<f64>,
+    plan: &PilotPlan,
+    control: &RunControl,
+) -> Option<Vec<f64>> {
+    #[inline(always)]
+    fn by_width(
+        m: &KernelModel,
+        beta: Vec<f64>,
+        plan: &PilotPlan,
+        control: &RunControl,
+    ) -> Option<Vec<f64>> {
+        match beta.len() {
+            0..=8 => adapt::<8>(m, beta, plan, control),
+            9..=16 => adapt::<16>(m, beta, plan, control),
+            _ => adapt::<32>(m, beta, plan, control),
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            #[target_feature(enable = "avx2")]
+            fn avx2(
+                m: &KernelModel,
+                beta: Vec<f64>,
+                plan: &PilotPlan,
+                control: &RunControl,
+            ) -> Option<Vec<f64>> {
+                by_width(m, beta, plan, control)
+            }
+            // SAFETY: the CPU supports AVX2 (checked just above).
+            return unsafe { avx2(m, beta, plan, control) };
+        }
+    }
+    by_width(m, beta, plan, control)
+}
+
+/// `count` values from `hot` to `cold`, evenly spaced in log β.
+fn geometric(hot: f64, cold: f64, count: usize) -> Vec<f64> {
+    if count == 1 {
+        return vec![cold];
+    }
+    (0..count)
+        .map(|k| hot * (cold / hot).powf(k as f64 / (count - 1) as f64))
+        .collect()
+}
+
+pub mod pilot {
+    //! The adaptive ladder: a few short rounds of tempering on one ladder, each followed by
+    //! moving the β values so that every neighbouring pair would swap equally often.
+    //!
+    //! Why this placement: for roughly Gaussian energy distributions the swap acceptance of
+    //! a pair is a decreasing function of Δβ·σ_E, so −ln(acceptance) grows like (Δβ)² inside a
+    //! gap. Each gap therefore gets a "length" √(−ln a) spread evenly over its log-β span, and
+    //! the new β values cut the total length into equal parts. Gaps that swap almost always
+    //! shrink, gaps that rarely swap are split; a few rounds settle the ladder. The hot end is
+    //! moved to where the hottest replicas still accept most single flips but no further:
+    //! hotter than that they only wander through random states and cost replicas (dwave's
+    //! hot β accepts every flip with p ≥ ½, far hotter than these penalty models need).
+
+    /// Accepted flips per variable and sweep at which the hot end sits: replicas there still
+    /// change half their variables every sweep, plenty to forget where they were.
+    pub const HOT_FLIP_RATE: f64 = 0.5;
+
+    /// The ladder's ends from a pilot round's flip rates per β (hot to cold, `rates[t]` at
+    /// `beta[t]`) on a model of n variables: the hot end where the rate falls to
+    /// `HOT_FLIP_RATE`, the cold end where it comes within one flip per sweep of the coldest
+    /// replica's rate (colder replicas are frozen: they only repeat the one above). Both ends
+    /// are interpolated in log β and stay inside the pilot's range.
+    pub fn ends(beta: &[f64], rates: &[f64], n: usize) -> (f64, f64) {
+        let r = beta.len();
+        let (first, last) = (beta[0], beta[r - 1]);
+        if r < 2 {
+            return (first, last);
+        }
+        // The β (log-interpolated) where the rate first falls to `level`, going colder.
+        let crossing = |level: f64| -> Option<f64> {
+            (0..r - 1).find_map(|t| {
+                let (a, b) = (rates[t], rates[t + 1]);
+                (a > level && b <= level).then(|| {
+                    let frac = (a - level) / (a - b);
+                    (beta[t].ln() + frac * (beta[t + 1].ln() - beta[t].ln())).exp()
+                })
+            })
+        };
+        let hot = if rates[0] <= HOT_FLIP_RATE {
+            first
+        } else {
+            crossing(HOT_FLIP_RATE).unwrap_or(first)
+        };
+        let frozen = rates[r - 1] + 1.0 / n.max(1) as f64;
+        let cold = crossing(frozen).unwrap_or(last).max(hot);
+        if cold <= hot * 1.01 {
+            // Nothing changes over the range (e.g. a model without couplings): keep it.
+            return (first, last);
+        }
+        (hot, cold)
+    }
+
+    /// Moves the β values (hot to cold; the ends stay) so that each gap's share of the total
+    /// length √(−ln acceptance) is equal; `rates[t]` is the acceptance of pair (t, t+1).
+    pub fn respace(beta: &[f64], rates: &[f64]) -> Vec<f64> {
+        let r = beta.len();
+        if r < 3 {
+            return beta.to_vec();
+        }
+        let x: Vec<f64> = beta.iter().map(|b| b.ln()).collect();
+        // Floors keep an always-accepting gap from collapsing to nothing and an
+        // never-accepting one from taking every replica.
+        let length: Vec<f64> = rates
+            .iter()
+            .map(|&a| (-a.clamp(1e-4, 0.999).ln()).sqrt())
+            .collect();
+        let total: f64 = length.iter().sum();
+        let mut out = Vec::with_capacity(r);
+        out.push(beta[0]);
+        let (mut gap, mut before) = (0, 0.0);
+        for k in 1..r - 1 {
+            let want = total * k as f64 / (r - 1) as f64;
+            while gap < length.len() - 1 && before + length[gap] < want {
+                before += length[gap];
+                gap += 1;
+            }
+            let frac = if length[gap] > 0.0 {
+                ((want - before) / length[gap]).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            out.push((x[gap] + frac * (x[gap + 1] - x[gap])).exp());
+        }
+        out.push(beta[r - 1]);
+        out
+    }
+}
+
+impl ParallelTempering {
+    /// Sweeps per ladder and the time limit, given whether a target energy is set.
+    fn stopping(&self, has_target: bool) -> (usize, Option<Duration>) {
+        let sweeps = self
+            .num_sweeps
+            .unwrap_or(if has_target { usize::MAX } else { DEFAULT_SWEEPS });
+        let timeout = self.timeout.or(has_target.then_some(DEFAULT_TARGET_TIMEOUT_MS));
+        (sweeps, timeout.map(Duration::from_millis))
+    }
+
+    fn validate(&self) -> Result<(), SampleError> {
+        if !(2..=MAX_REPLICAS).contains(&self.num_replicas) {
+            return Err(SampleError::param(
+                "num_replicas",
+                format!("must be 2 to {MAX_REPLICAS}"),
+            ));
+        }
+        if let Some([a, b]) = self.beta_range {
+            if !(a.is_finite() && b.is_finite() && a > 0.0 && b >= a) {
+                return Err(SampleError::param(
+                    "beta_range",
+                    format!("[{a}, {b}] must be two finite numbers with 0 < hot ≤ cold"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Bytes a run holds at its peak: the kernel's model (and a CSR when the model has none),
+    /// each thread's ladder, and the reads.
+    fn memory_estimate(&self, model: &dyn Model, threads: usize) -> u64 {
+        let n = model.num_variables();
+        let entries = model.csr().map_or(n, |c| c.num_entries());
+        let csr = Csr::bytes_to_build(model);
+        let kernel_model = bytes_of(&[n, 16]).saturating_add(bytes_of(&[entries, 8]));
+        let per_thread = bytes_of(&[MAX_REPLICAS, n, 9]);
+        let reads = bytes_of(&[self.num_reads, n, 2]);
+        csr.saturating_add(kernel_model)
+            .saturating_add(bytes_of(&[threads]).saturating_mul(per_thread))
+            .saturating_add(reads)
+    }
+}
+
+impl Sampler for ParallelTempering {
+    fn name(&self) -> &'static str {
+        "pt"
+    }
+
+    fn params(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or_default()
+    }
+
+    fn sample(&self, model: &dyn Model, control: &RunControl) -> Result<SampleSet, SampleError> {
+        let t0 = Instant::now();
+        self.validate()?;
+        let n = model.num_variables();
+        let threads = control.threads_for(self.num_reads);
+        check_memory(
+            || {
+                format!(
+                    "parallel tempering of {} ladders of {} replicas on {n} variables with \
+                     {threads} thread(s)",
+                    self.num_reads, self.num_replicas
+                )
+            },
+            self.memory_estimate(model, threads),
+        )?;
+        let csr = Csr::of_model(model);
+        let scale = KernelScale::for_f32(&csr);
+        let km = KernelModel::new(&csr, scale.factor);
+        let seed = self.seed.unwrap_or_else(rand::random);
+        let (hot, cold) = match self.beta_range {
+            Some([a, b]) => (a, b),
+            None => default_beta_range(model),
+        };
+        let mut beta: Vec<f64> = geometric(hot, cold, self.num_replicas)
+            .into_iter()
+            .map(|b| b / km.scale)
+            .collect();
+        if self.ladder == LadderType::Adaptive && self.pilot_sweeps >= PILOT_ROUNDS {
+            let plan = PilotPlan {
+                rounds: PILOT_ROUNDS,
+                sweeps_per_round: self.pilot_sweeps / PILOT_ROUNDS,
+                choose_ends: self.beta_range.is_none(),
+                seed,
+            };
+            match adapt_ladder(&km, beta.clone(), &plan, control) {
+                Some(b) => beta = b,
+                None => {
+                    let info = SampleInfo {
+                        sampler: self.name().into(),
+                        params: self.params(),
+                        num_reads_requested: self.num_reads,
+                        cancelled: true,
+                        seed: Some(seed),
+                        ..SampleInfo::default()
+                    };
+                    return Ok(SampleSet::from_states(model, Vec::new(), info));
+                }
+            }
+        }
+        let target = control.target_energy;
+        let (num_sweeps, deadline) = self.stopping(target.is_some());
+        let tracker = ProgressTracker::new(
+            control,
+            (self.num_reads as u64).saturating_mul(num_sweeps.min(u32::MAX as usize) as u64),
+        );
+        let job = Job {
+            model,
+            kernel: &km,
+            beta: &beta,
+            num_sweeps,
+            target,
+            deadline,
+            seed,
+            tracker: &tracker,
+            target_hit: AtomicBool::new(false),
+        };
+        let t_sample = Instant::now();
+        let finished: Vec<ReadResult> = control.install(self.num_reads, || {
+            (0..self.num_reads)
+                .into_par_iter()
+                .filter_map(|read| run_ladder(&job, read))
+                .collect()
+        });
+        let sampling_ns = t_sample.elapsed().as_nanos() as u64;
+        let t_post = Instant::now();
+        let mut swaps = SwapStats::new(beta.len() - 1);
+        for r in &finished {
+            swaps.merge(&r.swaps);
+        }
+        let sweeps: Vec<usize> = finished.iter().map(|r| r.sweeps).collect();
+        let reads_at_target = finished.iter().filter(|r| r.reached_target).count();
+        let timed_out = finished.iter().filter(|r| r.timed_out).count();
+        let mut params = self.params();
+        if let Some(obj) = params.as_object_mut() {
+            let betas: Vec<f64> = beta.iter().map(|b| b * km.scale).collect();
+            obj.insert("beta_range".into(), serde_json::json!([hot, cold]));
+            obj.insert("betas".into(), serde_json::json!(betas));
+            obj.insert("swap_acceptance".into(), serde_json::json!(swaps.rates()));
+            obj.insert("flip_rates".into(), serde_json::json!(swaps.flip_rates(n)));
+            obj.insert("seed".into(), serde_json::json!(seed));
+            obj.insert("target_energy".into(), serde_json::json!(target));
+            obj.insert("reads_at_target".into(), serde_json::json!(reads_at_target));
+            obj.insert("timed_out_reads".into(), serde_json::json!(timed_out));
+            obj.insert("sweeps_per_read".into(), serde_json::json!(sweeps));
+        }
+        let num_reads = self.num_reads;
+        let states: Vec<Vec<u8>> = finished.into_iter().map(|r| r.state).collect();
+        let info = SampleInfo {
+            sampler: self.name().into(),
+            params,
+            num_reads_requested: num_reads,
+            cancelled: states.len() < num_reads && control.is_cancelled(),
+            seed: Some(seed),
+            preprocessing_ns: (t_sample - t0).as_nanos() as u64,
+            sampling_ns,
+            postprocessing_ns: 0,
+            num_sweeps: sweeps.iter().copied().max().unwrap_or(0),
+            warnings: scale.warning.into_iter().collect(),
+        };
+        let mut set = SampleSet::from_states(model, states, info);
+        set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;
+        Ok(set)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::qubo::{Qubo, StoredModel};
+
+    fn small_model() -> StoredModel {
+        StoredModel::new(
+            Qubo::new(
+                vec![0.5, -1.0, 0.25, -0.75],
+                vec![(0, 1, 1.5), (1, 2, -2.0), (2, 3, 1.0), (0, 3, -0.5)],
+                0.0,
+            )
+            .unwrap(),
+        )
+    }
+
+    #[test]
+    fn each_temperature_samples_the_boltzmann_distribution() {
+        // Replica exchange must leave every temperature's distribution exact: tally the state
+        // held at each β over many sweeps and compare with exp(−βE)/Z by total variation.
+        let m = small_model();
+        let csr = Csr::of_model(&m);
+        let km = KernelModel::new(&csr, 1.0);
+        let beta = vec![0.3, 0.8, 2.0];
+        let mut ladder = Ladder::<8>::new(&km, beta.clone(), 7, 0);
+        let mut stats = SwapStats::new(2);
+        let mut counts = vec![[0u64; 16]; 3];
+        let sweeps = 200_000;
+        for s in 0..sweeps {
+            ladder.sweep::<false>(&km, &mut []);
+            ladder.exchange(s % 2, &mut stats);
+            for (t, c) in counts.iter_mut().enumerate() {
+                let x = ladder.state(ladder.lane_of_temp[t]);
+                c[x.iter().enumerate().map(|(i, &b)| (b as usize) << i).sum::<usize>()] += 1;
+            }
+        }
+        for (t, c) in counts.iter().enumerate() {
+            let weights: Vec<f64> = (0..16)
+                .map(|k| {
+                    let x: Vec<u8> = (0..4).map(|i| ((k >> i) & 1) as u8).collect();
+                    (-beta[t] * m.energy(&x)).exp()
+                })
+                .collect();
+            let z: f64 = weights.iter().sum();
+            let tv: f64 = (0..16)
+                .map(|k| (c[k] as f64 / sweeps as f64 - weights[k] / z).abs())
+                .sum::<f64>()
+                / 2.0;
+            assert!(tv < 0.01, "β = {}: total variation {tv}", beta[t]);
+        }
+        assert!(stats.rates().iter().all(|&a| a > 0.05 && a < 1.0));
+    }
+
+    #[test]
+    fn swaps_keep_lanes_and_temperatures_in_step() {
+        let m = small_model();
+        let csr = Csr::of_model(&m);
+        let km = KernelModel::new(&csr, 1.0);
+        let beta = vec![0.1, 0.4, 1.0, 3.0, 9.0];
+        let mut ladder = Ladder::<8>::new(&km, beta.clone(), 3, 0);
+        let mut stats = SwapStats::new(4);
+        for s in 0..500 {
+            ladder.sweep::<false>(&km, &mut []);
+            ladder.exchange(s % 2, &mut stats);
+            for (t, &lane) in ladder.lane_of_temp.iter().enumerate() {
+                assert_eq!(ladder.temp_of_lane[lane], t);
+                assert_eq!(ladder.inv_beta[lane], inverse_beta(beta[t] as f32));
+            }
+        }
+        assert!(stats.attempts.iter().all(|&a| a == 250));
+    }
+
+    #[test]
+    fn respace_splits_the_gap_that_does_not_swap() {
+        let beta = geometric(0.1, 10.0, 5);
+        let next = pilot::respace(&beta, &[0.9, 0.9, 0.01, 0.9]);
+        assert_eq!((next[0], next[4]), (beta[0], beta[4]), "the ends stay");
+        assert!(next.windows(2).all(|w| w[0] < w[1]), "{next:?}");
+        // Two of the three inner points now sit inside the gap (β2, β3) that never swapped.
+        let inside = next[1..4]
+            .iter()
+            .filter(|&&b| b > beta[2] && b < beta[3])
+            .count();
+        assert!(inside >= 2, "{next:?}");
+        // Even rates leave a geometric ladder where it is.
+        let same = pilot::respace(&beta, &[0.3; 4]);
+        for (a, b) in same.iter().zip(&beta) {
+            assert!((a - b).abs() < 1e-12 * b);
+        }
+    }
+
+    #[test]
+    fn the_ends_sit_where_replicas_move_freely_and_where_they_freeze() {
+        let beta = geometric(0.01, 10.0, 7); // 0.01, 0.032, 0.1, 0.32, 1, 3.2, 10
+        let rates = [0.9, 0.8, 0.6, 0.4, 0.1, 0.012, 0.01];
+        let (hot, cold) = pilot::ends(&beta, &rates, 100);
+        // 0.5 lies halfway between 0.6 (β 0.1) and 0.4 (β 0.32) in log β.
+        assert!((hot - (0.1f64 * 0.316_227_766).sqrt()).abs() < 1e-3, "{hot}");
+        // Frozen: within 1/n = 0.01 of the coldest rate 0.01, crossed between β 1 and 3.2.
+        assert!(cold > 1.0 && cold < 3.17, "{cold}");
+        // A flat model keeps the range.
+        assert_eq!(pilot::ends(&beta, &[0.5; 7], 100), (0.01, 10.0));
+    }
+
+    #[test]
+    fn a_target_energy_stops_the_run_at_a_ground_state() {
+        // 24 variables: no lane of 16 random starts is at the ground state by chance.
+        let mut seed = 9u64;
+        let mut coef = || (crate::sampler::rng::splitmix64(&mut seed) % 401) as f64 / 100.0 - 2.0;
+        let linear = (0..24).map(|_| coef()).collect();
+        let terms: Vec<_> = (0..24)
+            .flat_map(|i| (i + 1..24).map(move |j| (i, j)))
+            .filter(|(i, j)| (i * 5 + j) % 3 == 0)
+            .map(|(i, j)| (i, j, coef()))
+            .collect();
+        let m = StoredModel::new(Qubo::new(linear, terms, 0.0).unwrap());
+        let ground = crate::sampler::ExactSolver { num_reads: 1 }
+            .sample(&m, &RunControl::new())
+            .unwrap()
+            .rows[0]
+            .energy;
+        let pt = ParallelTempering {
+            num_reads: 3,
+            num_sweeps: Some(1_000_000),
+            seed: Some(5),
+            ..Default::default()
+        };
+        let control = RunControl::new()
+            .with_threads(Some(1))
+            .with_target_energy(Some(ground));
+        let set = pt.sample(&m, &control).unwrap();
+        assert_eq!(set.rows[0].energy, ground);
+        let info = &set.info.params;
+        assert!(info["reads_at_target"].as_u64().unwrap() >= 1, "{info}");
+        // On one thread the first ladder reaches the target and the others never start.
+        assert_eq!(set.num_reads(), 1, "{info}");
+        assert!(info["sweeps_per_read"][0].as_u64().unwrap() < 1000, "{info}");
+        // An unreachable target ends at num_sweeps instead.
+        let control = RunControl::new().with_target_energy(Some(ground - 1.0));
+        let pt = ParallelTempering {
+            num_sweeps: Some(200),
+            ..pt
+        };
+        let set = pt.sample(&m, &control).unwrap();
+        assert_eq!(set.num_reads(), 3);
+        assert_eq!(set.info.params["reads_at_target"], 0);
+    }
+}
