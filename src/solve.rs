@@ -60,6 +60,9 @@ pub struct SolveOutcome {
     pub num_interactions: usize,
     /// The sampler's name.
     pub sampler: String,
+    /// Why the sampler was chosen, when the caller let the workbench choose.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sampler_choice: Option<String>,
     /// The parameters it ran with (seed and β range filled in).
     pub params: serde_json::Value,
     /// Wall times.
@@ -167,6 +170,7 @@ fn summarise(
         num_variables: problem.encoding.num_variables(),
         num_interactions,
         sampler: info.sampler.clone(),
+        sampler_choice: None,
         params: info.params.clone(),
         timing: Timing {
             encode_s,

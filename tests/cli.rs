@@ -58,7 +58,16 @@ fn solve_one_puzzle_to_a_valid_grid_and_a_png() {
     let v = stdout_json(&out);
     assert_eq!(v["kind"], "sudoku");
     assert_eq!(v["num_variables"], 159);
-    assert_eq!(v["sampler"], "sa");
+    // Nothing chosen: the default for a puzzle is tempering, and the output says why.
+    assert_eq!(v["sampler"], "pt");
+    assert!(
+        v["sampler_choice"]
+            .as_str()
+            .unwrap()
+            .contains("valid solution's energy"),
+        "{}",
+        v["sampler_choice"]
+    );
     assert_eq!(v["ground_energy"], -64.0);
     assert_eq!(v["best"]["valid"], true);
     let solution = v["best"]["solution"].as_str().unwrap();
@@ -92,6 +101,8 @@ fn solve_a_file_of_puzzles_gives_a_summary() {
         "solve",
         file.to_str().unwrap(),
         "--presolve",
+        "--sampler",
+        "sa",
         "--seed",
         "2",
         "--num-reads",

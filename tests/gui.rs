@@ -59,7 +59,6 @@ fn sudoku_editor(wb: &Workbench) -> &SudokuEditor {
         .expect("a Sudoku editor")
 }
 
-/// Sets one of SA's parameters in the settings (as its widget would).
 /// Sets one parameter of one sampler where the GUI keeps them.
 fn set_param(settings: &mut Settings, sampler: &str, name: &str, value: serde_json::Value) {
     settings
@@ -69,7 +68,9 @@ fn set_param(settings: &mut Settings, sampler: &str, name: &str, value: serde_js
         .insert(name.into(), value);
 }
 
+/// Chooses SA and sets one of its parameters.
 fn set_sa(settings: &mut Settings, name: &str, value: serde_json::Value) {
+    settings.sampler = "sa".into();
     set_param(settings, "sa", name, value);
 }
 
@@ -224,6 +225,31 @@ fn exact_sampler_on_a_presolved_4x4_gives_a_valid_selected_solution() {
         !h.state().shared.result.as_ref().unwrap().rows[1]
             .broken
             .is_empty()
+    );
+}
+
+#[test]
+fn the_first_run_on_the_example_with_nothing_changed_gives_valid_solutions() {
+    // A new user opens the workbench and presses Run: `auto` picks tempering for the full
+    // (not presolved) example and says so, and the run ends with valid solutions.
+    let mut h = harness(Workbench::with_file(None, Settings::default()));
+    frames(&mut h);
+    assert_eq!(h.state().shared.settings.sampler, "auto");
+    assert!(h.query_by_label_contains("auto → pt").is_some());
+    assert!(h.query_by_label_contains("num_replicas").is_some());
+    h.get_by_label("Run").click();
+    frames(&mut h);
+    wait_for(&mut h, "the first run", |wb| {
+        !wb.is_running() && wb.shared.result.is_some()
+    });
+    let r = h.state().shared.result.as_ref().unwrap();
+    assert_eq!(r.samples.info.sampler, "pt");
+    assert!(!h.state().shared.doc.options.presolve, "the full model");
+    assert_eq!(
+        r.success_fraction(),
+        Some(1.0),
+        "{:?}",
+        r.samples.info.params
     );
 }
 

@@ -15,8 +15,7 @@ use qubo_workbench::qubo::{Qubo, StoredModel};
 use qubo_workbench::sampler::rng::splitmix64;
 use qubo_workbench::sampler::{
     ExactSolver, Kernel, ParallelTempering, RunControl, SAMPLERS, Sampler, SimulatedAnnealing,
-    TabuSearch,
-    sampler_from_params,
+    TabuSearch, sampler_from_params,
 };
 use serde_json::json;
 

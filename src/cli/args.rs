@@ -34,8 +34,8 @@ pub struct EncodingArgs {
 /// The sampler and its parameters (flags generated from every sampler's description).
 #[derive(Args, Clone)]
 pub struct SamplerArgs {
-    /// Sampler: sa (simulated annealing) or exact (enumeration, ≤ 30 variables).
-    #[arg(long, default_value = "sa")]
+    /// Sampler: auto (chosen for the model and said why), sa, pt, tabu or exact.
+    #[arg(long, default_value = crate::sampler::AUTO)]
     pub sampler: String,
     /// The sampler's parameters.
     #[command(flatten)]
@@ -272,10 +272,28 @@ pub(super) fn weights_for(
 
 /// The sampler the flags describe, built through the library's one constructor, so flags and
 /// GUI settings mean the same thing.
-pub(super) fn build_sampler(a: &SamplerArgs) -> Result<Box<dyn Sampler>, Failure> {
-    let e = entry(&a.sampler).map_err(|e| usage(format!("--sampler {}: {e}", a.sampler)))?;
-    let values = a.params.0.values_for(e.name, e.params)?;
-    Ok(crate::sampler::sampler_from_params(e.name, &values)?)
+/// A sampler built from the flags for a model of `num_variables` variables (`has_target`: a
+/// puzzle, whose valid energy is known); with `--sampler auto`, also why it was chosen.
+pub(super) fn build_sampler(
+    a: &SamplerArgs,
+    num_variables: usize,
+    has_target: bool,
+) -> Result<(Box<dyn Sampler>, Option<&'static str>), Failure> {
+    let (name, reason) = crate::sampler::resolve(&a.sampler, num_variables, has_target);
+    let e = entry(&name).map_err(|e| usage(format!("--sampler {}: {e}", a.sampler)))?;
+    let values = a.params.0.values_for(e.name, e.params).map_err(|mut f| {
+        if reason.is_some() {
+            f.message = format!(
+                "{} (--sampler auto chose {name} for this model; name a sampler with --sampler)",
+                f.message
+            );
+        }
+        f
+    })?;
+    Ok((
+        crate::sampler::sampler_from_params(e.name, &values)?,
+        reason,
+    ))
 }
 
 /// The thread count flag, checked.

@@ -19,7 +19,10 @@ pub(super) fn sample(a: SampleArgs) -> Result<i32, Failure> {
         eprintln!("warning: {w}");
     }
     let model = StoredModel::new(file.qubo);
-    let sampler = build_sampler(&a.sampler)?;
+    let (sampler, reason) = build_sampler(&a.sampler, model.qubo.num_variables(), false)?;
+    if let Some(why) = reason {
+        eprintln!("sampler: {} ({why})", sampler.name());
+    }
     let (control, bar) = control_with_progress(threads(&a.sampler)?, "sampling");
     let set = sampler.sample(&model, &control)?;
     if let Some(bar) = bar {

@@ -168,6 +168,9 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
             .map_or(String::new(), |t| format!(" (TTS99 {t:.3} s)")),
         if o.cancelled { " (cancelled)" } else { "" }
     );
+    if let Some(why) = &o.sampler_choice {
+        println!("  sampler {} chosen by default: {why}", o.sampler);
+    }
     for w in &o.warnings {
         eprintln!("  warning: {w}");
     }

@@ -42,7 +42,6 @@ pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
     for p in &puzzles {
         refuse_conflicts(&p.puzzle, &p.origin)?;
     }
-    let sampler = build_sampler(&a.sampler)?;
     let threads = threads(&a.sampler)?;
     let options = EncodeOptions {
         presolve: a.encoding.presolve,
@@ -54,15 +53,7 @@ pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
     let mut failures: Vec<(usize, String)> = Vec::new();
     for (offset, loaded) in puzzles.iter().enumerate() {
         let number = first_index + offset;
-        match solve_one(
-            &a,
-            loaded,
-            number,
-            many,
-            &options,
-            sampler.as_ref(),
-            threads,
-        ) {
+        match solve_one(&a, loaded, number, many, &options, threads) {
             Ok((outcome, design)) => {
                 if !a.json {
                     print_outcome(number, &outcome);
@@ -90,12 +81,12 @@ fn solve_one(
     number: usize,
     many: bool,
     options: &EncodeOptions,
-    sampler: &dyn crate::sampler::Sampler,
     threads: Option<usize>,
 ) -> Result<(SolveOutcome, Option<serde_json::Value>), Failure> {
     let puzzle = &loaded.puzzle;
     {
         let encoding = puzzle.encode(options)?;
+        let (sampler, reason) = build_sampler(&a.sampler, encoding.num_variables(), true)?;
         let weights = weights_for(&encoding, "--weight", &a.encoding.weights)?;
         let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
         let (control, bar) = control_with_progress(threads, &format!("puzzle {number}"));
@@ -104,7 +95,8 @@ fn solve_one(
             encoding: &encoding,
             reference: &reference,
         };
-        let outcome = crate::solve::solve(problem, &weights, sampler, &control)?;
+        let mut outcome = crate::solve::solve(problem, &weights, sampler.as_ref(), &control)?;
+        outcome.sampler_choice = reason.map(str::to_string);
         if let Some(bar) = bar {
             bar.finish_and_clear();
         }
@@ -341,7 +333,10 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
             a.from, a.to, a.steps
         ))
     })?;
-    let sampler = build_sampler(&a.sampler)?;
+    let (sampler, reason) = build_sampler(&a.sampler, encoding.num_variables(), true)?;
+    if let Some(why) = reason {
+        eprintln!("sampler: {} ({why})", sampler.name());
+    }
     let (control, bar) = control_with_progress(threads(&a.sampler)?, "sweep");
     if !a.json {
         println!(

@@ -11,7 +11,6 @@ use crate::params::ParamValues;
 use crate::puzzle::{Kind, load_puzzles};
 use crate::qubo::formats::{read_model, write_model};
 use crate::render::image::export;
-use crate::sampler::sampler_from_params;
 
 impl Workbench {
     /// Carries out a command (also the way tests trigger file actions without dialogs).
@@ -202,10 +201,10 @@ impl Workbench {
             s.status = format!("not sampled: the givens conflict: {}", c.detail);
             return;
         }
-        let sampler = match sampler_from_params(&s.settings.sampler, &s.settings.sampler_params()) {
+        let sampler = match s.build_sampler(&[]) {
             Ok(x) => x,
             Err(e) => {
-                s.status = format!("sampler {}: {e}", s.settings.sampler);
+                s.status = e;
                 return;
             }
         };

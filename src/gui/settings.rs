@@ -17,7 +17,7 @@ pub const RECENT_LIMIT: usize = 10;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
-    /// Chosen sampler (a name in `sampler::SAMPLERS`).
+    /// Chosen sampler (a name in `sampler::SAMPLERS`, or `sampler::AUTO`).
     pub sampler: String,
     /// Each sampler's parameters as last set, by sampler name (missing ones: defaults).
     pub sampler_params: BTreeMap<String, ParamValues>,
@@ -62,7 +62,7 @@ impl Default for SweepSettings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            sampler: crate::sampler::SAMPLERS[0].name.into(),
+            sampler: crate::sampler::AUTO.into(),
             sampler_params: BTreeMap::new(),
             order: Order::Index,
             log_scale: false,
@@ -86,7 +86,7 @@ impl Settings {
     /// is cut to its limit.
     pub fn sanitized(mut self) -> Settings {
         let defaults = Settings::default();
-        if crate::sampler::entry(&self.sampler).is_err() {
+        if self.sampler != crate::sampler::AUTO && crate::sampler::entry(&self.sampler).is_err() {
             self.sampler = defaults.sampler.clone();
         }
         self.sampler_params.retain(|name, values| {
@@ -103,16 +103,16 @@ impl Settings {
         self
     }
 
-    /// The chosen sampler's parameters (for `sampler_from_params`).
-    pub fn sampler_params(&self) -> ParamValues {
+    /// A sampler's parameters as last set (for `sampler_from_params`).
+    pub fn sampler_params(&self, sampler: &str) -> ParamValues {
         self.sampler_params
-            .get(&self.sampler)
+            .get(sampler)
             .cloned()
             .unwrap_or_default()
     }
 
-    /// The chosen sampler's parameters, to edit.
-    pub fn sampler_params_mut(&mut self) -> &mut ParamValues {
-        self.sampler_params.entry(self.sampler.clone()).or_default()
+    /// A sampler's parameters, to edit.
+    pub fn sampler_params_mut(&mut self, sampler: &str) -> &mut ParamValues {
+        self.sampler_params.entry(sampler.to_string()).or_default()
     }
 }

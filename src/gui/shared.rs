@@ -70,6 +70,31 @@ pub struct Shared {
 }
 
 impl Shared {
+    /// The sampler a Run uses for the current model (the chosen one, or what `auto` picks for
+    /// it), and why when `auto` picked it.
+    pub fn sampler_choice(&self) -> (String, Option<&'static str>) {
+        let n = self
+            .doc
+            .model
+            .as_ref()
+            .map_or(0, |m| m.qubo.num_variables());
+        crate::sampler::resolve(&self.settings.sampler, n, self.doc.puzzle().is_some())
+    }
+
+    /// The sampler a Run uses, built from its parameters.
+    pub fn build_sampler(
+        &self,
+        extra: &[(&str, serde_json::Value)],
+    ) -> Result<Box<dyn crate::sampler::Sampler>, String> {
+        let (name, _) = self.sampler_choice();
+        let mut params = self.settings.sampler_params(&name);
+        for (k, v) in extra {
+            params.insert(k.to_string(), v.clone());
+        }
+        crate::sampler::sampler_from_params(&name, &params)
+            .map_err(|e| format!("sampler {name}: {e}"))
+    }
+
     /// A fresh state around a document.
     pub fn new(doc: Document, settings: Settings) -> Self {
         Shared {

@@ -70,7 +70,6 @@ impl KernelModel {
     }
 }
 
-
 /// Variables per block of precomputed thresholds: the random numbers do not depend on the
 /// state, so they are drawn for a block at a time, off the sweep's dependency chain.
 pub(super) const BLOCK: usize = 64;

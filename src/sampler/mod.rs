@@ -98,6 +98,60 @@ pub const SAMPLERS: &[SamplerEntry] = &[
     exact::ENTRY,
 ];
 
+/// The sampler name that lets the workbench choose (`choose`): the CLI's and the GUI's default.
+pub const AUTO: &str = "auto";
+
+/// A sampler chosen for a model, and why (shown to the user).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// A registered sampler's name.
+    pub name: &'static str,
+    /// One sentence for the output.
+    pub reason: &'static str,
+}
+
+/// Models this small are enumerated: exact answers in well under a second.
+pub const EXACT_UP_TO: usize = 20;
+
+/// The default sampler for a model of `num_variables` variables; `has_target` when a valid
+/// solution's energy is known (a puzzle), so a search can stop there.
+pub fn choose(num_variables: usize, has_target: bool) -> Choice {
+    if num_variables <= EXACT_UP_TO {
+        Choice {
+            name: "exact",
+            reason: "small enough to enumerate every state: exact ground states",
+        }
+    } else if has_target {
+        Choice {
+            name: "pt",
+            reason: "a puzzle: parallel tempering searches until it reaches a valid solution's \
+                     energy, and solves the full Sudoku models that annealing at default \
+                     settings does not",
+        }
+    } else {
+        Choice {
+            name: "sa",
+            reason: "no known target energy to stop at: simulated annealing gives many \
+                     independent reads quickly",
+        }
+    }
+}
+
+/// The sampler a name stands for: `AUTO` resolves by `choose` (with its reason), any other name
+/// is itself.
+pub fn resolve(
+    name: &str,
+    num_variables: usize,
+    has_target: bool,
+) -> (String, Option<&'static str>) {
+    if name == AUTO {
+        let c = choose(num_variables, has_target);
+        (c.name.to_string(), Some(c.reason))
+    } else {
+        (name.to_string(), None)
+    }
+}
+
 /// The registered sampler of that name.
 pub fn entry(name: &str) -> Result<&'static SamplerEntry, SampleError> {
     SAMPLERS

@@ -8,15 +8,17 @@
 //! cold end freezes the smallest energy gap (dwave-samplers' cold β), the hot end is chosen
 //! where the replicas still move freely, and the β values between are moved until every
 //! neighbouring pair swaps at about the same rate. A read returns the lowest-energy state any
-//! of its replicas visited; with a target energy (`RunControl::target_energy`, which `solve`
-//! and the GUI set to a valid solution's energy) it stops as soon as it reaches it.
+//! of its replicas visited. With a target energy (`RunControl::target_energy`, which `solve`
+//! and the GUI set to a valid solution's energy) the run stops as soon as one ladder reaches
+//! it; ladders cut short by that are not returned as reads (like cancelled ones), so the valid
+//! fraction counts only ladders that had their full chance, and `info` says how many were cut.
 //!
 //! Invariants: `lane_of_temp` and `temp_of_lane` are inverse permutations of the ladder's
 //! replicas, and lane l's β is `beta[temp_of_lane[l]]`; the f32 energies and fields are
 //! recomputed from the states every `RESYNC_SWEEPS` sweeps, so rounding never accumulates.
 //! Without a timeout a seed gives the same samples at any thread count.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -332,8 +334,8 @@ impl<const L: usize> Ladder<L> {
         let mut t = parity;
         while t + 1 < r {
             let (a, b) = (self.lane_of_temp[t], self.lane_of_temp[t + 1]);
-            let delta = (self.beta[t] - self.beta[t + 1])
-                * (self.energy[a] as f64 - self.energy[b] as f64);
+            let delta =
+                (self.beta[t] - self.beta[t + 1]) * (self.energy[a] as f64 - self.energy[b] as f64);
             let p = if delta >= 0.0 { 1.0 } else { delta.exp() };
             stats.attempts[t] += 1;
             stats.acceptance[t] += p;
@@ -384,6 +386,8 @@ struct Job<'a> {
     tracker: &'a ProgressTracker<'a>,
     /// Set by the first ladder that reaches the target: the others stop there too.
     target_hit: AtomicBool,
+    /// Ladders stopped because another reached the target.
+    cut_short: AtomicUsize,
 }
 
 impl Job<'_> {
@@ -437,8 +441,10 @@ impl Job<'_> {
         }
         if reached_target {
             self.target_hit.store(true, Ordering::Relaxed);
-        } else if sweeps == 0 && self.target_hit.load(Ordering::Relaxed) {
-            // Another ladder reached the target before this one started: not a read.
+        } else if sweeps < self.num_sweeps && !timed_out {
+            // Another ladder reached the target first and cut this one short: like a cancelled
+            // read it is not returned (it would count as a failure it never had time to be).
+            self.cut_short.fetch_add(1, Ordering::Relaxed);
             return None;
         }
         if self.tracker.wants_reports() {
@@ -675,10 +681,14 @@ pub mod pilot {
 impl ParallelTempering {
     /// Sweeps per ladder and the time limit, given whether a target energy is set.
     fn stopping(&self, has_target: bool) -> (usize, Option<Duration>) {
-        let sweeps = self
-            .num_sweeps
-            .unwrap_or(if has_target { usize::MAX } else { DEFAULT_SWEEPS });
-        let timeout = self.timeout.or(has_target.then_some(DEFAULT_TARGET_TIMEOUT_MS));
+        let sweeps = self.num_sweeps.unwrap_or(if has_target {
+            usize::MAX
+        } else {
+            DEFAULT_SWEEPS
+        });
+        let timeout = self
+            .timeout
+            .or(has_target.then_some(DEFAULT_TARGET_TIMEOUT_MS));
         (sweeps, timeout.map(Duration::from_millis))
     }
 
@@ -689,13 +699,13 @@ impl ParallelTempering {
                 format!("must be 2 to {MAX_REPLICAS}"),
             ));
         }
-        if let Some([a, b]) = self.beta_range {
-            if !(a.is_finite() && b.is_finite() && a > 0.0 && b >= a) {
-                return Err(SampleError::param(
-                    "beta_range",
-                    format!("[{a}, {b}] must be two finite numbers with 0 < hot ≤ cold"),
-                ));
-            }
+        if let Some([a, b]) = self.beta_range
+            && !(a.is_finite() && b.is_finite() && a > 0.0 && b >= a)
+        {
+            return Err(SampleError::param(
+                "beta_range",
+                format!("[{a}, {b}] must be two finite numbers with 0 < hot ≤ cold"),
+            ));
         }
         Ok(())
     }
@@ -789,6 +799,7 @@ impl Sampler for ParallelTempering {
             seed,
             tracker: &tracker,
             target_hit: AtomicBool::new(false),
+            cut_short: AtomicUsize::new(0),
         };
         let t_sample = Instant::now();
         let finished: Vec<ReadResult> = control.install(self.num_reads, || {
@@ -816,6 +827,10 @@ impl Sampler for ParallelTempering {
             obj.insert("seed".into(), serde_json::json!(seed));
             obj.insert("target_energy".into(), serde_json::json!(target));
             obj.insert("reads_at_target".into(), serde_json::json!(reads_at_target));
+            obj.insert(
+                "reads_cut_short".into(),
+                serde_json::json!(job.cut_short.load(Ordering::Relaxed)),
+            );
             obj.insert("timed_out_reads".into(), serde_json::json!(timed_out));
             obj.insert("sweeps_per_read".into(), serde_json::json!(sweeps));
         }
@@ -872,7 +887,10 @@ mod tests {
             ladder.exchange(s % 2, &mut stats);
             for (t, c) in counts.iter_mut().enumerate() {
                 let x = ladder.state(ladder.lane_of_temp[t]);
-                c[x.iter().enumerate().map(|(i, &b)| (b as usize) << i).sum::<usize>()] += 1;
+                c[x.iter()
+                    .enumerate()
+                    .map(|(i, &b)| (b as usize) << i)
+                    .sum::<usize>()] += 1;
             }
         }
         for (t, c) in counts.iter().enumerate() {
@@ -936,7 +954,10 @@ mod tests {
         let rates = [0.9, 0.8, 0.6, 0.4, 0.1, 0.012, 0.01];
         let (hot, cold) = pilot::ends(&beta, &rates, 100);
         // 0.5 lies halfway between 0.6 (β 0.1) and 0.4 (β 0.32) in log β.
-        assert!((hot - (0.1f64 * 0.316_227_766).sqrt()).abs() < 1e-3, "{hot}");
+        assert!(
+            (hot - (0.1f64 * 0.316_227_766).sqrt()).abs() < 1e-3,
+            "{hot}"
+        );
         // Frozen: within 1/n = 0.01 of the coldest rate 0.01, crossed between β 1 and 3.2.
         assert!(cold > 1.0 && cold < 3.17, "{cold}");
         // A flat model keeps the range.
@@ -973,9 +994,14 @@ mod tests {
         assert_eq!(set.rows[0].energy, ground);
         let info = &set.info.params;
         assert!(info["reads_at_target"].as_u64().unwrap() >= 1, "{info}");
-        // On one thread the first ladder reaches the target and the others never start.
+        // On one thread the first ladder reaches the target and the others never start:
+        // they are not reads, and the info says so.
         assert_eq!(set.num_reads(), 1, "{info}");
-        assert!(info["sweeps_per_read"][0].as_u64().unwrap() < 1000, "{info}");
+        assert_eq!(info["reads_cut_short"], 2, "{info}");
+        assert!(
+            info["sweeps_per_read"][0].as_u64().unwrap() < 1000,
+            "{info}"
+        );
         // An unreachable target ends at num_sweeps instead.
         let control = RunControl::new().with_target_energy(Some(ground - 1.0));
         let pt = ParallelTempering {

@@ -5,7 +5,7 @@
 use crate::gui::jobs::worker_threads;
 use crate::gui::params::params_ui;
 use crate::gui::shared::{Command, Shared};
-use crate::sampler::{SAMPLERS, entry};
+use crate::sampler::{AUTO, SAMPLERS, entry};
 
 /// The solver panel (no state of its own: settings hold the parameters).
 #[derive(Default)]
@@ -18,17 +18,24 @@ impl SolverPanel {
         egui::ComboBox::from_label("sampler")
             .selected_text(s.settings.sampler.clone())
             .show_ui(ui, |ui| {
+                ui.selectable_value(&mut s.settings.sampler, AUTO.to_string(), AUTO)
+                    .on_hover_text("the workbench picks a sampler for the model and says why");
                 for e in SAMPLERS {
                     ui.selectable_value(&mut s.settings.sampler, e.name.to_string(), e.name)
                         .on_hover_text(e.summary);
                 }
             });
+        // With `auto`, the sampler it picks (and why); its parameters are edited as its own.
+        let (name, reason) = s.sampler_choice();
+        if let Some(why) = reason {
+            ui.label(format!("auto → {name}")).on_hover_text(why);
+            ui.weak(why);
+        }
         // The parameters' widgets come from the sampler's own description.
-        match entry(&s.settings.sampler) {
+        match entry(&name) {
             Ok(e) => {
                 ui.weak(e.summary);
-                let name = e.name;
-                params_ui(ui, name, e.params, s.settings.sampler_params_mut());
+                params_ui(ui, e.name, e.params, s.settings.sampler_params_mut(e.name));
             }
             Err(err) => {
                 ui.colored_label(egui::Color32::from_rgb(200, 40, 40), err.to_string());

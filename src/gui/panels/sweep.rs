@@ -5,7 +5,6 @@ use egui_plot::{Line, Plot, PlotPoints, Points};
 
 use crate::gui::jobs::{SweepJob, SweepMessage};
 use crate::gui::shared::Shared;
-use crate::sampler::sampler_from_params;
 use crate::sweep::{SweepPoint, values};
 
 /// The sweep panel: its points and the running job.
@@ -64,15 +63,11 @@ impl SweepPanel {
             s.status = format!("not swept: the givens conflict: {}", c.detail);
             return;
         }
-        let mut params = s.settings.sampler_params();
-        params.insert(
-            "num_reads".into(),
-            serde_json::json!(s.settings.sweep.num_reads),
-        );
-        let sampler = match sampler_from_params(&s.settings.sampler, &params) {
+        let reads = serde_json::json!(s.settings.sweep.num_reads);
+        let sampler = match s.build_sampler(&[("num_reads", reads)]) {
             Ok(x) => x,
             Err(e) => {
-                s.status = format!("sampler {}: {e}", s.settings.sampler);
+                s.status = e;
                 return;
             }
         };
