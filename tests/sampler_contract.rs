@@ -14,8 +14,8 @@ use qubo_workbench::params::{ParamSpec, ParamType, ParamValues};
 use qubo_workbench::qubo::{Qubo, StoredModel};
 use qubo_workbench::sampler::rng::splitmix64;
 use qubo_workbench::sampler::{
-    ExactSolver, Kernel, ParallelTempering, RunControl, SAMPLERS, Sampler, SimulatedAnnealing,
-    TabuSearch, sampler_from_params,
+    ExactSolver, Kernel, ParallelTempering, QuantumAnnealing, RunControl, SAMPLERS, Sampler,
+    SimulatedAnnealing, TabuSearch, sampler_from_params,
 };
 use serde_json::json;
 
@@ -154,6 +154,12 @@ fn cancel_is_honoured_and_counts_stay_true() {
         Box::new(ParallelTempering {
             num_reads: 64,
             num_sweeps: Some(100_000_000),
+            seed: Some(1),
+            ..Default::default()
+        }),
+        Box::new(QuantumAnnealing {
+            num_reads: 64,
+            num_sweeps: 10_000_000,
             seed: Some(1),
             ..Default::default()
         }),

@@ -300,7 +300,7 @@ impl Job<'_> {
 }
 
 /// Lane width: 32 replicas (four AVX2 vectors) give the most independent work per variable.
-const LANES: usize = 32;
+pub(super) const LANES: usize = 32;
 
 /// Runs a lane group of up to 32 reads, on AVX2 when the CPU has it (runtime dispatch keeps
 /// the binary portable; the arithmetic, and so the result, is the same either way: no FMA
@@ -331,7 +331,7 @@ fn run_lane_group(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
 /// Splits reads into lane groups of at most `LANES`. On one thread: full groups and a short
 /// remainder; on several: a multiple of the thread count of equal groups, so every thread gets
 /// the same work. (The grouping never changes results: each read is computed the same way.)
-fn lane_groups(num_reads: usize, threads: usize) -> Vec<std::ops::Range<usize>> {
+pub(super) fn lane_groups(num_reads: usize, threads: usize) -> Vec<std::ops::Range<usize>> {
     let full = num_reads.div_ceil(LANES);
     let groups = if threads <= 1 {
         full

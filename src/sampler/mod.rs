@@ -11,6 +11,7 @@ pub mod precision;
 pub mod rng;
 mod sample_set;
 pub mod schedule;
+mod sqa;
 mod tabu;
 mod tempering;
 
@@ -19,6 +20,7 @@ pub use control::{Progress, RunControl};
 pub use exact::ExactSolver;
 pub use sample_set::{SampleInfo, SampleRow, SampleSet};
 pub use schedule::{BetaScheduleType, ScheduleSpec, default_beta_range};
+pub use sqa::{QuantumAnnealing, SqaPlan, SqaSchedule};
 pub use tabu::TabuSearch;
 pub use tempering::{LadderType, ParallelTempering};
 
@@ -94,6 +96,7 @@ pub struct SamplerEntry {
 pub const SAMPLERS: &[SamplerEntry] = &[
     annealing::ENTRY,
     tempering::ENTRY,
+    sqa::ENTRY,
     tabu::ENTRY,
     exact::ENTRY,
 ];

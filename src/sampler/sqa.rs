@@ -1,0 +1,820 @@
+//! Simulated quantum annealing (`sqa`): discrete-time path-integral Monte Carlo of the
+//! transverse-field Ising model H(s) = s·H_p + Γ(1 − s)·Σ_i σ^x_i, with OpenJij's parameters
+//! (`beta`, `gamma`, `trotter`, `num_sweeps`, `schedule`) and dwave PIMC's `Gamma` as an alias.
+//!
+//! The Suzuki–Trotter decomposition turns each read into `trotter` = M classical copies
+//! (slices) of the model on a ring, with Boltzmann weight
+//!   exp(−(β·s/M)·Σ_k E_p(x^k) + K·Σ_{i,k} σ_i^k σ_i^{k+1}),  K = −½·ln tanh(β·Γ(1 − s)/M),
+//! i.e. the issue's J⊥ = −(1/2β)·ln tanh(βΓ/M) measured in units of 1/β. s runs from 0
+//! (transverse field only: slices nearly independent) to 1 (problem only: slices locked
+//! together); each sweep is one Metropolis pass over every variable of every slice. A read
+//! returns its lowest-energy slice.
+//!
+//! Layout: reads in SIMD lanes (as in SA), slices as separate arrays, so the coupling to the
+//! neighbouring slices is a vertical lane operation with no shuffles. (Slices in lanes would
+//! suit one read alone; with many reads, reads in lanes keep every lane busy at any M.)
+//!
+//! Invariants: s is clamped to [0, 1] and K to a finite ceiling, so no number of sweeps can
+//! produce NaN (OpenJij's accumulated schedule overshoots 1 at 10 000 sweeps); a read's
+//! result does not depend on the lane group or thread that ran it.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::annealing::{LANES, lane_groups};
+use super::control::ProgressTracker;
+use super::kernel::{BLOCK, KernelModel};
+use super::precision::KernelScale;
+use super::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
+use super::{
+    RunControl, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry, build_from_json,
+};
+use crate::budget::{bytes_of, check_memory};
+use crate::params::{ParamDefault, ParamSpec, ParamType};
+use crate::qubo::{Csr, Model};
+
+/// The registry entry: `sqa` and its parameters (OpenJij's names and defaults).
+pub const ENTRY: SamplerEntry = SamplerEntry {
+    name: "sqa",
+    summary: "simulated quantum annealing: path-integral Monte Carlo (OpenJij's parameters)",
+    params: PARAMS,
+    build: build_from_json::<QuantumAnnealing>,
+};
+
+/// Most Trotter slices.
+pub const MAX_TROTTER: usize = 1024;
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "num_reads",
+        ty: ParamType::Int {
+            min: 1,
+            max: 1_000_000,
+        },
+        default: ParamDefault::Int(100),
+        help: "independent anneals, each from random slices",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "num_sweeps",
+        ty: ParamType::Int {
+            min: 1,
+            max: 10_000_000,
+        },
+        default: ParamDefault::Int(1000),
+        help: "sweeps (one Metropolis pass over every variable of every slice) per read",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "beta",
+        ty: ParamType::Float {
+            min: 0.0,
+            max: 1e12,
+        },
+        default: ParamDefault::Float(5.0),
+        help: "inverse temperature β (fixed through the anneal, as in OpenJij)",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "gamma",
+        ty: ParamType::Float {
+            min: 0.0,
+            max: 1e12,
+        },
+        default: ParamDefault::Float(1.0),
+        help: "transverse field Γ at s = 0",
+        alias: Some("Gamma"),
+        exposed: true,
+    },
+    ParamSpec {
+        name: "trotter",
+        ty: ParamType::Int {
+            min: 1,
+            max: MAX_TROTTER as u64,
+        },
+        default: ParamDefault::Int(4),
+        help: "Trotter slices M per read",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "schedule",
+        ty: ParamType::Choice(&["linear", "quartic", "custom"]),
+        default: ParamDefault::Word("linear"),
+        help: "how s goes from 0 to 1: linear, quartic (Morita–Nishimori), or the s_schedule list",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "s_schedule",
+        ty: ParamType::FloatList { min: 0.0, max: 1.0 },
+        default: ParamDefault::Auto("none; only with schedule = custom"),
+        help: "explicit s values in [0, 1], spread evenly over num_sweeps",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec::seed(
+        ParamDefault::Auto("random, recorded in the result"),
+        "seed: the same seed gives the same samples at any thread count",
+    ),
+];
+
+/// How s moves from 0 to 1.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SqaSchedule {
+    /// s = t.
+    #[default]
+    Linear,
+    /// s = t⁴(35 − 84t + 70t² − 20t³): flat at both ends (Morita & Nishimori 2008).
+    Quartic,
+    /// The `s_schedule` list.
+    Custom,
+}
+
+/// Simulated quantum annealing's parameters (see `PARAMS`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct QuantumAnnealing {
+    /// Independent anneals.
+    pub num_reads: usize,
+    /// Sweeps per read.
+    pub num_sweeps: usize,
+    /// Inverse temperature.
+    pub beta: f64,
+    /// Transverse field at s = 0 (dwave PIMC: `Gamma`).
+    #[serde(alias = "Gamma")]
+    pub gamma: f64,
+    /// Slices per read.
+    pub trotter: usize,
+    /// Linear, quartic or custom.
+    pub schedule: SqaSchedule,
+    /// Explicit s values (with `schedule = custom`).
+    pub s_schedule: Option<Vec<f64>>,
+    /// `None` draws a seed (recorded in the result's info).
+    pub seed: Option<u64>,
+}
+
+impl Default for QuantumAnnealing {
+    fn default() -> Self {
+        QuantumAnnealing {
+            num_reads: 100,
+            num_sweeps: 1000,
+            beta: 5.0,
+            gamma: 1.0,
+            trotter: 4,
+            schedule: SqaSchedule::Linear,
+            s_schedule: None,
+            seed: None,
+        }
+    }
+}
+
+/// Largest slice coupling K: reached when Γ(1 − s) → 0 (tanh of a tiny argument); e^(−2K) is
+/// then far below any Metropolis draw, so the slices are locked, and K stays finite.
+const MAX_COUPLING: f64 = 20.0;
+
+/// The slice coupling K = −½·ln tanh(β·Γ_eff/M), finite and ≥ 0.
+pub fn slice_coupling(beta: f64, gamma_eff: f64, trotter: usize) -> f64 {
+    let x = beta * gamma_eff / trotter as f64;
+    if !(x > 0.0) {
+        return MAX_COUPLING;
+    }
+    (-0.5 * x.tanh().ln()).clamp(0.0, MAX_COUPLING)
+}
+
+/// The schedule as the run sees it: s, the transverse field Γ(1 − s) and K at every sweep
+/// (computed on the fly; the GUI plots the same numbers).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SqaPlan {
+    /// Sweeps per read.
+    pub num_sweeps: usize,
+    /// β.
+    pub beta: f64,
+    /// Γ at s = 0.
+    pub gamma: f64,
+    /// Slices.
+    pub trotter: usize,
+    /// The shape.
+    pub shape: SqaSchedule,
+    /// The custom list.
+    pub custom: Vec<f64>,
+}
+
+impl SqaPlan {
+    /// s at `sweep`, in [0, 1].
+    pub fn s(&self, sweep: usize) -> f64 {
+        let t = if self.num_sweeps <= 1 {
+            1.0
+        } else {
+            sweep as f64 / (self.num_sweeps - 1) as f64
+        };
+        let s = match self.shape {
+            SqaSchedule::Linear => t,
+            SqaSchedule::Quartic => t.powi(4) * (35.0 - 84.0 * t + 70.0 * t * t - 20.0 * t * t * t),
+            SqaSchedule::Custom => {
+                let n = self.custom.len().max(1);
+                let k = (sweep * n / self.num_sweeps.max(1)).min(n - 1);
+                self.custom.get(k).copied().unwrap_or(1.0)
+            }
+        };
+        s.clamp(0.0, 1.0)
+    }
+
+    /// (s, Γ(1 − s), K) at `sweep`.
+    pub fn at(&self, sweep: usize) -> (f64, f64, f64) {
+        let s = self.s(sweep);
+        let field = self.gamma * (1.0 - s);
+        (s, field, slice_coupling(self.beta, field, self.trotter))
+    }
+}
+
+/// Everything the reads share.
+struct Job<'a> {
+    model: &'a KernelModel,
+    plan: &'a SqaPlan,
+    seed: u64,
+    tracker: &'a ProgressTracker<'a>,
+}
+
+impl Job<'_> {
+    /// Up to L reads, one per lane, each with M slices; `None` when cancelled.
+    #[inline(always)]
+    fn run_lanes<const L: usize>(&self, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
+        let m = self.model;
+        let (n, slices) = (m.n, self.plan.trotter);
+        let spare = usize::MAX / 2;
+        let mut states = [[0u32; 4]; L];
+        let mut sign = vec![[1f32; L]; n * slices];
+        for (l, st) in states.iter_mut().enumerate() {
+            let read = reads.get(l).copied().unwrap_or(spare + l);
+            let mut rng = Xoshiro128p::for_read(self.seed, read as u64);
+            for row in sign.iter_mut() {
+                row[l] = if rng.next_u32() >> 31 != 0 { -1.0 } else { 1.0 };
+            }
+            *st = rng.state();
+        }
+        let mut rng = LaneRng::<L>::from_states(&states);
+        let mut field = vec![[0f32; L]; n * slices];
+        let mut energy = vec![[0f32; L]; slices];
+        let mut x = vec![0u8; n];
+        for k in 0..slices {
+            for l in 0..L {
+                for i in 0..n {
+                    x[i] = (sign[k * n + i][l] < 0.0) as u8;
+                }
+                let (f, e) = m.fields(&x);
+                for i in 0..n {
+                    field[k * n + i][l] = f[i];
+                }
+                energy[k][l] = e as f32;
+            }
+        }
+        let mut reported = 0;
+        let num_sweeps = self.plan.num_sweeps;
+        for sweep in 0..num_sweeps {
+            let (s, _, coupling) = self.plan.at(sweep);
+            // ΔS = (β·s/M)·ΔE_p + 2K·σ^k(σ^(k−1) + σ^(k+1)), in the kernel's units.
+            let a = (self.plan.beta * s / slices as f64 / m.scale) as f32;
+            let b = if slices > 1 {
+                (2.0 * coupling) as f32
+            } else {
+                0.0
+            };
+            sweep_slices(
+                m,
+                slices,
+                a,
+                b,
+                &mut field,
+                &mut sign,
+                &mut energy,
+                &mut rng,
+            );
+            if self.tracker.is_cancelled() {
+                return None;
+            }
+            let due = (sweep + 1).is_multiple_of(self.tracker.every()) || sweep + 1 == num_sweeps;
+            if self.tracker.wants_reports() && due {
+                let best = energy
+                    .iter()
+                    .flat_map(|e| e[..reads.len()].iter().copied())
+                    .fold(f32::INFINITY, f32::min);
+                self.tracker.add(
+                    ((sweep + 1 - reported) * reads.len()) as u64,
+                    m.unscaled(best),
+                );
+                reported = sweep + 1;
+            }
+        }
+        // Each read's lowest-energy slice, chosen on exact energies.
+        Some(
+            (0..reads.len())
+                .map(|l| {
+                    (0..slices)
+                        .map(|k| {
+                            let x: Vec<u8> =
+                                (0..n).map(|i| (sign[k * n + i][l] < 0.0) as u8).collect();
+                            let (_, e) = m.fields(&x);
+                            (e, x)
+                        })
+                        .min_by(|a, b| a.0.total_cmp(&b.0))
+                        .map(|(_, x)| x)
+                        .unwrap_or_default()
+                })
+                .collect(),
+        )
+    }
+}
+
+/// One sweep over every slice: flip variable i of slice k in lane l iff
+/// a·ΔE_p + b·σ(σ_prev + σ_next) ≤ −ln u (σ products are sign products: σ = −sign).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn sweep_slices<const L: usize>(
+    m: &KernelModel,
+    slices: usize,
+    a: f32,
+    b: f32,
+    field: &mut [[f32; L]],
+    sign: &mut [[f32; L]],
+    energy: &mut [[f32; L]],
+    rng: &mut LaneRng<L>,
+) {
+    let n = m.n;
+    let mut threshold = [[0f32; L]; BLOCK];
+    for k in 0..slices {
+        let prev = (k + slices - 1) % slices * n;
+        let next = (k + 1) % slices * n;
+        let base = k * n;
+        let e = &mut energy[k];
+        for block in (0..n).step_by(BLOCK) {
+            let end = (block + BLOCK).min(n);
+            rng.fill(&mut threshold[..end - block], |r, _| neg_ln_uniform(r));
+            for i in block..end {
+                let f = field[base + i];
+                let s = sign[base + i];
+                let (sp, sn) = (sign[prev + i], sign[next + i]);
+                let thr = &threshold[i - block];
+                let mut d = [0f32; L];
+                let mut any = 0u32;
+                for l in 0..L {
+                    let de = f[l] * s[l];
+                    let action = a * de + b * s[l] * (sp[l] + sn[l]);
+                    let accept = action <= thr[l];
+                    d[l] = if accept { s[l] } else { 0.0 };
+                    e[l] += if accept { de } else { 0.0 };
+                    any |= accept as u32;
+                }
+                let si = &mut sign[base + i];
+                for l in 0..L {
+                    si[l] = s[l] - 2.0 * d[l];
+                }
+                if any != 0 {
+                    let (lo, hi) = (m.start[i], m.start[i + 1]);
+                    for (&j, &w) in m.cols[lo..hi].iter().zip(&m.vals[lo..hi]) {
+                        let fj = &mut field[base + j as usize];
+                        for l in 0..L {
+                            fj[l] += w * d[l];
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A lane group of reads, on AVX2 when present (same arithmetic either way).
+fn run_lane_group(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
+    #[inline(always)]
+    fn by_width(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
+        match reads.len() {
+            0..=8 => job.run_lanes::<8>(reads),
+            9..=16 => job.run_lanes::<16>(reads),
+            _ => job.run_lanes::<LANES>(reads),
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            #[target_feature(enable = "avx2")]
+            fn avx2(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
+                by_width(job, reads)
+            }
+            // SAFETY: the CPU supports AVX2 (checked just above).
+            return unsafe { avx2(job, reads) };
+        }
+    }
+    by_width(job, reads)
+}
+
+impl QuantumAnnealing {
+    /// The schedule these parameters describe.
+    pub fn plan(&self) -> SqaPlan {
+        SqaPlan {
+            num_sweeps: self.num_sweeps,
+            beta: self.beta,
+            gamma: self.gamma,
+            trotter: self.trotter,
+            shape: self.schedule,
+            custom: self.s_schedule.clone().unwrap_or_default(),
+        }
+    }
+
+    fn validate(&self) -> Result<(), SampleError> {
+        if !(self.beta.is_finite() && self.beta >= 0.0) {
+            return Err(SampleError::param("beta", "must be a finite number ≥ 0"));
+        }
+        if !(self.gamma.is_finite() && self.gamma >= 0.0) {
+            return Err(SampleError::param("gamma", "must be a finite number ≥ 0"));
+        }
+        if !(1..=MAX_TROTTER).contains(&self.trotter) {
+            return Err(SampleError::param(
+                "trotter",
+                format!("must be 1 to {MAX_TROTTER}"),
+            ));
+        }
+        match (self.schedule, &self.s_schedule) {
+            (SqaSchedule::Custom, None) => Err(SampleError::param(
+                "s_schedule",
+                "is required with schedule = custom",
+            )),
+            (SqaSchedule::Custom, Some(list)) if list.is_empty() => {
+                Err(SampleError::param("s_schedule", "is empty"))
+            }
+            (SqaSchedule::Custom, Some(list)) => match list
+                .iter()
+                .find(|v| !(v.is_finite() && (0.0..=1.0).contains(*v)))
+            {
+                Some(bad) => Err(SampleError::param(
+                    "s_schedule",
+                    format!("{bad} is not in [0, 1]"),
+                )),
+                None => Ok(()),
+            },
+            (_, Some(_)) => Err(SampleError::param(
+                "s_schedule",
+                "is only used with schedule = custom",
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Bytes at the peak: the kernel's model (and a CSR when the model has none), each
+    /// thread's slices (fields and signs for 32 lanes × M slices) and the reads.
+    fn memory_estimate(&self, model: &dyn Model, threads: usize) -> u64 {
+        let n = model.num_variables();
+        let entries = model.csr().map_or(n, |c| c.num_entries());
+        let csr = Csr::bytes_to_build(model);
+        let kernel_model = bytes_of(&[n, 16]).saturating_add(bytes_of(&[entries, 8]));
+        let per_thread = bytes_of(&[LANES, n, self.trotter, 8]);
+        let reads = bytes_of(&[self.num_reads, n, 2]);
+        csr.saturating_add(kernel_model)
+            .saturating_add(bytes_of(&[threads]).saturating_mul(per_thread))
+            .saturating_add(reads)
+    }
+}
+
+impl Sampler for QuantumAnnealing {
+    fn name(&self) -> &'static str {
+        "sqa"
+    }
+
+    fn params(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or_default()
+    }
+
+    fn sample(&self, model: &dyn Model, control: &RunControl) -> Result<SampleSet, SampleError> {
+        let t0 = Instant::now();
+        self.validate()?;
+        let n = model.num_variables();
+        let work_units = self.num_reads.div_ceil(LANES);
+        let threads = control.threads_for(work_units);
+        check_memory(
+            || {
+                format!(
+                    "simulated quantum annealing of {} reads × {} slices on {n} variables with \
+                     {threads} thread(s)",
+                    self.num_reads, self.trotter
+                )
+            },
+            self.memory_estimate(model, threads),
+        )?;
+        let csr = Csr::of_model(model);
+        let scale = KernelScale::for_f32(&csr);
+        let km = KernelModel::new(&csr, scale.factor);
+        let plan = self.plan();
+        let seed = self.seed.unwrap_or_else(rand::random);
+        let num_reads = self.num_reads;
+        let tracker = ProgressTracker::new(
+            control,
+            (num_reads as u64).saturating_mul(plan.num_sweeps as u64),
+        );
+        let job = Job {
+            model: &km,
+            plan: &plan,
+            seed,
+            tracker: &tracker,
+        };
+        let t_sample = Instant::now();
+        let finished: Vec<(usize, Vec<u8>)> = control.install(work_units, || {
+            lane_groups(num_reads, rayon::current_num_threads())
+                .into_par_iter()
+                .filter_map(|group| {
+                    let reads: Vec<usize> = group.collect();
+                    run_lane_group(&job, &reads)
+                        .map(|xs| reads.into_iter().zip(xs).collect::<Vec<_>>())
+                })
+                .flatten()
+                .collect()
+        });
+        let sampling_ns = t_sample.elapsed().as_nanos() as u64;
+        let t_post = Instant::now();
+        let states: Vec<Vec<u8>> = finished.into_iter().map(|(_, x)| x).collect();
+        let mut params = self.params();
+        if let Some(obj) = params.as_object_mut() {
+            obj.insert("seed".into(), serde_json::json!(seed));
+        }
+        let info = SampleInfo {
+            sampler: self.name().into(),
+            params,
+            num_reads_requested: num_reads,
+            cancelled: states.len() < num_reads && control.is_cancelled(),
+            seed: Some(seed),
+            preprocessing_ns: (t_sample - t0).as_nanos() as u64,
+            sampling_ns,
+            postprocessing_ns: 0,
+            num_sweeps: plan.num_sweeps,
+            warnings: scale.warning.into_iter().collect(),
+        };
+        let mut set = SampleSet::from_states(model, states, info);
+        set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;
+        Ok(set)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::qubo::{Qubo, StoredModel};
+
+    fn small_model() -> StoredModel {
+        StoredModel::new(
+            Qubo::new(
+                vec![0.5, -1.0, 0.25, -0.75, 0.3],
+                vec![
+                    (0, 1, 1.5),
+                    (1, 2, -1.0),
+                    (2, 3, 1.0),
+                    (0, 3, -0.5),
+                    (3, 4, 0.8),
+                    (1, 4, -0.6),
+                ],
+                0.0,
+            )
+            .unwrap(),
+        )
+    }
+
+    /// Eigenvalues and eigenvectors (columns) of a symmetric matrix, by cyclic Jacobi rotations.
+    fn jacobi_eigen(mut a: Vec<Vec<f64>>) -> (Vec<f64>, Vec<Vec<f64>>) {
+        let n = a.len();
+        let mut v: Vec<Vec<f64>> = (0..n)
+            .map(|i| (0..n).map(|j| (i == j) as u8 as f64).collect())
+            .collect();
+        for _ in 0..100 {
+            let off: f64 = (0..n)
+                .flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j)))
+                .map(|(i, j)| a[i][j] * a[i][j])
+                .sum();
+            if off < 1e-22 {
+                break;
+            }
+            for p in 0..n {
+                for q in p + 1..n {
+                    if a[p][q].abs() < 1e-300 {
+                        continue;
+                    }
+                    let theta = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
+                    let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
+                    let t = if theta == 0.0 { 1.0 } else { t };
+                    let (c, s) = (1.0 / (t * t + 1.0).sqrt(), t / (t * t + 1.0).sqrt());
+                    for k in 0..n {
+                        let (akp, akq) = (a[k][p], a[k][q]);
+                        a[k][p] = c * akp - s * akq;
+                        a[k][q] = s * akp + c * akq;
+                    }
+                    for k in 0..n {
+                        let (apk, aqk) = (a[p][k], a[q][k]);
+                        a[p][k] = c * apk - s * aqk;
+                        a[q][k] = s * apk + c * aqk;
+                    }
+                    for row in v.iter_mut() {
+                        let (vp, vq) = (row[p], row[q]);
+                        row[p] = c * vp - s * vq;
+                        row[q] = s * vp + c * vq;
+                    }
+                }
+            }
+        }
+        ((0..n).map(|i| a[i][i]).collect(), v)
+    }
+
+    /// ⟨H_p⟩ in the thermal state of s·H_p + Γ(1 − s)·Σσ^x at β, by exact diagonalisation.
+    fn exact_mean_energy(m: &StoredModel, beta: f64, gamma: f64, s: f64) -> f64 {
+        let n = m.num_variables();
+        let dim = 1 << n;
+        let diag: Vec<f64> = (0..dim)
+            .map(|k| m.energy(&(0..n).map(|i| ((k >> i) & 1) as u8).collect::<Vec<_>>()))
+            .collect();
+        let mut h = vec![vec![0.0; dim]; dim];
+        for k in 0..dim {
+            h[k][k] = s * diag[k];
+            for i in 0..n {
+                h[k][k ^ (1 << i)] += gamma * (1.0 - s);
+            }
+        }
+        let (values, vectors) = jacobi_eigen(h);
+        let lowest = values.iter().copied().fold(f64::INFINITY, f64::min);
+        let (mut num, mut z) = (0.0, 0.0);
+        for (e, &lambda) in values.iter().enumerate() {
+            let w = (-beta * (lambda - lowest)).exp();
+            let expect: f64 = (0..dim).map(|k| vectors[k][e].powi(2) * diag[k]).sum();
+            num += w * expect;
+            z += w;
+        }
+        num / z
+    }
+
+    /// ⟨H_p⟩ estimated by path-integral Monte Carlo at fixed s: the mean slice energy over
+    /// 8 lanes, every slice and every sweep after a burn-in.
+    fn pimc_mean_energy(m: &StoredModel, beta: f64, gamma: f64, s: f64, slices: usize) -> f64 {
+        let csr = Csr::of_model(m);
+        let km = KernelModel::new(&csr, 1.0);
+        let n = km.n;
+        let mut sign = vec![[1f32; 8]; n * slices];
+        let mut states = [[0u32; 4]; 8];
+        for (l, st) in states.iter_mut().enumerate() {
+            let mut rng = Xoshiro128p::for_read(42, l as u64);
+            for row in sign.iter_mut() {
+                row[l] = if rng.next_u32() >> 31 != 0 { -1.0 } else { 1.0 };
+            }
+            *st = rng.state();
+        }
+        let mut rng = LaneRng::<8>::from_states(&states);
+        let mut field = vec![[0f32; 8]; n * slices];
+        let mut energy = vec![[0f32; 8]; slices];
+        for k in 0..slices {
+            for l in 0..8 {
+                let x: Vec<u8> = (0..n).map(|i| (sign[k * n + i][l] < 0.0) as u8).collect();
+                let (f, e) = km.fields(&x);
+                for i in 0..n {
+                    field[k * n + i][l] = f[i];
+                }
+                energy[k][l] = e as f32;
+            }
+        }
+        let a = (beta * s / slices as f64) as f32;
+        let b = if slices > 1 {
+            (2.0 * slice_coupling(beta, gamma * (1.0 - s), slices)) as f32
+        } else {
+            0.0
+        };
+        let (burn, sweeps) = (2_000, 40_000);
+        let mut total = 0.0;
+        for t in 0..burn + sweeps {
+            sweep_slices(
+                &km,
+                slices,
+                a,
+                b,
+                &mut field,
+                &mut sign,
+                &mut energy,
+                &mut rng,
+            );
+            if t >= burn {
+                total += energy.iter().flatten().map(|&e| e as f64).sum::<f64>();
+            }
+        }
+        total / (sweeps * slices * 8) as f64
+    }
+
+    #[test]
+    fn pimc_agrees_with_exact_diagonalisation_of_the_transverse_field_model() {
+        let m = small_model();
+        // Regimes where single-slice moves mix (β·Γ(1 − s)/M not tiny): near s = 1 with a weak
+        // field the world lines freeze, a known limit of local PIMC moves.
+        for (beta, gamma, s) in [(2.0, 1.0, 0.5), (3.0, 2.0, 0.3), (1.0, 2.0, 0.6)] {
+            let exact = exact_mean_energy(&m, beta, gamma, s);
+            let pimc = pimc_mean_energy(&m, beta, gamma, s, 32);
+            assert!(
+                (pimc - exact).abs() < 0.02,
+                "β={beta} Γ={gamma} s={s}: PIMC {pimc}, exact {exact}"
+            );
+        }
+    }
+
+    #[test]
+    fn one_slice_is_classical_annealing_at_beta_times_s() {
+        // With one slice there is no transverse coupling: Metropolis at β·s, whose mean energy
+        // is the classical Boltzmann average (Γ → 0 gives the same limit).
+        let m = small_model();
+        let (beta, s) = (2.0, 0.75);
+        let n = m.num_variables();
+        let (mut num, mut z) = (0.0, 0.0);
+        for k in 0..1 << n {
+            let e = m.energy(&(0..n).map(|i| ((k >> i) & 1) as u8).collect::<Vec<_>>());
+            let w = (-beta * s * e).exp();
+            num += w * e;
+            z += w;
+        }
+        let pimc = pimc_mean_energy(&m, beta, 1.0, s, 1);
+        assert!((pimc - num / z).abs() < 0.02, "{pimc} vs {}", num / z);
+        // And the quantum model without its field is the classical one.
+        let classical = exact_mean_energy(&m, beta * s, 1.0, 1.0);
+        assert!((classical - num / z).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_schedule_stays_in_range_at_any_length() {
+        for shape in [SqaSchedule::Linear, SqaSchedule::Quartic] {
+            for num_sweeps in [1, 2, 7, 10_000, 1_000_003] {
+                let plan = QuantumAnnealing {
+                    num_sweeps,
+                    schedule: shape,
+                    ..Default::default()
+                }
+                .plan();
+                for t in [0, num_sweeps / 3, num_sweeps / 2, num_sweeps - 1] {
+                    let (s, field, k) = plan.at(t);
+                    assert!((0.0..=1.0).contains(&s) && field.is_finite() && k.is_finite());
+                    assert!((0.0..=MAX_COUPLING).contains(&k));
+                }
+                assert_eq!(plan.s(num_sweeps - 1), 1.0, "{shape:?} ends at s = 1");
+            }
+        }
+        let quartic = QuantumAnnealing {
+            num_sweeps: 101,
+            schedule: SqaSchedule::Quartic,
+            ..Default::default()
+        }
+        .plan();
+        assert_eq!(quartic.s(0), 0.0);
+        assert!(
+            (quartic.s(50) - 0.5).abs() < 1e-12,
+            "symmetric about the middle"
+        );
+        let custom = QuantumAnnealing {
+            num_sweeps: 4,
+            schedule: SqaSchedule::Custom,
+            s_schedule: Some(vec![0.2, 0.9]),
+            ..Default::default()
+        }
+        .plan();
+        assert_eq!(
+            (0..4).map(|t| custom.s(t)).collect::<Vec<_>>(),
+            vec![0.2, 0.2, 0.9, 0.9]
+        );
+        // Γ(1 − s) = 0 locks the slices with the finite ceiling, never ∞ or NaN.
+        assert_eq!(slice_coupling(5.0, 0.0, 4), MAX_COUPLING);
+    }
+
+    #[test]
+    fn rejects_bad_parameters() {
+        let m = small_model();
+        let ctl = RunControl::new();
+        for (bad, name) in [
+            (
+                QuantumAnnealing {
+                    beta: f64::NAN,
+                    ..Default::default()
+                },
+                "beta",
+            ),
+            (
+                QuantumAnnealing {
+                    schedule: SqaSchedule::Custom,
+                    ..Default::default()
+                },
+                "s_schedule",
+            ),
+            (
+                QuantumAnnealing {
+                    schedule: SqaSchedule::Custom,
+                    s_schedule: Some(vec![0.5, 1.5]),
+                    ..Default::default()
+                },
+                "s_schedule",
+            ),
+        ] {
+            let e = bad.sample(&m, &ctl).unwrap_err().to_string();
+            assert!(e.contains(name), "{e}");
+        }
+    }
+}
