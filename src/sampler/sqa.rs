@@ -182,7 +182,7 @@ const MAX_COUPLING: f64 = 20.0;
 /// The slice coupling K = −½·ln tanh(β·Γ_eff/M), finite and ≥ 0.
 pub fn slice_coupling(beta: f64, gamma_eff: f64, trotter: usize) -> f64 {
     let x = beta * gamma_eff / trotter as f64;
-    if !(x > 0.0) {
+    if x.is_nan() || x <= 0.0 {
         return MAX_COUPLING;
     }
     (-0.5 * x.tanh().ln()).clamp(0.0, MAX_COUPLING)
@@ -348,11 +348,10 @@ fn sweep_slices<const L: usize>(
 ) {
     let n = m.n;
     let mut threshold = [[0f32; L]; BLOCK];
-    for k in 0..slices {
+    for (k, e) in energy.iter_mut().enumerate().take(slices) {
         let prev = (k + slices - 1) % slices * n;
         let next = (k + 1) % slices * n;
         let base = k * n;
-        let e = &mut energy[k];
         for block in (0..n).step_by(BLOCK) {
             let end = (block + BLOCK).min(n);
             rng.fill(&mut threshold[..end - block], |r, _| neg_ln_uniform(r));
@@ -604,13 +603,13 @@ mod tests {
                     let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
                     let t = if theta == 0.0 { 1.0 } else { t };
                     let (c, s) = (1.0 / (t * t + 1.0).sqrt(), t / (t * t + 1.0).sqrt());
-                    for k in 0..n {
-                        let (akp, akq) = (a[k][p], a[k][q]);
-                        a[k][p] = c * akp - s * akq;
-                        a[k][q] = s * akp + c * akq;
+                    for row in a.iter_mut() {
+                        let (akp, akq) = (row[p], row[q]);
+                        row[p] = c * akp - s * akq;
+                        row[q] = s * akp + c * akq;
                     }
-                    for k in 0..n {
-                        let (apk, aqk) = (a[p][k], a[q][k]);
+                    let (row_p, row_q) = (a[p].clone(), a[q].clone());
+                    for (k, (apk, aqk)) in row_p.into_iter().zip(row_q).enumerate() {
                         a[p][k] = c * apk - s * aqk;
                         a[q][k] = s * apk + c * aqk;
                     }
