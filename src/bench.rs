@@ -1,5 +1,8 @@
-//! `qubo-workbench bench`: the SA kernels timed on built-in models or on COO files (the same
-//! files `../shared/bench/run_peers.py` reads), wall time, median of several runs.
+//! `qubo-workbench bench`: every sampler timed on built-in models or on COO files (the same
+//! files `../shared/bench/run_peers.py` reads), wall time, median of several runs. SA runs both
+//! kernels at every thread count asked for; tempering, quantum annealing and tabu run on one
+//! thread with work comparable to SA's reads × sweeps, so their costs per update line up with
+//! the peer harness's.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -12,7 +15,10 @@ use crate::puzzle::{AnyPuzzle, EncodeOptions, PuzzleError, REFERENCE_NODE_BUDGET
 use crate::qubo::formats::{FormatError, read_model};
 use crate::qubo::{Coupling, Ising, Qubo, QuboError, StoredModel, random_qubo};
 use crate::sampler::rng::splitmix64;
-use crate::sampler::{Kernel, RunControl, SampleSet, Sampler, SimulatedAnnealing};
+use crate::sampler::{
+    Kernel, ParallelTempering, QuantumAnnealing, RunControl, SampleSet, Sampler,
+    SimulatedAnnealing, TabuSearch,
+};
 
 /// A model to time, with its ground energy when known.
 pub struct Instance {
@@ -208,7 +214,9 @@ pub struct BenchRow {
     pub instance: String,
     /// Its variable count.
     pub n: usize,
-    /// `lanes` or `scalar`.
+    /// The sampler (`sa`, `pt`, `sqa`, `tabu`).
+    pub sampler: String,
+    /// SA's `lanes` or `scalar`; how the others hold their replicas.
     pub kernel: String,
     /// Worker threads.
     pub threads: usize,
@@ -218,8 +226,10 @@ pub struct BenchRow {
     pub num_sweeps: usize,
     /// Median wall time of `sample()` over the repeats.
     pub wall_s: f64,
-    /// wall / (reads × sweeps × n), as the peer harness reports.
-    pub ns_per_update: f64,
+    /// wall / (reads × sweeps × n), as the peer harness reports; tempering counts every
+    /// replica and SQA every slice as a read (per replica / slice update); none for tabu (no
+    /// sweeps).
+    pub ns_per_update: Option<f64>,
     /// Lowest energy any read reached.
     pub min_energy: f64,
     /// Share of reads at the ground energy, or (marked `ground_known = false`) at the lowest
@@ -245,6 +255,92 @@ pub struct BenchSettings {
     pub seed: u64,
 }
 
+/// One sampler configuration the bench times.
+struct Config {
+    sampler: Box<dyn Sampler>,
+    kernel: &'static str,
+    threads: usize,
+    num_reads: usize,
+    /// Updates per variable a run makes (reads × sweeps × replicas or slices); NaN for tabu.
+    updates_per_variable: f64,
+}
+
+/// Replicas per tempering ladder in the bench (the default).
+const BENCH_REPLICAS: usize = 16;
+/// Slices per SQA read in the bench (OpenJij's default, as the peer harness runs it).
+const BENCH_TROTTER: usize = 4;
+
+/// SA on each kernel and thread count, then tempering, SQA and tabu on one thread: tempering
+/// with reads/16 ladders of 16 replicas (the same replica-sweeps as SA), SQA with 4 slices,
+/// tabu with its defaults and reads/10 reads (10 restarts each).
+fn configs(s: &BenchSettings) -> Vec<Config> {
+    let (reads, sweeps) = (s.num_reads, s.num_sweeps);
+    let per_read = (reads * sweeps) as f64;
+    let mut out: Vec<Config> = s
+        .threads
+        .iter()
+        .map(|&t| (Kernel::Lanes, t))
+        .chain(s.scalar.then_some((Kernel::Scalar, 1)))
+        .map(|(kernel, threads)| Config {
+            sampler: Box::new(SimulatedAnnealing {
+                num_reads: reads,
+                num_sweeps: sweeps,
+                seed: Some(s.seed),
+                kernel,
+                ..Default::default()
+            }),
+            kernel: if kernel == Kernel::Scalar {
+                "scalar"
+            } else {
+                "lanes"
+            },
+            threads,
+            num_reads: reads,
+            updates_per_variable: per_read,
+        })
+        .collect();
+    let ladders = reads.div_ceil(BENCH_REPLICAS);
+    out.push(Config {
+        sampler: Box::new(ParallelTempering {
+            num_reads: ladders,
+            num_replicas: BENCH_REPLICAS,
+            num_sweeps: Some(sweeps),
+            seed: Some(s.seed),
+            ..Default::default()
+        }),
+        kernel: "ladder",
+        threads: 1,
+        num_reads: ladders,
+        updates_per_variable: (ladders * BENCH_REPLICAS * sweeps) as f64,
+    });
+    out.push(Config {
+        sampler: Box::new(QuantumAnnealing {
+            num_reads: reads,
+            num_sweeps: sweeps,
+            trotter: BENCH_TROTTER,
+            seed: Some(s.seed),
+            ..Default::default()
+        }),
+        kernel: "slices",
+        threads: 1,
+        num_reads: reads,
+        updates_per_variable: per_read * BENCH_TROTTER as f64,
+    });
+    let tabu_reads = reads.div_ceil(10);
+    out.push(Config {
+        sampler: Box::new(TabuSearch {
+            num_reads: tabu_reads,
+            seed: Some(s.seed),
+            ..Default::default()
+        }),
+        kernel: "-",
+        threads: 1,
+        num_reads: tabu_reads,
+        updates_per_variable: f64::NAN,
+    });
+    out
+}
+
 /// Times every configuration on every instance; `progress` hears about each finished row.
 pub fn run(
     instances: &[Instance],
@@ -254,27 +350,15 @@ pub fn run(
     let mut rows = Vec::new();
     for inst in instances {
         let n = inst.model.qubo.num_variables();
-        let mut configs: Vec<(Kernel, usize)> =
-            s.threads.iter().map(|&t| (Kernel::Lanes, t)).collect();
-        if s.scalar {
-            configs.push((Kernel::Scalar, 1));
-        }
         let mut inst_rows = Vec::new();
         let mut energies_seen: Vec<(f64, SampleSet, f64)> = Vec::new();
-        for (kernel, threads) in configs {
-            let sa = SimulatedAnnealing {
-                num_reads: s.num_reads,
-                num_sweeps: s.num_sweeps,
-                seed: Some(s.seed),
-                kernel,
-                ..Default::default()
-            };
-            let control = RunControl::new().with_threads(Some(threads));
+        for config in configs(s) {
+            let control = RunControl::new().with_threads(Some(config.threads));
             let mut walls = Vec::new();
             let mut last = None;
             for _ in 0..s.repeats.max(1) {
                 let t = Instant::now();
-                let Ok(set) = sa.sample(&inst.model, &control) else {
+                let Ok(set) = config.sampler.sample(&inst.model, &control) else {
                     continue;
                 };
                 walls.push(t.elapsed().as_secs_f64());
@@ -288,15 +372,17 @@ pub fn run(
                 set.clone(),
                 wall,
             ));
+            let updates = config.updates_per_variable * n.max(1) as f64;
             inst_rows.push(BenchRow {
                 instance: inst.name.clone(),
                 n,
-                kernel: format!("{kernel:?}").to_lowercase(),
-                threads,
-                num_reads: s.num_reads,
+                sampler: config.sampler.name().into(),
+                kernel: config.kernel.into(),
+                threads: config.threads,
+                num_reads: config.num_reads,
                 num_sweeps: s.num_sweeps,
                 wall_s: wall,
-                ns_per_update: wall * 1e9 / (s.num_reads * s.num_sweeps * n.max(1)) as f64,
+                ns_per_update: updates.is_finite().then(|| wall * 1e9 / updates),
                 min_energy: set.lowest().map_or(f64::NAN, |r| r.energy),
                 ground_fraction: 0.0,
                 ground_known: inst.ground_energy.is_some(),

@@ -345,10 +345,18 @@ fn bench_quick_reports_rows() {
     assert!(
         rows.iter().any(|r| r["kernel"] == "lanes") && rows.iter().any(|r| r["kernel"] == "scalar")
     );
-    assert!(
-        rows.iter()
-            .all(|r| r["ns_per_update"].as_f64().unwrap() > 0.0)
-    );
+    // Every sampler with sweeps is timed per update; tabu (no sweeps) only by wall time.
+    for sampler in ["sa", "pt", "sqa", "tabu"] {
+        let mine: Vec<_> = rows.iter().filter(|r| r["sampler"] == sampler).collect();
+        assert!(!mine.is_empty(), "{sampler} is benchmarked");
+        for r in mine {
+            assert!(r["wall_s"].as_f64().unwrap() > 0.0);
+            match sampler {
+                "tabu" => assert!(r["ns_per_update"].is_null()),
+                _ => assert!(r["ns_per_update"].as_f64().unwrap() > 0.0, "{r}"),
+            }
+        }
+    }
 }
 
 /// Runs `tests/bad-inputs/cases.txt` (see its header): each case's exit code, and a substring

@@ -77,7 +77,7 @@ pub(super) fn sample(a: SampleArgs) -> Result<i32, Failure> {
     Ok(0)
 }
 
-/// `bench`: time the kernels.
+/// `bench`: time every sampler.
 pub(super) fn bench(a: BenchArgs) -> Result<i32, Failure> {
     let instances = match &a.instances {
         Some(dir) => bench::file_instances(dir)?,
@@ -105,20 +105,21 @@ pub(super) fn bench(a: BenchArgs) -> Result<i32, Failure> {
             settings.num_reads, settings.num_sweeps, settings.repeats
         );
         println!(
-            "{:<34} {:>6} {:>7} {:>3} {:>10} {:>9} {:>14} {:>8}",
-            "instance", "n", "kernel", "thr", "wall s", "ns/upd", "min E", "P(gnd)"
+            "{:<34} {:>6} {:>5} {:>7} {:>3} {:>10} {:>9} {:>14} {:>8}",
+            "instance", "n", "samp.", "kernel", "thr", "wall s", "ns/upd", "min E", "P(gnd)"
         );
     }
     let rows = bench::run(&instances, &settings, |r| {
         if !a.json {
             println!(
-                "{:<34} {:>6} {:>7} {:>3} {:>10.3} {:>9.2} {:>14} {:>7.2}{}",
+                "{:<34} {:>6} {:>5} {:>7} {:>3} {:>10.3} {:>9} {:>14} {:>7.2}{}",
                 r.instance,
                 r.n,
+                r.sampler,
                 r.kernel,
                 r.threads,
                 r.wall_s,
-                r.ns_per_update,
+                r.ns_per_update.map_or("—".into(), |v| format!("{v:.2}")),
                 r.min_energy,
                 r.ground_fraction,
                 if r.ground_known { "" } else { "*" }
@@ -136,6 +137,10 @@ pub(super) fn bench(a: BenchArgs) -> Result<i32, Failure> {
             "results": rows,
         }))?;
     } else {
+        println!(
+            "ns/upd: per replica update for pt (16 replicas, reads/16 ladders), per slice update \
+             for sqa (4 slices); tabu runs reads/10 searches of 10 restarts"
+        );
         if rows.iter().any(|r| !r.ground_known) {
             println!(
                 "* no known ground energy: share of reads at the lowest energy seen in this bench"

@@ -15,7 +15,7 @@ mod sqa;
 mod tabu;
 mod tempering;
 
-pub use annealing::{Kernel, SimulatedAnnealing};
+pub use annealing::{BetaRangeRule, Kernel, SimulatedAnnealing};
 pub use control::{Progress, RunControl};
 pub use exact::ExactSolver;
 pub use sample_set::{SampleInfo, SampleRow, SampleSet};

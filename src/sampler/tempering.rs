@@ -501,6 +501,7 @@ struct PilotPlan {
     rounds: usize,
     sweeps_per_round: usize,
     choose_ends: bool,
+    hot_rate: f64,
     seed: u64,
 }
 
@@ -531,7 +532,8 @@ fn adapt<const L: usize>(
         }
         ladder.resync(m);
         let next = if round == 0 && plan.choose_ends {
-            let (hot, cold) = pilot::ends(&ladder.beta, &stats.flip_rates(m.n), m.n);
+            let rates = stats.flip_rates(m.n);
+            let (hot, cold) = pilot::ends(&ladder.beta, &rates, m.n, plan.hot_rate);
             geometric(hot, cold, ladder.beta.len())
         } else {
             pilot::respace(&ladder.beta, &stats.rates())
@@ -580,6 +582,35 @@ fn adapt_ladder(
     by_width(m, beta, plan, control)
 }
 
+/// A β range for `model` found by one pilot round of tempering (16 replicas over dwave's
+/// range, `PILOT_RANGE_SWEEPS` sweeps): from where `hot_rate` of the variables flip per sweep
+/// to where the model freezes (`pilot::ends`). `None` when cancelled.
+pub(super) fn pilot_range(
+    model: &dyn Model,
+    km: &KernelModel,
+    hot_rate: f64,
+    seed: u64,
+    control: &RunControl,
+) -> Option<(f64, f64)> {
+    let (hot, cold) = default_beta_range(model);
+    let beta: Vec<f64> = geometric(hot, cold, 16)
+        .into_iter()
+        .map(|b| b / km.scale)
+        .collect();
+    let plan = PilotPlan {
+        rounds: 1,
+        sweeps_per_round: PILOT_RANGE_SWEEPS,
+        choose_ends: true,
+        hot_rate,
+        seed,
+    };
+    let beta = adapt_ladder(km, beta, &plan, control)?;
+    Some((beta[0] * km.scale, beta[beta.len() - 1] * km.scale))
+}
+
+/// Sweeps of the pilot that picks a β range (`pilot_range`).
+pub(super) const PILOT_RANGE_SWEEPS: usize = 1000;
+
 /// `count` values from `hot` to `cold`, evenly spaced in log β.
 fn geometric(hot: f64, cold: f64, count: usize) -> Vec<f64> {
     if count == 1 {
@@ -608,11 +639,11 @@ pub mod pilot {
     pub const HOT_FLIP_RATE: f64 = 0.5;
 
     /// The ladder's ends from a pilot round's flip rates per β (hot to cold, `rates[t]` at
-    /// `beta[t]`) on a model of n variables: the hot end where the rate falls to
-    /// `HOT_FLIP_RATE`, the cold end where it comes within one flip per sweep of the coldest
+    /// `beta[t]`) on a model of n variables: the hot end where the rate falls to `hot_rate`
+    /// (`HOT_FLIP_RATE` for tempering), the cold end where it comes within one flip per sweep of the coldest
     /// replica's rate (colder replicas are frozen: they only repeat the one above). Both ends
     /// are interpolated in log β and stay inside the pilot's range.
-    pub fn ends(beta: &[f64], rates: &[f64], n: usize) -> (f64, f64) {
+    pub fn ends(beta: &[f64], rates: &[f64], n: usize, hot_rate: f64) -> (f64, f64) {
         let r = beta.len();
         let (first, last) = (beta[0], beta[r - 1]);
         if r < 2 {
@@ -628,10 +659,10 @@ pub mod pilot {
                 })
             })
         };
-        let hot = if rates[0] <= HOT_FLIP_RATE {
+        let hot = if rates[0] <= hot_rate {
             first
         } else {
-            crossing(HOT_FLIP_RATE).unwrap_or(first)
+            crossing(hot_rate).unwrap_or(first)
         };
         let frozen = rates[r - 1] + 1.0 / n.max(1) as f64;
         let cold = crossing(frozen).unwrap_or(last).max(hot);
@@ -766,6 +797,7 @@ impl Sampler for ParallelTempering {
                 rounds: PILOT_ROUNDS,
                 sweeps_per_round: self.pilot_sweeps / PILOT_ROUNDS,
                 choose_ends: self.beta_range.is_none(),
+                hot_rate: pilot::HOT_FLIP_RATE,
                 seed,
             };
             match adapt_ladder(&km, beta.clone(), &plan, control) {
@@ -952,7 +984,7 @@ mod tests {
     fn the_ends_sit_where_replicas_move_freely_and_where_they_freeze() {
         let beta = geometric(0.01, 10.0, 7); // 0.01, 0.032, 0.1, 0.32, 1, 3.2, 10
         let rates = [0.9, 0.8, 0.6, 0.4, 0.1, 0.012, 0.01];
-        let (hot, cold) = pilot::ends(&beta, &rates, 100);
+        let (hot, cold) = pilot::ends(&beta, &rates, 100, 0.5);
         // 0.5 lies halfway between 0.6 (β 0.1) and 0.4 (β 0.32) in log β.
         assert!(
             (hot - (0.1f64 * 0.316_227_766).sqrt()).abs() < 1e-3,
@@ -961,7 +993,7 @@ mod tests {
         // Frozen: within 1/n = 0.01 of the coldest rate 0.01, crossed between β 1 and 3.2.
         assert!(cold > 1.0 && cold < 3.17, "{cold}");
         // A flat model keeps the range.
-        assert_eq!(pilot::ends(&beta, &[0.5; 7], 100), (0.01, 10.0));
+        assert_eq!(pilot::ends(&beta, &[0.5; 7], 100, 0.5), (0.01, 10.0));
     }
 
     #[test]
