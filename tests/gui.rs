@@ -251,6 +251,38 @@ fn the_first_run_on_the_example_with_nothing_changed_gives_valid_solutions() {
         "{:?}",
         r.samples.info.params
     );
+    // The solver panel now shows the ladder the run used, with its swap rates.
+    frames(&mut h);
+    assert!(h.query_by_label_contains("last run's ladder").is_some());
+}
+
+#[test]
+fn sqa_shows_its_schedule_and_solves_the_presolved_example() {
+    let mut settings = Settings::default();
+    set_param(&mut settings, "sqa", "seed", serde_json::json!(2));
+    set_param(&mut settings, "sqa", "num_reads", serde_json::json!(32));
+    let mut h = harness(Workbench::with_file(
+        Some(&puzzle("euler96_g1.txt")),
+        settings,
+    ));
+    frames(&mut h);
+    h.get_by_label("presolve (drop what the givens decide)")
+        .click();
+    choose_sampler(&mut h, "sqa");
+    assert!(h.query_by_label_contains("trotter").is_some());
+    assert!(h.query_by_label("SQA schedule").is_some());
+    h.get_by_label("Run").click();
+    frames(&mut h);
+    wait_for(&mut h, "the SQA run", |wb| {
+        !wb.is_running() && wb.shared.result.is_some()
+    });
+    let r = h.state().shared.result.as_ref().unwrap();
+    assert_eq!(r.samples.info.sampler, "sqa");
+    assert!(
+        r.success_fraction().unwrap() > 0.3,
+        "{:?}",
+        r.success_fraction()
+    );
 }
 
 #[test]

@@ -50,12 +50,17 @@ pub struct RunInput {
     pub version: u64,
 }
 
+/// Most points kept for the best-energy-over-time plot.
+const MAX_HISTORY_POINTS: usize = 10_000;
+
 /// A sampling run on its own thread.
 pub struct SampleJob {
     /// Cancel through this.
     pub control: RunControl,
     /// The latest progress report.
     pub progress: Arc<Mutex<Option<Progress>>>,
+    /// (seconds, best energy) at each report where the best improved, for the progress plot.
+    pub history: Arc<Mutex<Vec<[f64; 2]>>>,
     /// When it started.
     pub started: Instant,
     rx: Receiver<Result<RunResult, String>>,
@@ -70,6 +75,9 @@ impl SampleJob {
     ) -> Self {
         let progress = Arc::new(Mutex::new(None));
         let seen = progress.clone();
+        let history = Arc::new(Mutex::new(Vec::new()));
+        let curve = history.clone();
+        let started = Instant::now();
         let repaint = Arc::new(repaint);
         let on_progress = repaint.clone();
         let control = RunControl::new()
@@ -77,6 +85,12 @@ impl SampleJob {
             .with_observer(20, move |p| {
                 if let Ok(mut slot) = seen.lock() {
                     *slot = Some(*p);
+                }
+                if let (Some(best), Ok(mut h)) = (p.best_energy, curve.lock()) {
+                    let improved = h.last().is_none_or(|last: &[f64; 2]| best < last[1]);
+                    if improved && h.len() < MAX_HISTORY_POINTS {
+                        h.push([started.elapsed().as_secs_f64(), best]);
+                    }
                 }
                 on_progress();
             });
@@ -118,7 +132,8 @@ impl SampleJob {
         SampleJob {
             control,
             progress,
-            started: Instant::now(),
+            history,
+            started,
             rx,
         }
     }

@@ -4,6 +4,7 @@
 mod inspector;
 mod puzzle;
 mod results;
+mod sampler_plots;
 mod solver;
 mod sweep;
 

@@ -1,7 +1,9 @@
 //! The solver panel: every registered sampler in one list with its parameters (widgets drawn
 //! from each sampler's description, help as tooltip), a slider per penalty weight of the
-//! current encoding, Run / Cancel and progress.
+//! current encoding, Run / Cancel and progress (with the best energy over time), and the
+//! chosen sampler's own plots (`sampler_plots`).
 
+use super::sampler_plots;
 use crate::gui::jobs::worker_threads;
 use crate::gui::params::params_ui;
 use crate::gui::shared::{Command, Shared};
@@ -36,6 +38,17 @@ impl SolverPanel {
             Ok(e) => {
                 ui.weak(e.summary);
                 params_ui(ui, e.name, e.params, s.settings.sampler_params_mut(e.name));
+                match e.name {
+                    "sqa" => sampler_plots::sqa_schedule_ui(ui, &s.settings.sampler_params("sqa")),
+                    "pt" => {
+                        if let Some(r) =
+                            s.result.as_ref().filter(|r| r.samples.info.sampler == "pt")
+                        {
+                            sampler_plots::pt_ladder_ui(ui, &r.samples.info.params);
+                        }
+                    }
+                    _ => {}
+                }
             }
             Err(err) => {
                 ui.colored_label(egui::Color32::from_rgb(200, 40, 40), err.to_string());
@@ -71,6 +84,9 @@ impl SolverPanel {
                     .text(format!("{done} / {total} sweeps, best energy {best}")),
             );
             ui.weak(format!("{:.1} s", job.started.elapsed().as_secs_f32()));
+            if let Ok(h) = job.history.lock() {
+                sampler_plots::best_energy_ui(ui, &h);
+            }
         }
     }
 
