@@ -43,6 +43,18 @@ pub struct SamplerArgs {
     /// Worker threads, 1 to 1024 (default: all cores; never more than the cores or the work).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
+    /// Stop a read once it reaches this energy (tempering honours it; `solve` sets it to a
+    /// valid solution's energy by default).
+    #[arg(long, value_name = "E", allow_hyphen_values = true, value_parser = finite_number)]
+    pub target_energy: Option<f64>,
+}
+
+/// A finite number (NaN and ±inf refused, naming the value).
+fn finite_number(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        _ => Err(format!("{text} is not a finite number")),
+    }
 }
 
 /// `solve`.

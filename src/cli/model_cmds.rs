@@ -24,6 +24,7 @@ pub(super) fn sample(a: SampleArgs) -> Result<i32, Failure> {
         eprintln!("sampler: {} ({why})", sampler.name());
     }
     let (control, bar) = control_with_progress(threads(&a.sampler)?, "sampling");
+    let control = control.with_target_energy(a.sampler.target_energy);
     let set = sampler.sample(&model, &control)?;
     if let Some(bar) = bar {
         bar.finish_and_clear();

@@ -90,6 +90,7 @@ fn solve_one(
         let weights = weights_for(&encoding, "--weight", &a.encoding.weights)?;
         let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
         let (control, bar) = control_with_progress(threads, &format!("puzzle {number}"));
+        let control = control.with_target_energy(a.sampler.target_energy);
         let problem = Problem {
             puzzle,
             encoding: &encoding,
@@ -338,6 +339,7 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
         eprintln!("sampler: {} ({why})", sampler.name());
     }
     let (control, bar) = control_with_progress(threads(&a.sampler)?, "sweep");
+    let control = control.with_target_energy(a.sampler.target_energy);
     if !a.json {
         println!(
             "{:>10} {:>9} {:>9} {:>12} {:>12}",

@@ -394,6 +394,11 @@ impl Job<'_> {
     /// One ladder; `None` when cancelled.
     fn run<const L: usize>(&self, read: usize) -> Option<ReadResult> {
         let m = self.kernel;
+        if self.target_hit.load(Ordering::Relaxed) {
+            // Another ladder reached the target before this one started.
+            self.cut_short.fetch_add(1, Ordering::Relaxed);
+            return None;
+        }
         let started = Instant::now();
         let mut ladder = Ladder::<L>::new(m, self.beta.to_vec(), self.seed, read as u64);
         let mut swaps = SwapStats::new(self.beta.len().saturating_sub(1));
