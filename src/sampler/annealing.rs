@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::control::ProgressTracker;
-use super::kernel::{BLOCK, KernelModel, inverse_beta, sweep_lanes};
+use super::kernel::{BLOCK, KernelModel, inverse_beta, sweep_lanes, with_avx2};
 use super::precision::KernelScale;
 use super::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
 use super::schedule::{BetaScheduleType, Schedule, ScheduleSpec};
@@ -341,26 +341,13 @@ pub(super) const LANES: usize = 32;
 /// the binary portable; the arithmetic, and so the result, is the same either way: no FMA
 /// contraction is used). A short group (the remainder of num_reads) gets a narrower kernel.
 fn run_lane_group(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
-    #[inline(always)]
-    fn by_width(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
+    with_avx2!(by_width(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
         match reads.len() {
             0..=8 => job.run_lanes::<8>(reads),
             9..=16 => job.run_lanes::<16>(reads),
             _ => job.run_lanes::<LANES>(reads),
         }
-    }
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            #[target_feature(enable = "avx2")]
-            fn avx2(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
-                by_width(job, reads)
-            }
-            // SAFETY: the CPU supports AVX2 (checked just above).
-            return unsafe { avx2(job, reads) };
-        }
-    }
-    by_width(job, reads)
+    })
 }
 
 /// Splits reads into lane groups of at most `LANES`. On one thread: full groups and a short
@@ -503,14 +490,12 @@ impl Sampler for SimulatedAnnealing {
                 // Annealing ends colder than the freezing point, to finish the descent there.
                 Some((hot, cold)) => spec.beta_range = Some([hot, cold * SA_COLD_FACTOR]),
                 None => {
-                    let info = SampleInfo {
-                        sampler: self.name().into(),
-                        params: self.params(),
-                        num_reads_requested: self.num_reads,
-                        cancelled: true,
-                        seed: Some(seed),
-                        ..SampleInfo::default()
-                    };
+                    let info = SampleInfo::cancelled_before_sampling(
+                        self.name(),
+                        self.params(),
+                        self.num_reads,
+                        seed,
+                    );
                     return Ok(SampleSet::from_states(model, Vec::new(), info));
                 }
             }

@@ -50,6 +50,25 @@ pub struct SampleSet {
     pub info: SampleInfo,
 }
 
+impl SampleInfo {
+    /// The info of a run cancelled before its first read (e.g. during a pilot run).
+    pub fn cancelled_before_sampling(
+        sampler: &str,
+        params: serde_json::Value,
+        num_reads_requested: usize,
+        seed: u64,
+    ) -> SampleInfo {
+        SampleInfo {
+            sampler: sampler.into(),
+            params,
+            num_reads_requested,
+            cancelled: true,
+            seed: Some(seed),
+            ..SampleInfo::default()
+        }
+    }
+}
+
 impl SampleSet {
     /// Aggregates final states, their energies recomputed exactly (f64, from `model`, in
     /// parallel): what every local sampler returns, whatever precision its kernel used.

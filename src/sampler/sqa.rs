@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use super::annealing::{LANES, lane_groups};
 use super::control::ProgressTracker;
-use super::kernel::{BLOCK, KernelModel};
+use super::kernel::{BLOCK, KernelModel, with_avx2};
 use super::precision::KernelScale;
 use super::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
 use super::{
@@ -390,26 +390,13 @@ fn sweep_slices<const L: usize>(
 
 /// A lane group of reads, on AVX2 when present (same arithmetic either way).
 fn run_lane_group(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
-    #[inline(always)]
-    fn by_width(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
+    with_avx2!(by_width(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
         match reads.len() {
             0..=8 => job.run_lanes::<8>(reads),
             9..=16 => job.run_lanes::<16>(reads),
             _ => job.run_lanes::<LANES>(reads),
         }
-    }
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            #[target_feature(enable = "avx2")]
-            fn avx2(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
-                by_width(job, reads)
-            }
-            // SAFETY: the CPU supports AVX2 (checked just above).
-            return unsafe { avx2(job, reads) };
-        }
-    }
-    by_width(job, reads)
+    })
 }
 
 impl QuantumAnnealing {

@@ -25,7 +25,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::control::ProgressTracker;
-use super::kernel::{KernelModel, inverse_beta, sweep_lanes};
+use super::kernel::{KernelModel, inverse_beta, sweep_lanes, with_avx2};
 use super::precision::KernelScale;
 use super::rng::{LaneRng, Xoshiro128p};
 use super::schedule::default_beta_range;
@@ -477,26 +477,13 @@ impl Job<'_> {
 /// Runs one ladder on the narrowest lane group that holds its replicas, on AVX2 when the CPU
 /// has it (the arithmetic, and so the result, is the same either way).
 fn run_ladder(job: &Job, read: usize) -> Option<ReadResult> {
-    #[inline(always)]
-    fn by_width(job: &Job, read: usize) -> Option<ReadResult> {
+    with_avx2!(by_width(job: &Job, read: usize) -> Option<ReadResult> {
         match job.beta.len() {
             0..=8 => job.run::<8>(read),
             9..=16 => job.run::<16>(read),
             _ => job.run::<32>(read),
         }
-    }
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            #[target_feature(enable = "avx2")]
-            fn avx2(job: &Job, read: usize) -> Option<ReadResult> {
-                by_width(job, read)
-            }
-            // SAFETY: the CPU supports AVX2 (checked just above).
-            return unsafe { avx2(job, read) };
-        }
-    }
-    by_width(job, read)
+    })
 }
 
 /// What the pilot run does: `rounds` rounds of `sweeps_per_round` sweeps on one ladder, each
@@ -555,8 +542,7 @@ fn adapt_ladder(
     plan: &PilotPlan,
     control: &RunControl,
 ) -> Option<Vec<f64>> {
-    #[inline(always)]
-    fn by_width(
+    with_avx2!(by_width(
         m: &KernelModel,
         beta: Vec<f64>,
         plan: &PilotPlan,
@@ -567,24 +553,7 @@ fn adapt_ladder(
             9..=16 => adapt::<16>(m, beta, plan, control),
             _ => adapt::<32>(m, beta, plan, control),
         }
-    }
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            #[target_feature(enable = "avx2")]
-            fn avx2(
-                m: &KernelModel,
-                beta: Vec<f64>,
-                plan: &PilotPlan,
-                control: &RunControl,
-            ) -> Option<Vec<f64>> {
-                by_width(m, beta, plan, control)
-            }
-            // SAFETY: the CPU supports AVX2 (checked just above).
-            return unsafe { avx2(m, beta, plan, control) };
-        }
-    }
-    by_width(m, beta, plan, control)
+    })
 }
 
 /// A β range for `model` found by one pilot round of tempering (16 replicas over dwave's
@@ -808,14 +777,12 @@ impl Sampler for ParallelTempering {
             match adapt_ladder(&km, beta.clone(), &plan, control) {
                 Some(b) => beta = b,
                 None => {
-                    let info = SampleInfo {
-                        sampler: self.name().into(),
-                        params: self.params(),
-                        num_reads_requested: self.num_reads,
-                        cancelled: true,
-                        seed: Some(seed),
-                        ..SampleInfo::default()
-                    };
+                    let info = SampleInfo::cancelled_before_sampling(
+                        self.name(),
+                        self.params(),
+                        self.num_reads,
+                        seed,
+                    );
                     return Ok(SampleSet::from_states(model, Vec::new(), info));
                 }
             }
