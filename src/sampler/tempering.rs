@@ -528,7 +528,8 @@ fn adapt<const L: usize>(
             let (hot, cold) = pilot::ends(&ladder.beta, &rates, m.n, plan.hot_rate);
             geometric(hot, cold, ladder.beta.len())
         } else {
-            pilot::respace(&ladder.beta, &stats.rates())
+            let floor = plan.choose_ends.then_some(pilot::MIN_SWAP_RATE);
+            pilot::respace(&ladder.beta, &stats.rates(), floor)
         };
         ladder.set_betas(next);
     }
@@ -647,26 +648,45 @@ pub mod pilot {
         (hot, cold)
     }
 
-    /// Moves the β values (hot to cold; the ends stay) so that each gap's share of the total
-    /// length √(−ln acceptance) is equal; `rates[t]` is the acceptance of pair (t, t+1).
-    pub fn respace(beta: &[f64], rates: &[f64]) -> Vec<f64> {
+    /// Swap acceptance below which a pair barely exchanges: when the measured gaps are too long
+    /// for the replicas to keep every pair at least this likely, `respace` gives up the hot end.
+    pub const MIN_SWAP_RATE: f64 = 0.1;
+
+    /// Moves the β values (hot to cold) so that each gap has an equal share of the total
+    /// length √(−ln acceptance); `rates[t]` is the acceptance of pair (t, t+1). The cold end
+    /// stays. The hot end stays too, unless `min_rate` is given and equal shares would leave
+    /// the pairs below it: then the gaps get the length of `min_rate`, counted from the cold
+    /// end, and the hottest part of the range is dropped (too few replicas to bridge it).
+    pub fn respace(beta: &[f64], rates: &[f64], min_rate: Option<f64>) -> Vec<f64> {
         let r = beta.len();
         if r < 3 {
             return beta.to_vec();
         }
-        let x: Vec<f64> = beta.iter().map(|b| b.ln()).collect();
+        // Walk from the cold end: reversed positions (log β) and gap lengths.
+        let x: Vec<f64> = beta.iter().rev().map(|b| b.ln()).collect();
         // Floors keep an always-accepting gap from collapsing to nothing and an
         // never-accepting one from taking every replica.
         let length: Vec<f64> = rates
             .iter()
+            .rev()
             .map(|&a| (-a.clamp(1e-4, 0.999).ln()).sqrt())
             .collect();
         let total: f64 = length.iter().sum();
+        let even = total / (r - 1) as f64;
+        let spacing = match min_rate {
+            Some(m) => even.min((-m.ln()).sqrt()),
+            None => even,
+        };
+        let keep_hot_end = spacing >= even;
         let mut out = Vec::with_capacity(r);
-        out.push(beta[0]);
+        out.push(beta[r - 1]);
         let (mut gap, mut before) = (0, 0.0);
-        for k in 1..r - 1 {
-            let want = total * k as f64 / (r - 1) as f64;
+        for k in 1..r {
+            if k == r - 1 && keep_hot_end {
+                out.push(beta[0]);
+                break;
+            }
+            let want = spacing * k as f64;
             while gap < length.len() - 1 && before + length[gap] < want {
                 before += length[gap];
                 gap += 1;
@@ -678,7 +698,7 @@ pub mod pilot {
             };
             out.push((x[gap] + frac * (x[gap + 1] - x[gap])).exp());
         }
-        out.push(beta[r - 1]);
+        out.reverse();
         out
     }
 }
@@ -936,7 +956,7 @@ mod tests {
     #[test]
     fn respace_splits_the_gap_that_does_not_swap() {
         let beta = geometric(0.1, 10.0, 5);
-        let next = pilot::respace(&beta, &[0.9, 0.9, 0.01, 0.9]);
+        let next = pilot::respace(&beta, &[0.9, 0.9, 0.01, 0.9], None);
         assert_eq!((next[0], next[4]), (beta[0], beta[4]), "the ends stay");
         assert!(next.windows(2).all(|w| w[0] < w[1]), "{next:?}");
         // Two of the three inner points now sit inside the gap (β2, β3) that never swapped.
@@ -945,8 +965,13 @@ mod tests {
             .filter(|&&b| b > beta[2] && b < beta[3])
             .count();
         assert!(inside >= 2, "{next:?}");
+        // Gaps too long for the replicas: with a floor, the hot end gives way, the cold stays.
+        let trimmed = pilot::respace(&beta, &[0.001; 4], Some(0.1));
+        assert_eq!(trimmed[4], beta[4]);
+        assert!(trimmed[0] > beta[0] * 1.5, "{trimmed:?}");
+        assert!(trimmed.windows(2).all(|w| w[0] < w[1]), "{trimmed:?}");
         // Even rates leave a geometric ladder where it is.
-        let same = pilot::respace(&beta, &[0.3; 4]);
+        let same = pilot::respace(&beta, &[0.3; 4], Some(0.1));
         for (a, b) in same.iter().zip(&beta) {
             assert!((a - b).abs() < 1e-12 * b);
         }
