@@ -292,7 +292,13 @@ pub(super) fn build_sampler(
     has_target: bool,
 ) -> Result<(Box<dyn Sampler>, Option<&'static str>), Failure> {
     let (name, reason) = crate::sampler::resolve(&a.sampler, num_variables, has_target);
-    let e = entry(&name).map_err(|e| usage(format!("--sampler {}: {e}", a.sampler)))?;
+    let e = entry(&name).map_err(|e| {
+        usage(format!(
+            "--sampler {}: {e}, or {} to let the workbench choose",
+            a.sampler,
+            crate::sampler::AUTO
+        ))
+    })?;
     let values = a.params.0.values_for(e.name, e.params).map_err(|mut f| {
         if reason.is_some() {
             f.message = format!(

@@ -121,7 +121,8 @@ const PARAMS: &[ParamSpec] = &[
             max: 86_400_000,
         },
         default: ParamDefault::Auto("none; 60 000 with a target energy"),
-        help: "milliseconds per ladder, at most (results then depend on the machine's speed)",
+        help: "milliseconds for the whole run, pilot included (results then depend on the \
+               machine's speed)",
         alias: None,
         exposed: true,
     },
@@ -158,7 +159,7 @@ pub struct ParallelTempering {
     pub ladder: LadderType,
     /// Sweeps of the pilot run (adaptive ladders only).
     pub pilot_sweeps: usize,
-    /// Milliseconds per ladder, at most; `None`: no limit (60 s with a target energy).
+    /// Milliseconds for the whole run; `None`: no limit (60 s with a target energy).
     pub timeout: Option<u64>,
     /// `None` draws a seed (recorded in the result's info).
     pub seed: Option<u64>,
@@ -181,7 +182,7 @@ impl Default for ParallelTempering {
 
 /// Sweeps without a target energy, by default.
 const DEFAULT_SWEEPS: usize = 10_000;
-/// Time limit per ladder when a target energy is set and no timeout is given.
+/// Time limit of a run when a target energy is set and no timeout is given.
 const DEFAULT_TARGET_TIMEOUT_MS: u64 = 60_000;
 /// Rounds of the pilot run (each ends by re-placing the β values).
 const PILOT_ROUNDS: usize = 4;
@@ -381,12 +382,13 @@ struct Job<'a> {
     beta: &'a [f64],
     num_sweeps: usize,
     target: Option<f64>,
-    deadline: Option<Duration>,
+    /// When the whole run must end (from `timeout`, counted from the start of `sample`).
+    deadline: Option<Instant>,
     seed: u64,
     tracker: &'a ProgressTracker<'a>,
     /// Set by the first ladder that reaches the target: the others stop there too.
     target_hit: AtomicBool,
-    /// Ladders stopped because another reached the target.
+    /// Ladders stopped because another reached the target, or not started before the deadline.
     cut_short: AtomicUsize,
 }
 
@@ -394,12 +396,11 @@ impl Job<'_> {
     /// One ladder; `None` when cancelled.
     fn run<const L: usize>(&self, read: usize) -> Option<ReadResult> {
         let m = self.kernel;
-        if self.target_hit.load(Ordering::Relaxed) {
-            // Another ladder reached the target before this one started.
+        if self.target_hit.load(Ordering::Relaxed) || self.past_deadline() {
+            // Another ladder reached the target, or the time ran out, before this one started.
             self.cut_short.fetch_add(1, Ordering::Relaxed);
             return None;
         }
-        let started = Instant::now();
         let mut ladder = Ladder::<L>::new(m, self.beta.to_vec(), self.seed, read as u64);
         let mut swaps = SwapStats::new(self.beta.len().saturating_sub(1));
         let (lane, e) = ladder.lowest();
@@ -434,7 +435,7 @@ impl Job<'_> {
             if self.tracker.is_cancelled() {
                 return None;
             }
-            if self.deadline.is_some_and(|d| started.elapsed() >= d) {
+            if self.past_deadline() {
                 timed_out = true;
                 break;
             }
@@ -463,6 +464,10 @@ impl Job<'_> {
             timed_out,
             swaps,
         })
+    }
+
+    fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// Whether `x` is at (or below) the target energy, exactly.
@@ -819,7 +824,7 @@ impl Sampler for ParallelTempering {
             beta: &beta,
             num_sweeps,
             target,
-            deadline,
+            deadline: deadline.map(|d| t0 + d),
             seed,
             tracker: &tracker,
             target_hit: AtomicBool::new(false),
@@ -1031,6 +1036,22 @@ mod tests {
             info["sweeps_per_read"][0].as_u64().unwrap() < 1000,
             "{info}"
         );
+        // A timeout ends the whole run: on one thread the first ladder runs until it and the
+        // others never start (not reads, counted as cut short).
+        let timed = ParallelTempering {
+            num_reads: 4,
+            num_sweeps: Some(usize::MAX),
+            timeout: Some(200),
+            seed: Some(5),
+            ..Default::default()
+        };
+        let set = timed
+            .sample(&m, &RunControl::new().with_threads(Some(1)))
+            .unwrap();
+        let info = &set.info.params;
+        assert_eq!(set.num_reads(), 1, "{info}");
+        assert_eq!(info["timed_out_reads"], 1, "{info}");
+        assert_eq!(info["reads_cut_short"], 3, "{info}");
         // An unreachable target ends at num_sweeps instead.
         let control = RunControl::new().with_target_energy(Some(ground - 1.0));
         let pt = ParallelTempering {
