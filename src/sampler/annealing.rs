@@ -486,7 +486,12 @@ impl Sampler for SimulatedAnnealing {
             && spec.kind != BetaScheduleType::Custom
             && self.beta_range_rule == BetaRangeRule::Pilot;
         if pilot {
-            match super::tempering::pilot_range(model, &km, SA_HOT_FLIP_RATE, seed, control) {
+            // A quarter of the run's own work (16 replicas), between 100 and 1000 sweeps: short
+            // runs do not pay for a long pilot.
+            let work = self.num_reads.saturating_mul(self.num_sweeps) / (16 * 4);
+            let sweeps = work.clamp(100, 1000);
+            match super::tempering::pilot_range(model, &km, sweeps, SA_HOT_FLIP_RATE, seed, control)
+            {
                 // Annealing ends colder than the freezing point, to finish the descent there.
                 Some((hot, cold)) => spec.beta_range = Some([hot, cold * SA_COLD_FACTOR]),
                 None => {

@@ -563,11 +563,12 @@ fn adapt_ladder(
 }
 
 /// A β range for `model` found by one pilot round of tempering (16 replicas over dwave's
-/// range, `PILOT_RANGE_SWEEPS` sweeps): from where `hot_rate` of the variables flip per sweep
-/// to where the model freezes (`pilot::ends`). `None` when cancelled.
+/// range, `sweeps` sweeps): from where `hot_rate` of the variables flip per sweep to where the
+/// model freezes (`pilot::ends`). `None` when cancelled.
 pub(super) fn pilot_range(
     model: &dyn Model,
     km: &KernelModel,
+    sweeps: usize,
     hot_rate: f64,
     seed: u64,
     control: &RunControl,
@@ -579,7 +580,7 @@ pub(super) fn pilot_range(
         .collect();
     let plan = PilotPlan {
         rounds: 1,
-        sweeps_per_round: PILOT_RANGE_SWEEPS,
+        sweeps_per_round: sweeps,
         choose_ends: true,
         hot_rate,
         seed,
@@ -587,9 +588,6 @@ pub(super) fn pilot_range(
     let beta = adapt_ladder(km, beta, &plan, control)?;
     Some((beta[0] * km.scale, beta[beta.len() - 1] * km.scale))
 }
-
-/// Sweeps of the pilot that picks a β range (`pilot_range`).
-pub(super) const PILOT_RANGE_SWEEPS: usize = 1000;
 
 /// `count` values from `hot` to `cold`, evenly spaced in log β.
 fn geometric(hot: f64, cold: f64, count: usize) -> Vec<f64> {
