@@ -34,8 +34,9 @@ pub struct EncodingArgs {
 /// The sampler and its parameters (flags generated from every sampler's description).
 #[derive(Args, Clone)]
 pub struct SamplerArgs {
-    /// Sampler: auto (chosen for the model and said why), sa, pt, tabu or exact.
-    #[arg(long, default_value = crate::sampler::AUTO)]
+    /// Which sampler runs.
+    // The possible values (and their help) come from the registry: `sampler_names`.
+    #[arg(long, default_value = crate::sampler::AUTO, value_parser = sampler_names())]
     pub sampler: String,
     /// The sampler's parameters.
     #[command(flatten)]
@@ -47,6 +48,16 @@ pub struct SamplerArgs {
     /// valid solution's energy by default).
     #[arg(long, value_name = "E", allow_hyphen_values = true, value_parser = finite_number)]
     pub target_energy: Option<f64>,
+}
+
+/// `auto` and every registered sampler, each with its one-line summary for `--help`.
+fn sampler_names() -> clap::builder::PossibleValuesParser {
+    let auto = clap::builder::PossibleValue::new(crate::sampler::AUTO)
+        .help("chosen for the model, and the output says which and why");
+    let registered = crate::sampler::SAMPLERS
+        .iter()
+        .map(|e| clap::builder::PossibleValue::new(e.name).help(e.summary));
+    clap::builder::PossibleValuesParser::new(std::iter::once(auto).chain(registered))
 }
 
 /// A finite number (NaN and ±inf refused, naming the value).
@@ -292,13 +303,7 @@ pub(super) fn build_sampler(
     has_target: bool,
 ) -> Result<(Box<dyn Sampler>, Option<&'static str>), Failure> {
     let (name, reason) = crate::sampler::resolve(&a.sampler, num_variables, has_target);
-    let e = entry(&name).map_err(|e| {
-        usage(format!(
-            "--sampler {}: {e}, or {} to let the workbench choose",
-            a.sampler,
-            crate::sampler::AUTO
-        ))
-    })?;
+    let e = entry(&name).map_err(|e| usage(format!("--sampler {}: {e}", a.sampler)))?;
     let values = a.params.0.values_for(e.name, e.params).map_err(|mut f| {
         if reason.is_some() {
             f.message = format!(
