@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::control::ProgressTracker;
-use super::kernel::{BLOCK, KernelModel, inverse_beta, sweep_lanes, with_avx2};
+use super::kernel::{BLOCK, KernelModel, inverse_beta, run_bytes, sweep_lanes, with_avx2};
 use super::precision::KernelScale;
 use super::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
 use super::schedule::{BetaScheduleType, Schedule, ScheduleSpec};
@@ -397,21 +397,14 @@ impl SimulatedAnnealing {
     /// model has none), each thread's working state, the reads and the schedule.
     fn memory_estimate(&self, model: &dyn Model, use_lanes: bool, threads: usize) -> u64 {
         let n = model.num_variables();
-        let entries = model.csr().map_or(n, |c| c.num_entries());
-        let csr = Csr::bytes_to_build(model);
-        let kernel_model = bytes_of(&[n, 16]).saturating_add(bytes_of(&[entries, 8]));
         let per_thread = if use_lanes {
             bytes_of(&[LANES, n, 9]) // fields and signs (f32 each), starting states
         } else {
             bytes_of(&[n, 9])
         };
-        let reads = bytes_of(&[self.num_reads, n, 2]); // finished reads, then the sample rows
         // The schedule is computed per sweep; only a custom list is stored.
         let schedule = bytes_of(&[self.beta_schedule.as_ref().map_or(0, Vec::len), 8]);
-        csr.saturating_add(kernel_model)
-            .saturating_add(bytes_of(&[threads]).saturating_mul(per_thread))
-            .saturating_add(reads)
-            .saturating_add(schedule)
+        run_bytes(model, threads, per_thread, self.num_reads).saturating_add(schedule)
     }
 
     fn validate(&self, n: usize) -> Result<(), SampleError> {

@@ -6,7 +6,8 @@
 //! neighbours' fields in O(degree) and only when some lane accepted.
 
 use super::rng::{LaneRng, neg_ln_uniform};
-use crate::qubo::Csr;
+use crate::budget::bytes_of;
+use crate::qubo::{Csr, Model};
 
 /// Defines `NAME(args) -> T { body }` and calls it, compiled twice — generic and with AVX2
 /// enabled — and chosen at run time, so the binary stays portable while the lane loops
@@ -93,6 +94,23 @@ impl KernelModel {
             .collect();
         (fields, energy)
     }
+}
+
+/// Peak bytes of a lane-kernel run: a CSR when the model has none, the kernel's f32 copy of
+/// it, `per_thread` for each worker, and the finished reads with their sample rows.
+pub(super) fn run_bytes(
+    model: &dyn Model,
+    threads: usize,
+    per_thread: u64,
+    num_reads: usize,
+) -> u64 {
+    let n = model.num_variables();
+    let entries = model.csr().map_or(n, |c| c.num_entries());
+    let kernel_model = bytes_of(&[n, 16]).saturating_add(bytes_of(&[entries, 8]));
+    Csr::bytes_to_build(model)
+        .saturating_add(kernel_model)
+        .saturating_add(bytes_of(&[threads]).saturating_mul(per_thread))
+        .saturating_add(bytes_of(&[num_reads, n, 2]))
 }
 
 /// Variables per block of precomputed thresholds: the random numbers do not depend on the

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use super::annealing::{LANES, lane_groups};
 use super::control::ProgressTracker;
-use super::kernel::{BLOCK, KernelModel, with_avx2};
+use super::kernel::{BLOCK, KernelModel, run_bytes, with_avx2};
 use super::precision::KernelScale;
 use super::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
 use super::{
@@ -455,14 +455,8 @@ impl QuantumAnnealing {
     /// thread's slices (fields and signs for 32 lanes × M slices) and the reads.
     fn memory_estimate(&self, model: &dyn Model, threads: usize) -> u64 {
         let n = model.num_variables();
-        let entries = model.csr().map_or(n, |c| c.num_entries());
-        let csr = Csr::bytes_to_build(model);
-        let kernel_model = bytes_of(&[n, 16]).saturating_add(bytes_of(&[entries, 8]));
         let per_thread = bytes_of(&[LANES, n, self.trotter, 8]);
-        let reads = bytes_of(&[self.num_reads, n, 2]);
-        csr.saturating_add(kernel_model)
-            .saturating_add(bytes_of(&[threads]).saturating_mul(per_thread))
-            .saturating_add(reads)
+        run_bytes(model, threads, per_thread, self.num_reads)
     }
 }
 

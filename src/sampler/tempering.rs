@@ -25,7 +25,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::control::ProgressTracker;
-use super::kernel::{KernelModel, inverse_beta, sweep_lanes, with_avx2};
+use super::kernel::{KernelModel, inverse_beta, run_bytes, sweep_lanes, with_avx2};
 use super::precision::KernelScale;
 use super::rng::{LaneRng, Xoshiro128p};
 use super::schedule::default_beta_range;
@@ -745,14 +745,8 @@ impl ParallelTempering {
     /// each thread's ladder, and the reads.
     fn memory_estimate(&self, model: &dyn Model, threads: usize) -> u64 {
         let n = model.num_variables();
-        let entries = model.csr().map_or(n, |c| c.num_entries());
-        let csr = Csr::bytes_to_build(model);
-        let kernel_model = bytes_of(&[n, 16]).saturating_add(bytes_of(&[entries, 8]));
         let per_thread = bytes_of(&[MAX_REPLICAS, n, 9]);
-        let reads = bytes_of(&[self.num_reads, n, 2]);
-        csr.saturating_add(kernel_model)
-            .saturating_add(bytes_of(&[threads]).saturating_mul(per_thread))
-            .saturating_add(reads)
+        run_bytes(model, threads, per_thread, self.num_reads)
     }
 }
 
