@@ -31,8 +31,17 @@ pub struct Best {
     pub valid: bool,
     /// What the referee found.
     pub violations: Vec<Violation>,
+    /// The candidate solution as JSON (Sudoku: its one-line string; edge matching: the board
+    /// row-major, `{"piece": P, "rotation": R}` or `null` per cell).
+    pub solution: serde_json::Value,
     /// The candidate solution in the kind's one-line form.
-    pub solution: String,
+    pub solution_line: String,
+    /// Its score, for kinds scored by degree (edge matching: matched joints).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<u64>,
+    /// The score of a perfect solution.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_score: Option<u64>,
     /// The candidate solution.
     #[serde(skip)]
     pub decoded: Option<AnySolution>,
@@ -152,16 +161,26 @@ fn summarise(
     encode_s: f64,
 ) -> SolveOutcome {
     let puzzle = problem.puzzle;
-    let best = outcome.best().map(|(row, verdict)| Best {
-        energy: row.energy,
-        valid: verdict.valid == Some(true),
-        violations: verdict.violations.clone(),
-        solution: verdict
-            .decoded
-            .as_ref()
-            .map(|d| puzzle.solution_to_string(d))
-            .unwrap_or_default(),
-        decoded: verdict.decoded.clone(),
+    let best = outcome.best().map(|(row, verdict)| {
+        let score = verdict.decoded.as_ref().and_then(|d| puzzle.score(d));
+        Best {
+            energy: row.energy,
+            valid: verdict.valid == Some(true),
+            violations: verdict.violations.clone(),
+            solution: verdict
+                .decoded
+                .as_ref()
+                .map(|d| puzzle.solution_to_json(d))
+                .unwrap_or_default(),
+            solution_line: verdict
+                .decoded
+                .as_ref()
+                .map(|d| puzzle.solution_to_string(d))
+                .unwrap_or_default(),
+            score: score.map(|s| s.value),
+            max_score: score.map(|s| s.max),
+            decoded: verdict.decoded.clone(),
+        }
     });
     let info = &outcome.samples.info;
     SolveOutcome {

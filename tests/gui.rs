@@ -86,7 +86,7 @@ fn choose_sampler(h: &mut Harness<'static, Workbench>, name: &str) {
 fn given(wb: &Workbench, r: usize, c: usize) -> u8 {
     match wb.shared.doc.puzzle() {
         Some(AnyPuzzle::Sudoku(s)) => s.given(r, c),
-        None => panic!("no puzzle"),
+        _ => panic!("no Sudoku"),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The conformance suite every puzzle kind must pass, the twin of `sampler_contract.rs`: every
-//! kind in the registry, on its small instances (the files in `puzzles/<kind>/` whose presolved
-//! model is small enough to enumerate), is held to the same contract:
+//! kind in the registry, on its small instances (the files directly in `puzzles/<kind>/` whose
+//! presolved model is small enough to enumerate; larger sets live in subfolders), is held to the
+//! same contract:
 //!
 //! - text form and JSON round-trip (puzzle and solution);
 //! - encode → exact sampler → decode → referee finds a valid solution at the ground energy;
@@ -34,6 +35,7 @@ fn small_instances(kind: Kind) -> Vec<AnyPuzzle> {
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
         .filter(|p| {
             let name = p.file_name().unwrap().to_string_lossy();
             !name.starts_with("LICENSE") && !name.ends_with(".md")
@@ -197,7 +199,12 @@ fn every_kind_has_presets_and_a_sweep_weight_it_encodes() {
         let presets = kind.presets();
         assert!(!presets.is_empty(), "{kind}: the New menu offers something");
         for (name, p) in presets {
-            let enc = p.encode(&EncodeOptions::default()).unwrap();
+            // A preset too large to store as a QUBO (the full Eternity II) says so.
+            let enc = match p.encode(&EncodeOptions::default()) {
+                Ok(enc) => enc,
+                Err(e) if e.to_string().contains("couplings") => continue,
+                Err(e) => panic!("{kind} ({name}): {e}"),
+            };
             assert!(
                 enc.weight_names().contains(&kind.default_sweep_weight()),
                 "{kind} ({name}): the default sweep weight is one of the encoding's"

@@ -145,7 +145,9 @@ fn annealing_solves_corpus_puzzles_presolved() {
         let best = out.best.unwrap();
         assert!(best.valid, "{}: {:?}", p.describe(), best.violations);
         // Decoding then re-checking the best grid through its text form agrees.
-        let AnySolution::Sudoku(sol) = p.parse_solution(&best.solution).unwrap();
+        let AnySolution::Sudoku(sol) = p.parse_solution(&best.solution_line).unwrap() else {
+            panic!("a Sudoku solution")
+        };
         assert!(p.check(&AnySolution::Sudoku(sol)).is_empty());
         assert!(out.success_fraction > 0.0 && out.ground_fraction.unwrap() > 0.0);
     }

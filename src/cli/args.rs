@@ -6,7 +6,7 @@ use clap::Args;
 
 use super::params::{GeneratorFlags, SamplerFlags};
 use super::{Failure, usage};
-use crate::puzzle::{Kind, LoadedPuzzle, load_puzzles};
+use crate::puzzle::{Kind, LoadedPuzzle, ParseHints, load_puzzles_with};
 use crate::qubo::{Encoding, Weights};
 use crate::sampler::{Sampler, entry};
 
@@ -15,9 +15,17 @@ use crate::sampler::{Sampler, entry};
 pub struct PuzzleArgs {
     /// Puzzle file: the kind's text form (one puzzle per line for Sudoku), or our JSON.
     pub puzzle: PathBuf,
-    /// Puzzle kind: sudoku, minesweeper, numberlink, edge-matching.
+    /// Puzzle kind: sudoku, minesweeper, numberlink, edge-matching (default: from the file's
+    /// content).
     #[arg(long)]
     pub kind: Option<String>,
+    /// Board rows, for piece lists without a size line (edge matching: otherwise inferred from
+    /// the counts of corner, edge and inner pieces).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub rows: Option<u32>,
+    /// Board columns (see --rows).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub cols: Option<u32>,
 }
 
 /// Encoding options and weights.
@@ -248,7 +256,11 @@ pub(super) fn kind_of(args: &PuzzleArgs) -> Result<Option<Kind>, Failure> {
 
 /// Every puzzle of the file.
 pub(super) fn load(args: &PuzzleArgs) -> Result<Vec<LoadedPuzzle>, Failure> {
-    Ok(load_puzzles(&args.puzzle, kind_of(args)?)?)
+    let hints = ParseHints {
+        rows: args.rows.map(|r| r as usize),
+        cols: args.cols.map(|c| c as usize),
+    };
+    Ok(load_puzzles_with(&args.puzzle, kind_of(args)?, &hints)?)
 }
 
 /// The `index`-th (1-based) puzzle of a file.

@@ -176,9 +176,13 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
     }
     if let Some(b) = &o.best {
         println!(
-            "  best: {}  {}",
+            "  best: {}{}  {}",
             if b.valid { "valid" } else { "INVALID" },
-            b.solution
+            match (b.score, b.max_score) {
+                (Some(s), Some(m)) => format!(" (score {s} / {m})"),
+                _ => String::new(),
+            },
+            b.solution_line
         );
         for v in b.violations.iter().take(10) {
             println!("    {}: {}", v.constraint, v.detail);

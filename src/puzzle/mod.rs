@@ -4,6 +4,7 @@
 //! line in the `registry!` below, which generates `AnyPuzzle`, `AnySolution` and every dispatch
 //! `match`, so no arm can be forgotten.
 
+pub mod edge_matching;
 pub mod sudoku;
 
 use std::fmt;
@@ -16,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::params::{ParamError, ParamSpec, ParamValues};
 use crate::qubo::Encoding;
 use crate::render::Drawing;
+pub use edge_matching::{EdgeMatching, EdgeSolution};
 pub use sudoku::{Sudoku, SudokuSolution};
 
 /// Largest puzzle file accepted.
@@ -96,6 +98,26 @@ pub struct EncodeOptions {
     /// Remove variables the instance's givens already decide (the model keeps the full
     /// model's energies through its offset; decoding maps back).
     pub presolve: bool,
+}
+
+/// What the reader of a text form may be told from outside the file (the CLI's `--rows` and
+/// `--cols`): piece lists without a size line, say. Kinds whose text fixes its shape ignore it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ParseHints {
+    /// Board rows.
+    pub rows: Option<usize>,
+    /// Board columns.
+    pub cols: Option<usize>,
+}
+
+/// How far a candidate solution got, for kinds scored by degree (edge matching: matched joints
+/// out of all joints), so large instances report progress even when no sample is valid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Score {
+    /// Points scored.
+    pub value: u64,
+    /// Points a perfect solution scores.
+    pub max: u64,
 }
 
 /// Why a puzzle could not be read, made or encoded.
@@ -293,8 +315,14 @@ pub trait Puzzle:
     const GENERATES_UNIQUE: bool;
 
     /// Reads the kind's text form(s): every puzzle in `text`, with its line. `origin` names the
-    /// source in messages (`FILE`, then `FILE:LINE`).
-    fn parse_text(text: &str, origin: &str) -> Result<Vec<Located<Self>>, PuzzleError>;
+    /// source in messages (`FILE`, then `FILE:LINE`); `hints` carry what the caller knows.
+    fn parse_text(
+        text: &str,
+        origin: &str,
+        hints: &ParseHints,
+    ) -> Result<Vec<Located<Self>>, PuzzleError>;
+    /// Whether `text` looks like this kind's text form (a file opened without `--kind`).
+    fn looks_like(text: &str) -> bool;
     /// The canonical text form: `parse_text(to_text())` gives the puzzle back.
     fn to_text(&self) -> String;
     /// One-line summary for lists and logs.
@@ -325,6 +353,10 @@ pub trait Puzzle:
 
     /// The independent referee: every rule the solution breaks (empty when valid).
     fn check(&self, solution: &Self::Solution) -> Vec<Violation>;
+    /// The solution's score, for kinds scored by degree (`None`: valid or not is all).
+    fn score(&self, _solution: &Self::Solution) -> Option<Score> {
+        None
+    }
     /// An exact classical solution, searched within `node_budget`.
     fn solve_classically(&self, node_budget: u64) -> Reference<Self::Solution>;
     /// The solution in the kind's one-line human form.
@@ -421,6 +453,14 @@ macro_rules! registry {
                     _ => kind_mismatch(),
                 }
             }
+            /// The solution's score, for kinds scored by degree.
+            #[allow(unreachable_patterns)]
+            pub fn score(&self, solution: &AnySolution) -> Option<Score> {
+                match (self, solution) {
+                    $((AnyPuzzle::$variant(p), AnySolution::$variant(s)) => p.score(s),)+
+                    _ => None,
+                }
+            }
             /// The exact classical solution, within `node_budget`.
             pub fn solve_classically(&self, node_budget: u64) -> Reference<AnySolution> {
                 match self {
@@ -465,13 +505,25 @@ macro_rules! registry {
             /// Reads this kind's text form (see `Puzzle::parse_text`).
             #[allow(unreachable_patterns)]
             pub fn parse_text(self, text: &str, origin: &str) -> Result<Vec<Located<AnyPuzzle>>, PuzzleError> {
+                self.parse_text_with(text, origin, &ParseHints::default())
+            }
+            /// Reads this kind's text form with hints from outside the file.
+            #[allow(unreachable_patterns)]
+            pub fn parse_text_with(self, text: &str, origin: &str, hints: &ParseHints) -> Result<Vec<Located<AnyPuzzle>>, PuzzleError> {
                 match self {
-                    $(Kind::$variant => Ok(<$ty>::parse_text(text, origin)?
+                    $(Kind::$variant => Ok(<$ty>::parse_text(text, origin, hints)?
                         .into_iter()
                         .map(|l| l.map(AnyPuzzle::$variant))
                         .collect()),)+
                     other => Err(PuzzleError::KindNotAvailable(other)),
                 }
+            }
+            /// The first registered kind whose text form `text` looks like.
+            pub fn sniff(text: &str) -> Option<Kind> {
+                $(if <$ty>::looks_like(text) {
+                    return Some(Kind::$variant);
+                })+
+                None
             }
             /// Blank instances for the New menu (none for kinds not built).
             #[allow(unreachable_patterns)]
@@ -525,14 +577,26 @@ macro_rules! registry {
 
 registry! {
     Sudoku => sudoku::Sudoku,
+    EdgeMatching => edge_matching::EdgeMatching,
 }
 
-/// Parses puzzle text: our JSON (one object or an array), or the kind's text form (Sudoku when
-/// no kind is given). `origin` names the source in messages (`FILE`, then `FILE:LINE`).
+/// Parses puzzle text: our JSON (one object or an array), or the kind's text form (when no kind
+/// is given, the kind whose form the text looks like, else Sudoku, whose messages then say
+/// what is wrong). `origin` names the source in messages (`FILE`, then `FILE:LINE`).
 pub fn parse_puzzles(
     text: &str,
     kind: Option<Kind>,
     origin: &str,
+) -> Result<Vec<Located<AnyPuzzle>>, PuzzleError> {
+    parse_puzzles_with(text, kind, origin, &ParseHints::default())
+}
+
+/// `parse_puzzles` with hints from outside the file (the CLI's `--rows/--cols`).
+pub fn parse_puzzles_with(
+    text: &str,
+    kind: Option<Kind>,
+    origin: &str,
+    hints: &ParseHints,
 ) -> Result<Vec<Located<AnyPuzzle>>, PuzzleError> {
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
@@ -572,7 +636,9 @@ pub fn parse_puzzles(
             })
             .collect();
     }
-    kind.unwrap_or(Kind::Sudoku).parse_text(text, origin)
+    kind.or_else(|| Kind::sniff(text))
+        .unwrap_or(Kind::Sudoku)
+        .parse_text_with(text, origin, hints)
 }
 
 /// A puzzle read from a file, with where it came from (`FILE:LINE` or `FILE: puzzle K`).
@@ -586,10 +652,19 @@ pub struct LoadedPuzzle {
 
 /// Reads a puzzle file (see `parse_puzzles`).
 pub fn load_puzzles(path: &Path, kind: Option<Kind>) -> Result<Vec<LoadedPuzzle>, PuzzleError> {
+    load_puzzles_with(path, kind, &ParseHints::default())
+}
+
+/// Reads a puzzle file with hints from outside it (see `parse_puzzles_with`).
+pub fn load_puzzles_with(
+    path: &Path,
+    kind: Option<Kind>,
+    hints: &ParseHints,
+) -> Result<Vec<LoadedPuzzle>, PuzzleError> {
     let origin = path.display().to_string();
     let text = crate::io::read_text_limited(path, MAX_PUZZLE_FILE_BYTES)
         .map_err(|e| PuzzleError::parse(&origin, e.problem.to_string()))?;
-    let puzzles = parse_puzzles(&text, kind, &origin)?;
+    let puzzles = parse_puzzles_with(&text, kind, &origin, hints)?;
     if puzzles.is_empty() {
         return Err(PuzzleError::parse(&origin, "no puzzle found in the file"));
     }
@@ -637,7 +712,7 @@ mod tests {
         let e = parse_puzzles("1 2\n", Some(Kind::Numberlink), "x").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "puzzle kind 'numberlink' is not available yet in this build (available: sudoku)"
+            "puzzle kind 'numberlink' is not available yet in this build (available: sudoku, edge-matching)"
         );
     }
 

@@ -45,6 +45,69 @@ pub mod palette {
     pub const CONFLICT_FILL: Color = Color::rgb(255, 214, 214);
     /// Digits that break a rule.
     pub const CONFLICT_TEXT: Color = Color::rgb(200, 30, 30);
+    /// The border colour 0 of edge-matching pieces.
+    pub const TILE_BORDER: Color = Color::rgb(150, 150, 150);
+
+    /// Edge-matching colours 1, 2, …: Kelly's colours of maximum contrast (grey left out, it
+    /// is the border) and five more, so Eternity II's 22 colours are told apart; beyond
+    /// these, hues step by the golden angle.
+    const TILES: [Color; 25] = [
+        Color::rgb(255, 179, 0),
+        Color::rgb(128, 62, 117),
+        Color::rgb(255, 104, 0),
+        Color::rgb(166, 189, 215),
+        Color::rgb(193, 0, 32),
+        Color::rgb(206, 162, 98),
+        Color::rgb(0, 125, 52),
+        Color::rgb(246, 118, 142),
+        Color::rgb(0, 83, 138),
+        Color::rgb(255, 122, 92),
+        Color::rgb(83, 55, 122),
+        Color::rgb(244, 200, 0),
+        Color::rgb(179, 40, 81),
+        Color::rgb(127, 24, 13),
+        Color::rgb(147, 170, 0),
+        Color::rgb(89, 51, 21),
+        Color::rgb(241, 58, 19),
+        Color::rgb(35, 44, 22),
+        Color::rgb(0, 181, 204),
+        Color::rgb(224, 64, 251),
+        Color::rgb(26, 35, 126),
+        Color::rgb(38, 166, 154),
+        Color::rgb(156, 204, 101),
+        Color::rgb(255, 236, 179),
+        Color::rgb(121, 85, 72),
+    ];
+
+    /// The fill of edge-matching colour `k` (0 = border grey).
+    pub fn tile(k: u8) -> Color {
+        match k {
+            0 => TILE_BORDER,
+            k if (k as usize) <= TILES.len() => TILES[k as usize - 1],
+            k => {
+                let hue = (k as f32 * 137.508).rem_euclid(360.0);
+                let light = if k % 2 == 0 { 0.45 } else { 0.65 };
+                hsl(hue, 0.7, light)
+            }
+        }
+    }
+
+    /// An opaque colour from hue (degrees), saturation and lightness (0–1).
+    fn hsl(h: f32, s: f32, l: f32) -> Color {
+        let c = (1.0 - (2.0 * l - 1.0).abs()) * s;
+        let x = c * (1.0 - ((h / 60.0).rem_euclid(2.0) - 1.0).abs());
+        let m = l - c / 2.0;
+        let (r, g, b) = match (h / 60.0) as u32 {
+            0 => (c, x, 0.0),
+            1 => (x, c, 0.0),
+            2 => (0.0, c, x),
+            3 => (0.0, x, c),
+            4 => (x, 0.0, c),
+            _ => (c, 0.0, x),
+        };
+        let to = |v: f32| ((v + m) * 255.0).round().clamp(0.0, 255.0) as u8;
+        Color::rgb(to(r), to(g), to(b))
+    }
 }
 
 /// An outline: width and colour.

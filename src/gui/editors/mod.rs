@@ -2,6 +2,7 @@
 //! same things (the canvas response, where the drawing landed, the document) and asks it for its
 //! toolbar. `editor_for` matches on `AnyPuzzle`, so a kind without an editor does not compile.
 
+mod edge_matching;
 mod sudoku;
 
 use std::any::Any;
@@ -10,6 +11,7 @@ use super::document::Document;
 use super::painter::Placement;
 use crate::puzzle::{AnyPuzzle, AnySolution, Kind};
 
+pub use edge_matching::EdgeMatchingEditor;
 pub use sudoku::SudokuEditor;
 
 /// What the puzzle panel needs of a kind's editor.
@@ -37,6 +39,7 @@ pub trait KindEditor: Any {
 pub fn editor_for(puzzle: &AnyPuzzle) -> Box<dyn KindEditor> {
     match puzzle {
         AnyPuzzle::Sudoku(_) => Box::new(SudokuEditor::default()),
+        AnyPuzzle::EdgeMatching(_) => Box::new(EdgeMatchingEditor::default()),
     }
 }
 

@@ -52,6 +52,7 @@ const DIGIT_KEYS: [Key; 16] = [
 fn sudoku(doc: &Document) -> Option<&Sudoku> {
     match doc.puzzle()? {
         AnyPuzzle::Sudoku(s) => Some(s),
+        _ => None,
     }
 }
 
@@ -72,6 +73,7 @@ impl KindEditor for SudokuEditor {
     fn entries(&self, puzzle: &AnyPuzzle) -> Option<AnySolution> {
         match puzzle {
             AnyPuzzle::Sudoku(p) => self.entries_solution(p).map(AnySolution::Sudoku),
+            _ => None,
         }
     }
 
@@ -252,5 +254,6 @@ impl SudokuEditor {
 fn set(p: &mut AnyPuzzle, r: usize, c: usize, d: u8) -> Result<(), crate::puzzle::PuzzleError> {
     match p {
         AnyPuzzle::Sudoku(s) => s.set_given(r, c, d),
+        _ => Ok(()),
     }
 }

@@ -75,7 +75,7 @@ impl PuzzlePanel {
         let avail =
             ui.available_size() - egui::vec2(0.0, if verdict.is_some() { 48.0 } else { 0.0 });
         let (response, painter) =
-            ui.allocate_painter(avail.max(egui::vec2(50.0, 50.0)), Sense::click());
+            ui.allocate_painter(avail.max(egui::vec2(50.0, 50.0)), Sense::click_and_drag());
         response.widget_info(|| WidgetInfo::labeled(Role::Canvas, true, "Puzzle canvas"));
         let at = painter::paint(
             &painter,

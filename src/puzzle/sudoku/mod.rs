@@ -13,8 +13,8 @@ mod solve;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    DesignFacts, EncodeOptions, Kind, Located, Puzzle, PuzzleError, Reference, SolutionCount,
-    Violation,
+    DesignFacts, EncodeOptions, Kind, Located, ParseHints, Puzzle, PuzzleError, Reference,
+    SolutionCount, Violation,
 };
 use crate::params::{ParamDefault, ParamSpec, ParamType, ParamValues};
 use crate::qubo::Encoding;
@@ -244,8 +244,22 @@ impl Puzzle for Sudoku {
     const KIND: Kind = Kind::Sudoku;
     const GENERATES_UNIQUE: bool = true;
 
-    fn parse_text(text: &str, origin: &str) -> Result<Vec<Located<Self>>, PuzzleError> {
+    fn parse_text(
+        text: &str,
+        origin: &str,
+        _hints: &ParseHints,
+    ) -> Result<Vec<Located<Self>>, PuzzleError> {
         parse_lines(text, origin)
+    }
+
+    fn looks_like(text: &str) -> bool {
+        // The first content line (before any `,solution` field) is a grid of 16, 81 or 256
+        // symbols; a CSV header line may come first.
+        text.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .take(2)
+            .any(|l| Sudoku::from_line(l.split(',').next().unwrap_or("")).is_ok())
     }
 
     fn to_text(&self) -> String {

@@ -1,0 +1,312 @@
+//! The edge-matching editor, on the board as `EdgeMatching::layout` shows it (fixed pieces at
+//! their cells, the rest in list order): click a triangle to select its piece (and, with
+//! "Paint" on, give that side the brush colour); right-click or R turns a piece clockwise;
+//! drag a piece onto another to swap them; F fixes the selected piece where it is, or frees it.
+//! Every change edits the instance (undoable). With "Referee the layout" on, the layout is
+//! drawn as a trial solution: mismatched joints in red and the score, live.
+
+use egui::{Color32, Key, Rect, Stroke, Vec2};
+
+use super::KindEditor;
+use crate::gui::document::Document;
+use crate::gui::painter::Placement;
+use crate::puzzle::edge_matching::{DRAW_MARGIN, EdgeMatching, side_at};
+use crate::puzzle::{AnyPuzzle, AnySolution, PuzzleError};
+use crate::render::palette;
+
+/// The edge-matching editor's state.
+pub struct EdgeMatchingEditor {
+    /// The selected cell (row, column).
+    pub selected: Option<(usize, usize)>,
+    /// Clicks paint the clicked side with `brush`.
+    pub paint: bool,
+    /// The colour clicks paint (0 = border).
+    pub brush: u8,
+    /// Draw the layout as a trial solution (score, mismatches).
+    pub referee_layout: bool,
+    /// Where a drag started.
+    drag_from: Option<(usize, usize)>,
+}
+
+impl Default for EdgeMatchingEditor {
+    fn default() -> Self {
+        EdgeMatchingEditor {
+            selected: None,
+            paint: false,
+            brush: 1,
+            referee_layout: true,
+            drag_from: None,
+        }
+    }
+}
+
+fn puzzle(doc: &Document) -> Option<&EdgeMatching> {
+    match doc.puzzle()? {
+        AnyPuzzle::EdgeMatching(p) => Some(p),
+        _ => None,
+    }
+}
+
+/// Applies `f` to the document's edge-matching instance (undoable).
+fn edit(
+    doc: &mut Document,
+    f: impl FnOnce(&mut EdgeMatching) -> Result<(), PuzzleError>,
+) -> Option<String> {
+    doc.edit(|p| match p {
+        AnyPuzzle::EdgeMatching(e) => f(e),
+        _ => Ok(()),
+    })
+    .err()
+}
+
+impl EdgeMatchingEditor {
+    /// Gives side `side` (on the board) of the piece at (r, c) the brush colour.
+    pub fn paint_side(
+        &mut self,
+        doc: &mut Document,
+        r: usize,
+        c: usize,
+        side: usize,
+    ) -> Option<String> {
+        let p = puzzle(doc)?;
+        let placed = p.layout()[r * p.cols() + c]?;
+        // The board shows listed side (side − rotation) on `side`.
+        let listed = (side + 4 - placed.rotation as usize) % 4;
+        let brush = self.brush;
+        edit(doc, |e| e.set_colour(placed.piece, listed, brush))
+    }
+
+    /// Turns the piece at (r, c) a quarter turn clockwise on the board.
+    pub fn rotate(&mut self, doc: &mut Document, r: usize, c: usize) -> Option<String> {
+        let p = puzzle(doc)?;
+        let placed = p.layout()[r * p.cols() + c]?;
+        if p.fixed_at(r, c).is_some() {
+            edit(doc, |e| {
+                e.rotate_fixed(r, c);
+                Ok(())
+            })
+        } else {
+            edit(doc, |e| e.rotate_piece(placed.piece, 1))
+        }
+    }
+
+    /// Fixes the piece at (r, c) where it is, or frees it if it is fixed.
+    pub fn toggle_fixed(&mut self, doc: &mut Document, r: usize, c: usize) -> Option<String> {
+        let p = puzzle(doc)?;
+        let placed = p.layout()[r * p.cols() + c]?;
+        if p.fixed_at(r, c).is_some() {
+            edit(doc, |e| e.set_fixed(r, c, None)).or_else(|| {
+                Some(format!(
+                    "piece {} is free again (shown at its place in the list)",
+                    placed.piece + 1
+                ))
+            })
+        } else {
+            edit(doc, |e| {
+                e.set_fixed(r, c, Some((placed.piece, placed.rotation)))
+            })
+            .or_else(|| {
+                Some(format!(
+                    "piece {} fixed at row {}, column {}",
+                    placed.piece + 1,
+                    r + 1,
+                    c + 1
+                ))
+            })
+        }
+    }
+
+    /// Swaps the pieces at two cells (neither may be fixed).
+    pub fn swap(
+        &mut self,
+        doc: &mut Document,
+        a: (usize, usize),
+        b: (usize, usize),
+    ) -> Option<String> {
+        let p = puzzle(doc)?;
+        if a == b {
+            return None;
+        }
+        let layout = p.layout();
+        let (pa, pb) = (layout[a.0 * p.cols() + a.1]?, layout[b.0 * p.cols() + b.1]?);
+        for (r, c) in [a, b] {
+            if let Some(f) = p.fixed_at(r, c) {
+                return Some(format!(
+                    "piece {} is fixed: free it (F) before moving it",
+                    f.piece + 1
+                ));
+            }
+        }
+        edit(doc, |e| e.swap_pieces(pa.piece, pb.piece))
+    }
+
+    /// Clicks select (and paint), right-clicks turn, drags swap, keys R and F.
+    pub fn handle(
+        &mut self,
+        response: &egui::Response,
+        at: &Placement,
+        doc: &mut Document,
+    ) -> Option<String> {
+        let p = puzzle(doc)?.clone();
+        let hit = |pos: egui::Pos2| side_at(&p, at.to_units(pos));
+        let mut status = None;
+        if response.drag_started() {
+            self.drag_from = response
+                .interact_pointer_pos()
+                .and_then(hit)
+                .map(|(r, c, _)| (r, c));
+        }
+        if response.drag_stopped() {
+            let to = response
+                .ctx
+                .input(|i| i.pointer.latest_pos())
+                .and_then(hit)
+                .map(|(r, c, _)| (r, c));
+            if let (Some(from), Some(to)) = (self.drag_from.take(), to) {
+                status = self.swap(doc, from, to);
+                self.selected = Some(to);
+            }
+        }
+        if response.clicked()
+            && let Some(pos) = response.interact_pointer_pos()
+        {
+            let target = hit(pos);
+            self.selected = target.map(|(r, c, _)| (r, c));
+            if self.paint
+                && let Some((r, c, side)) = target
+            {
+                status = self.paint_side(doc, r, c, side);
+            }
+            response.request_focus();
+        }
+        if response.secondary_clicked()
+            && let Some((r, c, _)) = response.interact_pointer_pos().and_then(hit)
+        {
+            self.selected = Some((r, c));
+            status = self.rotate(doc, r, c);
+        }
+        let (r, c) = self.selected?;
+        let free = response.ctx.memory(|m| m.focused().is_none());
+        if response.has_focus() || free {
+            let (rotate, fix) = response
+                .ctx
+                .input(|i| (i.key_pressed(Key::R), i.key_pressed(Key::F)));
+            if rotate {
+                status = self.rotate(doc, r, c);
+            }
+            if fix {
+                status = self.toggle_fixed(doc, r, c);
+            }
+        }
+        status
+    }
+
+    /// The selection frame.
+    pub fn overlay(&self, painter: &egui::Painter, at: &Placement) {
+        if let Some((r, c)) = self.selected {
+            let min = at.to_screen([DRAW_MARGIN + c as f32, DRAW_MARGIN + r as f32]);
+            let rect = Rect::from_min_size(min, Vec2::splat(at.scale));
+            painter.rect_stroke(
+                rect.shrink(1.5),
+                2.0,
+                Stroke::new(3.0, Color32::from_rgb(240, 160, 0)),
+                egui::StrokeKind::Inside,
+            );
+        }
+    }
+}
+
+/// A colour swatch for the brush row.
+fn swatch(k: u8) -> Color32 {
+    let c = palette::tile(k);
+    Color32::from_rgb(c.r, c.g, c.b)
+}
+
+impl KindEditor for EdgeMatchingEditor {
+    fn handle(
+        &mut self,
+        response: &egui::Response,
+        at: &Placement,
+        doc: &mut Document,
+    ) -> Option<String> {
+        EdgeMatchingEditor::handle(self, response, at, doc)
+    }
+
+    fn overlay(&self, painter: &egui::Painter, at: &Placement) {
+        EdgeMatchingEditor::overlay(self, painter, at)
+    }
+
+    fn entries(&self, puzzle: &AnyPuzzle) -> Option<AnySolution> {
+        match puzzle {
+            AnyPuzzle::EdgeMatching(p) if self.referee_layout => {
+                Some(AnySolution::EdgeMatching(p.layout_solution()))
+            }
+            _ => None,
+        }
+    }
+
+    fn toolbar_ui(&mut self, ui: &mut egui::Ui, doc: &mut Document) -> Option<String> {
+        let mut status = None;
+        ui.checkbox(&mut self.referee_layout, "Referee the layout")
+            .on_hover_text("Show mismatched joints and the score of the board as laid out");
+        ui.checkbox(&mut self.paint, "Paint")
+            .on_hover_text("Clicks give the clicked side of a piece the brush colour");
+        let top = puzzle(doc)
+            .map(|p| p.pieces().iter().flatten().copied().max().unwrap_or(0))
+            .unwrap_or(0);
+        // Every colour in use and one new one.
+        for k in 0..=top.saturating_add(1) {
+            let selected = self.brush == k;
+            let button = egui::Button::new(egui::RichText::new(format!("{k}")).color(
+                if k == 0 || palette::tile(k).r as u32 + palette::tile(k).g as u32 > 300 {
+                    Color32::BLACK
+                } else {
+                    Color32::WHITE
+                },
+            ))
+            .fill(swatch(k))
+            .stroke(if selected {
+                Stroke::new(2.5, Color32::from_rgb(240, 160, 0))
+            } else {
+                Stroke::NONE
+            });
+            if ui
+                .add(button)
+                .on_hover_text(if k == 0 {
+                    "border (grey)".to_string()
+                } else {
+                    format!("colour {k}")
+                })
+                .clicked()
+            {
+                self.brush = k;
+                self.paint = true;
+            }
+        }
+        if let Some((r, c)) = self.selected {
+            if ui
+                .button("Turn ⟳")
+                .on_hover_text("Turn the selected piece clockwise (R)")
+                .clicked()
+            {
+                status = self.rotate(doc, r, c);
+            }
+            if ui
+                .button("Fix / free")
+                .on_hover_text("Fix the selected piece where it is, or free it (F)")
+                .clicked()
+            {
+                status = self.toggle_fixed(doc, r, c);
+            }
+        }
+        status
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
+}

@@ -1,0 +1,1044 @@
+//! Edge-matching tiles (Eternity II style): a board of rows × cols square pieces, each with four
+//! edge colours listed clockwise from the top (top, right, bottom, left); colour 0 is the grey
+//! border. Pieces turn by quarter turns; some may be fixed at a cell with a rotation. A perfect
+//! tiling has every border side facing out and every joint between neighbours of one colour;
+//! a partial one is scored by its matched joints (480 for the 16×16 Eternity II).
+//!
+//! Text form (the corpus's piece lists, read as they are): one piece per line, `T R B L`, or
+//! `ID T R B L` (Le Bail's SHORTER files; the id is ignored). Piece number P = its 1-based
+//! position among the piece lines (its line number in a headerless file). Optional lines:
+//! `size ROWS COLS`, and `fixed P ROW COL ROT` (1-based piece, row and column; ROT clockwise
+//! quarter turns). Without `size`, rows and cols come from the counts of corner, edge and
+//! inner pieces (4 corners; edges = 2(r + c) − 8 fixes r + c; r·c = pieces), or from
+//! `ParseHints` (the CLI's `--rows/--cols`). `#` starts a comment line.
+//!
+//! Invariant: an `EdgeMatching` always has rows, cols ≥ 2, exactly rows·cols pieces, and fixed
+//! positions inside the board on distinct pieces and cells (the constructor checks; editing
+//! keeps it). Colours are not checked here: a piece that fits nowhere is a conflict.
+
+mod check;
+mod draw;
+mod encode;
+mod generate;
+mod solve;
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    DesignFacts, EncodeOptions, Kind, Located, ParseHints, Puzzle, PuzzleError, Reference, Score,
+    SolutionCount, Violation,
+};
+use crate::params::{ParamDefault, ParamSpec, ParamType, ParamValues};
+use crate::qubo::Encoding;
+use crate::render::Drawing;
+pub use check::{EdgeSolution, Placed};
+pub use draw::{MARGIN as DRAW_MARGIN, Side, side_at};
+pub use encode::{Placements, estimate_couplings};
+pub use generate::generate;
+
+/// Edge colours of a piece, clockwise from the top: top, right, bottom, left. 0 = border.
+pub type Colours = [u8; 4];
+
+/// Sides in `Colours` order.
+pub const TOP: usize = 0;
+/// Right side.
+pub const RIGHT: usize = 1;
+/// Bottom side.
+pub const BOTTOM: usize = 2;
+/// Left side.
+pub const LEFT: usize = 3;
+
+/// Largest board side accepted (rows and cols): Eternity II is 16; 64 keeps every table small.
+pub const MAX_SIDE: usize = 64;
+
+/// The colours a piece shows after `rotation` clockwise quarter turns: the top colour moves
+/// to the right, and so on.
+pub fn rotated(colours: Colours, rotation: u8) -> Colours {
+    let mut out = [0; 4];
+    for (s, &c) in colours.iter().enumerate() {
+        out[(s + rotation as usize) % 4] = c;
+    }
+    out
+}
+
+/// Where a piece belongs, by its border sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PieceClass {
+    /// Two adjacent border sides.
+    Corner,
+    /// One border side.
+    Edge,
+    /// No border side.
+    Inner,
+    /// Border on opposite sides, or on three or four: it fits no cell of a board ≥ 2×2.
+    Misfit,
+}
+
+/// The class of a piece.
+pub fn class_of(colours: Colours) -> PieceClass {
+    let zero: Vec<usize> = (0..4).filter(|&s| colours[s] == 0).collect();
+    match zero[..] {
+        [] => PieceClass::Inner,
+        [_] => PieceClass::Edge,
+        [a, b] if b - a == 1 || (a == 0 && b == 3) => PieceClass::Corner,
+        _ => PieceClass::Misfit,
+    }
+}
+
+/// A piece fixed at a cell with a rotation (all 0-based here; 1-based in files).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fixed {
+    /// Piece index (0-based).
+    pub piece: usize,
+    /// Row (0-based).
+    pub row: usize,
+    /// Column (0-based).
+    pub col: usize,
+    /// Clockwise quarter turns, 0..=3.
+    pub rotation: u8,
+}
+
+/// An edge-matching instance. See the module header for its invariant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "EdgeFile", into = "EdgeFile")]
+pub struct EdgeMatching {
+    rows: usize,
+    cols: usize,
+    pieces: Vec<Colours>,
+    fixed: Vec<Fixed>,
+}
+
+/// The JSON shape: `{"kind": "edge-matching", "rows": 4, "cols": 4, "pieces": [[t, r, b, l], …],
+/// "fixed": [{"piece": 139, "row": 9, "col": 8, "rotation": 2}]}` (1-based piece, row, col).
+#[derive(Serialize, Deserialize)]
+struct EdgeFile {
+    rows: usize,
+    cols: usize,
+    pieces: Vec<Colours>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    fixed: Vec<FixedFile>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct FixedFile {
+    piece: usize,
+    row: usize,
+    col: usize,
+    #[serde(default)]
+    rotation: u8,
+}
+
+impl TryFrom<EdgeFile> for EdgeMatching {
+    type Error = PuzzleError;
+    fn try_from(f: EdgeFile) -> Result<Self, Self::Error> {
+        let fixed = f
+            .fixed
+            .iter()
+            .map(|x| from_one_based(x.piece, x.row, x.col, x.rotation))
+            .collect::<Result<Vec<_>, _>>()?;
+        EdgeMatching::new(f.rows, f.cols, f.pieces, fixed)
+    }
+}
+
+impl From<EdgeMatching> for EdgeFile {
+    fn from(p: EdgeMatching) -> Self {
+        EdgeFile {
+            rows: p.rows,
+            cols: p.cols,
+            fixed: p
+                .fixed
+                .iter()
+                .map(|x| FixedFile {
+                    piece: x.piece + 1,
+                    row: x.row + 1,
+                    col: x.col + 1,
+                    rotation: x.rotation,
+                })
+                .collect(),
+            pieces: p.pieces,
+        }
+    }
+}
+
+/// A fixed position from its 1-based file form.
+fn from_one_based(
+    piece: usize,
+    row: usize,
+    col: usize,
+    rotation: u8,
+) -> Result<Fixed, PuzzleError> {
+    if piece == 0 || row == 0 || col == 0 {
+        return Err(PuzzleError::Invalid(
+            "fixed positions count pieces, rows and columns from 1".into(),
+        ));
+    }
+    if rotation > 3 {
+        return Err(PuzzleError::Invalid(format!(
+            "rotation {rotation} of fixed piece {piece}: rotations are 0 to 3 quarter turns"
+        )));
+    }
+    Ok(Fixed {
+        piece: piece - 1,
+        row: row - 1,
+        col: col - 1,
+        rotation,
+    })
+}
+
+impl EdgeMatching {
+    /// An instance; checks the invariant (sizes, piece count, fixed positions).
+    pub fn new(
+        rows: usize,
+        cols: usize,
+        pieces: Vec<Colours>,
+        fixed: Vec<Fixed>,
+    ) -> Result<Self, PuzzleError> {
+        if !(2..=MAX_SIDE).contains(&rows) || !(2..=MAX_SIDE).contains(&cols) {
+            return Err(PuzzleError::Invalid(format!(
+                "a {rows}×{cols} board is not supported: rows and columns are 2 to {MAX_SIDE}"
+            )));
+        }
+        if pieces.len() != rows * cols {
+            return Err(PuzzleError::Invalid(format!(
+                "a {rows}×{cols} board needs {} pieces; there are {}",
+                rows * cols,
+                pieces.len()
+            )));
+        }
+        for (k, f) in fixed.iter().enumerate() {
+            if f.piece >= pieces.len() {
+                return Err(PuzzleError::Invalid(format!(
+                    "fixed piece {} does not exist (there are {} pieces)",
+                    f.piece + 1,
+                    pieces.len()
+                )));
+            }
+            if f.row >= rows || f.col >= cols || f.rotation > 3 {
+                return Err(PuzzleError::Invalid(format!(
+                    "fixed piece {} at row {}, column {}, rotation {} is off the {rows}×{cols} board",
+                    f.piece + 1,
+                    f.row + 1,
+                    f.col + 1,
+                    f.rotation
+                )));
+            }
+            if let Some(g) = fixed[..k]
+                .iter()
+                .find(|g| g.piece == f.piece || (g.row, g.col) == (f.row, f.col))
+            {
+                return Err(PuzzleError::Invalid(format!(
+                    "fixed piece {} at row {}, column {} clashes with fixed piece {} at row {}, column {}",
+                    f.piece + 1,
+                    f.row + 1,
+                    f.col + 1,
+                    g.piece + 1,
+                    g.row + 1,
+                    g.col + 1
+                )));
+            }
+        }
+        Ok(EdgeMatching {
+            rows,
+            cols,
+            pieces,
+            fixed,
+        })
+    }
+
+    /// A solved blank design: every frame joint colour 1, every inner joint colour 2, pieces
+    /// in solution order. Designers paint from here.
+    pub fn blank(rows: usize, cols: usize) -> Result<Self, PuzzleError> {
+        let joint = |frame: bool| if frame { 1 } else { 2 };
+        let mut pieces = Vec::with_capacity(rows * cols);
+        for r in 0..rows {
+            for c in 0..cols {
+                let on_frame_row = r == 0 || r + 1 == rows;
+                let on_frame_col = c == 0 || c + 1 == cols;
+                pieces.push([
+                    if r == 0 { 0 } else { joint(on_frame_col) },
+                    if c + 1 == cols {
+                        0
+                    } else {
+                        joint(on_frame_row)
+                    },
+                    if r + 1 == rows {
+                        0
+                    } else {
+                        joint(on_frame_col)
+                    },
+                    if c == 0 { 0 } else { joint(on_frame_row) },
+                ]);
+            }
+        }
+        EdgeMatching::new(rows, cols, pieces, Vec::new())
+    }
+
+    /// Board rows.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Board columns.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// The pieces as listed (piece P is `pieces()[P − 1]`).
+    pub fn pieces(&self) -> &[Colours] {
+        &self.pieces
+    }
+
+    /// The fixed positions.
+    pub fn fixed(&self) -> &[Fixed] {
+        &self.fixed
+    }
+
+    /// The fixed position at a cell, if any.
+    pub fn fixed_at(&self, row: usize, col: usize) -> Option<&Fixed> {
+        self.fixed.iter().find(|f| (f.row, f.col) == (row, col))
+    }
+
+    /// Joints between neighbouring cells: the most a tiling can score.
+    pub fn max_score(&self) -> u64 {
+        (self.rows * (self.cols - 1) + self.cols * (self.rows - 1)) as u64
+    }
+
+    /// Which sides of cell (r, c) face out of the board.
+    pub fn outward(&self, r: usize, c: usize) -> [bool; 4] {
+        [r == 0, c + 1 == self.cols, r + 1 == self.rows, c == 0]
+    }
+
+    /// Whether `colours` (already rotated) fit cell (r, c): border exactly on the sides that
+    /// face out.
+    pub fn fits(&self, colours: Colours, r: usize, c: usize) -> bool {
+        let out = self.outward(r, c);
+        (0..4).all(|s| (colours[s] == 0) == out[s])
+    }
+
+    /// Sets one side of a piece (as listed) to a colour.
+    pub fn set_colour(&mut self, piece: usize, side: usize, colour: u8) -> Result<(), PuzzleError> {
+        let p = self
+            .pieces
+            .get_mut(piece)
+            .ok_or_else(|| PuzzleError::Invalid(format!("there is no piece {}", piece + 1)))?;
+        p[side % 4] = colour;
+        Ok(())
+    }
+
+    /// Turns a piece's listed colours clockwise by `quarter_turns` (a fixed piece keeps how it
+    /// looks on the board: its fixed rotation absorbs the turn the other way).
+    pub fn rotate_piece(&mut self, piece: usize, quarter_turns: u8) -> Result<(), PuzzleError> {
+        let p = self
+            .pieces
+            .get_mut(piece)
+            .ok_or_else(|| PuzzleError::Invalid(format!("there is no piece {}", piece + 1)))?;
+        *p = rotated(*p, quarter_turns % 4);
+        Ok(())
+    }
+
+    /// Turns the fixed piece at a cell clockwise on the board.
+    pub fn rotate_fixed(&mut self, row: usize, col: usize) {
+        if let Some(f) = self.fixed.iter_mut().find(|f| (f.row, f.col) == (row, col)) {
+            f.rotation = (f.rotation + 1) % 4;
+        }
+    }
+
+    /// Exchanges two pieces' places in the list (and so in the layout); fixed positions follow
+    /// their pieces' new numbers.
+    pub fn swap_pieces(&mut self, a: usize, b: usize) -> Result<(), PuzzleError> {
+        if a >= self.pieces.len() || b >= self.pieces.len() {
+            return Err(PuzzleError::Invalid("no such piece".into()));
+        }
+        self.pieces.swap(a, b);
+        for f in &mut self.fixed {
+            if f.piece == a {
+                f.piece = b;
+            } else if f.piece == b {
+                f.piece = a;
+            }
+        }
+        Ok(())
+    }
+
+    /// Fixes `piece` at (row, col) with `rotation`, or clears the fixed position there when
+    /// `piece` is `None`. A piece fixed elsewhere, or another piece fixed there, moves.
+    pub fn set_fixed(
+        &mut self,
+        row: usize,
+        col: usize,
+        piece: Option<(usize, u8)>,
+    ) -> Result<(), PuzzleError> {
+        if row >= self.rows || col >= self.cols {
+            return Err(PuzzleError::Invalid("that cell is off the board".into()));
+        }
+        self.fixed.retain(|f| (f.row, f.col) != (row, col));
+        if let Some((piece, rotation)) = piece {
+            if piece >= self.pieces.len() {
+                return Err(PuzzleError::Invalid(format!(
+                    "there is no piece {}",
+                    piece + 1
+                )));
+            }
+            self.fixed.retain(|f| f.piece != piece);
+            self.fixed.push(Fixed {
+                piece,
+                row,
+                col,
+                rotation: rotation % 4,
+            });
+        }
+        Ok(())
+    }
+
+    /// The board as the editor and the bare picture show it: fixed pieces at their cells with
+    /// their rotations, every other piece in list order filling the free cells row by row,
+    /// unturned. (A puzzle designed in solution order shows solved.)
+    pub fn layout(&self) -> Vec<Option<Placed>> {
+        let mut cells: Vec<Option<Placed>> = vec![None; self.rows * self.cols];
+        let mut is_fixed = vec![false; self.pieces.len()];
+        for f in &self.fixed {
+            cells[f.row * self.cols + f.col] = Some(Placed {
+                piece: f.piece,
+                rotation: f.rotation,
+            });
+            is_fixed[f.piece] = true;
+        }
+        let mut free = (0..self.pieces.len()).filter(|&p| !is_fixed[p]);
+        for cell in cells.iter_mut().filter(|c| c.is_none()) {
+            *cell = free.next().map(|piece| Placed { piece, rotation: 0 });
+        }
+        cells
+    }
+
+    /// The layout as a candidate solution (the editor referees it live).
+    pub fn layout_solution(&self) -> EdgeSolution {
+        EdgeSolution::new(
+            self.rows,
+            self.cols,
+            self.layout()
+                .into_iter()
+                .map(|c| c.into_iter().collect())
+                .collect(),
+        )
+    }
+
+    /// Pieces per class: (corners, edges, inner, misfits).
+    pub fn class_counts(&self) -> [usize; 4] {
+        let mut n = [0; 4];
+        for &p in &self.pieces {
+            n[match class_of(p) {
+                PieceClass::Corner => 0,
+                PieceClass::Edge => 1,
+                PieceClass::Inner => 2,
+                PieceClass::Misfit => 3,
+            }] += 1;
+        }
+        n
+    }
+
+    /// Distinct colours on frame joints (a side beside a border side) and on inner joints (every
+    /// other non-border side), in words: `5 frame + 17 inner colours` when the two sets are
+    /// apart (Eternity II style), else `6 colours`.
+    pub fn colours_in_words(&self) -> String {
+        let mut frame = std::collections::BTreeSet::new();
+        let mut inner = std::collections::BTreeSet::new();
+        for &p in &self.pieces {
+            for s in 0..4 {
+                if p[s] == 0 {
+                    continue;
+                }
+                if p[(s + 1) % 4] == 0 || p[(s + 3) % 4] == 0 {
+                    frame.insert(p[s]);
+                } else {
+                    inner.insert(p[s]);
+                }
+            }
+        }
+        if frame.is_disjoint(&inner) {
+            format!("{} frame + {} inner colours", frame.len(), inner.len())
+        } else {
+            format!("{} colours", frame.union(&inner).count())
+        }
+    }
+
+    /// The canonical text form (what Save writes): a `size` line, `fixed` lines, then the
+    /// pieces `T R B L`, one per line.
+    pub fn to_text_form(&self) -> String {
+        let mut out = format!("size {} {}\n", self.rows, self.cols);
+        for f in &self.fixed {
+            out.push_str(&format!(
+                "fixed {} {} {} {}\n",
+                f.piece + 1,
+                f.row + 1,
+                f.col + 1,
+                f.rotation
+            ));
+        }
+        for p in &self.pieces {
+            out.push_str(&format!("{} {} {} {}\n", p[0], p[1], p[2], p[3]));
+        }
+        out
+    }
+}
+
+/// Rows and cols from the pieces' classes: 4 corners, edges = 2(r + c) − 8, r·c = pieces.
+/// `None` when the counts fit no board (rows ≤ cols is returned).
+pub fn infer_shape(pieces: &[Colours]) -> Option<(usize, usize)> {
+    let mut corners = 0usize;
+    let mut edges = 0usize;
+    for &p in pieces {
+        match class_of(p) {
+            PieceClass::Corner => corners += 1,
+            PieceClass::Edge => edges += 1,
+            PieceClass::Inner => {}
+            PieceClass::Misfit => return None,
+        }
+    }
+    if corners != 4 || !edges.is_multiple_of(2) {
+        return None;
+    }
+    let sum = edges / 2 + 4;
+    let n = pieces.len();
+    let disc = (sum * sum).checked_sub(4 * n)?;
+    let root = (disc as f64).sqrt().round() as usize;
+    if root * root != disc || !(sum - root).is_multiple_of(2) {
+        return None;
+    }
+    let rows = (sum - root) / 2;
+    let cols = sum - rows;
+    (rows >= 2 && rows * cols == n).then_some((rows, cols))
+}
+
+/// One piece line's numbers, or `None` if the line is not all numbers.
+fn numbers(line: &str) -> Option<Vec<u64>> {
+    line.split_whitespace()
+        .map(|w| w.parse::<u64>().ok())
+        .collect()
+}
+
+/// Reads a piece list (see the module header). Errors name `origin:LINE`.
+pub fn parse(text: &str, origin: &str, hints: &ParseHints) -> Result<EdgeMatching, PuzzleError> {
+    let at = |line: usize, message: String| PuzzleError::parse(format!("{origin}:{line}"), message);
+    let mut pieces: Vec<Colours> = Vec::new();
+    let mut fixed = Vec::new();
+    let mut size: Option<(usize, usize, usize)> = None;
+    let mut columns: Option<(usize, usize)> = None;
+    let max_pieces = MAX_SIDE * MAX_SIDE;
+    for (k, raw) in text.lines().enumerate() {
+        let line_no = k + 1;
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let first = words.next().unwrap_or("");
+        let rest: Vec<&str> = words.collect();
+        let ints = |what: &str, want: usize| -> Result<Vec<usize>, PuzzleError> {
+            let v: Option<Vec<usize>> = rest.iter().map(|w| w.parse().ok()).collect();
+            match v {
+                Some(v) if v.len() == want => Ok(v),
+                _ => Err(at(
+                    line_no,
+                    format!("'{first}' takes {want} whole numbers: {what}"),
+                )),
+            }
+        };
+        match first.to_ascii_lowercase().as_str() {
+            "size" => {
+                let v = ints("size ROWS COLS", 2)?;
+                size = Some((v[0], v[1], line_no));
+            }
+            "fixed" => {
+                let v = ints("fixed PIECE ROW COL ROTATION (1-based; rotation 0-3)", 4)?;
+                let rotation = u8::try_from(v[3]).unwrap_or(u8::MAX);
+                fixed.push(
+                    from_one_based(v[0], v[1], v[2], rotation)
+                        .map_err(|e| at(line_no, e.to_string()))?,
+                );
+            }
+            _ => {
+                let Some(v) = numbers(line) else {
+                    return Err(at(
+                        line_no,
+                        format!(
+                            "'{line}' is not a piece: write its four edge colours, top right bottom left (0 = border)"
+                        ),
+                    ));
+                };
+                let colours = match v.len() {
+                    4 => &v[..],
+                    5 => &v[1..],
+                    n => {
+                        return Err(at(
+                            line_no,
+                            format!(
+                                "a piece line has 4 colours (top right bottom left) or an id and 4 colours; this one has {n} numbers"
+                            ),
+                        ));
+                    }
+                };
+                match columns {
+                    Some((n, first_line)) if n != v.len() => {
+                        return Err(at(
+                            line_no,
+                            format!(
+                                "this piece line has {} numbers, but line {first_line} has {n}: one file uses one form",
+                                v.len()
+                            ),
+                        ));
+                    }
+                    None => columns = Some((v.len(), line_no)),
+                    _ => {}
+                }
+                let mut c = [0u8; 4];
+                for (s, &x) in colours.iter().enumerate() {
+                    c[s] = u8::try_from(x).map_err(|_| {
+                        at(
+                            line_no,
+                            format!("colour {x} is too large (colours are 0 to 255)"),
+                        )
+                    })?;
+                }
+                if pieces.len() == max_pieces {
+                    return Err(at(
+                        line_no,
+                        format!(
+                            "more than {max_pieces} pieces ({MAX_SIDE}×{MAX_SIDE} is the largest board)"
+                        ),
+                    ));
+                }
+                pieces.push(c);
+            }
+        }
+    }
+    if pieces.is_empty() {
+        return Err(PuzzleError::parse(origin, "no pieces found"));
+    }
+    let n = pieces.len();
+    let (rows, cols) = match (hints.rows, hints.cols, size) {
+        (Some(r), Some(c), _) => (r, c),
+        (Some(r), None, _) if r > 0 && n.is_multiple_of(r) => (r, n / r),
+        (None, Some(c), _) if c > 0 && n.is_multiple_of(c) => (n / c, c),
+        (Some(_), None, _) | (None, Some(_), _) => {
+            return Err(PuzzleError::parse(
+                origin,
+                format!("{n} pieces do not fill a board with that many rows or columns"),
+            ));
+        }
+        (None, None, Some((r, c, _))) => (r, c),
+        (None, None, None) => infer_shape(&pieces).ok_or_else(|| {
+            let [corners, edges, inner, misfits] = EdgeMatching {
+                rows: 0,
+                cols: 0,
+                pieces: pieces.clone(),
+                fixed: Vec::new(),
+            }
+            .class_counts();
+            PuzzleError::parse(
+                origin,
+                format!(
+                    "cannot tell the board size from {corners} corner, {edges} edge and {inner} inner pieces{}: add a line 'size ROWS COLS' or pass --rows/--cols",
+                    if misfits > 0 { format!(" ({misfits} fit no cell)") } else { String::new() }
+                ),
+            )
+        })?,
+    };
+    let where_ = match size {
+        Some((_, _, line)) if hints.rows.is_none() && hints.cols.is_none() => {
+            format!("{origin}:{line}")
+        }
+        _ => origin.to_string(),
+    };
+    EdgeMatching::new(rows, cols, pieces, fixed).map_err(|e| {
+        PuzzleError::parse(
+            where_,
+            match e {
+                PuzzleError::Invalid(m) => m,
+                other => other.to_string(),
+            },
+        )
+    })
+}
+
+/// Whether text looks like a piece list: every content line is a piece, `size` or `fixed`.
+pub fn looks_like(text: &str) -> bool {
+    let mut any_piece = false;
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let first = line.split_whitespace().next().unwrap_or("");
+        if first.eq_ignore_ascii_case("size") || first.eq_ignore_ascii_case("fixed") {
+            continue;
+        }
+        match numbers(line) {
+            Some(v) if v.len() == 4 || v.len() == 5 => any_piece = true,
+            _ => return false,
+        }
+    }
+    any_piece
+}
+
+/// Generator parameters, described once for the CLI flags and the GUI form.
+const GENERATOR_PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "rows",
+        ty: ParamType::Int {
+            min: 2,
+            max: MAX_SIDE as u64,
+        },
+        default: ParamDefault::Int(4),
+        help: "board rows",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "cols",
+        ty: ParamType::Int {
+            min: 2,
+            max: MAX_SIDE as u64,
+        },
+        default: ParamDefault::Int(4),
+        help: "board columns",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "frame_colors",
+        ty: ParamType::Int { min: 1, max: 100 },
+        default: ParamDefault::Int(2),
+        help: "colours on joints between two frame pieces (Eternity II: 5)",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "inner_colors",
+        ty: ParamType::Int { min: 1, max: 150 },
+        default: ParamDefault::Int(4),
+        help: "colours on every other joint (Eternity II: 17); fewer colours, more solutions",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec::seed(
+        ParamDefault::Int(1),
+        "the same seed gives the same board, shuffle and rotations",
+    ),
+];
+
+/// Reads a validated whole-number parameter.
+fn int_param(values: &ParamValues, name: &str) -> usize {
+    values.get(name).and_then(|v| v.as_u64()).unwrap_or(0) as usize
+}
+
+/// The shipped instances offered in the New menu (MIT: see puzzles/SOURCES.md).
+const OFFICIAL_SETS: &[(&str, &str)] = &[
+    (
+        "Eternity II seed article 4×4",
+        include_str!("../../../puzzles/edge-matching/seed-article-4x4.txt"),
+    ),
+    (
+        "Eternity II clue puzzle 1 (6×6)",
+        include_str!("../../../puzzles/edge-matching/official/clue1.txt"),
+    ),
+    (
+        "Eternity II clue puzzle 2 (6×12)",
+        include_str!("../../../puzzles/edge-matching/official/clue2.txt"),
+    ),
+    (
+        "Eternity II clue puzzle 3 (6×6)",
+        include_str!("../../../puzzles/edge-matching/official/clue3.txt"),
+    ),
+    (
+        "Eternity II clue puzzle 4 (6×12)",
+        include_str!("../../../puzzles/edge-matching/official/clue4.txt"),
+    ),
+    (
+        "Eternity II official 16×16",
+        include_str!("../../../puzzles/edge-matching/official/eternity2.txt"),
+    ),
+];
+
+impl Puzzle for EdgeMatching {
+    type Solution = EdgeSolution;
+    const KIND: Kind = Kind::EdgeMatching;
+    const GENERATES_UNIQUE: bool = false;
+
+    fn parse_text(
+        text: &str,
+        origin: &str,
+        hints: &ParseHints,
+    ) -> Result<Vec<Located<Self>>, PuzzleError> {
+        Ok(vec![Located {
+            line: None,
+            puzzle: parse(text, origin, hints)?,
+        }])
+    }
+
+    fn looks_like(text: &str) -> bool {
+        looks_like(text)
+    }
+
+    fn to_text(&self) -> String {
+        self.to_text_form()
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "{}×{} edge matching, {} pieces, {}{}",
+            self.rows,
+            self.cols,
+            self.pieces.len(),
+            self.colours_in_words(),
+            match self.fixed.len() {
+                0 => String::new(),
+                k => format!(", {k} fixed"),
+            }
+        )
+    }
+
+    fn presets() -> Vec<(String, Self)> {
+        let mut out: Vec<(String, Self)> = [(4, 4), (6, 6), (8, 8)]
+            .iter()
+            .filter_map(|&(r, c)| Some((format!("Edge matching {r}×{c}"), Self::blank(r, c).ok()?)))
+            .collect();
+        for (name, text) in OFFICIAL_SETS {
+            if let Ok(p) = parse(text, name, &ParseHints::default()) {
+                out.push((name.to_string(), p));
+            }
+        }
+        out
+    }
+
+    fn generator_params() -> &'static [ParamSpec] {
+        GENERATOR_PARAMS
+    }
+
+    fn generate(params: &ParamValues) -> Result<Self, PuzzleError> {
+        generate(
+            int_param(params, "rows"),
+            int_param(params, "cols"),
+            int_param(params, "frame_colors"),
+            int_param(params, "inner_colors"),
+            params.get("seed").and_then(|v| v.as_u64()).unwrap_or(0),
+        )
+    }
+
+    fn default_sweep_weight() -> &'static str {
+        "match"
+    }
+
+    fn conflicts(&self) -> Vec<Violation> {
+        check::instance_conflicts(self)
+    }
+
+    fn design_facts(&self, node_budget: u64) -> DesignFacts<EdgeSolution> {
+        let conflicts = self.conflicts();
+        let [corners, edges, inner, _] = self.class_counts();
+        let (solutions, second) = if conflicts.is_empty() {
+            let found = solve::search(self, 2, node_budget);
+            let count = match (found.solutions.len(), found.gave_up) {
+                (2.., _) => SolutionCount::AtLeastTwo,
+                (_, true) => SolutionCount::Unknown { nodes: found.nodes },
+                (1, false) => SolutionCount::One,
+                _ => SolutionCount::Zero,
+            };
+            (count, found.solutions.get(1).cloned())
+        } else {
+            (SolutionCount::Zero, None)
+        };
+        let mut facts = vec![
+            (
+                "board".to_string(),
+                format!("{}×{}", self.rows, self.cols).into(),
+            ),
+            (
+                "pieces".into(),
+                format!("{corners} corner / {edges} edge / {inner} inner").into(),
+            ),
+            ("with".into(), self.colours_in_words().into()),
+            ("max score".into(), self.max_score().into()),
+        ];
+        if let Some(odd) = check::odd_colour(self) {
+            facts.push(("no perfect tiling".into(), odd.into()));
+        }
+        DesignFacts {
+            solutions,
+            conflicts,
+            facts,
+            second_solution: second,
+        }
+    }
+
+    fn encode(&self, options: &EncodeOptions) -> Result<Encoding, PuzzleError> {
+        encode::encode(self, options)
+    }
+
+    fn decode(&self, encoding: &Encoding, sample: &[u8]) -> EdgeSolution {
+        encode::decode(self, encoding, sample)
+    }
+
+    fn solution_sample(&self, encoding: &Encoding, solution: &EdgeSolution) -> Option<Vec<u8>> {
+        encode::sample_of(self, encoding, solution)
+    }
+
+    fn check(&self, solution: &EdgeSolution) -> Vec<Violation> {
+        check::check(self, solution).violations
+    }
+
+    fn score(&self, solution: &EdgeSolution) -> Option<Score> {
+        Some(Score {
+            value: check::check(self, solution).score,
+            max: self.max_score(),
+        })
+    }
+
+    fn solve_classically(&self, node_budget: u64) -> Reference<EdgeSolution> {
+        if !self.conflicts().is_empty() {
+            return Reference::NoSolution;
+        }
+        let found = solve::search(self, 1, node_budget);
+        match (found.solutions.into_iter().next(), found.gave_up) {
+            (Some(s), _) => Reference::Solved(s),
+            (None, true) => Reference::GaveUp { nodes: found.nodes },
+            (None, false) => Reference::NoSolution,
+        }
+    }
+
+    fn solution_to_string(&self, solution: &EdgeSolution) -> String {
+        solution.to_line()
+    }
+
+    fn solution_to_json(&self, solution: &EdgeSolution) -> serde_json::Value {
+        solution.to_json()
+    }
+
+    fn parse_solution(&self, text: &str) -> Result<EdgeSolution, PuzzleError> {
+        EdgeSolution::parse(text, self)
+    }
+
+    fn draw(&self, solution: Option<&EdgeSolution>) -> Drawing {
+        draw::draw(self, solution)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The seed article's 4×4 in its own notation [left, top, right, bottom].
+    pub(crate) const SEED_LTRB: [[u8; 4]; 16] = [
+        [0, 0, 1, 2],
+        [0, 0, 3, 6],
+        [0, 0, 5, 4],
+        [0, 0, 6, 3],
+        [0, 4, 3, 1],
+        [0, 6, 1, 4],
+        [0, 4, 2, 6],
+        [0, 3, 5, 2],
+        [0, 2, 1, 5],
+        [0, 6, 5, 3],
+        [0, 2, 5, 4],
+        [0, 4, 1, 6],
+        [2, 6, 5, 3],
+        [1, 5, 3, 2],
+        [4, 3, 2, 1],
+        [5, 1, 6, 4],
+    ];
+
+    #[test]
+    fn the_shipped_seed_instance_is_the_articles_in_our_side_order() {
+        let text = include_str!("../../../puzzles/edge-matching/seed-article-4x4.txt");
+        let p = parse(text, "seed", &ParseHints::default()).unwrap();
+        assert_eq!((p.rows(), p.cols()), (4, 4));
+        for (k, [l, t, r, b]) in SEED_LTRB.iter().copied().enumerate() {
+            assert_eq!(p.pieces()[k], [t, r, b, l], "piece {}", k + 1);
+        }
+    }
+
+    #[test]
+    fn rotation_moves_the_top_colour_clockwise() {
+        assert_eq!(rotated([1, 2, 3, 4], 1), [4, 1, 2, 3]);
+        assert_eq!(rotated([1, 2, 3, 4], 2), [3, 4, 1, 2]);
+        // Eternity II's starter piece 139 (8 9 9 12) at rotation 2.
+        assert_eq!(rotated([8, 9, 9, 12], 2), [9, 12, 8, 9]);
+        for r in 0..4 {
+            assert_eq!(rotated(rotated([1, 2, 3, 4], r), 4 - r), [1, 2, 3, 4]);
+        }
+    }
+
+    #[test]
+    fn classes_and_shape_inference() {
+        assert_eq!(class_of([0, 0, 1, 2]), PieceClass::Corner);
+        assert_eq!(class_of([1, 0, 0, 2]), PieceClass::Corner);
+        assert_eq!(class_of([0, 2, 1, 0]), PieceClass::Corner);
+        assert_eq!(class_of([0, 1, 0, 2]), PieceClass::Misfit);
+        assert_eq!(class_of([3, 1, 0, 2]), PieceClass::Edge);
+        assert_eq!(class_of([3, 1, 4, 2]), PieceClass::Inner);
+        for (r, c) in [(2, 2), (2, 5), (4, 4), (6, 12), (16, 16), (3, 7)] {
+            let p = EdgeMatching::blank(r, c).unwrap();
+            assert_eq!(
+                infer_shape(p.pieces()),
+                Some((r.min(c), r.max(c))),
+                "{r}×{c}"
+            );
+        }
+    }
+
+    #[test]
+    fn parse_errors_name_the_line_and_what_to_do() {
+        let h = ParseHints::default();
+        let e = parse("1 2 3 4\n1 2 x 4\n", "f.txt", &h)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("f.txt:2: '1 2 x 4' is not a piece"), "{e}");
+        let e = parse("1 2 3\n", "f.txt", &h).unwrap_err().to_string();
+        assert!(e.starts_with("f.txt:1: a piece line has 4 colours"), "{e}");
+        let e = parse("0 0 1 1\n0 0 1 1\n1 2 3 4\n", "f.txt", &h)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("cannot tell the board size") && e.contains("--rows"),
+            "{e}"
+        );
+        let e = parse("size 3 3\n0 0 1 1\n", "f.txt", &h)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "f.txt:1: a 3×3 board needs 9 pieces; there are 1");
+        let e = parse("0 0 1 999\n", "f.txt", &h).unwrap_err().to_string();
+        assert!(e.contains("colour 999 is too large"), "{e}");
+    }
+
+    #[test]
+    fn hints_override_the_inferred_shape() {
+        let p = EdgeMatching::blank(2, 6).unwrap();
+        let text: String = p
+            .pieces()
+            .iter()
+            .map(|c| format!("{} {} {} {}\n", c[0], c[1], c[2], c[3]))
+            .collect();
+        let inferred = parse(&text, "x", &ParseHints::default()).unwrap();
+        assert_eq!((inferred.rows(), inferred.cols()), (2, 6));
+        let hinted = parse(
+            &text,
+            "x",
+            &ParseHints {
+                rows: Some(6),
+                cols: None,
+            },
+        )
+        .unwrap();
+        assert_eq!((hinted.rows(), hinted.cols()), (6, 2));
+    }
+
+    #[test]
+    fn text_form_round_trips_with_fixed_pieces() {
+        let mut p = EdgeMatching::blank(3, 3).unwrap();
+        p.set_fixed(1, 1, Some((4, 2))).unwrap();
+        let back = parse(&p.to_text_form(), "x", &ParseHints::default()).unwrap();
+        assert_eq!(back, p);
+        assert!(looks_like(&p.to_text_form()));
+        assert!(!looks_like(
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+        ));
+    }
+}

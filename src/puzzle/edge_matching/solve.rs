@@ -1,0 +1,229 @@
+//! Exact reference: backtracking over the same placements the QUBO uses (so the first corner is
+//! held where the encoding holds it). Fixed pieces go down first; then the frame, clockwise from
+//! the top-left corner; then the inside row by row. Each cell's candidates are looked up by the
+//! colour its already-placed anchor neighbour shows it (the previous frame cell, or the cell to
+//! the left), then checked against every other placed neighbour. A node is one piece placed;
+//! the search stops at `node_budget` and says so.
+//!
+//! Identical pieces (the same colours up to rotation) are interchangeable: the search uses them
+//! in list order only, so it neither repeats work nor counts a swap of two twins as a second
+//! solution — "2 solutions" means two different colour boards.
+
+use super::EdgeMatching;
+use super::check::{EdgeSolution, Placed};
+use super::encode::Placements;
+
+/// What a search found.
+pub struct Found {
+    /// Solutions, in the order found (at most the number asked for).
+    pub solutions: Vec<EdgeSolution>,
+    /// Candidates tried.
+    pub nodes: u64,
+    /// True when the budget ran out before the search finished.
+    pub gave_up: bool,
+}
+
+/// The order cells are filled in: the frame clockwise from (0, 0), then the inside row-major.
+fn fill_order(rows: usize, cols: usize) -> Vec<usize> {
+    let mut order = Vec::with_capacity(rows * cols);
+    let at = |r: usize, c: usize| r * cols + c;
+    for c in 0..cols {
+        order.push(at(0, c));
+    }
+    for r in 1..rows {
+        order.push(at(r, cols - 1));
+    }
+    for c in (0..cols - 1).rev() {
+        order.push(at(rows - 1, c));
+    }
+    for r in (1..rows - 1).rev() {
+        order.push(at(r, 0));
+    }
+    for r in 1..rows - 1 {
+        for c in 1..cols - 1 {
+            order.push(at(r, c));
+        }
+    }
+    order
+}
+
+struct Search<'a> {
+    pl: &'a Placements,
+    /// Per step: the cell, and the anchor (neighbour cell, this cell's side facing it).
+    steps: Vec<(usize, Option<(usize, usize)>)>,
+    /// Per step: candidates by the colour the anchor shows (or one list without an anchor).
+    tables: Vec<Vec<Vec<u32>>>,
+    /// Per cell: (neighbour, this cell's side facing it).
+    neighbours: Vec<Vec<(usize, usize)>>,
+    board: Vec<Option<u32>>,
+    used: Vec<bool>,
+    /// Per piece: the previous identical piece in the list, which must be used first.
+    twin_before: Vec<Option<usize>>,
+    nodes: u64,
+    budget: u64,
+    want: usize,
+    found: Vec<Vec<Option<u32>>>,
+}
+
+impl Search<'_> {
+    fn fits(&self, cell: usize, v: u32) -> bool {
+        let colours = self.pl.list[v as usize].colours;
+        self.neighbours[cell]
+            .iter()
+            .all(|&(nb, side)| match self.board[nb] {
+                Some(u) => self.pl.list[u as usize].colours[(side + 2) % 4] == colours[side],
+                None => true,
+            })
+    }
+
+    /// Fills steps `k..`; false when the search must stop (enough found or budget spent).
+    fn fill(&mut self, k: usize) -> bool {
+        if k == self.steps.len() {
+            self.found.push(self.board.clone());
+            return self.found.len() < self.want;
+        }
+        let (cell, anchor) = self.steps[k];
+        let list = match anchor {
+            None => 0,
+            Some((nb, side)) => {
+                let u = self.board[nb].expect("anchors are placed first");
+                self.pl.list[u as usize].colours[(side + 2) % 4] as usize
+            }
+        };
+        let count = self.tables[k].get(list).map_or(0, Vec::len);
+        for i in 0..count {
+            let v = self.tables[k][list][i];
+            let piece = self.pl.list[v as usize].piece as usize;
+            if self.used[piece] || self.twin_before[piece].is_some_and(|q| !self.used[q]) {
+                continue;
+            }
+            if !self.fits(cell, v) {
+                continue;
+            }
+            self.nodes += 1;
+            if self.nodes > self.budget {
+                return false;
+            }
+            self.used[piece] = true;
+            self.board[cell] = Some(v);
+            let go_on = self.fill(k + 1);
+            self.board[cell] = None;
+            self.used[piece] = false;
+            if !go_on {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// Up to `want` solutions within `node_budget` candidates tried.
+pub fn search(p: &EdgeMatching, want: usize, node_budget: u64) -> Found {
+    let (rows, cols) = (p.rows(), p.cols());
+    let pl = Placements::of(p);
+    let mut board: Vec<Option<u32>> = vec![None; rows * cols];
+    let mut used = vec![false; p.pieces().len()];
+    // Fixed pieces are placed before the search (a fixed piece has exactly one placement).
+    for f in p.fixed() {
+        let cell = f.row * cols + f.col;
+        match pl.by_piece[f.piece].first() {
+            Some(&v) if pl.list[v as usize].cell as usize == cell => {
+                board[cell] = Some(v);
+                used[f.piece] = true;
+            }
+            _ => {
+                return Found {
+                    solutions: Vec::new(),
+                    nodes: 0,
+                    gave_up: false,
+                };
+            }
+        }
+    }
+    let neighbours: Vec<Vec<(usize, usize)>> = (0..rows * cols)
+        .map(|cell| {
+            let (r, c) = (cell / cols, cell % cols);
+            [
+                (r > 0).then(|| (cell - cols, super::TOP)),
+                (c + 1 < cols).then(|| (cell + 1, super::RIGHT)),
+                (r + 1 < rows).then(|| (cell + cols, super::BOTTOM)),
+                (c > 0).then(|| (cell - 1, super::LEFT)),
+            ]
+            .into_iter()
+            .flatten()
+            .collect()
+        })
+        .collect();
+    let mut placed_before: Vec<bool> = board.iter().map(Option::is_some).collect();
+    let mut steps = Vec::new();
+    let mut tables = Vec::new();
+    for cell in fill_order(rows, cols) {
+        if board[cell].is_some() {
+            continue;
+        }
+        let anchor = neighbours[cell]
+            .iter()
+            .copied()
+            .find(|&(nb, _)| placed_before[nb]);
+        let table = match anchor {
+            None => vec![pl.by_cell[cell].clone()],
+            Some((_, side)) => {
+                let mut t: Vec<Vec<u32>> = vec![Vec::new(); 256];
+                for &v in &pl.by_cell[cell] {
+                    t[pl.list[v as usize].colours[side] as usize].push(v);
+                }
+                t
+            }
+        };
+        steps.push((cell, anchor));
+        tables.push(table);
+        placed_before[cell] = true;
+    }
+    let canonical: Vec<[u8; 4]> = p
+        .pieces()
+        .iter()
+        .map(|&c| (0..4).map(|k| super::rotated(c, k)).min().unwrap_or(c))
+        .collect();
+    let twin_before = (0..canonical.len())
+        .map(|k| (0..k).rev().find(|&q| canonical[q] == canonical[k]))
+        .collect();
+    let mut s = Search {
+        pl: &pl,
+        twin_before,
+        steps,
+        tables,
+        neighbours,
+        board,
+        used,
+        nodes: 0,
+        budget: node_budget,
+        want: want.max(1),
+        found: Vec::new(),
+    };
+    let finished = s.fill(0);
+    let gave_up = !finished && s.found.len() < s.want;
+    let solutions = s
+        .found
+        .iter()
+        .map(|board| {
+            let cells: Vec<Option<Placed>> = board
+                .iter()
+                .map(|v| {
+                    v.map(|v| {
+                        let place = pl.list[v as usize];
+                        Placed {
+                            piece: place.piece as usize,
+                            rotation: place.rotation,
+                        }
+                    })
+                })
+                .collect();
+            EdgeSolution::from_single(rows, cols, &cells)
+        })
+        .collect();
+    Found {
+        solutions,
+        nodes: s.nodes,
+        gave_up,
+    }
+}
