@@ -370,6 +370,7 @@ fn bad_input_corpus() {
         s.replace("{dir}", dir.to_str().unwrap())
             .replace("{p}", euler.to_str().unwrap())
             .replace("{tmp}", tmp.path().to_str().unwrap())
+            .replace("{root}", env!("CARGO_MANIFEST_DIR"))
     };
     let cases = std::fs::read_to_string(dir.join("cases.txt")).unwrap();
     let mut count = 0;

@@ -7,10 +7,11 @@ use std::time::Duration;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use qubo_workbench::gui::editors::SudokuEditor;
+use qubo_workbench::gui::editors::{EdgeMatchingEditor, SudokuEditor};
 use qubo_workbench::gui::settings::Settings;
 use qubo_workbench::gui::{Command, Workbench};
 use qubo_workbench::puzzle::AnyPuzzle;
+use qubo_workbench::puzzle::edge_matching::{EdgeMatching, cell_origin, rotated};
 
 fn puzzle(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -581,4 +582,108 @@ fn generate_runs_as_a_job_from_the_kinds_parameter_form() {
         h.state().shared.current_facts().unwrap().unwrap().solutions,
         qubo_workbench::puzzle::SolutionCount::One
     );
+}
+
+fn edge_matching(wb: &Workbench) -> &EdgeMatching {
+    match wb.shared.doc.puzzle() {
+        Some(AnyPuzzle::EdgeMatching(p)) => p,
+        _ => panic!("no edge-matching puzzle"),
+    }
+}
+
+/// Screen position of the centre of cell (r, c), nudged towards one side.
+fn cell_point(wb: &Workbench, r: usize, c: usize, towards: [f32; 2]) -> egui::Pos2 {
+    let at = wb.puzzle.placement.expect("the canvas was laid out");
+    let [x, y] = cell_origin(edge_matching(wb), r, c);
+    at.to_screen([x + 0.5 + towards[0], y + 0.5 + towards[1]])
+}
+
+/// Presses the primary button at `pos` and releases it at `to`, moving in between (a click
+/// when `to == pos`).
+fn press_release(h: &mut Harness<'static, Workbench>, pos: egui::Pos2, to: egui::Pos2) {
+    let button = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    h.event(egui::Event::PointerMoved(pos));
+    h.step();
+    h.event(button(pos, true));
+    h.step();
+    for k in 1..=8 {
+        if to != pos {
+            h.event(egui::Event::PointerMoved(
+                pos + (to - pos) * (k as f32 / 8.0),
+            ));
+        }
+        h.step();
+    }
+    h.event(button(to, false));
+    frames(h);
+}
+
+#[test]
+fn the_edge_matching_editor_turns_fixes_paints_and_swaps_pieces() {
+    let seed =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/edge-matching/seed-article-4x4.txt");
+    let mut h = harness(Workbench::with_file(Some(&seed), Settings::default()));
+    frames(&mut h);
+    let before = edge_matching(h.state()).clone();
+    // Click piece 6 (second row, second cell in the layout) and turn it with R.
+    let p = cell_point(h.state(), 1, 1, [0.0, 0.0]);
+    press_release(&mut h, p, p);
+    let editor = h
+        .state()
+        .puzzle
+        .editors
+        .get::<EdgeMatchingEditor>()
+        .unwrap();
+    assert_eq!(editor.selected, Some((1, 1)));
+    h.key_press(egui::Key::R);
+    frames(&mut h);
+    assert_eq!(
+        edge_matching(h.state()).pieces()[5],
+        rotated(before.pieces()[5], 1)
+    );
+    // F fixes it where it is; the instance now says so.
+    h.key_press(egui::Key::F);
+    frames(&mut h);
+    let fixed = edge_matching(h.state()).fixed().to_vec();
+    assert_eq!((fixed[0].piece, fixed[0].row, fixed[0].col), (5, 1, 1));
+    // Paint: pick colour 5 and click the top triangle of the piece at (0, 1).
+    h.get_by_label("Paint").click();
+    frames(&mut h);
+    h.state_mut()
+        .puzzle
+        .editors
+        .get_mut::<EdgeMatchingEditor>()
+        .unwrap()
+        .brush = 5;
+    let top = cell_point(h.state(), 0, 1, [0.0, -0.35]);
+    press_release(&mut h, top, top);
+    assert_eq!(
+        edge_matching(h.state()).pieces()[1][0],
+        5,
+        "piece 2's top side is now colour 5"
+    );
+    h.get_by_label("Paint").click();
+    frames(&mut h);
+    // Drag the piece at (3, 3) onto (3, 2): pieces 16 and 15 change places in the list.
+    let (from, to) = (
+        cell_point(h.state(), 3, 3, [0.0, 0.0]),
+        cell_point(h.state(), 3, 2, [0.0, 0.0]),
+    );
+    press_release(&mut h, from, to);
+    let now = edge_matching(h.state());
+    assert_eq!(
+        (now.pieces()[14], now.pieces()[15]),
+        (before.pieces()[15], before.pieces()[14])
+    );
+    // Undo takes the swap back; four undos restore the instance.
+    for _ in 0..4 {
+        h.get_by_label("Undo").click();
+        frames(&mut h);
+    }
+    assert_eq!(edge_matching(h.state()), &before);
 }

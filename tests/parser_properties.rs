@@ -74,6 +74,7 @@ const PARSERS: &[Parser] = &[
     ("dimod json", |t| model(Format::DimodJson)(t)),
     ("puzzle file, any kind", |t| puzzles(None, t)),
     ("sudoku", |t| puzzles(Some(Kind::Sudoku), t)),
+    ("edge-matching", |t| puzzles(Some(Kind::EdgeMatching), t)),
 ];
 
 /// Runs one parser on one input under the invariants.

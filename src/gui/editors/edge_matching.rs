@@ -10,7 +10,7 @@ use egui::{Color32, Key, Rect, Stroke, Vec2};
 use super::KindEditor;
 use crate::gui::document::Document;
 use crate::gui::painter::Placement;
-use crate::puzzle::edge_matching::{DRAW_MARGIN, EdgeMatching, side_at};
+use crate::puzzle::edge_matching::{EdgeMatching, cell_origin, side_at};
 use crate::puzzle::{AnyPuzzle, AnySolution, PuzzleError};
 use crate::render::palette;
 
@@ -26,6 +26,9 @@ pub struct EdgeMatchingEditor {
     pub referee_layout: bool,
     /// Where a drag started.
     drag_from: Option<(usize, usize)>,
+    /// Where the pointer was last seen during the drag (the release may come without a
+    /// position).
+    drag_to: Option<egui::Pos2>,
 }
 
 impl Default for EdgeMatchingEditor {
@@ -34,8 +37,9 @@ impl Default for EdgeMatchingEditor {
             selected: None,
             paint: false,
             brush: 1,
-            referee_layout: true,
+            referee_layout: false,
             drag_from: None,
+            drag_to: None,
         }
     }
 }
@@ -151,33 +155,40 @@ impl EdgeMatchingEditor {
         let hit = |pos: egui::Pos2| side_at(&p, at.to_units(pos));
         let mut status = None;
         if response.drag_started() {
-            self.drag_from = response
-                .interact_pointer_pos()
-                .and_then(hit)
-                .map(|(r, c, _)| (r, c));
+            let pos = response.interact_pointer_pos();
+            self.drag_from = pos.and_then(hit).map(|(r, c, _)| (r, c));
+            self.drag_to = pos;
         }
-        if response.drag_stopped() {
-            let to = response
-                .ctx
-                .input(|i| i.pointer.latest_pos())
-                .and_then(hit)
-                .map(|(r, c, _)| (r, c));
-            if let (Some(from), Some(to)) = (self.drag_from.take(), to) {
-                status = self.swap(doc, from, to);
-                self.selected = Some(to);
-            }
-        }
-        if response.clicked()
+        if response.dragged()
             && let Some(pos) = response.interact_pointer_pos()
         {
-            let target = hit(pos);
-            self.selected = target.map(|(r, c, _)| (r, c));
-            if self.paint
-                && let Some((r, c, side)) = target
-            {
+            self.drag_to = Some(pos);
+        }
+        // A press and release on one cell is a click even when egui saw a (slow) drag.
+        let mut tap = None;
+        if response.drag_stopped() {
+            let to = self.drag_to.take();
+            let from = self.drag_from.take();
+            match (from, to.and_then(hit)) {
+                (Some(from), Some((r, c, side))) if from == (r, c) => tap = Some((r, c, side)),
+                (Some(from), Some((r, c, _))) => {
+                    status = self.swap(doc, from, (r, c));
+                    self.selected = Some((r, c));
+                }
+                _ => {}
+            }
+        }
+        if response.clicked() {
+            tap = response.interact_pointer_pos().and_then(hit);
+            response.request_focus();
+        }
+        if let Some((r, c, side)) = tap {
+            self.selected = Some((r, c));
+            if self.paint {
                 status = self.paint_side(doc, r, c, side);
             }
-            response.request_focus();
+        } else if response.clicked() {
+            self.selected = None;
         }
         if response.secondary_clicked()
             && let Some((r, c, _)) = response.interact_pointer_pos().and_then(hit)
@@ -202,9 +213,13 @@ impl EdgeMatchingEditor {
     }
 
     /// The selection frame.
-    pub fn overlay(&self, painter: &egui::Painter, at: &Placement) {
-        if let Some((r, c)) = self.selected {
-            let min = at.to_screen([DRAW_MARGIN + c as f32, DRAW_MARGIN + r as f32]);
+    pub fn overlay(&self, painter: &egui::Painter, at: &Placement, doc: &Document) {
+        if let Some((r, c)) = self.selected
+            && let Some(p) = puzzle(doc)
+            && r < p.rows()
+            && c < p.cols()
+        {
+            let min = at.to_screen(cell_origin(p, r, c));
             let rect = Rect::from_min_size(min, Vec2::splat(at.scale));
             painter.rect_stroke(
                 rect.shrink(1.5),
@@ -232,8 +247,8 @@ impl KindEditor for EdgeMatchingEditor {
         EdgeMatchingEditor::handle(self, response, at, doc)
     }
 
-    fn overlay(&self, painter: &egui::Painter, at: &Placement) {
-        EdgeMatchingEditor::overlay(self, painter, at)
+    fn overlay(&self, painter: &egui::Painter, at: &Placement, doc: &Document) {
+        EdgeMatchingEditor::overlay(self, painter, at, doc)
     }
 
     fn entries(&self, puzzle: &AnyPuzzle) -> Option<AnySolution> {

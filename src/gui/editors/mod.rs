@@ -24,7 +24,7 @@ pub trait KindEditor: Any {
         doc: &mut Document,
     ) -> Option<String>;
     /// Highlights drawn over the puzzle (selection).
-    fn overlay(&self, painter: &egui::Painter, at: &Placement);
+    fn overlay(&self, painter: &egui::Painter, at: &Placement, doc: &Document);
     /// The user's own entries as a candidate solution, if any (drawn and refereed live).
     fn entries(&self, puzzle: &AnyPuzzle) -> Option<AnySolution>;
     /// The kind's own toolbar controls. Returns a status message.

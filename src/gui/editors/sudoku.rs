@@ -66,7 +66,7 @@ impl KindEditor for SudokuEditor {
         SudokuEditor::handle(self, response, at, doc)
     }
 
-    fn overlay(&self, painter: &egui::Painter, at: &Placement) {
+    fn overlay(&self, painter: &egui::Painter, at: &Placement, _doc: &Document) {
         SudokuEditor::overlay(self, painter, at)
     }
 

@@ -84,7 +84,7 @@ impl PuzzlePanel {
             s.fonts_installed,
         );
         if let Some(editor) = self.editors.for_doc(&s.doc) {
-            editor.overlay(&painter, &at);
+            editor.overlay(&painter, &at, &s.doc);
             if let Some(message) = editor.handle(&response, &at, &mut s.doc) {
                 s.status = message;
             }

@@ -7,7 +7,8 @@ use super::check::{EdgeSolution, check};
 use super::{EdgeMatching, rotated};
 use crate::render::{Color, Drawing, Shape, Stroke, palette};
 
-/// Space around the board, in cells (editors map clicks with it).
+/// Space above and below the board, in cells (the board is centred across; `side_at` maps
+/// points to cells).
 pub const MARGIN: f32 = 0.2;
 
 /// A side of a cell: `TOP`, `RIGHT`, `BOTTOM` or `LEFT`.
@@ -21,9 +22,19 @@ const OUTLINE: Stroke = Stroke {
     color: Color::rgb(60, 60, 60),
 };
 
+/// Width of the picture: the board and its margins, at least wide enough for the caption.
+fn picture_width(p: &EdgeMatching) -> f32 {
+    (p.cols() as f32 + 2.0 * MARGIN).max(5.0)
+}
+
+/// Left edge of the board (centred in the picture).
+fn board_x(p: &EdgeMatching) -> f32 {
+    (picture_width(p) - p.cols() as f32) / 2.0
+}
+
 /// The cell and side under a point of the drawing (in puzzle units), if it is on the board.
 pub fn side_at(p: &EdgeMatching, point: [f32; 2]) -> Option<(usize, usize, Side)> {
-    let (x, y) = (point[0] - MARGIN, point[1] - MARGIN);
+    let (x, y) = (point[0] - board_x(p), point[1] - MARGIN);
     if x < 0.0 || y < 0.0 {
         return None;
     }
@@ -42,16 +53,22 @@ pub fn side_at(p: &EdgeMatching, point: [f32; 2]) -> Option<(usize, usize, Side)
     Some((r, c, side))
 }
 
+/// Top-left corner of cell (r, c) in the picture.
+pub fn cell_origin(p: &EdgeMatching, r: usize, c: usize) -> [f32; 2] {
+    [board_x(p) + c as f32, MARGIN + r as f32]
+}
+
 pub(super) fn draw(p: &EdgeMatching, solution: Option<&EdgeSolution>) -> Drawing {
     let (rows, cols) = (p.rows(), p.cols());
-    let width = (cols as f32 + 2.0 * MARGIN).max(5.0);
+    let width = picture_width(p);
+    let x0 = board_x(p);
     let mut d = Drawing::new(width, rows as f32 + 2.0 * MARGIN + CAPTION);
     let layout = p.layout_solution();
     let shown = solution.unwrap_or(&layout);
     let numbered = solution.is_none();
     for r in 0..rows {
         for c in 0..cols {
-            let (x, y) = (MARGIN + c as f32, MARGIN + r as f32);
+            let (x, y) = (x0 + c as f32, MARGIN + r as f32);
             let here = if shown.rows() == rows && shown.cols() == cols {
                 shown.cell(r, c)
             } else {
@@ -125,7 +142,7 @@ pub(super) fn draw(p: &EdgeMatching, solution: Option<&EdgeSolution>) -> Drawing
     let caption = if let Some(s) = solution {
         let verdict = check(p, s);
         for &(r, c, side) in &verdict.mismatched {
-            let (x, y) = (MARGIN + c as f32, MARGIN + r as f32);
+            let (x, y) = (x0 + c as f32, MARGIN + r as f32);
             let (from, to) = if side == super::RIGHT {
                 ([x + 1.0, y + 0.1], [x + 1.0, y + 0.9])
             } else {
@@ -148,15 +165,17 @@ pub(super) fn draw(p: &EdgeMatching, solution: Option<&EdgeSolution>) -> Drawing
             match (verdict.mismatched.len(), others) {
                 (0, 0) => " · perfect".to_string(),
                 (m, 0) => format!(" · {m} mismatched"),
-                (m, o) => format!(" · {m} mismatched · {o} other broken rules"),
+                (m, o) => format!(" · {m} mismatched · {o} other rules broken"),
             }
         )
     } else {
         format!("{}×{} · {} pieces", rows, cols, p.pieces().len())
     };
+    // Em size so the caption (about 0.55 em per character) fits the picture's width.
+    let size = (0.9 * width / (0.55 * caption.chars().count() as f32)).min(0.32);
     d.push(Shape::Text {
         center: [width / 2.0, caption_y],
-        size: 0.32,
+        size,
         text: caption,
         color: palette::GIVEN,
         bold: false,

@@ -32,7 +32,7 @@ use crate::params::{ParamDefault, ParamSpec, ParamType, ParamValues};
 use crate::qubo::Encoding;
 use crate::render::Drawing;
 pub use check::{EdgeSolution, Placed};
-pub use draw::{MARGIN as DRAW_MARGIN, Side, side_at};
+pub use draw::{Side, cell_origin, side_at};
 pub use encode::{Placements, estimate_couplings};
 pub use generate::generate;
 
@@ -660,23 +660,20 @@ pub fn parse(text: &str, origin: &str, hints: &ParseHints) -> Result<EdgeMatchin
     })
 }
 
-/// Whether text looks like a piece list: every content line is a piece, `size` or `fixed`.
+/// Whether text looks like a piece list: its first content line is a piece (4 or 5 whole
+/// numbers), a `size` or a `fixed` line. (A later bad line is then reported as a bad piece.)
 pub fn looks_like(text: &str) -> bool {
-    let mut any_piece = false;
-    for line in text.lines().map(str::trim) {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let first = line.split_whitespace().next().unwrap_or("");
-        if first.eq_ignore_ascii_case("size") || first.eq_ignore_ascii_case("fixed") {
-            continue;
-        }
-        match numbers(line) {
-            Some(v) if v.len() == 4 || v.len() == 5 => any_piece = true,
-            _ => return false,
-        }
-    }
-    any_piece
+    let Some(line) = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+    else {
+        return false;
+    };
+    let first = line.split_whitespace().next().unwrap_or("");
+    first.eq_ignore_ascii_case("size")
+        || first.eq_ignore_ascii_case("fixed")
+        || numbers(line).is_some_and(|v| v.len() == 4 || v.len() == 5)
 }
 
 /// Generator parameters, described once for the CLI flags and the GUI form.

@@ -1,8 +1,10 @@
 //! Exact reference: backtracking over the same placements the QUBO uses (so the first corner is
-//! held where the encoding holds it). Fixed pieces go down first; then the frame, clockwise from
-//! the top-left corner; then the inside row by row. Each cell's candidates are looked up by the
-//! colour its already-placed anchor neighbour shows it (the previous frame cell, or the cell to
-//! the left), then checked against every other placed neighbour. A node is one piece placed;
+//! held where the encoding holds it). Fixed pieces go down first; then the cells in a scan along
+//! the board's shorter side (`fill_order`). Each cell's candidates are looked up by the colour
+//! an already-placed anchor neighbour shows it, then checked against every other placed
+//! neighbour. (Frame-first, the classic Eternity II order, was measured worse here: on a random
+//! 5×8 board it gave up after 5·10⁶ nodes where the scan needs 0.01 s; both solve the clue
+//! puzzles.) A node is one piece placed;
 //! the search stops at `node_budget` and says so.
 //!
 //! Identical pieces (the same colours up to rotation) are interchangeable: the search uses them
@@ -23,28 +25,17 @@ pub struct Found {
     pub gave_up: bool,
 }
 
-/// The order cells are filled in: the frame clockwise from (0, 0), then the inside row-major.
+/// The order cells are filled in: a scan along the shorter side (row by row on a board at least
+/// as tall as wide, else column by column), so each new cell meets two placed neighbours and
+/// the open frontier is as short as the board allows.
 fn fill_order(rows: usize, cols: usize) -> Vec<usize> {
-    let mut order = Vec::with_capacity(rows * cols);
-    let at = |r: usize, c: usize| r * cols + c;
-    for c in 0..cols {
-        order.push(at(0, c));
+    if cols > rows {
+        (0..cols)
+            .flat_map(|c| (0..rows).map(move |r| r * cols + c))
+            .collect()
+    } else {
+        (0..rows * cols).collect()
     }
-    for r in 1..rows {
-        order.push(at(r, cols - 1));
-    }
-    for c in (0..cols - 1).rev() {
-        order.push(at(rows - 1, c));
-    }
-    for r in (1..rows - 1).rev() {
-        order.push(at(r, 0));
-    }
-    for r in 1..rows - 1 {
-        for c in 1..cols - 1 {
-            order.push(at(r, c));
-        }
-    }
-    order
 }
 
 struct Search<'a> {
