@@ -686,4 +686,11 @@ fn the_edge_matching_editor_turns_fixes_paints_and_swaps_pieces() {
         frames(&mut h);
     }
     assert_eq!(edge_matching(h.state()), &before);
+    // "Solve classically": the design facts' solution is drawn and refereed as valid.
+    wait_for(&mut h, "the design facts", |wb| {
+        wb.shared.current_facts().is_some_and(|f| f.is_ok())
+    });
+    h.get_by_label("Show the classical solution").click();
+    frames(&mut h);
+    h.get_by_label("✔ valid solution");
 }

@@ -259,17 +259,20 @@ pub struct DesignFacts<S> {
     pub conflicts: Vec<Violation>,
     /// Kind-specific figures, in display order (e.g. `givens: 28`).
     pub facts: Vec<(String, serde_json::Value)>,
+    /// The first solution the search found ("solve classically": shown on request).
+    pub solution: Option<S>,
     /// A second solution when there are two or more (shown on request).
     pub second_solution: Option<S>,
 }
 
 impl<S> DesignFacts<S> {
     /// The same facts around another solution type.
-    pub fn map<T>(self, f: impl FnOnce(S) -> T) -> DesignFacts<T> {
+    pub fn map<T>(self, f: impl Fn(S) -> T) -> DesignFacts<T> {
         DesignFacts {
             solutions: self.solutions,
             conflicts: self.conflicts,
             facts: self.facts,
+            solution: self.solution.map(&f),
             second_solution: self.second_solution.map(f),
         }
     }

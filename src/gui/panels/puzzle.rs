@@ -28,6 +28,8 @@ pub struct PuzzlePanel {
     pub show_sample: bool,
     /// Draw the design facts' second solution (when there are two or more).
     pub show_second_solution: bool,
+    /// Draw the classical solver's solution (from the design facts) instead of the sample.
+    pub show_classical_solution: bool,
     /// Where the drawing landed last frame (tests click through it).
     pub placement: Option<Placement>,
 }
@@ -39,6 +41,7 @@ impl Default for PuzzlePanel {
             generator: BTreeMap::new(),
             show_sample: true,
             show_second_solution: false,
+            show_classical_solution: false,
             placement: None,
         }
     }
@@ -58,10 +61,21 @@ impl PuzzlePanel {
         let Some(puzzle) = s.doc.puzzle().cloned() else {
             return;
         };
-        let second = self
-            .show_second_solution
-            .then(|| s.current_facts()?.ok()?.second_solution.clone())
-            .flatten();
+        let classical = |second: bool| {
+            let facts = s.current_facts()?.ok()?;
+            if second {
+                facts.second_solution.clone()
+            } else {
+                facts.solution.clone()
+            }
+        };
+        let second = if self.show_second_solution {
+            classical(true)
+        } else if self.show_classical_solution {
+            classical(false)
+        } else {
+            None
+        };
         let entries = self.editors.entries(&s.doc);
         let shown = second
             .or_else(|| {
@@ -175,8 +189,18 @@ impl PuzzlePanel {
         let good = facts.conflicts.is_empty() && facts.solutions == SolutionCount::One;
         let line = facts.summary();
         let has_second = facts.second_solution.is_some();
+        let has_first = facts.solution.is_some();
         ui.horizontal_wrapped(|ui| {
             ui.colored_label(if good { GOOD } else { BAD }, line);
+            if has_first {
+                ui.checkbox(
+                    &mut self.show_classical_solution,
+                    "Show the classical solution",
+                )
+                .on_hover_text(
+                    "The exact backtracking solver's solution, found while checking the instance",
+                );
+            }
             if has_second {
                 ui.checkbox(&mut self.show_second_solution, "Show a second solution");
             }

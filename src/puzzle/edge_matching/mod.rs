@@ -831,7 +831,7 @@ impl Puzzle for EdgeMatching {
     fn design_facts(&self, node_budget: u64) -> DesignFacts<EdgeSolution> {
         let conflicts = self.conflicts();
         let [corners, edges, inner, _] = self.class_counts();
-        let (solutions, second) = if conflicts.is_empty() {
+        let (solutions, first, second) = if conflicts.is_empty() {
             let found = solve::search(self, 2, node_budget);
             let count = match (found.solutions.len(), found.gave_up) {
                 (2.., _) => SolutionCount::AtLeastTwo,
@@ -839,9 +839,13 @@ impl Puzzle for EdgeMatching {
                 (1, false) => SolutionCount::One,
                 _ => SolutionCount::Zero,
             };
-            (count, found.solutions.get(1).cloned())
+            (
+                count,
+                found.solutions.first().cloned(),
+                found.solutions.get(1).cloned(),
+            )
         } else {
-            (SolutionCount::Zero, None)
+            (SolutionCount::Zero, None, None)
         };
         let mut facts = vec![
             (
@@ -862,6 +866,7 @@ impl Puzzle for EdgeMatching {
             solutions,
             conflicts,
             facts,
+            solution: first,
             second_solution: second,
         }
     }

@@ -301,8 +301,8 @@ impl Puzzle for Sudoku {
     fn design_facts(&self, node_budget: u64) -> DesignFacts<SudokuSolution> {
         let conflicts = self.conflicts();
         let side = self.side();
-        let (solutions, second_solution) = if !conflicts.is_empty() {
-            (SolutionCount::Zero, None)
+        let (solutions, first, second_solution) = if !conflicts.is_empty() {
+            (SolutionCount::Zero, None, None)
         } else {
             let found = solve::search(self, 2, node_budget);
             let count = match (found.solutions.len(), found.gave_up) {
@@ -311,11 +311,13 @@ impl Puzzle for Sudoku {
                 (1, false) => SolutionCount::One,
                 _ => SolutionCount::Zero,
             };
-            let second = found
-                .solutions
-                .get(1)
-                .map(|g| SudokuSolution::from_digits(side, g));
-            (count, second)
+            let [first, second] = [0, 1].map(|k| {
+                found
+                    .solutions
+                    .get(k)
+                    .map(|g| SudokuSolution::from_digits(side, g))
+            });
+            (count, first, second)
         };
         DesignFacts {
             solutions,
@@ -324,6 +326,7 @@ impl Puzzle for Sudoku {
                 ("size".into(), format!("{side}×{side}").into()),
                 ("givens".into(), self.num_givens().into()),
             ],
+            solution: first,
             second_solution,
         }
     }
