@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::outcome::{Ground, Outcome, PuzzleContext, ground_energy};
 use crate::puzzle::{AnyPuzzle, AnySolution, Reference, Violation};
-use crate::qubo::{Encoding, QuboError, StoredModel, Weights};
+use crate::qubo::{Encoding, Model, QuboError, Weights};
 use crate::sampler::{RunControl, SampleError, Sampler};
 
 /// Why a solve could not run.
@@ -129,12 +129,29 @@ pub fn solve(
     control: &RunControl,
 ) -> Result<SolveOutcome, SolveError> {
     let t0 = Instant::now();
-    let qubo = problem.encoding.qubo(weights)?;
-    let num_interactions = qubo.num_interactions();
-    let model = StoredModel::new(qubo);
+    // A model too large to store is sampled through its structure alone (SA's structured
+    // kernel); its ground energy is then not claimed (no stored model to measure it against).
+    let stored;
+    let structure;
+    let (model, num_interactions, ground): (&dyn Model, usize, Option<Ground>) =
+        match problem.puzzle.stored_model(problem.encoding, weights) {
+            Ok(m) => {
+                stored = m;
+                let ground = ground_energy(problem.encoding, weights, problem.reference)
+                    .map(|e| Ground::of(e, &stored.qubo));
+                (&stored, stored.qubo.num_interactions(), ground)
+            }
+            Err(QuboError::Unstored(why)) => {
+                structure = problem
+                    .puzzle
+                    .structure(problem.encoding, weights)
+                    .ok_or(QuboError::Unstored(why))?;
+                let couplings = structure.num_couplings() as usize;
+                (&structure, couplings, None)
+            }
+            Err(e) => return Err(e.into()),
+        };
     let encode_s = t0.elapsed().as_secs_f64();
-    let ground = ground_energy(problem.encoding, weights, problem.reference)
-        .map(|e| Ground::of(e, &model.qubo));
     // A valid solution's energy is the ground energy: samplers that search open-endedly may
     // stop a read there (unless the caller chose another target).
     let mut control = control.clone();
@@ -142,7 +159,7 @@ pub fn solve(
         control.target_energy = ground.map(|g| g.energy);
     }
     let t1 = Instant::now();
-    let samples = sampler.sample(&model, &control)?;
+    let samples = sampler.sample(model, &control)?;
     let sample_s = t1.elapsed().as_secs_f64();
     let context = PuzzleContext {
         puzzle: problem.puzzle,

@@ -324,3 +324,47 @@ fn a_decoded_partial_sample_has_a_score() {
         Some(24)
     );
 }
+
+#[test]
+fn the_full_eternity_ii_is_sampled_through_its_structure() {
+    let e2 = file("puzzles/edge-matching/official/eternity2.txt");
+    let out = bin()
+        .args([
+            "solve",
+            "--num-sweeps",
+            "3",
+            "--num-reads",
+            "8",
+            "--seed",
+            "1",
+            "--json",
+        ])
+        .arg(&e2)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // `auto` takes SA's structured kernel: the 3.4·10⁸ couplings are never stored.
+    assert_eq!(v["sampler"], "sa");
+    assert_eq!(v["params"]["kernel"], "grouped");
+    assert_eq!(v["num_interactions"], 340_296_492u64);
+    assert_eq!(v["best"]["max_score"], 480);
+    assert!(v["best"]["score"].as_u64().unwrap() > 0);
+    assert_eq!(v["best"]["solution"].as_array().unwrap().len(), 256);
+    // A sampler that needs the stored couplings is refused with the size, not run.
+    let out = bin()
+        .args(["solve", "--sampler", "tabu", "--json"])
+        .arg(&e2)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("memory budget") || err.contains("not stored"),
+        "{err}"
+    );
+}

@@ -249,7 +249,7 @@ proptest! {
         s.sweep.from = from;
         let s = s.sanitized();
         prop_assert!(qubo_workbench::sweep::values(s.sweep.from, s.sweep.to, s.sweep.steps).is_ok());
-        let (name, _) = qubo_workbench::sampler::resolve(&s.sampler, 100, true);
+        let (name, _) = qubo_workbench::sampler::resolve(&s.sampler, 100, true, true);
         prop_assert!(qubo_workbench::sampler::sampler_from_params(&name, &s.sampler_params(&name)).is_ok());
     }
 }

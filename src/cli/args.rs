@@ -313,8 +313,9 @@ pub(super) fn build_sampler(
     a: &SamplerArgs,
     num_variables: usize,
     has_target: bool,
+    stored: bool,
 ) -> Result<(Box<dyn Sampler>, Option<&'static str>), Failure> {
-    let (name, reason) = crate::sampler::resolve(&a.sampler, num_variables, has_target);
+    let (name, reason) = crate::sampler::resolve(&a.sampler, num_variables, has_target, stored);
     let e = entry(&name).map_err(|e| usage(format!("--sampler {}: {e}", a.sampler)))?;
     let values = a.params.0.values_for(e.name, e.params).map_err(|mut f| {
         if reason.is_some() {

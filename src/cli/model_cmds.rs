@@ -19,7 +19,7 @@ pub(super) fn sample(a: SampleArgs) -> Result<i32, Failure> {
         eprintln!("warning: {w}");
     }
     let model = StoredModel::new(file.qubo);
-    let (sampler, reason) = build_sampler(&a.sampler, model.qubo.num_variables(), false)?;
+    let (sampler, reason) = build_sampler(&a.sampler, model.qubo.num_variables(), false, true)?;
     if let Some(why) = reason {
         eprintln!("sampler: {} ({why})", sampler.name());
     }

@@ -86,7 +86,12 @@ fn solve_one(
     let puzzle = &loaded.puzzle;
     {
         let encoding = puzzle.encode(options)?;
-        let (sampler, reason) = build_sampler(&a.sampler, encoding.num_variables(), true)?;
+        let (sampler, reason) = build_sampler(
+            &a.sampler,
+            encoding.num_variables(),
+            true,
+            encoding.unstored().is_none(),
+        )?;
         let weights = weights_for(&encoding, "--weight", &a.encoding.weights)?;
         let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
         let (control, bar) = control_with_progress(threads, &format!("puzzle {number}"));
@@ -334,7 +339,12 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
             a.from, a.to, a.steps
         ))
     })?;
-    let (sampler, reason) = build_sampler(&a.sampler, encoding.num_variables(), true)?;
+    let (sampler, reason) = build_sampler(
+        &a.sampler,
+        encoding.num_variables(),
+        true,
+        encoding.unstored().is_none(),
+    )?;
     if let Some(why) = reason {
         eprintln!("sampler: {} ({why})", sampler.name());
     }

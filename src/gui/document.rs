@@ -284,9 +284,13 @@ impl Document {
 
     fn reweight(&mut self) {
         let Some(enc) = &self.encoding else { return };
-        match enc.qubo(&self.weights) {
-            Ok(q) => {
-                self.model = Some(Arc::new(StoredModel::new(q)));
+        let stored = match &self.content {
+            Content::Puzzle(p) => p.stored_model(enc, &self.weights),
+            _ => enc.qubo(&self.weights).map(StoredModel::new),
+        };
+        match stored {
+            Ok(m) => {
+                self.model = Some(Arc::new(m));
                 self.error = None;
             }
             Err(e) => {

@@ -78,7 +78,15 @@ impl Shared {
             .model
             .as_ref()
             .map_or(0, |m| m.qubo.num_variables());
-        crate::sampler::resolve(&self.settings.sampler, n, self.doc.puzzle().is_some())
+        crate::sampler::resolve(
+            &self.settings.sampler,
+            n,
+            self.doc.puzzle().is_some(),
+            self.doc
+                .encoding
+                .as_ref()
+                .is_none_or(|e| e.unstored().is_none()),
+        )
     }
 
     /// The sampler a Run uses, built from its parameters.

@@ -15,7 +15,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::params::{ParamError, ParamSpec, ParamValues};
-use crate::qubo::Encoding;
+use crate::qubo::{Encoding, GroupedModel, Weights};
 use crate::render::Drawing;
 pub use edge_matching::{EdgeMatching, EdgeSolution};
 pub use sudoku::{Sudoku, SudokuSolution};
@@ -354,6 +354,12 @@ pub trait Puzzle:
     /// e.g. it contradicts what presolve fixed).
     fn solution_sample(&self, encoding: &Encoding, solution: &Self::Solution) -> Option<Vec<u8>>;
 
+    /// The weighted model of `encoding` (made by `encode`) as a structure whose flips are
+    /// priced from counts (`qubo::grouped`), with exactly the stored QUBO's energies; `None`
+    /// when the kind has none or the encoding is presolved.
+    fn structure(&self, _encoding: &Encoding, _weights: &Weights) -> Option<GroupedModel> {
+        None
+    }
     /// The independent referee: every rule the solution breaks (empty when valid).
     fn check(&self, solution: &Self::Solution) -> Vec<Violation>;
     /// The solution's score, for kinds scored by degree (`None`: valid or not is all).
@@ -455,6 +461,16 @@ macro_rules! registry {
                     $((AnyPuzzle::$variant(p), AnySolution::$variant(s)) => p.check(s),)+
                     _ => kind_mismatch(),
                 }
+            }
+            /// The model as a structure priced from counts, when the kind has one.
+            pub fn structure(&self, encoding: &Encoding, weights: &Weights) -> Option<GroupedModel> {
+                match self { $(AnyPuzzle::$variant(p) => p.structure(encoding, weights),)+ }
+            }
+            /// The weighted stored model of `encoding`, with its structure attached when the
+            /// kind has one (SA then anneals on the structure).
+            pub fn stored_model(&self, encoding: &Encoding, weights: &Weights) -> Result<crate::qubo::StoredModel, crate::qubo::QuboError> {
+                let qubo = encoding.qubo(weights)?;
+                Ok(crate::qubo::StoredModel::new(qubo).with_structure(self.structure(encoding, weights)))
             }
             /// The solution's score, for kinds scored by degree.
             #[allow(unreachable_patterns)]

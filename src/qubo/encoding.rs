@@ -280,6 +280,15 @@ impl EncodingBuilder {
     pub fn build(self) -> Encoding {
         Encoding::compile(self.labels, self.specs, self.groups, Vec::new())
     }
+
+    /// An encoding with its variables and weights but no stored terms, for a model too large
+    /// to store (sampled through its structure, `Puzzle::structure`): `qubo` refuses it with
+    /// `reason`; decoding, labels and weight sliders work as usual.
+    pub fn build_unstored(self, reason: String) -> Encoding {
+        let mut e = Encoding::compile(self.labels, self.specs, Vec::new(), Vec::new());
+        e.unstored = Some(reason);
+        e
+    }
 }
 
 /// A labelled, re-weightable QUBO.
@@ -301,6 +310,8 @@ pub struct Encoding {
     // Which groups touch each variable (for reports and the inspector's hover).
     var_groups_start: Vec<u32>,
     var_groups: Vec<u32>,
+    /// Why the terms are not stored (`build_unstored`), if so.
+    unstored: Option<String>,
 }
 
 /// The one CSR row builder: gathers `(key, tag, value)` items into one row per distinct key,
@@ -396,7 +407,13 @@ impl Encoding {
             const_by_weight,
             var_groups_start,
             var_groups,
+            unstored: None,
         }
+    }
+
+    /// Why this encoding stores no terms (a model sampled only through its structure).
+    pub fn unstored(&self) -> Option<&str> {
+        self.unstored.as_deref()
     }
 
     /// Number of variables (after presolve).
@@ -478,6 +495,9 @@ impl Encoding {
 
     /// The weighted matrix. Re-weighting never re-encodes: one pass over the compiled table.
     pub fn qubo(&self, weights: &Weights) -> Result<Qubo, QuboError> {
+        if let Some(reason) = &self.unstored {
+            return Err(QuboError::Unstored(reason.clone()));
+        }
         let w = self.resolve(weights)?;
         let n = self.labels.len();
         let mut linear = vec![0.0; n];
@@ -670,7 +690,9 @@ impl Encoding {
                 }
             })
             .collect();
-        Encoding::compile(labels, self.specs.clone(), groups, fixed)
+        let mut e = Encoding::compile(labels, self.specs.clone(), groups, fixed);
+        e.unstored = self.unstored.clone();
+        e
     }
 
     /// Number of terms (linear + quadratic) per weight name: the inspector's statistics.

@@ -2,12 +2,14 @@
 
 pub mod encoding;
 pub mod formats;
+pub mod grouped;
 mod model;
 pub mod random;
 
 pub use encoding::{
     ConstraintReport, Contribution, Encoding, EncodingBuilder, GroupId, Label, WeightSpec, Weights,
 };
+pub use grouped::GroupedModel;
 pub use model::{Coupling, Csr, Ising, Model, Qubo, StoredModel};
 pub use random::random_qubo;
 
@@ -64,6 +66,9 @@ pub enum QuboError {
     /// Building the model would exceed the memory budget.
     #[error(transparent)]
     Budget(#[from] crate::budget::BudgetError),
+    /// The model is too large to store and exists only as a structure (sampled by SA).
+    #[error("{0}")]
+    Unstored(String),
     /// A weight name the encoding does not declare.
     #[error("unknown weight '{name}' (this model's weights: {known})")]
     UnknownWeight {

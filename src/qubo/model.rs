@@ -346,8 +346,14 @@ impl Csr {
         if model.csr().is_some() {
             return 0;
         }
-        // Without a CSR the entry count is unknown until built: at least one per variable.
         let n = model.num_variables();
+        if let Some(g) = model.grouped() {
+            // Both directions of every coupling the structure spells out, 12 bytes each, held
+            // twice while the vectors grow, plus a sampler's 8-byte kernel copy.
+            let entries = g.num_couplings().saturating_mul(2);
+            return bytes_of(&[n, 16]).saturating_add(entries.saturating_mul(32));
+        }
+        // Without a CSR the entry count is unknown until built: at least one per variable.
         bytes_of(&[n, 16]).saturating_add(bytes_of(&[n, 12]))
     }
 
@@ -410,6 +416,11 @@ pub trait Model: Sync {
     fn csr(&self) -> Option<&Csr> {
         None
     }
+    /// The model's structure, when it has one (`grouped`): annealing then computes each
+    /// flip's energy change from counts instead of reading couplings.
+    fn grouped(&self) -> Option<&super::GroupedModel> {
+        None
+    }
     /// Exact energy of a 0/1 assignment of length `num_variables`.
     fn energy(&self, x: &[u8]) -> f64 {
         let mut e = self.offset();
@@ -434,13 +445,26 @@ pub struct StoredModel {
     /// The model.
     pub qubo: Qubo,
     csr: Csr,
+    /// The same energies by structure, when the encoder knows it (SA then anneals on it).
+    structure: Option<super::GroupedModel>,
 }
 
 impl StoredModel {
     /// Stores a model with its CSR, built here once.
     pub fn new(qubo: Qubo) -> Self {
         let csr = qubo.csr();
-        StoredModel { qubo, csr }
+        StoredModel {
+            qubo,
+            csr,
+            structure: None,
+        }
+    }
+
+    /// Attaches the structure that spells out the same energies (`Model::grouped`); the caller
+    /// vouches for the equality (the encoders' tests check it).
+    pub fn with_structure(mut self, structure: Option<super::GroupedModel>) -> Self {
+        self.structure = structure;
+        self
     }
 }
 
@@ -471,5 +495,8 @@ impl Model for StoredModel {
     }
     fn energy(&self, x: &[u8]) -> f64 {
         self.qubo.energy(x).unwrap_or(f64::NAN)
+    }
+    fn grouped(&self) -> Option<&super::GroupedModel> {
+        self.structure.as_ref()
     }
 }

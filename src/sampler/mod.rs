@@ -6,6 +6,7 @@
 mod annealing;
 mod control;
 mod exact;
+mod grouped;
 mod kernel;
 pub mod precision;
 pub mod rng;
@@ -117,9 +118,17 @@ pub struct Choice {
 pub const EXACT_UP_TO: usize = 20;
 
 /// The default sampler for a model of `num_variables` variables; `has_target` when a valid
-/// solution's energy is known (a puzzle), so a search can stop there.
-pub fn choose(num_variables: usize, has_target: bool) -> Choice {
-    if num_variables <= EXACT_UP_TO {
+/// solution's energy is known (a puzzle), so a search can stop there; `stored` unless the model
+/// exists only as a structure (too large to store: only SA's structured kernel samples it).
+pub fn choose(num_variables: usize, has_target: bool, stored: bool) -> Choice {
+    if !stored {
+        Choice {
+            name: "sa",
+            reason: "too large to store: annealing prices each flip from the model's structure \
+                     (counts per group, side and colour), the one kernel that needs no stored \
+                     couplings",
+        }
+    } else if num_variables <= EXACT_UP_TO {
         Choice {
             name: "exact",
             reason: "small enough to enumerate every state: exact ground states",
@@ -146,9 +155,10 @@ pub fn resolve(
     name: &str,
     num_variables: usize,
     has_target: bool,
+    stored: bool,
 ) -> (String, Option<&'static str>) {
     if name == AUTO {
-        let c = choose(num_variables, has_target);
+        let c = choose(num_variables, has_target, stored);
         (c.name.to_string(), Some(c.reason))
     } else {
         (name.to_string(), None)
@@ -195,4 +205,23 @@ where
     serde_json::from_value::<S>(serde_json::Value::Object(object))
         .map(|s| Box::new(s) as Box<dyn Sampler>)
         .map_err(|e| SampleError::BadParameters(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_chooses_by_size_target_and_storage() {
+        assert_eq!(choose(12, true, true).name, "exact");
+        assert_eq!(choose(500, true, true).name, "pt");
+        assert_eq!(choose(500, false, true).name, "sa");
+        // A model too large to store has one sampler that can run it.
+        assert_eq!(choose(12, true, false).name, "sa");
+        assert_eq!(choose(155_253, true, false).name, "sa");
+        let (name, reason) = resolve(AUTO, 155_253, true, false);
+        assert_eq!(name, "sa");
+        assert!(reason.unwrap().contains("too large to store"));
+        assert_eq!(resolve("tabu", 10, true, false), ("tabu".to_string(), None));
+    }
 }

@@ -25,6 +25,12 @@ pub enum BetaScheduleType {
 /// hot β = ln 2 / (2 · max_i (|h_i| + Σ_j |J_ij|)) — every flip accepted with p ≥ ½;
 /// cold β = ln(#min_gaps / 0.01) / (2 · min_i min(non-zero |h_i|, |J_ij|)).
 pub fn default_beta_range(model: &dyn Model) -> (f64, f64) {
+    if let Some(g) = model.grouped()
+        && model.csr().is_none()
+    {
+        // Too many couplings to visit: the same formula from the structure's counts.
+        return g.default_beta_range();
+    }
     let n = model.num_variables();
     let mut h: Vec<f64> = (0..n).map(|i| model.linear(i) / 2.0).collect();
     let mut sum_abs = vec![0.0f64; n];

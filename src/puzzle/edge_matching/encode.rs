@@ -31,6 +31,7 @@ use super::{BOTTOM, Colours, EdgeMatching, PieceClass, RIGHT, class_of, rotated}
 use crate::budget;
 use crate::puzzle::Puzzle;
 use crate::puzzle::{EncodeOptions, PuzzleError};
+use crate::qubo::grouped::{self, GroupedModel};
 use crate::qubo::{Encoding, EncodingBuilder, Label};
 
 /// One placement: a piece on a cell with a rotation, and the colours it then shows.
@@ -207,16 +208,15 @@ fn encode_within(
         }
     }
     let couplings = estimate_couplings(p, &pl);
-    if couplings > MAX_STORED_COUPLINGS {
-        return Err(PuzzleError::Invalid(format!(
-            "the QUBO of this {}×{} edge matching would have {} placements and {couplings} couplings, more than the {MAX_STORED_COUPLINGS} a stored model may have",
+    let needed = couplings.saturating_mul(BYTES_PER_COUPLING);
+    let too_large = if couplings > MAX_STORED_COUPLINGS {
+        Some(format!(
+            "the QUBO of this {}×{} edge matching has {} placements and {couplings} couplings, more than the {MAX_STORED_COUPLINGS} a stored model may have: it is sampled through its structure (SA) and not stored",
             p.rows(),
             p.cols(),
             pl.list.len()
-        )));
-    }
-    let needed = couplings.saturating_mul(BYTES_PER_COUPLING);
-    if needed > limit_bytes {
+        ))
+    } else if needed > limit_bytes {
         let e = budget::BudgetError {
             what: format!(
                 "the QUBO of this {}×{} edge matching ({} placements, {couplings} couplings)",
@@ -227,9 +227,12 @@ fn encode_within(
             needed,
             limit: limit_bytes,
         };
-        return Err(PuzzleError::Invalid(e.to_string()));
-    }
-
+        Some(format!(
+            "{e}: it is sampled through its structure (SA) and not stored"
+        ))
+    } else {
+        None
+    };
     let mut b = EncodingBuilder::new();
     let w_piece = b.weight(
         "piece",
@@ -267,6 +270,11 @@ fn encode_within(
                 place.rotation as u32,
             ],
         ));
+    }
+    if let Some(why) = too_large {
+        // Not stored: the variables are all there is, and presolve (which rewrites stored
+        // terms) does not apply; the structure samples the full model.
+        return Ok(b.build_unstored(why));
     }
     for (piece, vars) in pl.by_piece.iter().enumerate() {
         b.add_one_hot(format!("piece[{}]", piece + 1), w_piece, vars);
@@ -319,6 +327,57 @@ fn encode_within(
         return Ok(full);
     }
     Ok(full.fix(&presolve(p, &pl)))
+}
+
+/// The same energies as `encode` (without presolve) gives under `weights`, as a structured
+/// model: groups piece and cell, one port per (cell, side) linked to the neighbour's facing
+/// side, labels = colours shown. Nothing is stored per coupling, so it exists for boards whose
+/// QUBO is too large to store (the full Eternity II).
+pub fn structured_model(p: &EdgeMatching, weights: &crate::qubo::Weights) -> GroupedModel {
+    let w = |name: &str, default: f64| weights.get(name).unwrap_or(default);
+    let pl = Placements::of(p);
+    let (rows, cols) = (p.rows(), p.cols());
+    let pieces = p.pieces().len();
+    let groups_of = pl
+        .list
+        .iter()
+        .map(|x| [x.piece, pieces as u32 + x.cell])
+        .collect();
+    let mut group_weight = vec![w("piece", 3.0); pieces];
+    group_weight.extend(std::iter::repeat_n(w("cell", 3.0), rows * cols));
+    let port = |cell: usize, side: usize| (cell * 4 + side) as u32;
+    let links: Vec<(u32, u32)> = Placements::joints(rows, cols)
+        .into_iter()
+        .map(|(a, b, side)| (port(a, side), port(b, (side + 2) % 4)))
+        .collect();
+    let mut linked = vec![false; rows * cols * 4];
+    for &(a, b) in &links {
+        linked[a as usize] = true;
+        linked[b as usize] = true;
+    }
+    let ports_of = pl
+        .list
+        .iter()
+        .map(|x| {
+            let mut slots = [(grouped::NONE, 0u8); 4];
+            for (side, slot) in slots.iter_mut().enumerate() {
+                let q = port(x.cell as usize, side);
+                if linked[q as usize] {
+                    *slot = (q, x.colours[side]);
+                }
+            }
+            slots
+        })
+        .collect();
+    GroupedModel::new(
+        groups_of,
+        group_weight,
+        ports_of,
+        &links,
+        rows * cols * 4,
+        -w("match", 1.0),
+        w("mismatch", 1.0),
+    )
 }
 
 /// What a perfect tiling forces, by propagation: a cell or piece with one placement left takes
@@ -480,6 +539,59 @@ mod tests {
     }
 
     #[test]
+    fn the_structured_model_has_the_stored_qubos_energies() {
+        for p in [seed(), super::super::generate(5, 6, 2, 3, 4).unwrap()] {
+            let enc = encode(&p, &EncodeOptions::default()).unwrap();
+            let mut w = enc.default_weights();
+            w.set("match", 1.5).unwrap();
+            w.set("piece", 2.5).unwrap();
+            let stored = StoredModel::new(enc.qubo(&w).unwrap());
+            let g = structured_model(&p, &w);
+            assert_eq!(g.num_variables(), stored.num_variables());
+            let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(9);
+            for density in [0.01, 0.05, 0.3] {
+                for _ in 0..50 {
+                    let x: Vec<u8> = (0..g.num_variables())
+                        .map(|_| u8::from(rng.random_bool(density)))
+                        .collect();
+                    let (a, b) = (stored.energy(&x), g.energy(&x));
+                    assert!((a - b).abs() < 1e-9, "{a} vs {b}");
+                }
+            }
+            // The pair-by-pair form agrees too (what CSR-based samplers would read).
+            for i in (0..g.num_variables()).step_by(7) {
+                let mut from_g = Vec::new();
+                g.for_each_neighbour(i, &mut |j, q| from_g.push((j, q)));
+                let mut from_s = Vec::new();
+                stored.for_each_neighbour(i, &mut |j, q| from_s.push((j, q)));
+                from_s.sort_by_key(|t| t.0);
+                assert_eq!(from_g, from_s, "row {i}");
+                assert_eq!(g.linear(i), stored.linear(i));
+            }
+            assert_eq!(g.offset(), stored.offset());
+            assert!(g.num_couplings() as usize >= stored.qubo.num_interactions());
+        }
+    }
+
+    #[test]
+    fn annealing_the_structured_model_finds_the_seed_tiling() {
+        let p = seed();
+        let enc = encode(&p, &EncodeOptions::default()).unwrap();
+        let w = enc.default_weights();
+        let g = structured_model(&p, &w);
+        let sa = crate::sampler::SimulatedAnnealing {
+            num_reads: 16,
+            num_sweeps: 2000,
+            seed: Some(2),
+            ..Default::default()
+        };
+        let set = sa.sample(&g, &RunControl::new()).unwrap();
+        assert_eq!(set.info.params["kernel"], "grouped");
+        assert_eq!(set.rows[0].energy, -24.0);
+        assert!(p.check(&decode(&p, &enc, &set.rows[0].sample)).is_empty());
+    }
+
+    #[test]
     fn the_seed_4x4_has_138_variables() {
         let enc = encode(&seed(), &EncodeOptions::default()).unwrap();
         assert_eq!(enc.num_variables(), 138);
@@ -567,7 +679,7 @@ mod tests {
     }
 
     #[test]
-    fn refuses_a_model_beyond_the_budget_before_building_it() {
+    fn a_model_beyond_the_budget_is_not_stored_and_says_so() {
         let text = include_str!("../../../puzzles/edge-matching/official/eternity2.txt");
         let p = super::super::parse(text, "e2", &Default::default()).unwrap();
         let pl = Placements::of(&p);
@@ -576,21 +688,21 @@ mod tests {
             pl.list.len() > 150_000 && couplings > 100_000_000,
             "{couplings}"
         );
-        // The full Eternity II QUBO is refused with its size, whatever the memory.
-        let e = encode_within(&p, &EncodeOptions::default(), u64::MAX)
-            .unwrap_err()
-            .to_string();
+        // The full Eternity II QUBO is not stored, whatever the memory; its variables are.
+        let enc = encode_within(&p, &EncodeOptions::default(), u64::MAX).unwrap();
+        assert_eq!(enc.num_variables(), pl.list.len());
+        let e = enc.qubo(&enc.default_weights()).unwrap_err().to_string();
         assert!(e.contains("340296492 couplings"), "{e}");
-        // A model under the cap but over the memory budget is refused with both figures.
+        // A model under the cap but over the memory budget is not stored either, and says why
+        // with both figures.
         let clue = super::super::parse(
             include_str!("../../../puzzles/edge-matching/official/clue2.txt"),
             "clue2",
             &Default::default(),
         )
         .unwrap();
-        let e = encode_within(&clue, &EncodeOptions::default(), 1 << 20)
-            .unwrap_err()
-            .to_string();
+        let enc = encode_within(&clue, &EncodeOptions::default(), 1 << 20).unwrap();
+        let e = enc.qubo(&enc.default_weights()).unwrap_err().to_string();
         assert!(
             e.contains("couplings") && e.contains("memory budget"),
             "{e}"

@@ -887,6 +887,19 @@ impl Puzzle for EdgeMatching {
         check::check(self, solution).violations
     }
 
+    fn structure(
+        &self,
+        encoding: &Encoding,
+        weights: &crate::qubo::Weights,
+    ) -> Option<crate::qubo::GroupedModel> {
+        // Only the full encoding: its variables are the placements, in order.
+        if !encoding.fixed().is_empty() {
+            return None;
+        }
+        let g = encode::structured_model(self, weights);
+        (crate::qubo::Model::num_variables(&g) == encoding.num_variables()).then_some(g)
+    }
+
     fn score(&self, solution: &EdgeSolution) -> Option<Score> {
         Some(Score {
             value: check::check(self, solution).score,
