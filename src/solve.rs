@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::outcome::{Ground, Outcome, PuzzleContext, ground_energy};
 use crate::puzzle::{AnyPuzzle, AnySolution, Reference, Violation};
-use crate::qubo::{Encoding, Model, QuboError, Weights};
+use crate::qubo::{Encoding, QuboError, Weights};
 use crate::sampler::{RunControl, SampleError, Sampler};
 
 /// Why a solve could not run.
@@ -131,26 +131,11 @@ pub fn solve(
     let t0 = Instant::now();
     // A model too large to store is sampled through its structure alone (SA's structured
     // kernel); its ground energy is then not claimed (no stored model to measure it against).
-    let stored;
-    let structure;
-    let (model, num_interactions, ground): (&dyn Model, usize, Option<Ground>) =
-        match problem.puzzle.stored_model(problem.encoding, weights) {
-            Ok(m) => {
-                stored = m;
-                let ground = ground_energy(problem.encoding, weights, problem.reference)
-                    .map(|e| Ground::of(e, &stored.qubo));
-                (&stored, stored.qubo.num_interactions(), ground)
-            }
-            Err(QuboError::Unstored(why)) => {
-                structure = problem
-                    .puzzle
-                    .structure(problem.encoding, weights)
-                    .ok_or(QuboError::Unstored(why))?;
-                let couplings = structure.num_couplings() as usize;
-                (&structure, couplings, None)
-            }
-            Err(e) => return Err(e.into()),
-        };
+    let model = problem.puzzle.stored_model(problem.encoding, weights)?;
+    let num_interactions = model.num_interactions();
+    let ground = ground_energy(problem.encoding, weights, problem.reference)
+        .filter(|_| model.is_stored())
+        .map(|e| Ground::of(e, &model.qubo));
     let encode_s = t0.elapsed().as_secs_f64();
     // A valid solution's energy is the ground energy: samplers that search open-endedly may
     // stop a read there (unless the caller chose another target).
@@ -159,7 +144,7 @@ pub fn solve(
         control.target_energy = ground.map(|g| g.energy);
     }
     let t1 = Instant::now();
-    let samples = sampler.sample(model, &control)?;
+    let samples = sampler.sample(&model, &control)?;
     let sample_s = t1.elapsed().as_secs_f64();
     let context = PuzzleContext {
         puzzle: problem.puzzle,

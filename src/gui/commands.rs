@@ -56,6 +56,12 @@ impl Workbench {
             }
             Command::ExportQubo(p) => {
                 let Some(model) = &s.doc.model else { return };
+                if !model.is_stored() {
+                    s.status =
+                        "this model is too large to store, so it cannot be written as a QUBO file"
+                            .into();
+                    return;
+                }
                 let labels: Vec<String> = (0..model.qubo.num_variables())
                     .map(|v| s.doc.label_of(v))
                     .collect();

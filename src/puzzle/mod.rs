@@ -467,10 +467,20 @@ macro_rules! registry {
                 match self { $(AnyPuzzle::$variant(p) => p.structure(encoding, weights),)+ }
             }
             /// The weighted stored model of `encoding`, with its structure attached when the
-            /// kind has one (SA then anneals on the structure).
+            /// kind has one (SA then anneals on the structure); for an unstored encoding, the
+            /// structure alone (`StoredModel::structure_only`).
             pub fn stored_model(&self, encoding: &Encoding, weights: &Weights) -> Result<crate::qubo::StoredModel, crate::qubo::QuboError> {
-                let qubo = encoding.qubo(weights)?;
-                Ok(crate::qubo::StoredModel::new(qubo).with_structure(self.structure(encoding, weights)))
+                match encoding.qubo(weights) {
+                    Ok(qubo) => Ok(crate::qubo::StoredModel::new(qubo).with_structure(self.structure(encoding, weights))),
+                    Err(crate::qubo::QuboError::Unstored(why)) => {
+                        encoding.check_weights(weights)?;
+                        match self.structure(encoding, weights) {
+                            Some(g) => Ok(crate::qubo::StoredModel::structure_only(g)),
+                            None => Err(crate::qubo::QuboError::Unstored(why)),
+                        }
+                    }
+                    Err(e) => Err(e),
+                }
             }
             /// The solution's score, for kinds scored by degree.
             #[allow(unreachable_patterns)]

@@ -465,6 +465,12 @@ impl Encoding {
         &self.fixed
     }
 
+    /// Checks weights against the declared names and for finite values (what `qubo` checks
+    /// first; an unstored encoding's caller checks here).
+    pub fn check_weights(&self, weights: &Weights) -> Result<(), QuboError> {
+        self.resolve(weights).map(|_| ())
+    }
+
     /// Weight values in spec order; unknown names and non-finite values are errors.
     fn resolve(&self, weights: &Weights) -> Result<Vec<f64>, QuboError> {
         for (name, value) in weights.iter() {

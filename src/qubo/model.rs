@@ -442,11 +442,13 @@ pub trait Model: Sync {
 /// A `Qubo` together with its CSR, ready for the samplers (build it once per model change).
 #[derive(Clone, Debug)]
 pub struct StoredModel {
-    /// The model.
+    /// The model (all zeros when the model is structure-only: see `is_stored`).
     pub qubo: Qubo,
     csr: Csr,
     /// The same energies by structure, when the encoder knows it (SA then anneals on it).
     structure: Option<super::GroupedModel>,
+    /// False for a model too large to store: `structure` is then the model.
+    stored: bool,
 }
 
 impl StoredModel {
@@ -457,6 +459,34 @@ impl StoredModel {
             qubo,
             csr,
             structure: None,
+            stored: true,
+        }
+    }
+
+    /// A model too large to store, held only as its structure: energies, rows and the
+    /// structured kernel come from it; `qubo` is all zeros and `csr()` is `None`, so samplers
+    /// that need stored couplings estimate (and refuse) building them.
+    pub fn structure_only(structure: super::GroupedModel) -> Self {
+        let qubo = Qubo::zeros(structure.num_variables());
+        let csr = qubo.csr();
+        StoredModel {
+            qubo,
+            csr,
+            structure: Some(structure),
+            stored: false,
+        }
+    }
+
+    /// Whether the couplings are stored (`false`: structure-only).
+    pub fn is_stored(&self) -> bool {
+        self.stored
+    }
+
+    /// Couplings of the model (for a structure-only model, those its structure spells out).
+    pub fn num_interactions(&self) -> usize {
+        match (&self.structure, self.stored) {
+            (Some(g), false) => g.num_couplings() as usize,
+            _ => self.qubo.num_interactions(),
         }
     }
 
@@ -479,22 +509,34 @@ impl Model for StoredModel {
         self.csr.num_variables()
     }
     fn offset(&self) -> f64 {
-        self.csr.offset
+        match (&self.structure, self.stored) {
+            (Some(g), false) => g.offset(),
+            _ => self.csr.offset,
+        }
     }
     fn linear(&self, i: usize) -> f64 {
-        self.csr.linear[i]
+        match (&self.structure, self.stored) {
+            (Some(g), false) => g.linear(i),
+            _ => self.csr.linear[i],
+        }
     }
     fn for_each_neighbour(&self, i: usize, f: &mut dyn FnMut(usize, f64)) {
+        if let (Some(g), false) = (&self.structure, self.stored) {
+            return g.for_each_neighbour(i, f);
+        }
         let (cols, vals) = self.csr.row(i);
         for (&j, &q) in cols.iter().zip(vals) {
             f(j as usize, q);
         }
     }
     fn csr(&self) -> Option<&Csr> {
-        Some(&self.csr)
+        self.stored.then_some(&self.csr)
     }
     fn energy(&self, x: &[u8]) -> f64 {
-        self.qubo.energy(x).unwrap_or(f64::NAN)
+        match (&self.structure, self.stored) {
+            (Some(g), false) => g.energy(x),
+            _ => self.qubo.energy(x).unwrap_or(f64::NAN),
+        }
     }
     fn grouped(&self) -> Option<&super::GroupedModel> {
         self.structure.as_ref()

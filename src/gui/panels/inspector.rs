@@ -29,6 +29,8 @@ pub struct InspectorPanel {
     pub hover: Option<(usize, usize)>,
     /// Where the matrix was drawn last frame.
     pub view_rect: Option<Rect>,
+    /// The current model is structure-only (nothing to draw).
+    structure_only: bool,
 }
 
 impl Default for InspectorPanel {
@@ -41,6 +43,7 @@ impl Default for InspectorPanel {
             center: Vec2::splat(0.5),
             hover: None,
             view_rect: None,
+            structure_only: false,
         }
     }
 }
@@ -48,7 +51,7 @@ impl Default for InspectorPanel {
 impl InspectorPanel {
     /// The texture matches the current model (used by `--screenshot` to wait for it).
     pub fn is_ready(&self) -> bool {
-        self.job.is_none() && self.texture.is_some()
+        self.structure_only || (self.job.is_none() && self.texture.is_some())
     }
 
     /// The figures of the heatmap on screen, if one is.
@@ -112,6 +115,24 @@ impl InspectorPanel {
     /// Draws the inspector for the current model.
     pub fn ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
         ui.heading("QUBO inspector");
+        // A model too large to store has no matrix to draw: say what it is instead.
+        self.structure_only = s.doc.model.as_ref().is_some_and(|m| !m.is_stored());
+        if self.structure_only {
+            let (n, couplings) = s
+                .doc
+                .model
+                .as_ref()
+                .map_or((0, 0), |m| (m.qubo.num_variables(), m.num_interactions()));
+            ui.label(format!(
+                "n = {n}, couplings = {couplings}: too large to store, so there is no matrix to draw. \
+                 Simulated annealing samples it through its structure (each flip priced from counts \
+                 per group, side and colour); the other samplers need the stored couplings."
+            ));
+            self.texture = None;
+            self.shown = None;
+            self.job = None;
+            return;
+        }
         self.refresh(ui.ctx(), s);
         if let Some(e) = &s.doc.error {
             ui.colored_label(Color32::RED, e);
