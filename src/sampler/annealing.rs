@@ -427,6 +427,17 @@ impl SimulatedAnnealing {
     }
 }
 
+/// How a run went, for its `SampleInfo`.
+struct RunRecord {
+    range: [f64; 2],
+    seed: u64,
+    kernel: &'static str,
+    num_sweeps: usize,
+    t0: Instant,
+    t_sample: Instant,
+    warnings: Vec<String>,
+}
+
 impl SimulatedAnnealing {
     /// Annealing on a structured model (`qubo::grouped`): each flip's energy change comes from
     /// counts, so a sweep costs O(variables) however many couplings the model spells out, and
@@ -526,29 +537,54 @@ impl SimulatedAnnealing {
             groups.into_par_iter().filter_map(run).flatten().collect()
         });
         let states: Vec<Vec<u8>> = finished.into_iter().map(|(_, x)| x).collect();
-        let sampling_ns = t_sample.elapsed().as_nanos() as u64;
+        Ok(self.finish(
+            model,
+            states,
+            control,
+            RunRecord {
+                range,
+                seed,
+                kernel: "grouped",
+                num_sweeps,
+                t0,
+                t_sample,
+                warnings: Vec::new(),
+            },
+        ))
+    }
+
+    /// The result of a run: the states with their exact energies, and `info` recording the
+    /// parameters as run (β range, seed, kernel) and the timing.
+    fn finish(
+        &self,
+        model: &dyn Model,
+        states: Vec<Vec<u8>>,
+        control: &RunControl,
+        run: RunRecord,
+    ) -> SampleSet {
+        let sampling_ns = run.t_sample.elapsed().as_nanos() as u64;
         let t_post = Instant::now();
         let mut params = self.params();
         if let Some(obj) = params.as_object_mut() {
-            obj.insert("beta_range".into(), serde_json::json!(range));
-            obj.insert("seed".into(), serde_json::json!(seed));
-            obj.insert("kernel".into(), serde_json::json!("grouped"));
+            obj.insert("beta_range".into(), serde_json::json!(run.range));
+            obj.insert("seed".into(), serde_json::json!(run.seed));
+            obj.insert("kernel".into(), serde_json::json!(run.kernel));
         }
         let info = SampleInfo {
             sampler: self.name().into(),
             params,
             num_reads_requested: self.num_reads,
             cancelled: states.len() < self.num_reads && control.is_cancelled(),
-            seed: Some(seed),
-            preprocessing_ns: (t_sample - t0).as_nanos() as u64,
+            seed: Some(run.seed),
+            preprocessing_ns: (run.t_sample - run.t0).as_nanos() as u64,
             sampling_ns,
             postprocessing_ns: 0,
-            num_sweeps,
-            warnings: Vec::new(),
+            num_sweeps: run.num_sweeps,
+            warnings: run.warnings,
         };
         let mut set = SampleSet::from_states(model, states, info);
         set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;
-        Ok(set)
+        set
     }
 }
 
@@ -663,33 +699,21 @@ impl Sampler for SimulatedAnnealing {
                     .collect()
             }
         });
-        let sampling_ns = t_sample.elapsed().as_nanos() as u64;
-        let t_post = Instant::now();
         let states: Vec<Vec<u8>> = finished.into_iter().map(|(_, x)| x).collect();
-        let mut params = self.params();
-        if let Some(obj) = params.as_object_mut() {
-            obj.insert("beta_range".into(), serde_json::json!(range));
-            obj.insert("seed".into(), serde_json::json!(seed));
-            obj.insert(
-                "kernel".into(),
-                serde_json::json!(if use_lanes { "lanes" } else { "scalar" }),
-            );
-        }
-        let info = SampleInfo {
-            sampler: self.name().into(),
-            params,
-            num_reads_requested: num_reads,
-            cancelled: states.len() < num_reads && control.is_cancelled(),
-            seed: Some(seed),
-            preprocessing_ns: (t_sample - t0).as_nanos() as u64,
-            sampling_ns,
-            postprocessing_ns: 0,
-            num_sweeps,
-            warnings: scale.warning.into_iter().collect(),
-        };
-        let mut set = SampleSet::from_states(model, states, info);
-        set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;
-        Ok(set)
+        Ok(self.finish(
+            model,
+            states,
+            control,
+            RunRecord {
+                range,
+                seed,
+                kernel: if use_lanes { "lanes" } else { "scalar" },
+                num_sweeps,
+                t0,
+                t_sample,
+                warnings: scale.warning.into_iter().collect(),
+            },
+        ))
     }
 }
 
