@@ -703,6 +703,13 @@ fn the_full_eternity_ii_runs_through_its_structure_in_the_workbench() {
     set_param(&mut settings, "sa", "num_sweeps", serde_json::json!(2));
     set_param(&mut settings, "sa", "num_reads", serde_json::json!(8));
     set_param(&mut settings, "sa", "seed", serde_json::json!(1));
+    // An explicit β range skips the pilot (kept short for the test suite).
+    set_param(
+        &mut settings,
+        "sa",
+        "beta_range",
+        serde_json::json!([0.5, 5.0]),
+    );
     let mut h = harness(Workbench::with_file(Some(&e2), settings));
     frames(&mut h);
     // No matrix to draw: the inspector says why; `auto` picks SA, the one structured kernel.

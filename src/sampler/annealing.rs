@@ -56,7 +56,7 @@ pub enum BetaRangeRule {
 /// Euler96 #1, hot rates 0.5 / 0.3 / 0.12 with the freeze point as cold end gave 49 / 56 / 63 %
 /// of reads at the ground state, and cold factors 1.7 / 2.5 / 3.5 gave 87 / 82 / 74 %; rate
 /// 0.12 froze the 3-D spin glasses too early (L12: −3084 against −3100 at 0.3), so 0.3 it is.
-const SA_HOT_FLIP_RATE: f64 = 0.3;
+pub(super) const SA_HOT_FLIP_RATE: f64 = 0.3;
 /// See `SA_HOT_FLIP_RATE`.
 const SA_COLD_FACTOR: f64 = 1.7;
 
@@ -443,8 +443,9 @@ impl SimulatedAnnealing {
     /// counts, so a sweep costs O(variables) however many couplings the model spells out, and
     /// nothing is stored per coupling. 32 reads per lane group (`sampler/grouped.rs`); the same
     /// Metropolis rule and schedule as the stored-model kernels, with its own arithmetic (reads
-    /// differ from theirs for a seed; energies are recomputed exactly). β range: an explicit one, else dwave-samplers'
-    /// formula computed from the structure (the tempering pilot needs stored couplings).
+    /// differ from theirs for a seed; energies are recomputed exactly). β range: an explicit
+    /// one, else by `beta_range_rule` — the pilot, measured on the structured kernel, or
+    /// dwave-samplers' formula computed from the structure.
     fn sample_grouped(
         &self,
         model: &dyn Model,
@@ -471,14 +472,36 @@ impl SimulatedAnnealing {
                 .saturating_add(bytes_of(&[self.num_reads, n])),
         )?;
         let seed = self.seed.unwrap_or_else(rand::random);
-        let (schedule, range) = self.schedule_spec().schedule(model);
+        let tables = LaneTables::new(&kernel);
+        let mut spec = self.schedule_spec();
+        if spec.beta_range.is_none()
+            && spec.kind != BetaScheduleType::Custom
+            && self.beta_range_rule == BetaRangeRule::Pilot
+        {
+            // The same rule as the CSR pilot (a quarter of the run's work, 100 to 1000 sweeps;
+            // hot end at SA_HOT_FLIP_RATE, cold end SA_COLD_FACTOR × the freezing β), measured
+            // on one lane group with a β per lane.
+            let work = self.num_reads.saturating_mul(self.num_sweeps) / (grouped::LANES * 4);
+            match grouped::pilot_range(model, &tables, work.clamp(100, 1000), seed, control) {
+                Some((hot, cold)) => spec.beta_range = Some([hot, cold * SA_COLD_FACTOR]),
+                None => {
+                    let info = SampleInfo::cancelled_before_sampling(
+                        self.name(),
+                        self.params(),
+                        self.num_reads,
+                        seed,
+                    );
+                    return Ok(SampleSet::from_states(model, Vec::new(), info));
+                }
+            }
+        }
+        let (schedule, range) = spec.schedule(model);
         let num_sweeps = schedule.num_sweeps();
         let tracker = ProgressTracker::new(
             control,
             (self.num_reads as u64).saturating_mul(num_sweeps as u64),
         );
         let initial_states = self.initial_states.as_deref().unwrap_or(&[]);
-        let tables = LaneTables::new(&kernel);
         let num_reads = self.num_reads;
         // One lane group: up to 32 reads (padding lanes run spare reads, dropped).
         let run = |group: std::ops::Range<usize>| -> Option<Vec<(usize, Vec<u8>)>> {
@@ -507,7 +530,10 @@ impl SimulatedAnnealing {
             let live = group.len();
             let mut reported = 0;
             for sweep in 0..num_sweeps {
-                state.sweep(&tables, (1.0 / schedule.beta(sweep)) as f32);
+                state.sweep(
+                    &tables,
+                    &[(1.0 / schedule.beta(sweep)) as f32; grouped::LANES],
+                );
                 if tracker.is_cancelled() {
                     return None;
                 }

@@ -68,6 +68,8 @@ pub(super) struct LaneState {
     threshold: Vec<Lanes>,
     /// Each lane's energy, kept up to date by the accepted changes (f32: for progress only).
     pub energy: Lanes,
+    /// Flips accepted per lane since the last reset (the pilot's flip rates).
+    pub flips: Lanes,
 }
 
 impl LaneState {
@@ -82,6 +84,7 @@ impl LaneState {
             rng: LaneRng::from_states(&rng_states),
             threshold: vec![[0.0; LANES]; BLOCK],
             energy: std::array::from_fn(|l| energies.get(l).copied().unwrap_or(0.0) as f32),
+            flips: [0.0; LANES],
         };
         for (l, x) in states.iter().enumerate() {
             for (v, &b) in x.iter().enumerate() {
@@ -105,11 +108,11 @@ impl LaneState {
         self.on.iter().map(|v| (v[l] > 0.5) as u8).collect()
     }
 
-    /// One Metropolis sweep of every lane at 1/β = `inv_beta`.
+    /// One Metropolis sweep of every lane, lane l at 1/β = `inv_beta[l]`.
     // Each array is its own argument: `&mut` parameters are known not to overlap, which the
     // lane loops need to vectorise (fields of one struct are not).
     #[allow(clippy::too_many_arguments)]
-    pub fn sweep(&mut self, t: &LaneTables, inv_beta: f32) {
+    pub fn sweep(&mut self, t: &LaneTables, inv_beta: &Lanes) {
         // Separate `&mut` slices (not fields of one struct): the compiler then knows they do
         // not overlap, and the lane loops vectorise.
         let LaneState {
@@ -120,6 +123,7 @@ impl LaneState {
             rng,
             threshold,
             energy,
+            flips,
         } = self;
         let (on, in_group, at_port, with_label, threshold) = (
             &mut on[..],
@@ -137,11 +141,12 @@ impl LaneState {
             rng: &mut LaneRng<LANES>,
             threshold: &mut [Lanes],
             energy: &mut Lanes,
-            inv_beta: f32,
+            flips: &mut Lanes,
+            inv_beta: &Lanes,
         ) -> () {
             for block in (0..t.n).step_by(BLOCK) {
                 let end = (block + BLOCK).min(t.n);
-                rng.fill(&mut threshold[..end - block], |r, _| neg_ln_uniform(r) * inv_beta);
+                rng.fill(&mut threshold[..end - block], |r, l| neg_ln_uniform(r) * inv_beta[l]);
                 for v in block..end {
                     let x = on[v];
                     let mut field = [t.linear[v]; LANES];
@@ -165,6 +170,7 @@ impl LaneState {
                         let accept = de <= thr[l];
                         d[l] = if accept { dir } else { 0.0 };
                         energy[l] += if accept { de } else { 0.0 };
+                        flips[l] += if accept { 1.0 } else { 0.0 };
                     }
                     let xv = &mut on[v];
                     for l in 0..LANES {
@@ -190,6 +196,56 @@ impl LaneState {
             }
         })
     }
+}
+
+/// SA's β range for a structured model: one lane group, lane l at the l-th of 32 β values
+/// geometric over dwave-samplers' range, `sweeps` sweeps from random states, flip rates
+/// (accepted flips per variable and sweep) measured over the second half; the ends as the CSR
+/// pilot chooses them (`tempering::pilot::ends`: hot where SA's hot rate is reached, cold where
+/// the rate comes within one flip per sweep of the coldest lane's). `None` when cancelled.
+pub(super) fn pilot_range(
+    model: &dyn crate::qubo::Model,
+    t: &LaneTables,
+    sweeps: usize,
+    seed: u64,
+    control: &super::RunControl,
+) -> Option<(f64, f64)> {
+    let (hot, cold) = super::schedule::default_beta_range(model);
+    let betas: Vec<f64> = (0..LANES)
+        .map(|l| hot * (cold / hot).powf(l as f64 / (LANES - 1) as f64))
+        .collect();
+    let inv_beta: Lanes = std::array::from_fn(|l| (1.0 / betas[l]) as f32);
+    let mut rngs = Vec::with_capacity(LANES);
+    let mut starts = Vec::with_capacity(LANES);
+    for l in 0..LANES {
+        // Reads far from the run's own (which count from 0).
+        let mut rng = Xoshiro128p::for_read(seed, (u64::MAX / 4) + l as u64);
+        starts.push(
+            (0..t.n)
+                .map(|_| (rng.next_u32() >> 31) as u8)
+                .collect::<Vec<u8>>(),
+        );
+        rngs.push(rng);
+    }
+    let mut s = LaneState::new(t, &starts, &rngs, &[]);
+    let warm = sweeps / 2;
+    for k in 0..sweeps {
+        if k == warm {
+            s.flips = [0.0; LANES];
+        }
+        s.sweep(t, &inv_beta);
+        if control.is_cancelled() {
+            return None;
+        }
+    }
+    let measured = ((sweeps - warm) * t.n.max(1)) as f64;
+    let rates: Vec<f64> = s.flips.iter().map(|&f| f as f64 / measured).collect();
+    Some(super::tempering::pilot::ends(
+        &betas,
+        &rates,
+        t.n,
+        super::annealing::SA_HOT_FLIP_RATE,
+    ))
 }
 
 #[cfg(test)]
@@ -230,7 +286,7 @@ mod tests {
         let energies: Vec<f64> = starts.iter().map(|x| g.energy(x)).collect();
         let mut s = LaneState::new(&t, &starts, &rngs, &energies);
         for sweep in 0..50 {
-            s.sweep(&t, 2.0 / (1.0 + sweep as f32));
+            s.sweep(&t, &[2.0 / (1.0 + sweep as f32); LANES]);
             for l in 0..LANES {
                 let x = s.state(l);
                 let want = GroupedState::new(&k, &x);
@@ -246,7 +302,7 @@ mod tests {
         // labels differ: +1 — a local minimum for single flips), most lanes in the ground one;
         // each lane's running energy is its state's.
         for _ in 0..50 {
-            s.sweep(&t, 0.01);
+            s.sweep(&t, &[0.01; LANES]);
         }
         let mut ground = 0;
         for l in 0..LANES {
