@@ -474,26 +474,13 @@ impl SimulatedAnnealing {
         let seed = self.seed.unwrap_or_else(rand::random);
         let tables = LaneTables::new(&kernel);
         let mut spec = self.schedule_spec();
-        if spec.beta_range.is_none()
-            && spec.kind != BetaScheduleType::Custom
-            && self.beta_range_rule == BetaRangeRule::Pilot
-        {
-            // The same rule as the CSR pilot (a quarter of the run's work, 100 to 1000 sweeps;
-            // hot end at SA_HOT_FLIP_RATE, cold end SA_COLD_FACTOR × the freezing β), measured
-            // on one lane group with a β per lane.
-            let work = self.num_reads.saturating_mul(self.num_sweeps) / (grouped::LANES * 4);
-            match grouped::pilot_range(model, &tables, work.clamp(100, 1000), seed, control) {
-                Some((hot, cold)) => spec.beta_range = Some([hot, cold * SA_COLD_FACTOR]),
-                None => {
-                    let info = SampleInfo::cancelled_before_sampling(
-                        self.name(),
-                        self.params(),
-                        self.num_reads,
-                        seed,
-                    );
-                    return Ok(SampleSet::from_states(model, Vec::new(), info));
-                }
-            }
+        if let Some(sweeps) = self.pilot_sweeps(&spec, grouped::LANES) {
+            // The CSR pilot's rule, measured on one lane group with a β per lane.
+            let Some((hot, cold)) = grouped::pilot_range(model, &tables, sweeps, seed, control)
+            else {
+                return Ok(self.cancelled_before_sampling(model, seed));
+            };
+            spec.beta_range = Some([hot, cold * SA_COLD_FACTOR]);
         }
         let (schedule, range) = spec.schedule(model);
         let num_sweeps = schedule.num_sweeps();
@@ -577,6 +564,24 @@ impl SimulatedAnnealing {
                 warnings: Vec::new(),
             },
         ))
+    }
+
+    /// Sweeps for the β-range pilot on `replicas` replicas side by side — a quarter of the
+    /// run's own work, between 100 and 1000 sweeps, so short runs do not pay for a long pilot —
+    /// or `None` when the range is given, custom, or chosen by dwave-samplers' formula.
+    fn pilot_sweeps(&self, spec: &ScheduleSpec, replicas: usize) -> Option<usize> {
+        let pilot = spec.beta_range.is_none()
+            && spec.kind != BetaScheduleType::Custom
+            && self.beta_range_rule == BetaRangeRule::Pilot;
+        let work = self.num_reads.saturating_mul(self.num_sweeps) / (replicas * 4);
+        pilot.then(|| work.clamp(100, 1000))
+    }
+
+    /// The empty result of a run cancelled before its first read.
+    fn cancelled_before_sampling(&self, model: &dyn Model, seed: u64) -> SampleSet {
+        let info =
+            SampleInfo::cancelled_before_sampling(self.name(), self.params(), self.num_reads, seed);
+        SampleSet::from_states(model, Vec::new(), info)
     }
 
     /// The result of a run: the states with their exact energies, and `info` recording the
@@ -667,28 +672,14 @@ impl Sampler for SimulatedAnnealing {
         let km = KernelModel::new(&csr, scale.factor);
         let seed = self.seed.unwrap_or_else(rand::random);
         let mut spec = self.schedule_spec();
-        let pilot = spec.beta_range.is_none()
-            && spec.kind != BetaScheduleType::Custom
-            && self.beta_range_rule == BetaRangeRule::Pilot;
-        if pilot {
-            // A quarter of the run's own work (16 replicas), between 100 and 1000 sweeps: short
-            // runs do not pay for a long pilot.
-            let work = self.num_reads.saturating_mul(self.num_sweeps) / (16 * 4);
-            let sweeps = work.clamp(100, 1000);
-            match super::tempering::pilot_range(model, &km, sweeps, SA_HOT_FLIP_RATE, seed, control)
-            {
-                // Annealing ends colder than the freezing point, to finish the descent there.
-                Some((hot, cold)) => spec.beta_range = Some([hot, cold * SA_COLD_FACTOR]),
-                None => {
-                    let info = SampleInfo::cancelled_before_sampling(
-                        self.name(),
-                        self.params(),
-                        self.num_reads,
-                        seed,
-                    );
-                    return Ok(SampleSet::from_states(model, Vec::new(), info));
-                }
-            }
+        if let Some(sweeps) = self.pilot_sweeps(&spec, 16) {
+            let Some((hot, cold)) =
+                super::tempering::pilot_range(model, &km, sweeps, SA_HOT_FLIP_RATE, seed, control)
+            else {
+                return Ok(self.cancelled_before_sampling(model, seed));
+            };
+            // Annealing ends colder than the freezing point, to finish the descent there.
+            spec.beta_range = Some([hot, cold * SA_COLD_FACTOR]);
         }
         let (schedule, range) = spec.schedule(model);
         let num_sweeps = schedule.num_sweeps();
