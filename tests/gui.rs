@@ -628,6 +628,9 @@ fn the_edge_matching_editor_turns_fixes_paints_and_swaps_pieces() {
     let seed =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/edge-matching/seed-article-4x4.txt");
     let mut h = harness(Workbench::with_file(Some(&seed), Settings::default()));
+    wait_for(&mut h, "the design facts", |wb| {
+        wb.shared.current_facts().is_some()
+    });
     frames(&mut h);
     let before = edge_matching(h.state()).clone();
     // Click piece 6 (second row, second cell in the layout) and turn it with R.
@@ -651,6 +654,12 @@ fn the_edge_matching_editor_turns_fixes_paints_and_swaps_pieces() {
     frames(&mut h);
     let fixed = edge_matching(h.state()).fixed().to_vec();
     assert_eq!((fixed[0].piece, fixed[0].row, fixed[0].col), (5, 1, 1));
+    // The facts line above the board appears when the new instance's facts are in, which
+    // moves the board: wait for it before aiming at a triangle.
+    wait_for(&mut h, "the design facts", |wb| {
+        wb.shared.current_facts().is_some()
+    });
+    frames(&mut h);
     // Paint: pick colour 5 and click the top triangle of the piece at (0, 1).
     h.get_by_label("Paint").click();
     frames(&mut h);
@@ -711,8 +720,12 @@ fn the_full_eternity_ii_runs_through_its_structure_in_the_workbench() {
         serde_json::json!([0.5, 5.0]),
     );
     let mut h = harness(Workbench::with_file(Some(&e2), settings));
+    wait_for(&mut h, "the design facts", |wb| {
+        wb.shared.current_facts().is_some()
+    });
     frames(&mut h);
-    // No matrix to draw: the inspector says why; `auto` picks SA, the one structured kernel.
+    // No matrix to draw: the inspector says why; the classical search found no solution to
+    // stop at, so `auto` picks SA on the structure.
     assert!(h.query_by_label_contains("no matrix to draw").is_some());
     assert!(h.state().inspector.is_ready());
     assert!(h.query_by_label_contains("auto → sa").is_some());
@@ -734,4 +747,79 @@ fn the_full_eternity_ii_runs_through_its_structure_in_the_workbench() {
         .expect("a selected sample");
     let puzzle = h.state().shared.doc.puzzle().unwrap().clone();
     assert_eq!(puzzle.score(&best).unwrap().max, 480);
+}
+
+#[test]
+fn a_long_run_shows_its_best_board_so_far_with_its_score() {
+    use egui_kittest::kittest::NodeT;
+    let clue =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/edge-matching/official/clue1.txt");
+    let mut settings = Settings {
+        sampler: "sa".into(),
+        ..Default::default()
+    };
+    // Far more sweeps than the test waits for: the run is cancelled once the board is shown.
+    set_param(
+        &mut settings,
+        "sa",
+        "num_sweeps",
+        serde_json::json!(100_000_000),
+    );
+    set_param(&mut settings, "sa", "num_reads", serde_json::json!(32));
+    set_param(
+        &mut settings,
+        "sa",
+        "beta_range",
+        serde_json::json!([0.5, 5.0]),
+    );
+    let mut h = harness(Workbench::with_file(Some(&clue), settings));
+    frames(&mut h);
+    h.get_by_label("Run").click();
+    frames(&mut h);
+    wait_for(&mut h, "a best state from the running sampler", |wb| {
+        wb.shared
+            .run
+            .as_ref()
+            .is_some_and(|job| job.best_state_version() > 0)
+    });
+    frames(&mut h);
+    assert!(h.state().is_running());
+    // The puzzle shows the decoded board with its score out of the clue's 60 joints.
+    let line = h
+        .query_by_label_contains("Running: the best state so far, score")
+        .expect("the running board's line")
+        .accesskit_node();
+    // A label's text is its accesskit value.
+    let label = line.label().or_else(|| line.value()).unwrap_or_default();
+    let value: u64 = label
+        .split("score ")
+        .nth(1)
+        .and_then(|rest| rest.split(" / 60").next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no score out of 60 in {label:?}"));
+    assert!(value <= 60, "{label}");
+    // It is the decoded best state, refereed like any sample.
+    let live = h
+        .state_mut()
+        .shared
+        .run
+        .as_mut()
+        .and_then(|job| job.live_solution().cloned())
+        .expect("a decoded board");
+    let puzzle = h.state().shared.doc.puzzle().unwrap().clone();
+    assert_eq!(puzzle.score(&live).unwrap().max, 60);
+    h.get_by_label("Cancel").click();
+    wait_for(&mut h, "the cancelled run", |wb| {
+        !wb.is_running() && wb.shared.result.is_some()
+    });
+    assert!(
+        h.state()
+            .shared
+            .result
+            .as_ref()
+            .unwrap()
+            .samples
+            .info
+            .cancelled
+    );
 }

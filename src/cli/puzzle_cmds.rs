@@ -86,14 +86,15 @@ fn solve_one(
     let puzzle = &loaded.puzzle;
     {
         let encoding = puzzle.encode(options)?;
+        // The reference first: whether a valid solution's energy is known decides `auto`.
+        let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
         let (sampler, reason) = build_sampler(
             &a.sampler,
             encoding.num_variables(),
-            true,
+            reference.solution().is_some() || a.sampler.target_energy.is_some(),
             encoding.unstored().is_none(),
         )?;
         let weights = weights_for(&encoding, "--weight", &a.encoding.weights)?;
-        let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
         let (control, bar) = control_with_progress(threads, &format!("puzzle {number}"));
         let control = control.with_target_energy(a.sampler.target_energy);
         let problem = Problem {
@@ -339,10 +340,11 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
             a.from, a.to, a.steps
         ))
     })?;
+    let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
     let (sampler, reason) = build_sampler(
         &a.sampler,
         encoding.num_variables(),
-        true,
+        reference.solution().is_some() || a.sampler.target_energy.is_some(),
         encoding.unstored().is_none(),
     )?;
     if let Some(why) = reason {
@@ -356,7 +358,6 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
             a.weight, "success", "ground", "mean E", "min E"
         );
     }
-    let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
     let spec = crate::sweep::SweepSpec {
         problem: Problem {
             puzzle: &puzzle,

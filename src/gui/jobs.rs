@@ -10,7 +10,7 @@ use std::time::Instant;
 use crate::outcome::{Ground, Outcome, PuzzleContext, ground_energy};
 use crate::puzzle::{AnyPuzzle, AnySolution, DesignFacts, REFERENCE_NODE_BUDGET};
 use crate::qubo::{Encoding, StoredModel, Weights};
-use crate::sampler::{Progress, RunControl, Sampler};
+use crate::sampler::{BestState, Progress, RunControl, Sampler};
 use crate::solve::Problem;
 use crate::sweep::{self, SweepPoint};
 
@@ -63,6 +63,12 @@ pub struct SampleJob {
     pub history: Arc<Mutex<Vec<[f64; 2]>>>,
     /// When it started.
     pub started: Instant,
+    /// The best state the run has offered so far.
+    best_state: BestState,
+    /// What decodes it: the puzzle and its encoding (none for bare models).
+    decoder: Option<(AnyPuzzle, Arc<Encoding>)>,
+    /// The latest snapshot decoded, with its version.
+    live: Option<(u64, AnySolution)>,
     rx: Receiver<Result<RunResult, String>>,
 }
 
@@ -94,6 +100,12 @@ impl SampleJob {
                 }
                 on_progress();
             });
+        let best_state = BestState::new();
+        let control = control.with_best_state(best_state.clone());
+        let decoder = input
+            .puzzle
+            .as_ref()
+            .map(|(p, enc, _)| (p.clone(), enc.clone()));
         let (tx, rx) = channel();
         let mut worker_control = control.clone();
         std::thread::spawn(move || {
@@ -134,8 +146,30 @@ impl SampleJob {
             progress,
             history,
             started,
+            best_state,
+            decoder,
+            live: None,
             rx,
         }
+    }
+
+    /// The number of the latest best state the run offered (0: none yet).
+    pub fn best_state_version(&self) -> u64 {
+        self.best_state.version()
+    }
+
+    /// The best state so far decoded as the puzzle's (partial) solution, while the run goes
+    /// on: decoded again only when the run offered a better state.
+    pub fn live_solution(&mut self) -> Option<&AnySolution> {
+        let version = self.best_state.version();
+        let stale = self.live.as_ref().is_none_or(|(v, _)| *v != version);
+        if version > 0
+            && stale
+            && let (Some(snap), Some((puzzle, encoding))) = (self.best_state.get(), &self.decoder)
+        {
+            self.live = Some((snap.version, puzzle.decode(encoding, &snap.state)));
+        }
+        self.live.as_ref().map(|(_, s)| s)
     }
 
     /// The result, once the worker is done.

@@ -78,10 +78,16 @@ impl Shared {
             .model
             .as_ref()
             .map_or(0, |m| m.qubo.num_variables());
+        // A puzzle has a target energy (a valid solution's) unless its design facts came back
+        // without a solution (Eternity II: the search gives up): then nothing tells a run
+        // where to stop.
+        let no_solution = self
+            .current_facts()
+            .is_some_and(|f| f.is_ok_and(|f| f.solution.is_none()));
         crate::sampler::resolve(
             &self.settings.sampler,
             n,
-            self.doc.puzzle().is_some(),
+            self.doc.puzzle().is_some() && !no_solution,
             self.doc
                 .encoding
                 .as_ref()

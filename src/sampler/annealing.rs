@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::control::ProgressTracker;
-use super::kernel::{BLOCK, KernelModel, inverse_beta, run_bytes, sweep_lanes, with_avx2};
+use super::kernel::{BLOCK, KernelModel, inverse_beta, lowest, run_bytes, sweep_lanes, with_avx2};
 use super::precision::KernelScale;
 use super::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
 use super::schedule::{BetaScheduleType, Schedule, ScheduleSpec};
@@ -275,6 +275,9 @@ impl Job<'_> {
             if self.report_due(s) {
                 self.tracker
                     .add((s + 1 - reported) as u64, m.unscaled(energy));
+                self.tracker.offer(m.unscaled(energy), || {
+                    sign.iter().map(|&v| (v < 0.0) as u8).collect()
+                });
                 reported = s + 1;
             }
         }
@@ -317,12 +320,12 @@ impl Job<'_> {
                 return None;
             }
             if self.report_due(s) {
-                let best = energy[..reads.len()]
-                    .iter()
-                    .copied()
-                    .fold(f32::INFINITY, f32::min);
+                let (lane, best) = lowest(&energy[..reads.len()]);
                 self.tracker
                     .add(((s + 1 - reported) * reads.len()) as u64, m.unscaled(best));
+                self.tracker.offer(m.unscaled(best), || {
+                    sign.iter().map(|v| (v[lane] < 0.0) as u8).collect()
+                });
                 reported = s + 1;
             }
         }
@@ -453,12 +456,12 @@ impl SimulatedAnnealing {
         control: &RunControl,
         t0: Instant,
     ) -> Result<SampleSet, SampleError> {
-        use super::grouped::{self, LaneState, LaneTables};
+        use super::grouped::{self, LaneState, LaneTables, Sweep};
         let n = model.num_variables();
         let kernel = structure.kernel();
         let threads = control.threads_for(self.num_reads.div_ceil(grouped::LANES));
-        let per_thread = LaneTables::new(&kernel).state_bytes();
-        let tables = bytes_of(&[n, 4 + 8 + 32 + 32]);
+        let tables = LaneTables::new(&kernel);
+        let per_thread = tables.state_bytes(grouped::LANES);
         check_memory(
             || {
                 format!(
@@ -468,11 +471,10 @@ impl SimulatedAnnealing {
             },
             bytes_of(&[threads, 1])
                 .saturating_mul(per_thread)
-                .saturating_add(tables)
+                .saturating_add(tables.bytes())
                 .saturating_add(bytes_of(&[self.num_reads, n])),
         )?;
         let seed = self.seed.unwrap_or_else(rand::random);
-        let tables = LaneTables::new(&kernel);
         let mut spec = self.schedule_spec();
         if let Some(sweeps) = self.pilot_sweeps(&spec, grouped::LANES) {
             // The CSR pilot's rule, measured on one lane group with a β per lane.
@@ -513,7 +515,8 @@ impl SimulatedAnnealing {
                 rngs.push(rng);
             }
             let energies: Vec<f64> = starts.iter().map(|x| model.energy(x)).collect();
-            let mut state = LaneState::new(&tables, &starts, &rngs, &energies);
+            let mut state =
+                LaneState::<{ grouped::LANES }>::new(&tables, &starts, &rngs, &energies);
             let live = group.len();
             let mut reported = 0;
             for sweep in 0..num_sweeps {
@@ -527,11 +530,9 @@ impl SimulatedAnnealing {
                 if tracker.wants_reports()
                     && ((sweep + 1).is_multiple_of(tracker.every()) || sweep + 1 == num_sweeps)
                 {
-                    let best = state.energy[..live]
-                        .iter()
-                        .copied()
-                        .fold(f32::INFINITY, f32::min);
+                    let (lane, best) = lowest(&state.energy[..live]);
                     tracker.add(((sweep + 1 - reported) * live) as u64, best as f64);
+                    tracker.offer(best as f64, || state.state(lane));
                     reported = sweep + 1;
                 }
             }

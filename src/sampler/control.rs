@@ -1,8 +1,8 @@
 //! `RunControl`: what a caller (CLI, GUI job, test) can do to a running sampler — cancel it,
 //! watch its progress, choose its thread count.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// A progress report: work done so far and the best energy seen.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -17,6 +17,77 @@ pub struct Progress {
 
 type Observer = dyn Fn(&Progress) + Send + Sync;
 
+/// The lowest-energy state a run has offered so far, shared with whoever watches the run: the
+/// GUI decodes it into a partial board with its score while a long run goes on. Samplers
+/// offer their best state at their progress reports; the state is only copied when its energy
+/// beats the one held (checked without locking), so watching costs a run almost nothing.
+#[derive(Clone)]
+pub struct BestState {
+    energy_bits: Arc<AtomicU64>,
+    slot: Arc<Mutex<Option<Snapshot>>>,
+}
+
+/// A state offered by a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    /// Its energy as the sampler tracks it (running sums: approximate).
+    pub energy: f64,
+    /// The state, 0/1 per variable.
+    pub state: Vec<u8>,
+    /// Counts the snapshots taken, so a watcher knows when to decode again.
+    pub version: u64,
+}
+
+impl Default for BestState {
+    fn default() -> Self {
+        BestState {
+            energy_bits: Arc::new(AtomicU64::new(f64::INFINITY.to_bits())),
+            slot: Arc::new(Mutex::new(None)),
+        }
+    }
+}
+
+impl BestState {
+    /// An empty slot.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The best state so far, if any was offered.
+    pub fn get(&self) -> Option<Snapshot> {
+        self.slot.lock().ok()?.clone()
+    }
+
+    /// The number of the latest snapshot (0: none yet).
+    pub fn version(&self) -> u64 {
+        self.slot
+            .lock()
+            .ok()
+            .and_then(|s| s.as_ref().map(|s| s.version))
+            .unwrap_or(0)
+    }
+
+    /// Keeps `state()` if `energy` is below the best held.
+    fn offer(&self, energy: f64, state: impl FnOnce() -> Vec<u8>) {
+        let held = f64::from_bits(self.energy_bits.load(Ordering::Relaxed));
+        if energy.partial_cmp(&held) != Some(std::cmp::Ordering::Less) {
+            return;
+        }
+        let x = state();
+        if let Ok(mut slot) = self.slot.lock()
+            && slot.as_ref().is_none_or(|s| energy < s.energy)
+        {
+            let version = slot.as_ref().map_or(1, |s| s.version + 1);
+            *slot = Some(Snapshot {
+                energy,
+                state: x,
+                version,
+            });
+            self.energy_bits.store(energy.to_bits(), Ordering::Relaxed);
+        }
+    }
+}
+
 /// How a run is steered from outside: cancellation, a progress observer and the thread count.
 #[derive(Clone)]
 pub struct RunControl {
@@ -30,6 +101,8 @@ pub struct RunControl {
     /// valid-solution energy when weights are ≥ 0). Samplers that search open-endedly
     /// (tempering) stop a read there; the others ignore it.
     pub target_energy: Option<f64>,
+    /// Where the run offers its best state at progress reports (see `BestState`).
+    pub best_state: Option<BestState>,
 }
 
 impl Default for RunControl {
@@ -40,6 +113,7 @@ impl Default for RunControl {
             progress_every_sweeps: 100,
             threads: None,
             target_energy: None,
+            best_state: None,
         }
     }
 }
@@ -70,6 +144,13 @@ impl RunControl {
     ) -> Self {
         self.progress_every_sweeps = every_sweeps.max(1);
         self.observer = Some(Arc::new(f));
+        self
+    }
+
+    /// Asks the run to offer its best state to `slot` at its progress reports (which need an
+    /// observer: see `with_observer`).
+    pub fn with_best_state(mut self, slot: BestState) -> Self {
+        self.best_state = Some(slot);
         self
     }
 
@@ -141,6 +222,14 @@ impl<'a> ProgressTracker<'a> {
 
     pub fn wants_reports(&self) -> bool {
         self.control.observer.is_some()
+    }
+
+    /// Offers a state of `energy` (model units) as the run's best so far; `state` is called
+    /// only when someone watches and the energy beats the best held.
+    pub fn offer(&self, energy: f64, state: impl FnOnce() -> Vec<u8>) {
+        if let Some(slot) = &self.control.best_state {
+            slot.offer(energy, state);
+        }
     }
 
     /// Adds work done and an energy seen; calls the observer.

@@ -12,12 +12,10 @@ use super::kernel::with_avx2;
 use super::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
 use crate::qubo::grouped::GroupedKernel;
 
-/// Reads per lane group.
+/// Reads per lane group in annealing (tempering runs 8, 16 or 32 replicas side by side).
 pub(super) const LANES: usize = 32;
 /// Variables whose thresholds are drawn together.
 const BLOCK: usize = 64;
-
-type Lanes = [f32; LANES];
 
 /// The kernel's tables in f32.
 pub(super) struct LaneTables {
@@ -51,40 +49,51 @@ impl LaneTables {
         }
     }
 
-    /// Bytes of one lane group's state.
-    pub fn state_bytes(&self) -> u64 {
-        let arrays = self.n + self.num_groups + self.num_ports * (1 + self.num_labels);
-        (arrays as u64).saturating_mul(std::mem::size_of::<Lanes>() as u64)
+    /// Bytes of the state of one group of `lanes` lanes.
+    pub fn state_bytes(&self, lanes: usize) -> u64 {
+        let arrays = self.n + self.num_groups + self.num_ports * (1 + self.num_labels) + BLOCK;
+        (arrays as u64).saturating_mul(4 * lanes as u64)
+    }
+
+    /// Bytes of the tables themselves (per variable: linear, groups, own and other ports).
+    pub fn bytes(&self) -> u64 {
+        crate::budget::bytes_of(&[self.n, 4 + 8 + 32 + 32])
+    }
+
+    /// Variables.
+    pub fn num_variables(&self) -> usize {
+        self.n
     }
 }
 
-/// One lane group's state.
-pub(super) struct LaneState {
-    on: Vec<Lanes>,
-    in_group: Vec<Lanes>,
-    at_port: Vec<Lanes>,
-    with_label: Vec<Lanes>,
-    rng: LaneRng<LANES>,
-    threshold: Vec<Lanes>,
-    /// Each lane's energy, kept up to date by the accepted changes (f32: for progress only).
-    pub energy: Lanes,
+/// One group of L lanes' state.
+pub(super) struct LaneState<const L: usize> {
+    on: Vec<[f32; L]>,
+    in_group: Vec<[f32; L]>,
+    at_port: Vec<[f32; L]>,
+    with_label: Vec<[f32; L]>,
+    rng: LaneRng<L>,
+    threshold: Vec<[f32; L]>,
+    /// Each lane's energy, kept up to date by the accepted changes (f32 and drifting: for
+    /// progress and swap decisions; exact energies come from the model).
+    pub energy: [f32; L],
     /// Flips accepted per lane since the last reset (the pilot's flip rates).
-    pub flips: Lanes,
+    pub flips: [f32; L],
 }
 
-impl LaneState {
+impl<const L: usize> LaneState<L> {
     /// Lanes starting from the given states (0/1 per variable) and generator states.
     pub fn new(t: &LaneTables, states: &[Vec<u8>], rngs: &[Xoshiro128p], energies: &[f64]) -> Self {
-        let rng_states: [[u32; 4]; LANES] = std::array::from_fn(|l| rngs[l].state());
+        let rng_states: [[u32; 4]; L] = std::array::from_fn(|l| rngs[l].state());
         let mut s = LaneState {
-            on: vec![[0.0; LANES]; t.n],
-            in_group: vec![[0.0; LANES]; t.num_groups],
-            at_port: vec![[0.0; LANES]; t.num_ports],
-            with_label: vec![[0.0; LANES]; t.num_ports * t.num_labels],
+            on: vec![[0.0; L]; t.n],
+            in_group: vec![[0.0; L]; t.num_groups],
+            at_port: vec![[0.0; L]; t.num_ports],
+            with_label: vec![[0.0; L]; t.num_ports * t.num_labels],
             rng: LaneRng::from_states(&rng_states),
-            threshold: vec![[0.0; LANES]; BLOCK],
+            threshold: vec![[0.0; L]; BLOCK],
             energy: std::array::from_fn(|l| energies.get(l).copied().unwrap_or(0.0) as f32),
-            flips: [0.0; LANES],
+            flips: [0.0; L],
         };
         for (l, x) in states.iter().enumerate() {
             for (v, &b) in x.iter().enumerate() {
@@ -108,100 +117,138 @@ impl LaneState {
         self.on.iter().map(|v| (v[l] > 0.5) as u8).collect()
     }
 
-    /// One Metropolis sweep of every lane, lane l at 1/β = `inv_beta[l]`.
-    // Each array is its own argument: `&mut` parameters are known not to overlap, which the
-    // lane loops need to vectorise (fields of one struct are not).
-    #[allow(clippy::too_many_arguments)]
-    pub fn sweep(&mut self, t: &LaneTables, inv_beta: &Lanes) {
-        // Separate `&mut` slices (not fields of one struct): the compiler then knows they do
-        // not overlap, and the lane loops vectorise.
-        let LaneState {
-            on,
-            in_group,
-            at_port,
-            with_label,
-            rng,
-            threshold,
-            energy,
-            flips,
-        } = self;
-        let (on, in_group, at_port, with_label, threshold) = (
-            &mut on[..],
-            &mut in_group[..],
-            &mut at_port[..],
-            &mut with_label[..],
-            &mut threshold[..],
-        );
-        with_avx2!(sweep_lanes(
-            t: &LaneTables,
-            on: &mut [Lanes],
-            in_group: &mut [Lanes],
-            at_port: &mut [Lanes],
-            with_label: &mut [Lanes],
-            rng: &mut LaneRng<LANES>,
-            threshold: &mut [Lanes],
-            energy: &mut Lanes,
-            flips: &mut Lanes,
-            inv_beta: &Lanes,
-        ) -> () {
-            for block in (0..t.n).step_by(BLOCK) {
-                let end = (block + BLOCK).min(t.n);
-                rng.fill(&mut threshold[..end - block], |r, l| neg_ln_uniform(r) * inv_beta[l]);
-                for v in block..end {
-                    let x = on[v];
-                    let mut field = [t.linear[v]; LANES];
-                    for &g in &t.groups[v] {
-                        let (w, c) = (t.twice_weight[g as usize], &in_group[g as usize]);
-                        for l in 0..LANES {
-                            field[l] += w * (c[l] - x[l]);
-                        }
-                    }
-                    for &(q, ql) in &t.other[v] {
-                        let (a, b) = (&at_port[q as usize], &with_label[ql as usize]);
-                        for l in 0..LANES {
-                            field[l] += t.diff * a[l] + t.same_minus_diff * b[l];
-                        }
-                    }
-                    let thr = &threshold[v - block];
-                    let mut d = [0.0f32; LANES];
-                    for l in 0..LANES {
-                        let dir = 1.0 - 2.0 * x[l];
-                        let de = field[l] * dir;
-                        let accept = de <= thr[l];
-                        d[l] = if accept { dir } else { 0.0 };
-                        energy[l] += if accept { de } else { 0.0 };
-                        flips[l] += if accept { 1.0 } else { 0.0 };
-                    }
-                    let xv = &mut on[v];
-                    for l in 0..LANES {
-                        xv[l] = x[l] + d[l];
-                    }
-                    for &g in &t.groups[v] {
-                        let c = &mut in_group[g as usize];
-                        for l in 0..LANES {
-                            c[l] += d[l];
-                        }
-                    }
-                    for &(p, pl) in &t.own[v] {
-                        let a = &mut at_port[p as usize];
-                        for l in 0..LANES {
-                            a[l] += d[l];
-                        }
-                        let b = &mut with_label[pl as usize];
-                        for l in 0..LANES {
-                            b[l] += d[l];
-                        }
-                    }
+    /// Sets the lanes' running energies (after recomputing them exactly).
+    pub fn set_energies(&mut self, energies: &[f64]) {
+        for (e, &v) in self.energy.iter_mut().zip(energies) {
+            *e = v as f32;
+        }
+    }
+}
+
+/// One Metropolis sweep of every lane, lane l at 1/β = `inv_beta[l]`. Implemented for the
+/// widths the samplers use (8, 16, 32), each compiled for AVX2 where the CPU has it: the
+/// run-time switch needs a concrete width.
+pub(super) trait Sweep<const L: usize> {
+    fn sweep(&mut self, t: &LaneTables, inv_beta: &[f32; L]);
+}
+
+macro_rules! sweep_for_widths {
+    ($($w:literal),*) => {$(
+        impl Sweep<$w> for LaneState<$w> {
+            fn sweep(&mut self, t: &LaneTables, inv_beta: &[f32; $w]) {
+                // Separate `&mut` slices (not fields of one struct): the compiler then knows
+                // they do not overlap, and the lane loops vectorise.
+                let LaneState { on, in_group, at_port, with_label, rng, threshold, energy, flips } =
+                    self;
+                let arrays = &mut Arrays {
+                    on: &mut on[..],
+                    in_group: &mut in_group[..],
+                    at_port: &mut at_port[..],
+                    with_label: &mut with_label[..],
+                    threshold: &mut threshold[..],
+                };
+                with_avx2!(width(
+                    t: &LaneTables,
+                    arrays: &mut Arrays<'_, $w>,
+                    rng: &mut LaneRng<$w>,
+                    energy: &mut [f32; $w],
+                    flips: &mut [f32; $w],
+                    inv_beta: &[f32; $w],
+                ) -> () {
+                    let Arrays { on, in_group, at_port, with_label, threshold } = arrays;
+                    sweep_lanes::<$w>(
+                        t, on, in_group, at_port, with_label, rng, threshold, energy, flips,
+                        inv_beta,
+                    )
+                })
+            }
+        }
+    )*};
+}
+sweep_for_widths!(8, 16, 32);
+
+/// A lane group's per-variable arrays, borrowed apart.
+struct Arrays<'a, const L: usize> {
+    on: &'a mut [[f32; L]],
+    in_group: &'a mut [[f32; L]],
+    at_port: &'a mut [[f32; L]],
+    with_label: &'a mut [[f32; L]],
+    threshold: &'a mut [[f32; L]],
+}
+
+/// The sweep itself; every array is its own argument (see `Sweep`).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn sweep_lanes<const L: usize>(
+    t: &LaneTables,
+    on: &mut [[f32; L]],
+    in_group: &mut [[f32; L]],
+    at_port: &mut [[f32; L]],
+    with_label: &mut [[f32; L]],
+    rng: &mut LaneRng<L>,
+    threshold: &mut [[f32; L]],
+    energy: &mut [f32; L],
+    flips: &mut [f32; L],
+    inv_beta: &[f32; L],
+) {
+    for block in (0..t.n).step_by(BLOCK) {
+        let end = (block + BLOCK).min(t.n);
+        rng.fill(&mut threshold[..end - block], |r, l| {
+            neg_ln_uniform(r) * inv_beta[l]
+        });
+        for v in block..end {
+            let x = on[v];
+            let mut field = [t.linear[v]; L];
+            for &g in &t.groups[v] {
+                let (w, c) = (t.twice_weight[g as usize], &in_group[g as usize]);
+                for l in 0..L {
+                    field[l] += w * (c[l] - x[l]);
                 }
             }
-        })
+            for &(q, ql) in &t.other[v] {
+                let (a, b) = (&at_port[q as usize], &with_label[ql as usize]);
+                for l in 0..L {
+                    field[l] += t.diff * a[l] + t.same_minus_diff * b[l];
+                }
+            }
+            let thr = &threshold[v - block];
+            let mut d = [0.0f32; L];
+            for l in 0..L {
+                let dir = 1.0 - 2.0 * x[l];
+                let de = field[l] * dir;
+                let accept = de <= thr[l];
+                d[l] = if accept { dir } else { 0.0 };
+                energy[l] += if accept { de } else { 0.0 };
+                flips[l] += if accept { 1.0 } else { 0.0 };
+            }
+            let xv = &mut on[v];
+            for l in 0..L {
+                xv[l] = x[l] + d[l];
+            }
+            for &g in &t.groups[v] {
+                let c = &mut in_group[g as usize];
+                for l in 0..L {
+                    c[l] += d[l];
+                }
+            }
+            for &(p, pl) in &t.own[v] {
+                let a = &mut at_port[p as usize];
+                for l in 0..L {
+                    a[l] += d[l];
+                }
+                let b = &mut with_label[pl as usize];
+                for l in 0..L {
+                    b[l] += d[l];
+                }
+            }
+        }
     }
 }
 
 /// SA's β range for a structured model: one lane group, lane l at the l-th of 32 β values
 /// geometric over dwave-samplers' range, `sweeps` sweeps from random states, flip rates
-/// (accepted flips per variable and sweep) measured over the second half; the ends as the CSR
-/// pilot chooses them (`tempering::pilot::ends`: hot where SA's hot rate is reached, cold where
+/// (accepted flips per occupied variable and sweep) measured over the second half; the ends as
+/// the CSR pilot chooses them (`tempering::pilot::ends`: hot where SA's hot rate is reached, cold where
 /// the rate comes within one flip per sweep of the coldest lane's). `None` when cancelled.
 pub(super) fn pilot_range(
     model: &dyn crate::qubo::Model,
@@ -214,7 +261,7 @@ pub(super) fn pilot_range(
     let betas: Vec<f64> = (0..LANES)
         .map(|l| hot * (cold / hot).powf(l as f64 / (LANES - 1) as f64))
         .collect();
-    let inv_beta: Lanes = std::array::from_fn(|l| (1.0 / betas[l]) as f32);
+    let inv_beta: [f32; LANES] = std::array::from_fn(|l| (1.0 / betas[l]) as f32);
     let mut rngs = Vec::with_capacity(LANES);
     let mut starts = Vec::with_capacity(LANES);
     for l in 0..LANES {
@@ -227,7 +274,7 @@ pub(super) fn pilot_range(
         );
         rngs.push(rng);
     }
-    let mut s = LaneState::new(t, &starts, &rngs, &[]);
+    let mut s = LaneState::<LANES>::new(t, &starts, &rngs, &[]);
     let warm = sweeps / 2;
     for k in 0..sweeps {
         if k == warm {
@@ -238,12 +285,22 @@ pub(super) fn pilot_range(
             return None;
         }
     }
-    let measured = ((sweeps - warm) * t.n.max(1)) as f64;
+    // Rates per occupied variable: in a one-hot model only the variables that are on (one
+    // per group in a valid state) can move, so a rate per variable would shrink with the
+    // number of candidates per group and put the hot end where the state is still noise.
+    // Counted in the coldest quarter of the lanes, which sit nearest the valid states.
+    let cold_lanes = LANES / 4;
+    let occupied = ((LANES - cold_lanes..LANES)
+        .map(|l| s.on.iter().filter(|v| v[l] > 0.5).count())
+        .sum::<usize>() as f64
+        / cold_lanes as f64)
+        .max(1.0);
+    let measured = (sweeps - warm) as f64 * occupied;
     let rates: Vec<f64> = s.flips.iter().map(|&f| f as f64 / measured).collect();
     Some(super::tempering::pilot::ends(
         &betas,
         &rates,
-        t.n,
+        occupied.round() as usize,
         super::annealing::SA_HOT_FLIP_RATE,
     ))
 }
@@ -284,7 +341,7 @@ mod tests {
             .map(|l| Xoshiro128p::for_read(1, l))
             .collect();
         let energies: Vec<f64> = starts.iter().map(|x| g.energy(x)).collect();
-        let mut s = LaneState::new(&t, &starts, &rngs, &energies);
+        let mut s = LaneState::<LANES>::new(&t, &starts, &rngs, &energies);
         for sweep in 0..50 {
             s.sweep(&t, &[2.0 / (1.0 + sweep as f32); LANES]);
             for l in 0..LANES {

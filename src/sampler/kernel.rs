@@ -17,11 +17,13 @@ use crate::qubo::{Csr, Model};
 macro_rules! with_avx2 {
     ($name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {{
         #[inline(always)]
+        #[allow(clippy::too_many_arguments)]
         fn $name($($arg: $ty),*) -> $ret $body
         #[cfg(target_arch = "x86_64")]
         {
             if std::arch::is_x86_feature_detected!("avx2") {
                 #[target_feature(enable = "avx2")]
+                #[allow(clippy::too_many_arguments)]
                 fn avx2($($arg: $ty),*) -> $ret {
                     $name($($arg),*)
                 }
@@ -111,6 +113,14 @@ pub(super) fn run_bytes(
         .saturating_add(kernel_model)
         .saturating_add(bytes_of(&[threads]).saturating_mul(per_thread))
         .saturating_add(bytes_of(&[num_reads, n, 2]))
+}
+
+/// The lowest of `energies` and its index (the first when tied; +∞ at 0 when empty).
+pub(super) fn lowest(energies: &[f32]) -> (usize, f32) {
+    energies.iter().copied().enumerate().fold(
+        (0, f32::INFINITY),
+        |b, (l, e)| if e < b.1 { (l, e) } else { b },
+    )
 }
 
 /// Variables per block of precomputed thresholds: the random numbers do not depend on the

@@ -17,7 +17,7 @@ mod tabu;
 mod tempering;
 
 pub use annealing::{BetaRangeRule, Kernel, SimulatedAnnealing};
-pub use control::{Progress, RunControl};
+pub use control::{BestState, Progress, RunControl, Snapshot};
 pub use exact::ExactSolver;
 pub use sample_set::{SampleInfo, SampleRow, SampleSet};
 pub use schedule::{BetaScheduleType, ScheduleSpec, default_beta_range};
@@ -121,14 +121,7 @@ pub const EXACT_UP_TO: usize = 20;
 /// solution's energy is known (a puzzle), so a search can stop there; `stored` unless the model
 /// exists only as a structure (too large to store: only SA's structured kernel samples it).
 pub fn choose(num_variables: usize, has_target: bool, stored: bool) -> Choice {
-    if !stored {
-        Choice {
-            name: "sa",
-            reason: "too large to store: annealing prices each flip from the model's structure \
-                     (counts per group, side and colour), the one kernel that needs no stored \
-                     couplings",
-        }
-    } else if num_variables <= EXACT_UP_TO {
+    if stored && num_variables <= EXACT_UP_TO {
         Choice {
             name: "exact",
             reason: "small enough to enumerate every state: exact ground states",
@@ -137,8 +130,15 @@ pub fn choose(num_variables: usize, has_target: bool, stored: bool) -> Choice {
         Choice {
             name: "pt",
             reason: "a puzzle: parallel tempering searches until it reaches a valid solution's \
-                     energy, and solves the full Sudoku models that annealing at default \
-                     settings does not",
+                     energy, and solves the full Sudoku models and random 6×6 edge-matching \
+                     boards that annealing at default settings does not",
+        }
+    } else if !stored {
+        Choice {
+            name: "sa",
+            reason: "too large to store and no known solution to stop at: annealing on the \
+                     model's structure (counts per group, side and colour, no stored \
+                     couplings) gives many reads quickly",
         }
     } else {
         Choice {
@@ -216,10 +216,12 @@ mod tests {
         assert_eq!(choose(12, true, true).name, "exact");
         assert_eq!(choose(500, true, true).name, "pt");
         assert_eq!(choose(500, false, true).name, "sa");
-        // A model too large to store has one sampler that can run it.
-        assert_eq!(choose(12, true, false).name, "sa");
-        assert_eq!(choose(155_253, true, false).name, "sa");
-        let (name, reason) = resolve(AUTO, 155_253, true, false);
+        // A model too large to store runs on its structure: tempering when there is a target,
+        // annealing when there is none (the full Eternity II).
+        assert_eq!(choose(12, true, false).name, "pt");
+        assert_eq!(choose(155_253, true, false).name, "pt");
+        assert_eq!(choose(155_253, false, false).name, "sa");
+        let (name, reason) = resolve(AUTO, 155_253, false, false);
         assert_eq!(name, "sa");
         assert!(reason.unwrap().contains("too large to store"));
         assert_eq!(resolve("tabu", 10, true, false), ("tabu".to_string(), None));

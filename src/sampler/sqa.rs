@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use super::annealing::{LANES, lane_groups};
 use super::control::ProgressTracker;
-use super::kernel::{BLOCK, KernelModel, run_bytes, with_avx2};
+use super::kernel::{BLOCK, KernelModel, lowest, run_bytes, with_avx2};
 use super::precision::KernelScale;
 use super::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
 use super::{
@@ -301,14 +301,24 @@ impl Job<'_> {
             }
             let due = (sweep + 1).is_multiple_of(self.tracker.every()) || sweep + 1 == num_sweeps;
             if self.tracker.wants_reports() && due {
-                let best = energy
+                // The lowest (slice, lane) over the live reads.
+                let (k, (lane, best)) = energy
                     .iter()
-                    .flat_map(|e| e[..reads.len()].iter().copied())
-                    .fold(f32::INFINITY, f32::min);
+                    .map(|e| lowest(&e[..reads.len()]))
+                    .enumerate()
+                    .fold(
+                        (0, (0, f32::INFINITY)),
+                        |b, c| if c.1.1 < b.1.1 { c } else { b },
+                    );
                 self.tracker.add(
                     ((sweep + 1 - reported) * reads.len()) as u64,
                     m.unscaled(best),
                 );
+                self.tracker.offer(m.unscaled(best), || {
+                    (0..n)
+                        .map(|i| (sign[k * n + i][lane] < 0.0) as u8)
+                        .collect()
+                });
                 reported = sweep + 1;
             }
         }

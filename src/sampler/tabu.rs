@@ -242,6 +242,7 @@ impl Search<'_> {
                 }
             }
             reported_until = self.report(restart, reported_until, best_energy);
+            self.tracker.offer(best_energy, || best.clone());
             next = perturb(&best, &mut rng);
         }
         Some((best, false))

@@ -25,6 +25,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::control::ProgressTracker;
+use super::grouped::{LaneState, LaneTables, Sweep};
 use super::kernel::{KernelModel, inverse_beta, run_bytes, sweep_lanes, with_avx2};
 use super::precision::KernelScale;
 use super::rng::{LaneRng, Xoshiro128p};
@@ -189,12 +190,237 @@ const PILOT_ROUNDS: usize = 4;
 /// Sweeps between recomputations of fields and energies from the states.
 const RESYNC_SWEEPS: usize = 1024;
 
-/// One ladder's replicas in lanes, with its swap bookkeeping.
-struct Ladder<const L: usize> {
+/// What a ladder needs from a lane kernel: L replicas side by side, lane l swept at
+/// 1/β = `inv_beta[l]`, energies in kernel units. Two kernels provide it: the f32 CSR
+/// (`CsrReplicas`) and the structured one for models with one-hot groups and port links
+/// (`GroupedReplicas`, which prices flips from counts and stores no couplings).
+trait Replicas<const L: usize> {
+    /// One Metropolis sweep of every lane; with `count`, the flips accepted per lane.
+    fn sweep(&mut self, inv_beta: &[f32; L], count: bool) -> [u32; L];
+    /// Each lane's running energy (kernel units).
+    fn energies(&self) -> &[f32; L];
+    /// Lane `l`'s state as 0/1.
+    fn state(&self, l: usize) -> Vec<u8>;
+    /// Recomputes what accumulates rounding (fields, energies) from the states.
+    fn resync(&mut self);
+}
+
+/// Random starting states for L lanes of n variables, and each lane's generator after
+/// drawing them (lane l of `stream` uses read stream `stream · 64 + l`).
+fn random_starts<const L: usize>(
+    n: usize,
+    seed: u64,
+    stream: u64,
+) -> (Vec<Vec<u8>>, Vec<Xoshiro128p>) {
+    (0..L)
+        .map(|l| {
+            let mut rng = Xoshiro128p::for_read(seed, stream * 64 + l as u64);
+            let x = (0..n).map(|_| (rng.next_u32() >> 31) as u8).collect();
+            (x, rng)
+        })
+        .unzip()
+}
+
+/// Replicas on the f32 CSR kernel (`kernel::sweep_lanes`).
+struct CsrReplicas<'a, const L: usize> {
+    m: &'a KernelModel,
     field: Vec<[f32; L]>,
     sign: Vec<[f32; L]>,
     energy: [f32; L],
     rng: LaneRng<L>,
+}
+
+impl<'a, const L: usize> CsrReplicas<'a, L> {
+    fn new(m: &'a KernelModel, seed: u64, stream: u64) -> Self {
+        let (starts, rngs) = random_starts::<L>(m.n, seed, stream);
+        let mut sign = vec![[1f32; L]; m.n];
+        for (l, x) in starts.iter().enumerate() {
+            for (s, &b) in sign.iter_mut().zip(x) {
+                s[l] = if b != 0 { -1.0 } else { 1.0 };
+            }
+        }
+        let states: [[u32; 4]; L] = std::array::from_fn(|l| rngs[l].state());
+        let mut r = CsrReplicas {
+            m,
+            field: vec![[0f32; L]; m.n],
+            sign,
+            energy: [0f32; L],
+            rng: LaneRng::from_states(&states),
+        };
+        r.resync();
+        r
+    }
+}
+
+impl<const L: usize> Replicas<L> for CsrReplicas<'_, L> {
+    #[inline(always)]
+    fn sweep(&mut self, inv_beta: &[f32; L], count: bool) -> [u32; L] {
+        let (m, field, sign) = (self.m, &mut self.field[..], &mut self.sign[..]);
+        if count {
+            sweep_lanes::<L, true>(m, inv_beta, field, sign, &mut self.rng, &mut self.energy)
+        } else {
+            sweep_lanes::<L, false>(m, inv_beta, field, sign, &mut self.rng, &mut self.energy)
+        }
+    }
+
+    fn energies(&self) -> &[f32; L] {
+        &self.energy
+    }
+
+    fn state(&self, lane: usize) -> Vec<u8> {
+        self.sign.iter().map(|s| (s[lane] < 0.0) as u8).collect()
+    }
+
+    /// Fields and energies recomputed from the states (in f64, stored as f32).
+    fn resync(&mut self) {
+        for l in 0..L {
+            let (f, e) = self.m.fields(&self.state(l));
+            for (row, v) in self.field.iter_mut().zip(f) {
+                row[l] = v;
+            }
+            self.energy[l] = e as f32;
+        }
+    }
+}
+
+/// Replicas on the structured kernel (`sampler/grouped.rs`), in the model's own units.
+struct GroupedReplicas<'a, const L: usize> {
+    tables: &'a LaneTables,
+    model: &'a dyn Model,
+    lanes: LaneState<L>,
+}
+
+impl<'a, const L: usize> GroupedReplicas<'a, L> {
+    fn new(tables: &'a LaneTables, model: &'a dyn Model, seed: u64, stream: u64) -> Self {
+        let (starts, rngs) = random_starts::<L>(tables.num_variables(), seed, stream);
+        let energies: Vec<f64> = starts.iter().map(|x| model.energy(x)).collect();
+        GroupedReplicas {
+            tables,
+            model,
+            lanes: LaneState::new(tables, &starts, &rngs, &energies),
+        }
+    }
+}
+
+impl<const L: usize> Replicas<L> for GroupedReplicas<'_, L>
+where
+    LaneState<L>: Sweep<L>,
+{
+    #[inline(always)]
+    fn sweep(&mut self, inv_beta: &[f32; L], count: bool) -> [u32; L] {
+        self.lanes.sweep(self.tables, inv_beta);
+        let flips = std::mem::replace(&mut self.lanes.flips, [0.0; L]);
+        if count {
+            flips.map(|f| f as u32)
+        } else {
+            [0; L]
+        }
+    }
+
+    fn energies(&self) -> &[f32; L] {
+        &self.lanes.energy
+    }
+
+    fn state(&self, lane: usize) -> Vec<u8> {
+        self.lanes.state(lane)
+    }
+
+    /// Counts are exact (small integers in f32); only the running energies drift.
+    fn resync(&mut self) {
+        let energies: Vec<f64> = (0..L)
+            .map(|l| self.model.energy(&self.lanes.state(l)))
+            .collect();
+        self.lanes.set_energies(&energies);
+    }
+}
+
+/// The kernel a run's ladders sweep on: the f32 CSR, or the structure of a model that has
+/// one (`Model::grouped`), which needs no stored couplings.
+#[derive(Clone, Copy)]
+enum Engine<'a> {
+    Csr(&'a KernelModel),
+    Grouped(&'a LaneTables),
+}
+
+impl Engine<'_> {
+    /// Kernel units per model unit (energies and 1/β are multiplied by it).
+    fn scale(&self) -> f64 {
+        match self {
+            Engine::Csr(m) => m.scale,
+            Engine::Grouped(_) => 1.0,
+        }
+    }
+
+    fn num_variables(&self) -> usize {
+        match self {
+            Engine::Csr(m) => m.n,
+            Engine::Grouped(t) => t.num_variables(),
+        }
+    }
+
+    /// The kernel's name in a run's info.
+    fn name(&self) -> &'static str {
+        match self {
+            Engine::Csr(_) => "lanes",
+            Engine::Grouped(_) => "grouped",
+        }
+    }
+
+    /// A kernel energy in the model's own units.
+    fn unscaled(&self, energy: f32) -> f64 {
+        energy as f64 / self.scale()
+    }
+}
+
+/// Calls `$run::<L, _>(ladder, $args…)` (bindings of those names) with a new ladder of `$beta` (kernel units) on
+/// `$engine`, on the narrowest lane group that holds it (8, 16 or 32 lanes), inside a function
+/// compiled for AVX2 when the CPU has it (the arithmetic, and so the result, is the same
+/// either way). The ladder's random streams come from `$seed` and `$stream`.
+macro_rules! on_ladder {
+    ($run:ident($engine:expr, $model:expr, $beta:expr, $seed:expr, $stream:expr
+        $(, $arg:ident: $ty:ty)* $(,)?) -> $ret:ty) => {{
+        let (engine, model, beta, seed, stream) = ($engine, $model, $beta, $seed, $stream);
+        with_avx2!(by_width(
+            engine: Engine<'_>,
+            model: &dyn Model,
+            beta: Vec<f64>,
+            seed: u64,
+            stream: u64,
+            $($arg: $ty),*
+        ) -> $ret {
+            match (engine, beta.len()) {
+                (Engine::Csr(m), 0..=8) => {
+                    let r = CsrReplicas::<8>::new(m, seed, stream);
+                    $run(Ladder::new(r, beta, seed, stream) $(, $arg)*)
+                }
+                (Engine::Csr(m), 9..=16) => {
+                    let r = CsrReplicas::<16>::new(m, seed, stream);
+                    $run(Ladder::new(r, beta, seed, stream) $(, $arg)*)
+                }
+                (Engine::Csr(m), _) => {
+                    let r = CsrReplicas::<32>::new(m, seed, stream);
+                    $run(Ladder::new(r, beta, seed, stream) $(, $arg)*)
+                }
+                (Engine::Grouped(t), 0..=8) => {
+                    let r = GroupedReplicas::<8>::new(t, model, seed, stream);
+                    $run(Ladder::new(r, beta, seed, stream) $(, $arg)*)
+                }
+                (Engine::Grouped(t), 9..=16) => {
+                    let r = GroupedReplicas::<16>::new(t, model, seed, stream);
+                    $run(Ladder::new(r, beta, seed, stream) $(, $arg)*)
+                }
+                (Engine::Grouped(t), _) => {
+                    let r = GroupedReplicas::<32>::new(t, model, seed, stream);
+                    $run(Ladder::new(r, beta, seed, stream) $(, $arg)*)
+                }
+            }
+        })
+    }};
+}
+
+/// One ladder: its replicas in lanes, with the swap bookkeeping.
+struct Ladder<const L: usize, R: Replicas<L>> {
+    replicas: R,
     swap_rng: Xoshiro128p,
     /// β per temperature, hot to cold, in kernel units (model β ÷ scale).
     beta: Vec<f64>,
@@ -257,25 +483,13 @@ impl SwapStats {
     }
 }
 
-impl<const L: usize> Ladder<L> {
-    /// Random states for every lane; `beta` (kernel units, hot to cold) has at most L values,
-    /// and spare lanes run at the coldest.
-    fn new(m: &KernelModel, beta: Vec<f64>, seed: u64, stream: u64) -> Self {
-        let mut states = [[0u32; 4]; L];
-        let mut sign = vec![[1f32; L]; m.n];
-        for (l, st) in states.iter_mut().enumerate() {
-            let mut rng = Xoshiro128p::for_read(seed, stream * 64 + l as u64);
-            for s in sign.iter_mut() {
-                s[l] = if rng.next_u32() >> 31 != 0 { -1.0 } else { 1.0 };
-            }
-            *st = rng.state();
-        }
+impl<const L: usize, R: Replicas<L>> Ladder<L, R> {
+    /// A ladder of `beta` (kernel units, hot to cold, at most L values) over `replicas`;
+    /// spare lanes run at the coldest.
+    fn new(replicas: R, beta: Vec<f64>, seed: u64, stream: u64) -> Self {
         let r = beta.len();
         let mut ladder = Ladder {
-            field: vec![[0f32; L]; m.n],
-            sign,
-            energy: [0f32; L],
-            rng: LaneRng::from_states(&states),
+            replicas,
             swap_rng: Xoshiro128p::for_read(seed ^ 0x5eed_5a4b, stream),
             beta: Vec::new(),
             inv_beta: [0f32; L],
@@ -283,7 +497,6 @@ impl<const L: usize> Ladder<L> {
             temp_of_lane: std::array::from_fn(|l| l.min(r - 1)),
         };
         ladder.set_betas(beta);
-        ladder.resync(m);
         ladder
     }
 
@@ -296,32 +509,18 @@ impl<const L: usize> Ladder<L> {
     }
 
     fn state(&self, lane: usize) -> Vec<u8> {
-        self.sign.iter().map(|s| (s[lane] < 0.0) as u8).collect()
+        self.replicas.state(lane)
     }
 
-    /// Fields and energies recomputed from the states (in f64, stored as f32).
-    fn resync(&mut self, m: &KernelModel) {
-        for l in 0..L {
-            let (f, e) = m.fields(&self.state(l));
-            for (row, v) in self.field.iter_mut().zip(f) {
-                row[l] = v;
-            }
-            self.energy[l] = e as f32;
-        }
+    fn resync(&mut self) {
+        self.replicas.resync();
     }
 
     /// One Metropolis sweep of every replica; with `COUNT`, adds each temperature's accepted
     /// flips to `flips`.
     #[inline(always)]
-    fn sweep<const COUNT: bool>(&mut self, m: &KernelModel, flips: &mut [u64]) {
-        let accepted = sweep_lanes::<L, COUNT>(
-            m,
-            &self.inv_beta,
-            &mut self.field,
-            &mut self.sign,
-            &mut self.rng,
-            &mut self.energy,
-        );
+    fn sweep<const COUNT: bool>(&mut self, flips: &mut [u64]) {
+        let accepted = self.replicas.sweep(&self.inv_beta, COUNT);
         if COUNT {
             for (f, &lane) in flips.iter_mut().zip(&self.lane_of_temp) {
                 *f += accepted[lane] as u64;
@@ -335,8 +534,8 @@ impl<const L: usize> Ladder<L> {
         let mut t = parity;
         while t + 1 < r {
             let (a, b) = (self.lane_of_temp[t], self.lane_of_temp[t + 1]);
-            let delta =
-                (self.beta[t] - self.beta[t + 1]) * (self.energy[a] as f64 - self.energy[b] as f64);
+            let energy = self.replicas.energies();
+            let delta = (self.beta[t] - self.beta[t + 1]) * (energy[a] as f64 - energy[b] as f64);
             let p = if delta >= 0.0 { 1.0 } else { delta.exp() };
             stats.attempts[t] += 1;
             stats.acceptance[t] += p;
@@ -356,8 +555,9 @@ impl<const L: usize> Ladder<L> {
 
     /// The lane with the lowest energy, and that energy (kernel units).
     fn lowest(&self) -> (usize, f32) {
-        let mut best = (0, self.energy[0]);
-        for (l, &e) in self.energy.iter().enumerate().skip(1) {
+        let energy = self.replicas.energies();
+        let mut best = (0, energy[0]);
+        for (l, &e) in energy.iter().enumerate().skip(1) {
             if e < best.1 {
                 best = (l, e);
             }
@@ -378,7 +578,7 @@ struct ReadResult {
 /// What every ladder of a run shares.
 struct Job<'a> {
     model: &'a dyn Model,
-    kernel: &'a KernelModel,
+    engine: Engine<'a>,
     beta: &'a [f64],
     num_sweeps: usize,
     target: Option<f64>,
@@ -394,20 +594,13 @@ struct Job<'a> {
 
 impl Job<'_> {
     /// One ladder; `None` when cancelled.
-    fn run<const L: usize>(&self, read: usize) -> Option<ReadResult> {
-        let m = self.kernel;
-        if self.target_hit.load(Ordering::Relaxed) || self.past_deadline() {
-            // Another ladder reached the target, or the time ran out, before this one started.
-            self.cut_short.fetch_add(1, Ordering::Relaxed);
-            return None;
-        }
-        let mut ladder = Ladder::<L>::new(m, self.beta.to_vec(), self.seed, read as u64);
+    fn run<const L: usize, R: Replicas<L>>(&self, mut ladder: Ladder<L, R>) -> Option<ReadResult> {
         let mut swaps = SwapStats::new(self.beta.len().saturating_sub(1));
         let (lane, e) = ladder.lowest();
         let mut best = (e, ladder.state(lane));
         // A cheap f32 pre-check in kernel units; the exact check is in f64 on the model.
         let target_k = self.target.map(|t| {
-            let k = t * m.scale;
+            let k = t * self.engine.scale();
             k + 1e-3 * k.abs().max(1.0)
         });
         let mut reached_target = self.reached(&best.1);
@@ -418,12 +611,12 @@ impl Job<'_> {
             && !reached_target
             && !self.target_hit.load(Ordering::Relaxed)
         {
-            ladder.sweep::<true>(m, &mut swaps.flips);
+            ladder.sweep::<true>(&mut swaps.flips);
             swaps.sweeps += 1;
             ladder.exchange(sweeps % 2, &mut swaps);
             sweeps += 1;
             if sweeps.is_multiple_of(RESYNC_SWEEPS) {
-                ladder.resync(m);
+                ladder.resync();
             }
             let (lane, e) = ladder.lowest();
             if e < best.0 {
@@ -441,7 +634,9 @@ impl Job<'_> {
             }
             if self.tracker.wants_reports() && sweeps.is_multiple_of(self.tracker.every()) {
                 self.tracker
-                    .add((sweeps - reported) as u64, m.unscaled(best.0));
+                    .add((sweeps - reported) as u64, self.engine.unscaled(best.0));
+                self.tracker
+                    .offer(self.engine.unscaled(best.0), || best.1.clone());
                 reported = sweeps;
             }
         }
@@ -455,7 +650,7 @@ impl Job<'_> {
         }
         if self.tracker.wants_reports() {
             self.tracker
-                .add((sweeps - reported) as u64, m.unscaled(best.0));
+                .add((sweeps - reported) as u64, self.engine.unscaled(best.0));
         }
         Some(ReadResult {
             state: best.1,
@@ -479,16 +674,18 @@ impl Job<'_> {
     }
 }
 
-/// Runs one ladder on the narrowest lane group that holds its replicas, on AVX2 when the CPU
-/// has it (the arithmetic, and so the result, is the same either way).
+/// Runs one ladder (read `read`) unless another already reached the target or the time ran
+/// out before it started.
 fn run_ladder(job: &Job, read: usize) -> Option<ReadResult> {
-    with_avx2!(by_width(job: &Job, read: usize) -> Option<ReadResult> {
-        match job.beta.len() {
-            0..=8 => job.run::<8>(read),
-            9..=16 => job.run::<16>(read),
-            _ => job.run::<32>(read),
-        }
-    })
+    if job.target_hit.load(Ordering::Relaxed) || job.past_deadline() {
+        job.cut_short.fetch_add(1, Ordering::Relaxed);
+        return None;
+    }
+    fn run<const L: usize, R: Replicas<L>>(ladder: Ladder<L, R>, job: &Job) -> Option<ReadResult> {
+        job.run(ladder)
+    }
+    on_ladder!(run(job.engine, job.model, job.beta.to_vec(), job.seed, read as u64,
+        job: &Job) -> Option<ReadResult>)
 }
 
 /// What the pilot run does: `rounds` rounds of `sweeps_per_round` sweeps on one ladder, each
@@ -506,13 +703,12 @@ struct PilotPlan {
 const PILOT_STREAM: u64 = u64::MAX >> 8;
 
 /// Places an adaptive ladder from `beta` (kernel units, hot to cold). `None` when cancelled.
-fn adapt<const L: usize>(
-    m: &KernelModel,
-    beta: Vec<f64>,
+fn adapt<const L: usize, R: Replicas<L>>(
+    mut ladder: Ladder<L, R>,
+    n: usize,
     plan: &PilotPlan,
     control: &RunControl,
 ) -> Option<Vec<f64>> {
-    let mut ladder = Ladder::<L>::new(m, beta, plan.seed, PILOT_STREAM);
     for round in 0..plan.rounds {
         let mut stats = SwapStats::new(ladder.beta.len() - 1);
         for s in 0..plan.sweeps_per_round {
@@ -520,17 +716,17 @@ fn adapt<const L: usize>(
             if s == plan.sweeps_per_round / 2 {
                 stats = SwapStats::new(ladder.beta.len() - 1);
             }
-            ladder.sweep::<true>(m, &mut stats.flips);
+            ladder.sweep::<true>(&mut stats.flips);
             stats.sweeps += 1;
             ladder.exchange(s % 2, &mut stats);
             if control.is_cancelled() {
                 return None;
             }
         }
-        ladder.resync(m);
+        ladder.resync();
         let next = if round == 0 && plan.choose_ends {
-            let rates = stats.flip_rates(m.n);
-            let (hot, cold) = pilot::ends(&ladder.beta, &rates, m.n, plan.hot_rate);
+            let rates = stats.flip_rates(n);
+            let (hot, cold) = pilot::ends(&ladder.beta, &rates, n, plan.hot_rate);
             geometric(hot, cold, ladder.beta.len())
         } else {
             let floor = plan.choose_ends.then_some(pilot::MIN_SWAP_RATE);
@@ -541,25 +737,17 @@ fn adapt<const L: usize>(
     Some(ladder.beta)
 }
 
-/// `adapt` on the narrowest lane group that holds the ladder (AVX2 when present).
+/// `adapt` on a new ladder of `beta` (kernel units) on `engine` (see `on_ladder!`).
 fn adapt_ladder(
-    m: &KernelModel,
+    engine: Engine,
+    model: &dyn Model,
     beta: Vec<f64>,
     plan: &PilotPlan,
     control: &RunControl,
 ) -> Option<Vec<f64>> {
-    with_avx2!(by_width(
-        m: &KernelModel,
-        beta: Vec<f64>,
-        plan: &PilotPlan,
-        control: &RunControl,
-    ) -> Option<Vec<f64>> {
-        match beta.len() {
-            0..=8 => adapt::<8>(m, beta, plan, control),
-            9..=16 => adapt::<16>(m, beta, plan, control),
-            _ => adapt::<32>(m, beta, plan, control),
-        }
-    })
+    let n = engine.num_variables();
+    on_ladder!(adapt(engine, model, beta, plan.seed, PILOT_STREAM,
+        n: usize, plan: &PilotPlan, control: &RunControl) -> Option<Vec<f64>>)
 }
 
 /// A β range for `model` found by one pilot round of tempering (16 replicas over dwave's
@@ -585,7 +773,7 @@ pub(super) fn pilot_range(
         hot_rate,
         seed,
     };
-    let beta = adapt_ladder(km, beta, &plan, control)?;
+    let beta = adapt_ladder(Engine::Csr(km), model, beta, &plan, control)?;
     Some((beta[0] * km.scale, beta[beta.len() - 1] * km.scale))
 }
 
@@ -741,12 +929,23 @@ impl ParallelTempering {
         Ok(())
     }
 
-    /// Bytes a run holds at its peak: the kernel's model (and a CSR when the model has none),
-    /// each thread's ladder, and the reads.
+    /// Bytes a run holds at its peak: the kernel's model (a CSR when the model has neither a
+    /// CSR nor a structure), each thread's ladder, and the reads.
     fn memory_estimate(&self, model: &dyn Model, threads: usize) -> u64 {
         let n = model.num_variables();
-        let per_thread = bytes_of(&[MAX_REPLICAS, n, 9]);
-        run_bytes(model, threads, per_thread, self.num_reads)
+        match model.grouped() {
+            Some(g) => {
+                let tables = LaneTables::new(&g.kernel());
+                bytes_of(&[threads, 1])
+                    .saturating_mul(tables.state_bytes(MAX_REPLICAS))
+                    .saturating_add(tables.bytes())
+                    .saturating_add(bytes_of(&[self.num_reads, n, 2]))
+            }
+            None => {
+                let per_thread = bytes_of(&[MAX_REPLICAS, n, 9]);
+                run_bytes(model, threads, per_thread, self.num_reads)
+            }
+        }
     }
 }
 
@@ -774,9 +973,26 @@ impl Sampler for ParallelTempering {
             },
             self.memory_estimate(model, threads),
         )?;
-        let csr = Csr::of_model(model);
-        let scale = KernelScale::for_f32(&csr);
-        let km = KernelModel::new(&csr, scale.factor);
+        // The structured kernel when the model has a structure (it stores no couplings and
+        // prices a flip from counts), else the f32 CSR.
+        let structure = model.grouped();
+        let (km, tables, warning) = match structure {
+            Some(g) => (None, Some(LaneTables::new(&g.kernel())), None),
+            None => {
+                let csr = Csr::of_model(model);
+                let scale = KernelScale::for_f32(&csr);
+                (
+                    Some(KernelModel::new(&csr, scale.factor)),
+                    None,
+                    scale.warning,
+                )
+            }
+        };
+        let engine = match (&km, &tables) {
+            (Some(km), _) => Engine::Csr(km),
+            (None, Some(t)) => Engine::Grouped(t),
+            (None, None) => unreachable!("one kernel is always built"),
+        };
         let seed = self.seed.unwrap_or_else(rand::random);
         let (hot, cold) = match self.beta_range {
             Some([a, b]) => (a, b),
@@ -784,7 +1000,7 @@ impl Sampler for ParallelTempering {
         };
         let mut beta: Vec<f64> = geometric(hot, cold, self.num_replicas)
             .into_iter()
-            .map(|b| b / km.scale)
+            .map(|b| b / engine.scale())
             .collect();
         if self.ladder == LadderType::Adaptive && self.pilot_sweeps >= PILOT_ROUNDS {
             let plan = PilotPlan {
@@ -794,7 +1010,7 @@ impl Sampler for ParallelTempering {
                 hot_rate: pilot::HOT_FLIP_RATE,
                 seed,
             };
-            match adapt_ladder(&km, beta.clone(), &plan, control) {
+            match adapt_ladder(engine, model, beta.clone(), &plan, control) {
                 Some(b) => beta = b,
                 None => {
                     let info = SampleInfo::cancelled_before_sampling(
@@ -815,7 +1031,7 @@ impl Sampler for ParallelTempering {
         );
         let job = Job {
             model,
-            kernel: &km,
+            engine,
             beta: &beta,
             num_sweeps,
             target,
@@ -843,12 +1059,13 @@ impl Sampler for ParallelTempering {
         let timed_out = finished.iter().filter(|r| r.timed_out).count();
         let mut params = self.params();
         if let Some(obj) = params.as_object_mut() {
-            let betas: Vec<f64> = beta.iter().map(|b| b * km.scale).collect();
+            let betas: Vec<f64> = beta.iter().map(|b| b * engine.scale()).collect();
             obj.insert("beta_range".into(), serde_json::json!([hot, cold]));
             obj.insert("betas".into(), serde_json::json!(betas));
             obj.insert("swap_acceptance".into(), serde_json::json!(swaps.rates()));
             obj.insert("flip_rates".into(), serde_json::json!(swaps.flip_rates(n)));
             obj.insert("seed".into(), serde_json::json!(seed));
+            obj.insert("kernel".into(), serde_json::json!(engine.name()));
             obj.insert("target_energy".into(), serde_json::json!(target));
             obj.insert("reads_at_target".into(), serde_json::json!(reads_at_target));
             obj.insert(
@@ -870,7 +1087,7 @@ impl Sampler for ParallelTempering {
             sampling_ns,
             postprocessing_ns: 0,
             num_sweeps: sweeps.iter().copied().max().unwrap_or(0),
-            warnings: scale.warning.into_iter().collect(),
+            warnings: warning.into_iter().collect(),
         };
         let mut set = SampleSet::from_states(model, states, info);
         set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;
@@ -894,20 +1111,19 @@ mod tests {
         )
     }
 
-    #[test]
-    fn each_temperature_samples_the_boltzmann_distribution() {
-        // Replica exchange must leave every temperature's distribution exact: tally the state
-        // held at each β over many sweeps and compare with exp(−βE)/Z by total variation.
-        let m = small_model();
-        let csr = Csr::of_model(&m);
-        let km = KernelModel::new(&csr, 1.0);
-        let beta = vec![0.3, 0.8, 2.0];
-        let mut ladder = Ladder::<8>::new(&km, beta.clone(), 7, 0);
-        let mut stats = SwapStats::new(2);
-        let mut counts = vec![[0u64; 16]; 3];
+    /// Replica exchange must leave every temperature's distribution exact: tallies the state
+    /// held at each β over many sweeps of `ladder` and compares with exp(−βE)/Z of `model`
+    /// (4 variables) by total variation.
+    fn assert_boltzmann_at_every_temperature<R: Replicas<8>>(
+        mut ladder: Ladder<8, R>,
+        model: &dyn Model,
+    ) {
+        let beta = ladder.beta.clone();
+        let mut stats = SwapStats::new(beta.len() - 1);
+        let mut counts = vec![[0u64; 16]; beta.len()];
         let sweeps = 200_000;
         for s in 0..sweeps {
-            ladder.sweep::<false>(&km, &mut []);
+            ladder.sweep::<false>(&mut []);
             ladder.exchange(s % 2, &mut stats);
             for (t, c) in counts.iter_mut().enumerate() {
                 let x = ladder.state(ladder.lane_of_temp[t]);
@@ -921,7 +1137,7 @@ mod tests {
             let weights: Vec<f64> = (0..16)
                 .map(|k| {
                     let x: Vec<u8> = (0..4).map(|i| ((k >> i) & 1) as u8).collect();
-                    (-beta[t] * m.energy(&x)).exp()
+                    (-beta[t] * model.energy(&x)).exp()
                 })
                 .collect();
             let z: f64 = weights.iter().sum();
@@ -935,15 +1151,51 @@ mod tests {
     }
 
     #[test]
+    fn each_temperature_samples_the_boltzmann_distribution() {
+        let m = small_model();
+        let csr = Csr::of_model(&m);
+        let km = KernelModel::new(&csr, 1.0);
+        let ladder = Ladder::new(CsrReplicas::<8>::new(&km, 7, 0), vec![0.3, 0.8, 2.0], 7, 0);
+        assert_boltzmann_at_every_temperature(ladder, &m);
+    }
+
+    #[test]
+    fn the_structured_kernel_samples_the_boltzmann_distribution_too() {
+        // Two cells of two placements each, one link between their ports: one-hot groups
+        // (cells 0, 1 and pieces 2, 3) and a labelled joint, as edge matching builds them.
+        use crate::qubo::GroupedModel;
+        use crate::qubo::grouped::NONE;
+        let slot = |label| [(0, label), (NONE, 0), (NONE, 0), (NONE, 0)];
+        let other = |label| [(1, label), (NONE, 0), (NONE, 0), (NONE, 0)];
+        let g = GroupedModel::new(
+            vec![[0, 2], [1, 2], [0, 3], [1, 3]],
+            vec![1.5, 1.0, 1.5, 1.0],
+            vec![slot(5), slot(6), other(5), other(5)],
+            &[(0, 1)],
+            2,
+            -1.0,
+            0.5,
+        );
+        let tables = LaneTables::new(&g.kernel());
+        let ladder = Ladder::new(
+            GroupedReplicas::<8>::new(&tables, &g, 7, 0),
+            vec![0.3, 0.8, 2.0],
+            7,
+            0,
+        );
+        assert_boltzmann_at_every_temperature(ladder, &g);
+    }
+
+    #[test]
     fn swaps_keep_lanes_and_temperatures_in_step() {
         let m = small_model();
         let csr = Csr::of_model(&m);
         let km = KernelModel::new(&csr, 1.0);
         let beta = vec![0.1, 0.4, 1.0, 3.0, 9.0];
-        let mut ladder = Ladder::<8>::new(&km, beta.clone(), 3, 0);
+        let mut ladder = Ladder::new(CsrReplicas::<8>::new(&km, 3, 0), beta.clone(), 3, 0);
         let mut stats = SwapStats::new(4);
         for s in 0..500 {
-            ladder.sweep::<false>(&km, &mut []);
+            ladder.sweep::<false>(&mut []);
             ladder.exchange(s % 2, &mut stats);
             for (t, &lane) in ladder.lane_of_temp.iter().enumerate() {
                 assert_eq!(ladder.temp_of_lane[lane], t);

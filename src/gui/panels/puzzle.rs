@@ -76,8 +76,15 @@ impl PuzzlePanel {
         } else {
             None
         };
+        // While a run goes on, its best state so far (a partial board for large instances).
+        let live = match (&mut s.run, self.show_sample && second.is_none()) {
+            (Some(job), true) => job.live_solution().cloned(),
+            _ => None,
+        };
         let entries = self.editors.entries(&s.doc);
+        let running = live.is_some();
         let shown = second
+            .or(live)
             .or_else(|| {
                 self.show_sample
                     .then(|| s.selected_solution().cloned())
@@ -86,6 +93,7 @@ impl PuzzlePanel {
             .or(entries);
         let drawing = puzzle.draw(shown.as_ref());
         let verdict = shown.as_ref().map(|sol| puzzle.check(sol));
+        let score = shown.as_ref().and_then(|sol| puzzle.score(sol));
         let avail =
             ui.available_size() - egui::vec2(0.0, if verdict.is_some() { 48.0 } else { 0.0 });
         let (response, painter) =
@@ -104,7 +112,16 @@ impl PuzzlePanel {
             }
         }
         self.placement = Some(at);
-        if let Some(v) = verdict {
+        if running {
+            let score = score.map_or(String::new(), |sc| {
+                format!(", score {} / {}", sc.value, sc.max)
+            });
+            let broken = verdict.as_ref().map_or(0, |v| v.len());
+            ui.label(format!(
+                "Running: the best state so far{score}, {broken} broken"
+            ))
+            .on_hover_text("the lowest-energy state the sampler has reported, decoded and refereed; it is replaced by the results when the run ends");
+        } else if let Some(v) = verdict {
             if v.is_empty() {
                 ui.colored_label(GOOD, "✔ valid solution");
             } else {
