@@ -95,6 +95,8 @@ pub struct Outcome {
     pub energy_tolerance: f64,
     /// Wall time of sampling.
     pub sample_s: f64,
+    /// Per-cell probabilities estimated from every read, for kinds that have them.
+    pub probabilities: Option<crate::puzzle::CellProbabilities>,
 }
 
 impl Outcome {
@@ -129,10 +131,19 @@ impl Outcome {
                     decoded: None,
                 },
             })
-            .collect();
+            .collect::<Vec<RowVerdict>>();
+        let probabilities = puzzle.and_then(|ctx| {
+            let candidates: Vec<_> = rows
+                .iter()
+                .zip(&samples.rows)
+                .filter_map(|(v, r)| v.decoded.as_ref().map(|d| (d, r.num_occurrences as u64)))
+                .collect();
+            ctx.puzzle.sampled_probabilities(&candidates)
+        });
         Outcome {
             samples,
             rows,
+            probabilities,
             ground_energy: ground.map(|g| g.energy),
             energy_tolerance: ground.map_or(0.0, |g| g.tolerance),
             sample_s,

@@ -96,9 +96,76 @@ pub struct SolveOutcome {
     pub best: Option<Best>,
     /// What to know about how far to trust the run (from the sampler).
     pub warnings: Vec<String>,
+    /// Per-cell probabilities, H rows of W (kinds that have them, Minesweeper: a mine under
+    /// each cell): the exact ones when computed, else the sampled estimate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub probabilities: Option<Vec<Vec<f64>>>,
+    /// The estimate from the reads, when the exact ones are reported too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sampled_probabilities: Option<Vec<Vec<f64>>>,
+    /// Largest and mean |sampled − exact| over the undecided cells.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub probability_error: Option<ProbabilityError>,
+    /// Why the exact probabilities are missing (an inconsistent position, too large a group).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_probabilities_error: Option<String>,
     /// The samples with their verdicts.
     #[serde(skip)]
     pub outcome: Outcome,
+}
+
+/// How far the sampled probabilities are from the exact ones.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ProbabilityError {
+    /// Largest |sampled − exact| over the undecided cells.
+    pub max: f64,
+    /// Mean |sampled − exact| over the undecided cells.
+    pub mean: f64,
+}
+
+/// Which per-cell probabilities a report carries (kinds that have them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProbabilityMethod {
+    /// The exact engine alone (no sampling).
+    Exact,
+    /// The estimate from the reads alone.
+    Sample,
+    /// Both, and their difference.
+    #[default]
+    Both,
+}
+
+impl SolveOutcome {
+    /// Fills in the probabilities `method` asks for: the sampled estimate from the run, and
+    /// (for `both`) the exact ones from `puzzle` with the difference. Kinds without
+    /// probabilities are left as they are.
+    pub fn add_probabilities(
+        &mut self,
+        puzzle: &AnyPuzzle,
+        method: ProbabilityMethod,
+        node_budget: u64,
+    ) {
+        let Some(sampled) = self.outcome.probabilities.clone() else {
+            return;
+        };
+        if method == ProbabilityMethod::Sample {
+            self.probabilities = Some(sampled.rows());
+            return;
+        }
+        match puzzle.exact_probabilities(node_budget) {
+            Some(Ok(exact)) => {
+                let (max, mean) = sampled.error_against(&exact);
+                self.probabilities = Some(exact.rows());
+                self.sampled_probabilities = Some(sampled.rows());
+                self.probability_error = Some(ProbabilityError { max, mean });
+            }
+            Some(Err(e)) => {
+                self.exact_probabilities_error = Some(e.to_string());
+                self.probabilities = Some(sampled.rows());
+            }
+            None => {}
+        }
+    }
 }
 
 /// An encoded puzzle ready to sample: the caller encodes once and solves the reference once.
@@ -207,6 +274,10 @@ fn summarise(
         reference: reference_text(problem.reference),
         best,
         warnings: info.warnings.clone(),
+        probabilities: None,
+        sampled_probabilities: None,
+        probability_error: None,
+        exact_probabilities_error: None,
         outcome,
     }
 }

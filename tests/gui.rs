@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use qubo_workbench::gui::editors::{EdgeMatchingEditor, SudokuEditor};
+use qubo_workbench::gui::editors::{
+    EdgeMatchingEditor, MinesweeperEditor, MinesweeperMode, SudokuEditor,
+};
 use qubo_workbench::gui::settings::Settings;
 use qubo_workbench::gui::{Command, Workbench};
 use qubo_workbench::puzzle::AnyPuzzle;
@@ -822,4 +824,112 @@ fn a_long_run_shows_its_best_board_so_far_with_its_score() {
             .info
             .cancelled
     );
+}
+
+fn minesweeper(wb: &Workbench) -> &qubo_workbench::puzzle::minesweeper::Minesweeper {
+    match wb.shared.doc.puzzle() {
+        Some(AnyPuzzle::Minesweeper(p)) => p,
+        _ => panic!("no Minesweeper position"),
+    }
+}
+
+/// Screen centre of Minesweeper cell (r, c).
+fn mine_cell(wb: &Workbench, k: usize) -> egui::Pos2 {
+    let at = wb.puzzle.placement.expect("the canvas was laid out");
+    let w = minesweeper(wb).width();
+    let m = qubo_workbench::puzzle::minesweeper::DRAW_MARGIN;
+    at.to_screen([m + (k % w) as f32 + 0.5, m + (k / w) as f32 + 0.5])
+}
+
+/// Waits for the design facts of the current position (they move the board when they
+/// arrive), then lets the layout settle.
+fn settle(h: &mut Harness<'static, Workbench>) {
+    wait_for(h, "the design facts", |wb| {
+        wb.shared.current_facts().is_some()
+    });
+    frames(h);
+}
+
+fn secondary_click(h: &mut Harness<'static, Workbench>, pos: egui::Pos2) {
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerMoved(pos));
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Secondary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.step();
+    }
+    frames(h);
+}
+
+#[test]
+fn minesweeper_play_and_design_through_the_board() {
+    use qubo_workbench::puzzle::minesweeper::{Cell, GameState};
+    let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/minesweeper/small-5x5-b.txt");
+    let mut h = harness(Workbench::with_file(Some(&f), Settings::default()));
+    settle(&mut h);
+    // The exact probabilities are drawn: the facts carry them and the board shows percents.
+    assert!(
+        h.state()
+            .shared
+            .current_facts()
+            .unwrap()
+            .unwrap()
+            .probabilities
+            .is_some()
+    );
+    let p = minesweeper(h.state()).clone();
+    let layout = p.layout().unwrap().to_vec();
+    let closed: Vec<usize> = (0..layout.len())
+        .filter(|&k| p.cells()[k] == Cell::Unopened)
+        .collect();
+    let mine = *closed.iter().find(|&&k| layout[k]).unwrap();
+    let safe = *closed.iter().find(|&&k| !layout[k]).unwrap();
+    // Play: a right click flags, a click opens a safe cell.
+    let at = mine_cell(h.state(), mine);
+    secondary_click(&mut h, at);
+    assert_eq!(minesweeper(h.state()).cells()[mine], Cell::Flagged);
+    settle(&mut h);
+    h.get_by_label_contains("3 mines left");
+    let at = mine_cell(h.state(), safe);
+    press_release(&mut h, at, at);
+    assert!(matches!(
+        minesweeper(h.state()).cells()[safe],
+        Cell::Opened(_)
+    ));
+    settle(&mut h);
+    // Unflag the mine and open it: the game is lost, and says so.
+    let at = mine_cell(h.state(), mine);
+    secondary_click(&mut h, at);
+    settle(&mut h);
+    let at = mine_cell(h.state(), mine);
+    press_release(&mut h, at, at);
+    assert!(matches!(minesweeper(h.state()).game_state(), GameState::Lost(k) if k == mine));
+    settle(&mut h);
+    h.get_by_label_contains("Lost after");
+    // Undo brings the game back; Design: a click closes an opened cell, a right click puts a mine.
+    h.state_mut().shared.doc.undo();
+    settle(&mut h);
+    h.get_by_label("Design").click();
+    frames(&mut h);
+    let editor = h.state().puzzle.editors.get::<MinesweeperEditor>().unwrap();
+    assert_eq!(editor.mode, MinesweeperMode::Design);
+    let at = mine_cell(h.state(), safe);
+    press_release(&mut h, at, at);
+    assert_eq!(minesweeper(h.state()).cells()[safe], Cell::Unopened);
+    settle(&mut h);
+    let before = minesweeper(h.state()).mines();
+    let at = mine_cell(h.state(), safe);
+    secondary_click(&mut h, at);
+    assert_eq!(minesweeper(h.state()).mines(), before + 1);
+    assert!(minesweeper(h.state()).layout().unwrap()[safe]);
+    settle(&mut h);
+    // New game: a fresh board of the same size, nothing lost.
+    h.get_by_label("New game").click();
+    settle(&mut h);
+    let fresh = minesweeper(h.state());
+    assert_eq!((fresh.width(), fresh.height()), (5, 5));
+    assert_eq!(fresh.game_state(), GameState::Playing);
 }

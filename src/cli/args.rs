@@ -26,6 +26,9 @@ pub struct PuzzleArgs {
     /// Board columns (see --rows).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub cols: Option<u32>,
+    /// Total mines, for Minesweeper boards whose form does not say (LewisGaul's positions).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=65536))]
+    pub mines: Option<u32>,
 }
 
 /// Encoding options and weights.
@@ -97,6 +100,10 @@ pub struct SolveArgs {
     /// Save the samples as dimod SampleSet JSON (.json) or CSV (.csv) (several puzzles: NAME-K.json).
     #[arg(long)]
     pub save_samples: Option<PathBuf>,
+    /// Per-cell probabilities, for kinds that have them (Minesweeper): the exact engine alone
+    /// (no sampling), the estimate from the reads, or both and their difference (default).
+    #[arg(long, value_enum)]
+    pub method: Option<crate::solve::ProbabilityMethod>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -259,6 +266,7 @@ pub(super) fn load(args: &PuzzleArgs) -> Result<Vec<LoadedPuzzle>, Failure> {
     let hints = ParseHints {
         rows: args.rows.map(|r| r as usize),
         cols: args.cols.map(|c| c as usize),
+        mines: args.mines.map(|m| m as usize),
     };
     Ok(load_puzzles_with(&args.puzzle, kind_of(args)?, &hints)?)
 }

@@ -191,4 +191,30 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
             println!("    … and {} more", b.violations.len() - 10);
         }
     }
+    if let Some(rows) = &o.probabilities {
+        let which = if o.sampled_probabilities.is_some() {
+            "exact"
+        } else {
+            "sampled"
+        };
+        println!("  probabilities ({which}, %):");
+        print_probability_rows(rows);
+    }
+    if let Some(e) = o.probability_error {
+        println!(
+            "  sampled vs exact: max |Δp| {:.3}, mean {:.3} over the undecided cells",
+            e.max, e.mean
+        );
+    }
+    if let Some(why) = &o.exact_probabilities_error {
+        println!("  exact probabilities: {why}");
+    }
+}
+
+/// Rows of probabilities as whole percents.
+pub(super) fn print_probability_rows(rows: &[Vec<f64>]) {
+    for row in rows {
+        let cells: Vec<String> = row.iter().map(|p| format!("{:>3.0}", 100.0 * p)).collect();
+        println!("    {}", cells.join(" "));
+    }
 }

@@ -19,7 +19,7 @@ use crate::puzzle::{
 };
 use crate::qubo::formats::write_model;
 use crate::render::image::export;
-use crate::solve::{Problem, SolveOutcome};
+use crate::solve::{ProbabilityMethod, Problem, SolveOutcome};
 
 /// `solve PUZZLE`: encode, sample, decode and referee every puzzle of a file.
 pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
@@ -41,6 +41,21 @@ pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
     // Contradictory givens are an error before anything is sampled.
     for p in &puzzles {
         refuse_conflicts(&p.puzzle, &p.origin)?;
+    }
+    if let Some(method) = a.method {
+        for p in &puzzles {
+            // A zero budget only asks whether the kind has probabilities at all.
+            if p.puzzle.exact_probabilities(0).is_none() {
+                return Err(usage(format!(
+                    "--method {}: {} puzzles have no per-cell probabilities",
+                    format!("{method:?}").to_lowercase(),
+                    p.puzzle.kind()
+                )));
+            }
+        }
+        if method == ProbabilityMethod::Exact {
+            return exact_probabilities_only(&a, &puzzles, first_index);
+        }
     }
     let threads = threads(&a.sampler)?;
     let options = EncodeOptions {
@@ -74,6 +89,64 @@ pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
     Ok(if failures.is_empty() { 0 } else { 1 })
 }
 
+/// `solve --method exact`: the exact per-cell probabilities of every puzzle, no sampling.
+fn exact_probabilities_only(
+    a: &SolveArgs,
+    puzzles: &[LoadedPuzzle],
+    first_index: usize,
+) -> Result<i32, Failure> {
+    let mut objects = Vec::new();
+    for (offset, loaded) in puzzles.iter().enumerate() {
+        let number = first_index + offset;
+        let t = std::time::Instant::now();
+        let budget = crate::puzzle::minesweeper::probability::ENGINE_NODE_BUDGET;
+        let exact = match loaded.puzzle.exact_probabilities(budget) {
+            Some(Ok(p)) => p,
+            Some(Err(e)) => {
+                return Err(PuzzleError::Invalid(format!("{}: {e}", loaded.origin)).into());
+            }
+            None => continue,
+        };
+        let exact_s = t.elapsed().as_secs_f64();
+        if let Some(out) = &a.render {
+            let out = if puzzles.len() > 1 {
+                numbered(out, number)
+            } else {
+                out.clone()
+            };
+            export(
+                &loaded.puzzle.draw_probabilities(None, &exact),
+                &out,
+                PX_PER_UNIT,
+            )?;
+        }
+        if a.json {
+            objects.push(json!({
+                "puzzle": number,
+                "kind": loaded.puzzle.kind().name(),
+                "description": loaded.puzzle.describe(),
+                "method": "exact",
+                "probabilities": exact.rows(),
+                "timing": {"exact_s": exact_s},
+            }));
+        } else {
+            println!(
+                "puzzle {number}: {} — exact probabilities in {:.4} s (%):",
+                loaded.puzzle.describe(),
+                exact_s
+            );
+            super::output::print_probability_rows(&exact.rows());
+        }
+    }
+    if a.json {
+        match objects.len() {
+            1 => print_json(&objects[0])?,
+            _ => print_json(&json!(objects))?,
+        }
+    }
+    Ok(0)
+}
+
 /// One puzzle of `solve`: encode, sample, evaluate, write its picture and samples.
 fn solve_one(
     a: &SolveArgs,
@@ -104,6 +177,11 @@ fn solve_one(
         };
         let mut outcome = crate::solve::solve(problem, &weights, sampler.as_ref(), &control)?;
         outcome.sampler_choice = reason.map(str::to_string);
+        outcome.add_probabilities(
+            puzzle,
+            a.method.unwrap_or_default(),
+            crate::puzzle::minesweeper::probability::ENGINE_NODE_BUDGET,
+        );
         if let Some(bar) = bar {
             bar.finish_and_clear();
         }

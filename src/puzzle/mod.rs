@@ -5,6 +5,7 @@
 //! `match`, so no arm can be forgotten.
 
 pub mod edge_matching;
+pub mod minesweeper;
 pub mod sudoku;
 
 use std::fmt;
@@ -108,6 +109,8 @@ pub struct ParseHints {
     pub rows: Option<usize>,
     /// Board columns.
     pub cols: Option<usize>,
+    /// Total mines (Minesweeper forms without a count).
+    pub mines: Option<usize>,
 }
 
 /// How far a candidate solution got, for kinds scored by degree (edge matching: matched joints
@@ -118,6 +121,45 @@ pub struct Score {
     pub value: u64,
     /// Points a perfect solution scores.
     pub max: u64,
+}
+
+/// Per-cell probabilities, row-major, for kinds whose question is "how likely" (Minesweeper:
+/// a mine under each cell): computed exactly by the kind, or estimated from samples.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CellProbabilities {
+    /// Columns.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+    /// One per cell.
+    pub p: Vec<f64>,
+}
+
+impl CellProbabilities {
+    /// Rows of values (the JSON shape).
+    pub fn rows(&self) -> Vec<Vec<f64>> {
+        self.p
+            .chunks(self.width.max(1))
+            .map(<[f64]>::to_vec)
+            .collect()
+    }
+
+    /// Largest and mean absolute difference from `other` (same shape), over the cells where
+    /// either is strictly between 0 and 1 (the undecided ones); (0, 0) when there are none.
+    pub fn error_against(&self, other: &CellProbabilities) -> (f64, f64) {
+        let diffs: Vec<f64> = self
+            .p
+            .iter()
+            .zip(&other.p)
+            .filter(|(a, b)| (**a > 0.0 && **a < 1.0) || (**b > 0.0 && **b < 1.0))
+            .map(|(a, b)| (a - b).abs())
+            .collect();
+        if diffs.is_empty() {
+            return (0.0, 0.0);
+        }
+        let max = diffs.iter().copied().fold(0.0, f64::max);
+        (max, diffs.iter().sum::<f64>() / diffs.len() as f64)
+    }
 }
 
 /// Why a puzzle could not be read, made or encoded.
@@ -263,6 +305,8 @@ pub struct DesignFacts<S> {
     pub solution: Option<S>,
     /// A second solution when there are two or more (shown on request).
     pub second_solution: Option<S>,
+    /// The exact per-cell probabilities, for kinds that have them (drawn over the puzzle).
+    pub probabilities: Option<CellProbabilities>,
 }
 
 impl<S> DesignFacts<S> {
@@ -274,6 +318,7 @@ impl<S> DesignFacts<S> {
             facts: self.facts,
             solution: self.solution.map(&f),
             second_solution: self.second_solution.map(f),
+            probabilities: self.probabilities,
         }
     }
 
@@ -359,6 +404,30 @@ pub trait Puzzle:
     /// when the kind has none or the encoding is presolved.
     fn structure(&self, _encoding: &Encoding, _weights: &Weights) -> Option<GroupedModel> {
         None
+    }
+    /// The exact per-cell probabilities within `node_budget`, for kinds whose question is how
+    /// likely (`None` for the others; `Err` when the instance is inconsistent or too large).
+    fn exact_probabilities(
+        &self,
+        _node_budget: u64,
+    ) -> Option<Result<CellProbabilities, PuzzleError>> {
+        None
+    }
+    /// The per-cell probabilities estimated from decoded samples with their read counts (the
+    /// share of reads with a mine in the cell, for Minesweeper); `None` for other kinds.
+    fn sampled_probabilities(
+        &self,
+        _candidates: &[(&Self::Solution, u64)],
+    ) -> Option<CellProbabilities> {
+        None
+    }
+    /// The picture with per-cell probabilities shown (kinds without them draw as usual).
+    fn draw_probabilities(
+        &self,
+        solution: Option<&Self::Solution>,
+        _probabilities: &CellProbabilities,
+    ) -> Drawing {
+        self.draw(solution)
     }
     /// The independent referee: every rule the solution breaks (empty when valid).
     fn check(&self, solution: &Self::Solution) -> Vec<Violation>;
@@ -490,6 +559,35 @@ macro_rules! registry {
                     _ => None,
                 }
             }
+            /// The exact per-cell probabilities (kinds that have them).
+            pub fn exact_probabilities(&self, node_budget: u64) -> Option<Result<CellProbabilities, PuzzleError>> {
+                match self { $(AnyPuzzle::$variant(p) => p.exact_probabilities(node_budget),)+ }
+            }
+            /// Per-cell probabilities from decoded samples and their read counts (kinds that
+            /// have them; candidates of another kind are ignored).
+            #[allow(unreachable_patterns)]
+            pub fn sampled_probabilities(&self, candidates: &[(&AnySolution, u64)]) -> Option<CellProbabilities> {
+                match self {
+                    $(AnyPuzzle::$variant(p) => {
+                        let own: Vec<_> = candidates
+                            .iter()
+                            .filter_map(|(s, n)| match s {
+                                AnySolution::$variant(s) => Some((s, *n)),
+                                _ => None,
+                            })
+                            .collect();
+                        p.sampled_probabilities(&own)
+                    })+
+                }
+            }
+            /// The picture with per-cell probabilities shown.
+            #[allow(unreachable_patterns)]
+            pub fn draw_probabilities(&self, solution: Option<&AnySolution>, probabilities: &CellProbabilities) -> Drawing {
+                match (self, solution) {
+                    $((AnyPuzzle::$variant(p), Some(AnySolution::$variant(s))) => p.draw_probabilities(Some(s), probabilities),
+                    (AnyPuzzle::$variant(p), _) => p.draw_probabilities(None, probabilities),)+
+                }
+            }
             /// The exact classical solution, within `node_budget`.
             pub fn solve_classically(&self, node_budget: u64) -> Reference<AnySolution> {
                 match self {
@@ -606,6 +704,7 @@ macro_rules! registry {
 
 registry! {
     Sudoku => sudoku::Sudoku,
+    Minesweeper => minesweeper::Minesweeper,
     EdgeMatching => edge_matching::EdgeMatching,
 }
 
@@ -741,7 +840,7 @@ mod tests {
         let e = parse_puzzles("1 2\n", Some(Kind::Numberlink), "x").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "puzzle kind 'numberlink' is not available yet in this build (available: sudoku, edge-matching)"
+            "puzzle kind 'numberlink' is not available yet in this build (available: sudoku, minesweeper, edge-matching)"
         );
     }
 

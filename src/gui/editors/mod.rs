@@ -3,6 +3,7 @@
 //! toolbar. `editor_for` matches on `AnyPuzzle`, so a kind without an editor does not compile.
 
 mod edge_matching;
+mod minesweeper;
 mod sudoku;
 
 use std::any::Any;
@@ -12,6 +13,7 @@ use super::painter::Placement;
 use crate::puzzle::{AnyPuzzle, AnySolution, Kind};
 
 pub use edge_matching::EdgeMatchingEditor;
+pub use minesweeper::{MinesweeperEditor, Mode as MinesweeperMode};
 pub use sudoku::SudokuEditor;
 
 /// What the puzzle panel needs of a kind's editor.
@@ -40,6 +42,7 @@ pub fn editor_for(puzzle: &AnyPuzzle) -> Box<dyn KindEditor> {
     match puzzle {
         AnyPuzzle::Sudoku(_) => Box::new(SudokuEditor::default()),
         AnyPuzzle::EdgeMatching(_) => Box::new(EdgeMatchingEditor::default()),
+        AnyPuzzle::Minesweeper(_) => Box::new(MinesweeperEditor::default()),
     }
 }
 

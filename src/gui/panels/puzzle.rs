@@ -18,8 +18,22 @@ use crate::puzzle::{Kind, SolutionCount};
 const GOOD: Color32 = Color32::from_rgb(30, 140, 60);
 const BAD: Color32 = Color32::from_rgb(200, 40, 40);
 
+/// Which per-cell probabilities are drawn over the puzzle (kinds that have them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ProbabilityView {
+    /// The kind's exact engine (from the design facts).
+    #[default]
+    Exact,
+    /// Estimated from the last run's reads.
+    Sampled,
+    /// None.
+    Off,
+}
+
 /// The puzzle panel's state.
 pub struct PuzzlePanel {
+    /// Which probabilities are drawn, for kinds that have them.
+    pub probability_view: ProbabilityView,
     /// The current kind's editor.
     pub editors: Editors,
     /// Generator parameters per kind, as last set.
@@ -37,6 +51,7 @@ pub struct PuzzlePanel {
 impl Default for PuzzlePanel {
     fn default() -> Self {
         PuzzlePanel {
+            probability_view: ProbabilityView::default(),
             editors: Editors::default(),
             generator: BTreeMap::new(),
             show_sample: true,
@@ -91,7 +106,23 @@ impl PuzzlePanel {
                     .flatten()
             })
             .or(entries);
-        let drawing = puzzle.draw(shown.as_ref());
+        let probabilities = match self.probability_view {
+            ProbabilityView::Exact => s
+                .current_facts()
+                .and_then(Result::ok)
+                .and_then(|f| f.probabilities.clone()),
+            // Only a run of the current model: an earlier position's estimate would mislead.
+            ProbabilityView::Sampled => s
+                .result
+                .as_ref()
+                .filter(|r| r.version == s.doc.version)
+                .and_then(|r| r.probabilities.clone()),
+            ProbabilityView::Off => None,
+        };
+        let drawing = match &probabilities {
+            Some(pr) => puzzle.draw_probabilities(shown.as_ref(), pr),
+            None => puzzle.draw(shown.as_ref()),
+        };
         let verdict = shown.as_ref().map(|sol| puzzle.check(sol));
         let score = shown.as_ref().and_then(|sol| puzzle.score(sol));
         let avail =
@@ -203,10 +234,23 @@ impl PuzzlePanel {
             }
             Some(Ok(facts)) => facts,
         };
-        let good = facts.conflicts.is_empty() && facts.solutions == SolutionCount::One;
+        // Kinds that promise unique solutions want exactly one; for the others (edge matching,
+        // Minesweeper positions) any solution at all is good news.
+        let unique = s.doc.puzzle().is_some_and(|p| p.kind().generates_unique());
+        let good = facts.conflicts.is_empty()
+            && match facts.solutions {
+                SolutionCount::One => true,
+                SolutionCount::AtLeastTwo => !unique,
+                _ => false,
+            };
         let line = facts.summary();
         let has_second = facts.second_solution.is_some();
         let has_first = facts.solution.is_some();
+        let has_probabilities = facts.probabilities.is_some();
+        let sampled = s
+            .result
+            .as_ref()
+            .is_some_and(|r| r.version == s.doc.version && r.probabilities.is_some());
         ui.horizontal_wrapped(|ui| {
             ui.colored_label(if good { GOOD } else { BAD }, line);
             if has_first {
@@ -220,6 +264,21 @@ impl PuzzlePanel {
             }
             if has_second {
                 ui.checkbox(&mut self.show_second_solution, "Show a second solution");
+            }
+            if has_probabilities {
+                ui.label("Probabilities:");
+                ui.selectable_value(&mut self.probability_view, ProbabilityView::Exact, "exact")
+                    .on_hover_text("Exact, from every layout that fits the position (refreshed after each move)");
+                ui.add_enabled_ui(sampled, |ui| {
+                    ui.selectable_value(
+                        &mut self.probability_view,
+                        ProbabilityView::Sampled,
+                        "sampled",
+                    )
+                    .on_hover_text("The share of the last run's reads with a mine in each cell (the seed's estimate); run the sampler on this position first")
+                    .on_disabled_hover_text("Run a sampler on this position first");
+                });
+                ui.selectable_value(&mut self.probability_view, ProbabilityView::Off, "off");
             }
         });
     }

@@ -868,6 +868,7 @@ impl Puzzle for EdgeMatching {
             facts,
             solution: first,
             second_solution: second,
+            probabilities: None,
         }
     }
 
@@ -1038,7 +1039,7 @@ mod tests {
             "x",
             &ParseHints {
                 rows: Some(6),
-                cols: None,
+                ..Default::default()
             },
         )
         .unwrap();

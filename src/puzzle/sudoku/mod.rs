@@ -328,6 +328,7 @@ impl Puzzle for Sudoku {
             ],
             solution: first,
             second_solution,
+            probabilities: None,
         }
     }
 

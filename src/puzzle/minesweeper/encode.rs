@@ -1,0 +1,200 @@
+//! Minesweeper → QUBO, the third seed article's formulation: a variable `x[r][c]` per frontier
+//! cell (unopened, next to an opened number), and per opened number with unopened neighbours
+//! `hint[r][c]` = hint·(Σ neighbours − need)², need = the number − its flags. Optionally
+//! (`mine_count`, 0 by default as in the seed) `mines` = mine_count·(Σ frontier + rest − R)²,
+//! R = mines − flags, where the unconstrained cells are one aggregate `rest` held by binary
+//! slack variables `rest[k]` (weights 1, 2, 4, … capped so the largest sum is exactly their
+//! count F). Every group is 0 exactly when it holds, so the consistent configurations are the
+//! ground states (energy 0) whenever the weights are positive.
+
+use super::check::MineSolution;
+use super::{Cell, Minesweeper};
+use crate::puzzle::EncodeOptions;
+use crate::qubo::{Encoding, EncodingBuilder, Label};
+
+/// Weights of binary slack variables that sum to every value 0..=total.
+pub(super) fn slack_weights(total: u64) -> Vec<u64> {
+    let mut out = Vec::new();
+    let mut covered = 0u64;
+    let mut next = 1u64;
+    while covered < total {
+        let w = next.min(total - covered);
+        out.push(w);
+        covered += w;
+        next *= 2;
+    }
+    out
+}
+
+/// An opened number's constraint: its cell, the mines it still needs, its unopened neighbours.
+type Hint = (usize, i64, Vec<usize>);
+
+/// The frontier cells (row-major) and the constraints.
+fn frontier(p: &Minesweeper) -> (Vec<usize>, Vec<Hint>) {
+    let n = p.width() * p.height();
+    let mut on = vec![false; n];
+    let mut hints = Vec::new();
+    for k in 0..n {
+        let Cell::Opened(v) = p.cells()[k] else {
+            continue;
+        };
+        let around = p.neighbours(k);
+        let flags = around
+            .iter()
+            .filter(|&&j| p.cells()[j] == Cell::Flagged)
+            .count() as i64;
+        let unknown: Vec<usize> = around
+            .into_iter()
+            .filter(|&j| p.cells()[j] == Cell::Unopened)
+            .collect();
+        if unknown.is_empty() {
+            continue;
+        }
+        for &j in &unknown {
+            on[j] = true;
+        }
+        hints.push((k, v as i64 - flags, unknown));
+    }
+    ((0..n).filter(|&k| on[k]).collect(), hints)
+}
+
+/// weight·(Σ cᵢxᵢ − t)² as a group: constant t², linear cᵢ(cᵢ − 2t), pairs 2cᵢcⱼ (x² = x).
+fn add_square(b: &mut EncodingBuilder, label: String, weight: u16, terms: &[(u32, f64)], t: f64) {
+    let linear = terms.iter().map(|&(v, c)| (v, c * (c - 2.0 * t))).collect();
+    let mut quadratic = Vec::new();
+    for (i, &(u, cu)) in terms.iter().enumerate() {
+        for &(v, cv) in &terms[i + 1..] {
+            quadratic.push((u, v, 2.0 * cu * cv));
+        }
+    }
+    b.add_group(label, weight, t * t, linear, quadratic, 0.0);
+}
+
+pub(super) fn encode(p: &Minesweeper, _options: &EncodeOptions) -> Encoding {
+    let mut b = EncodingBuilder::new();
+    let w_hint = b.weight(
+        "hint",
+        1.0,
+        (0.0, 10.0),
+        "each opened number sees exactly its count of mines",
+    );
+    let w_count = b.weight(
+        "mine_count",
+        0.0,
+        (0.0, 10.0),
+        "the total mine count (the unconstrained cells as one aggregate); 0 = off, as in the seed",
+    );
+    let (cells, hints) = frontier(p);
+    let mut var_of = vec![u32::MAX; p.width() * p.height()];
+    for &k in &cells {
+        var_of[k] = b.variable(Label::new(
+            "x",
+            &[(k / p.width()) as u32, (k % p.width()) as u32],
+        ));
+    }
+    for (k, need, around) in &hints {
+        let terms: Vec<(u32, f64)> = around.iter().map(|&j| (var_of[j], 1.0)).collect();
+        let label = format!("hint[{}][{}]", k / p.width(), k % p.width());
+        add_square(&mut b, label, w_hint, &terms, *need as f64);
+    }
+    let unconstrained = p
+        .cells()
+        .iter()
+        .enumerate()
+        .filter(|&(k, c)| *c == Cell::Unopened && var_of[k] == u32::MAX)
+        .count();
+    let remaining = p.mines().saturating_sub(p.num_flags());
+    let mut terms: Vec<(u32, f64)> = cells.iter().map(|&k| (var_of[k], 1.0)).collect();
+    for (i, w) in slack_weights(unconstrained as u64).into_iter().enumerate() {
+        let v = b.variable(Label::new("rest", &[i as u32]));
+        terms.push((v, w as f64));
+    }
+    if !terms.is_empty() {
+        add_square(&mut b, "mines".into(), w_count, &terms, remaining as f64);
+    }
+    b.build()
+}
+
+/// Frontier cells from `x`; other unopened cells undecided.
+pub(super) fn decode(p: &Minesweeper, encoding: &Encoding, sample: &[u8]) -> MineSolution {
+    let mut mines = vec![None; p.width() * p.height()];
+    for (label, value) in encoding.full_assignment(sample) {
+        if label.name == "x"
+            && let [r, c] = label.index[..]
+        {
+            let (r, c) = (r as usize, c as usize);
+            if r < p.height() && c < p.width() {
+                mines[p.index(r, c)] = Some(value);
+            }
+        }
+    }
+    MineSolution { mines }
+}
+
+/// The sample setting the solution's frontier mines, with the slack holding the rest of the
+/// mines (when that many fit among the unconstrained cells; else the slack is 0).
+pub(super) fn sample_of(
+    p: &Minesweeper,
+    encoding: &Encoding,
+    solution: &MineSolution,
+) -> Option<Vec<u8>> {
+    if solution.mines.len() != p.width() * p.height() {
+        return None;
+    }
+    let (cells, _) = frontier(p);
+    let frontier_mines = cells
+        .iter()
+        .filter(|&&k| solution.mines[k] == Some(true))
+        .count();
+    let unconstrained = p.cells().iter().filter(|&&c| c == Cell::Unopened).count() - cells.len();
+    let rest = p
+        .mines()
+        .saturating_sub(p.num_flags())
+        .saturating_sub(frontier_mines)
+        .min(unconstrained) as u64;
+    let weights = slack_weights(unconstrained as u64);
+    // Greedy from the largest weight: exact, since each weight ≤ 1 + the sum of those before.
+    let mut bits = vec![0u8; weights.len()];
+    let mut left = rest;
+    for (i, &w) in weights.iter().enumerate().rev() {
+        if w <= left {
+            bits[i] = 1;
+            left -= w;
+        }
+    }
+    encoding
+        .labels()
+        .iter()
+        .map(|l| match (l.name.as_str(), &l.index[..]) {
+            ("x", [r, c]) => {
+                let k = p.index(*r as usize, *c as usize);
+                solution.mines.get(k).copied().flatten().map(u8::from)
+            }
+            ("rest", [i]) => bits.get(*i as usize).copied(),
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slack_weights_reach_every_count_exactly() {
+        for total in 0..70u64 {
+            let w = slack_weights(total);
+            assert_eq!(w.iter().sum::<u64>(), total);
+            // Greedy representation of every value.
+            for value in 0..=total {
+                let mut left = value;
+                for &x in w.iter().rev() {
+                    if x <= left {
+                        left -= x;
+                    }
+                }
+                assert_eq!(left, 0, "total {total}, value {value}: {w:?}");
+            }
+        }
+    }
+}

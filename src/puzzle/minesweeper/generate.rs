@@ -1,0 +1,124 @@
+//! Random games: mines placed uniformly among the cells away from the first click (its
+//! neighbourhood too when there is room, so the first click opens an area, as in most modern
+//! versions), then the first click — the board's centre — opened by the rules. The same
+//! parameters give the same position.
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+
+use super::{MAX_SIDE, Minesweeper};
+use crate::params::{ParamDefault, ParamSpec, ParamType, ParamValues};
+use crate::puzzle::PuzzleError;
+
+/// The generator's parameters (CLI flags and the GUI's form).
+pub(super) const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "width",
+        ty: ParamType::Int {
+            min: 2,
+            max: MAX_SIDE as u64,
+        },
+        default: ParamDefault::Int(9),
+        help: "columns (beginner 9, intermediate 16, expert 30)",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "height",
+        ty: ParamType::Int {
+            min: 2,
+            max: MAX_SIDE as u64,
+        },
+        default: ParamDefault::Int(9),
+        help: "rows (beginner 9, intermediate 16, expert 16)",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "mines",
+        ty: ParamType::Int {
+            min: 1,
+            max: (MAX_SIDE * MAX_SIDE) as u64,
+        },
+        default: ParamDefault::Int(10),
+        help: "mines (beginner 10, intermediate 40, expert 99); at most cells − 1",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec::seed(ParamDefault::Int(1), "the same seed gives the same board"),
+];
+
+pub(super) fn from_params(params: &ParamValues) -> Result<Minesweeper, PuzzleError> {
+    let int = |name: &str| params.get(name).and_then(|v| v.as_u64()).unwrap_or(0);
+    generate(
+        int("width") as usize,
+        int("height") as usize,
+        int("mines") as usize,
+        int("seed"),
+    )
+}
+
+/// A `width` × `height` game with `mines` mines after a safe first click at the centre.
+pub fn generate(
+    width: usize,
+    height: usize,
+    mines: usize,
+    seed: u64,
+) -> Result<Minesweeper, PuzzleError> {
+    if !(2..=MAX_SIDE).contains(&width) || !(2..=MAX_SIDE).contains(&height) {
+        return Err(PuzzleError::Invalid(format!(
+            "a {width}×{height} board: each side must be 2 to {MAX_SIDE}"
+        )));
+    }
+    let n = width * height;
+    if mines == 0 || mines >= n {
+        return Err(PuzzleError::Invalid(format!(
+            "{mines} mines on {n} cells: at least 1 and at most {}",
+            n - 1
+        )));
+    }
+    let first = (height / 2) * width + width / 2;
+    let probe = Minesweeper::with_layout(width, height, vec![false; n])?;
+    let mut keep_clear = probe.neighbours(first);
+    keep_clear.push(first);
+    if n - keep_clear.len() < mines {
+        // Too crowded for a clear neighbourhood: only the click itself is safe.
+        keep_clear = vec![first];
+    }
+    let mut candidates: Vec<usize> = (0..n).filter(|k| !keep_clear.contains(k)).collect();
+    let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed);
+    candidates.shuffle(&mut rng);
+    let mut layout = vec![false; n];
+    for &k in candidates.iter().take(mines) {
+        layout[k] = true;
+    }
+    let mut p = Minesweeper::with_layout(width, height, layout)?;
+    p.open(first / width, first % width);
+    Ok(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::minesweeper::{Cell, GameState};
+
+    #[test]
+    fn the_first_click_is_safe_and_opens_an_area() {
+        for seed in 0..20 {
+            let p = generate(30, 16, 99, seed).unwrap();
+            assert_eq!(p.mines(), 99);
+            assert_eq!(p.game_state(), GameState::Playing);
+            assert_eq!(p.cell(8, 15), Cell::Opened(0), "seed {seed}");
+            assert!(p.num_opened() >= 9);
+            assert_eq!(
+                generate(30, 16, 99, seed).unwrap(),
+                p,
+                "same seed, same board"
+            );
+        }
+        assert!(generate(3, 3, 9, 1).is_err());
+        // Crowded: only the click is kept clear.
+        let p = generate(3, 3, 8, 1).unwrap();
+        assert!(matches!(p.cell(1, 1), Cell::Opened(8)));
+    }
+}

@@ -1,0 +1,844 @@
+//! Minesweeper: a W×H board with M mines; cells unopened, opened (showing 0–8) or flagged. The
+//! question a position asks is "where are the mines likely to be": a *solution* here is one
+//! mine configuration consistent with the opened numbers (the referee checks that), and the
+//! kind's answer is the mine probability of every cell — exactly (`probability`: components,
+//! boxes, log-space binomials) and from samples of the QUBO (`encode`: the seed's formulation).
+//!
+//! Text forms read as they are:
+//! - ours: a `W H M` line, then H rows of W characters (`#` unopened, `0`–`8` or `.` opened,
+//!   `*` flagged), then optionally a `layout` line and H rows of `.`/`*` (the true mines, for
+//!   play and design);
+//! - ADC contest packs: records `X Y M name` followed by Y rows of digits, 9 = mine (full
+//!   layouts, opened at their largest 0-region to make a position);
+//! - ADC 2025 sample boards: rows of space-separated hex pairs, `0F` = mine (full layouts);
+//! - LewisGaul/minesolver positions: space-separated cells `#`, `.`, `N`, `*` (the total mine
+//!   count comes from `--mines`).
+//!
+//! Invariant: `cells.len() == width · height`, a layout (when present) has the same length,
+//! and opened numbers are 0–8.
+
+mod check;
+mod draw;
+mod encode;
+mod generate;
+mod play;
+pub mod probability;
+mod solve;
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    CellProbabilities, DesignFacts, EncodeOptions, Kind, Located, ParseHints, Puzzle, PuzzleError,
+    Reference, SolutionCount, Violation,
+};
+use crate::params::{ParamSpec, ParamValues};
+use crate::qubo::Encoding;
+use crate::render::Drawing;
+pub use check::MineSolution;
+pub use draw::MARGIN as DRAW_MARGIN;
+pub use generate::generate;
+pub use play::GameState;
+pub use probability::{Probabilities, exact_probabilities};
+
+/// Why design edits need a layout.
+const NO_LAYOUT: &str = "this position has no mine layout (only its numbers): design needs one — \
+                         generate a board, or open a file with a `layout` section";
+
+/// Largest side accepted (a 256×256 board has 65 536 cells).
+pub const MAX_SIDE: usize = 256;
+
+/// What a player sees in a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Cell {
+    /// Not opened yet.
+    Unopened,
+    /// Opened, showing how many of its neighbours are mines.
+    Opened(u8),
+    /// Flagged (a known mine).
+    Flagged,
+}
+
+/// A Minesweeper position: what is open, what is flagged, the total mine count, and (in play
+/// and design) the true layout.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "MinesweeperFile", into = "MinesweeperFile")]
+pub struct Minesweeper {
+    width: usize,
+    height: usize,
+    mines: usize,
+    cells: Vec<Cell>,
+    layout: Option<Vec<bool>>,
+    /// The mine opened by mistake in play, if any.
+    exploded: Option<usize>,
+}
+
+/// The JSON shape: `{"kind": "minesweeper", "width": 9, "height": 9, "mines": 10,
+/// "rows": ["#########", …], "layout": ["....*....", …]}` (`layout` optional).
+#[derive(Serialize, Deserialize)]
+struct MinesweeperFile {
+    width: usize,
+    height: usize,
+    mines: usize,
+    rows: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    layout: Option<Vec<String>>,
+}
+
+impl TryFrom<MinesweeperFile> for Minesweeper {
+    type Error = PuzzleError;
+    fn try_from(f: MinesweeperFile) -> Result<Self, Self::Error> {
+        let mut text = format!(
+            "{} {} {}\n{}\n",
+            f.width,
+            f.height,
+            f.mines,
+            f.rows.join("\n")
+        );
+        if let Some(layout) = f.layout {
+            text.push_str(&format!("layout\n{}\n", layout.join("\n")));
+        }
+        parse_ours(&text, "JSON", &ParseHints::default()).map_err(|e| match e {
+            PuzzleError::Parse { message, .. } => PuzzleError::Invalid(message),
+            other => other,
+        })
+    }
+}
+
+impl From<Minesweeper> for MinesweeperFile {
+    fn from(p: Minesweeper) -> Self {
+        MinesweeperFile {
+            width: p.width,
+            height: p.height,
+            mines: p.mines,
+            rows: p.rows(),
+            layout: p.layout_rows(),
+        }
+    }
+}
+
+impl Minesweeper {
+    /// A position; checks the shape and the numbers (consistency is `conflicts`' job).
+    pub fn new(
+        width: usize,
+        height: usize,
+        mines: usize,
+        cells: Vec<Cell>,
+        layout: Option<Vec<bool>>,
+    ) -> Result<Self, PuzzleError> {
+        if width == 0 || height == 0 || width > MAX_SIDE || height > MAX_SIDE {
+            return Err(PuzzleError::Invalid(format!(
+                "a {width}×{height} board: each side must be 1 to {MAX_SIDE}"
+            )));
+        }
+        let n = width * height;
+        if cells.len() != n || layout.as_ref().is_some_and(|l| l.len() != n) {
+            return Err(PuzzleError::Invalid(format!(
+                "a {width}×{height} board needs {n} cells"
+            )));
+        }
+        if mines > n {
+            return Err(PuzzleError::Invalid(format!(
+                "{mines} mines do not fit on {n} cells"
+            )));
+        }
+        if let Some((k, _)) = cells
+            .iter()
+            .enumerate()
+            .find(|(_, c)| matches!(c, Cell::Opened(v) if *v > 8))
+        {
+            return Err(PuzzleError::Invalid(format!(
+                "row {}, column {}: a number above 8",
+                k / width + 1,
+                k % width + 1
+            )));
+        }
+        if let Some(l) = &layout {
+            let count = l.iter().filter(|&&m| m).count();
+            if count != mines {
+                return Err(PuzzleError::Invalid(format!(
+                    "the layout has {count} mines, but the header says {mines}"
+                )));
+            }
+        }
+        Ok(Minesweeper {
+            width,
+            height,
+            mines,
+            cells,
+            layout,
+            exploded: None,
+        })
+    }
+
+    /// A fresh game on a known layout: nothing opened.
+    pub fn with_layout(
+        width: usize,
+        height: usize,
+        layout: Vec<bool>,
+    ) -> Result<Self, PuzzleError> {
+        let mines = layout.iter().filter(|&&m| m).count();
+        Minesweeper::new(
+            width,
+            height,
+            mines,
+            vec![Cell::Unopened; width * height],
+            Some(layout),
+        )
+    }
+
+    /// Columns.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Rows.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Total mines on the board.
+    pub fn mines(&self) -> usize {
+        self.mines
+    }
+
+    /// The cell at row r, column c.
+    pub fn cell(&self, r: usize, c: usize) -> Cell {
+        self.cells[self.index(r, c)]
+    }
+
+    /// Every cell, row-major.
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    /// The true layout, when known.
+    pub fn layout(&self) -> Option<&[bool]> {
+        self.layout.as_deref()
+    }
+
+    /// Row-major index of (r, c).
+    pub fn index(&self, r: usize, c: usize) -> usize {
+        r * self.width + c
+    }
+
+    /// The up to 8 neighbours of cell k.
+    pub fn neighbours(&self, k: usize) -> Vec<usize> {
+        let (r, c) = ((k / self.width) as isize, (k % self.width) as isize);
+        let mut out = Vec::with_capacity(8);
+        for dr in -1..=1isize {
+            for dc in -1..=1isize {
+                let (rr, cc) = (r + dr, c + dc);
+                if (dr, dc) != (0, 0)
+                    && rr >= 0
+                    && cc >= 0
+                    && (rr as usize) < self.height
+                    && (cc as usize) < self.width
+                {
+                    out.push(rr as usize * self.width + cc as usize);
+                }
+            }
+        }
+        out
+    }
+
+    /// Per cell: unopened and next to an opened number (the cells the numbers constrain).
+    pub fn frontier_mask(&self) -> Vec<bool> {
+        (0..self.cells.len())
+            .map(|k| {
+                self.cells[k] == Cell::Unopened
+                    && self
+                        .neighbours(k)
+                        .iter()
+                        .any(|&j| matches!(self.cells[j], Cell::Opened(_)))
+            })
+            .collect()
+    }
+
+    /// Flags on the board.
+    pub fn num_flags(&self) -> usize {
+        self.cells.iter().filter(|&&c| c == Cell::Flagged).count()
+    }
+
+    /// Opened cells.
+    pub fn num_opened(&self) -> usize {
+        self.cells
+            .iter()
+            .filter(|c| matches!(c, Cell::Opened(_)))
+            .count()
+    }
+
+    /// The board as rows of `#`, `0`–`8`, `*`.
+    pub fn rows(&self) -> Vec<String> {
+        self.cells
+            .chunks(self.width)
+            .map(|row| {
+                row.iter()
+                    .map(|c| match c {
+                        Cell::Unopened => '#',
+                        Cell::Opened(v) => (b'0' + v) as char,
+                        Cell::Flagged => '*',
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn layout_rows(&self) -> Option<Vec<String>> {
+        self.layout.as_ref().map(|l| {
+            l.chunks(self.width)
+                .map(|row| row.iter().map(|&m| if m { '*' } else { '.' }).collect())
+                .collect()
+        })
+    }
+
+    /// "row R, column C" (1-based), for messages.
+    pub fn place(&self, k: usize) -> String {
+        format!("row {}, column {}", k / self.width + 1, k % self.width + 1)
+    }
+
+    /// Design: puts a mine at (r, c) or takes it away; the opened numbers follow the layout, and
+    /// a cell that gets a mine closes. Needs a layout (generated boards and files with a
+    /// `layout` section have one).
+    pub fn toggle_mine(&mut self, r: usize, c: usize) -> Result<(), PuzzleError> {
+        if r >= self.height || c >= self.width {
+            return Ok(());
+        }
+        let k = self.index(r, c);
+        let Some(layout) = self.layout.as_mut() else {
+            return Err(PuzzleError::Invalid(NO_LAYOUT.into()));
+        };
+        layout[k] = !layout[k];
+        self.mines = layout.iter().filter(|&&m| m).count();
+        if layout[k] && matches!(self.cells[k], Cell::Opened(_)) {
+            self.cells[k] = Cell::Unopened;
+        }
+        self.exploded = None;
+        let layout = layout.clone();
+        for j in 0..self.cells.len() {
+            if let Cell::Opened(_) = self.cells[j] {
+                let n = self.neighbours(j).iter().filter(|&&i| layout[i]).count() as u8;
+                self.cells[j] = Cell::Opened(n);
+            }
+        }
+        Ok(())
+    }
+
+    /// Design: opens (r, c) showing its number from the layout (no flood), or closes an opened
+    /// cell; a mine's cell does not open.
+    pub fn toggle_open(&mut self, r: usize, c: usize) -> Result<(), PuzzleError> {
+        if r >= self.height || c >= self.width {
+            return Ok(());
+        }
+        let k = self.index(r, c);
+        let Some(layout) = self.layout.clone() else {
+            return Err(PuzzleError::Invalid(NO_LAYOUT.into()));
+        };
+        self.cells[k] = match self.cells[k] {
+            Cell::Opened(_) => Cell::Unopened,
+            _ if layout[k] => {
+                return Err(PuzzleError::Invalid(format!(
+                    "{}: a mine cannot be opened (take the mine away first)",
+                    self.place(k)
+                )));
+            }
+            _ => Cell::Opened(self.neighbours(k).iter().filter(|&&i| layout[i]).count() as u8),
+        };
+        Ok(())
+    }
+
+    /// Sets what a cell shows (design mode): opening needs no layout here, the number is
+    /// given. Out-of-range cells and numbers above 8 are ignored.
+    pub fn set_cell(&mut self, r: usize, c: usize, cell: Cell) {
+        if r < self.height && c < self.width && !matches!(cell, Cell::Opened(v) if v > 8) {
+            let k = self.index(r, c);
+            self.cells[k] = cell;
+        }
+    }
+}
+
+/// Reads every record of `text` in whichever of the forms it is (see the module header).
+fn parse_all(
+    text: &str,
+    origin: &str,
+    hints: &ParseHints,
+) -> Result<Vec<Located<Minesweeper>>, PuzzleError> {
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .ok_or_else(|| PuzzleError::parse(origin, "the file is empty"))?;
+    let tokens: Vec<&str> = first.split_whitespace().collect();
+    let numeric = |t: &&str| t.parse::<usize>().is_ok();
+    let hex_pair =
+        |t: &&str| t.len() == 2 && t.starts_with('0') && u8::from_str_radix(t, 16).is_ok();
+    if tokens.len() > 1 && tokens.iter().all(hex_pair) {
+        return Ok(vec![Located {
+            line: None,
+            puzzle: parse_hex_board(text, origin)?,
+        }]);
+    }
+    if tokens.len() >= 3
+        && tokens[..3].iter().all(numeric)
+        && (tokens.len() == 3 || tokens.len() == 4)
+    {
+        if tokens.len() == 4 {
+            return parse_adc_pack(text, origin);
+        }
+        return Ok(vec![Located {
+            line: None,
+            puzzle: parse_ours(text, origin, hints)?,
+        }]);
+    }
+    Ok(vec![Located {
+        line: None,
+        puzzle: parse_spaced(text, origin, hints)?,
+    }])
+}
+
+/// Our form: `W H M`, H rows, optional `layout` + H rows.
+fn parse_ours(text: &str, origin: &str, _hints: &ParseHints) -> Result<Minesweeper, PuzzleError> {
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty());
+    let (hl, header) = lines
+        .next()
+        .ok_or_else(|| PuzzleError::parse(origin, "the file is empty"))?;
+    let at = |line: usize| format!("{origin}:{line}");
+    let nums: Vec<usize> = header
+        .split_whitespace()
+        .map(|t| t.parse::<usize>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| PuzzleError::parse(at(hl), "expected `WIDTH HEIGHT MINES`"))?;
+    let [width, height, mines] = nums[..] else {
+        return Err(PuzzleError::parse(at(hl), "expected `WIDTH HEIGHT MINES`"));
+    };
+    if width == 0 || height == 0 || width > MAX_SIDE || height > MAX_SIDE {
+        return Err(PuzzleError::parse(
+            at(hl),
+            format!("a {width}×{height} board: each side must be 1 to {MAX_SIDE}"),
+        ));
+    }
+    let mut cells = Vec::with_capacity(width * height);
+    for _ in 0..height {
+        let (ln, row) = lines.next().ok_or_else(|| {
+            PuzzleError::parse(
+                origin,
+                format!("the board needs {height} rows after the header"),
+            )
+        })?;
+        let chars: Vec<char> = row.chars().collect();
+        if chars.len() != width {
+            return Err(PuzzleError::parse(
+                at(ln),
+                format!("{} characters, but the board is {width} wide", chars.len()),
+            ));
+        }
+        for (c, ch) in chars.into_iter().enumerate() {
+            cells.push(match ch {
+                '#' => Cell::Unopened,
+                '*' | 'F' | 'f' => Cell::Flagged,
+                '.' => Cell::Opened(0),
+                d @ '0'..='8' => Cell::Opened(d as u8 - b'0'),
+                other => {
+                    return Err(PuzzleError::parse(
+                        at(ln),
+                        format!(
+                            "column {}: '{other}' is not a cell (# unopened, 0-8 or . opened, * flagged)",
+                            c + 1
+                        ),
+                    ));
+                }
+            });
+        }
+    }
+    let mut layout = None;
+    if let Some((ln, word)) = lines.next() {
+        if word != "layout" {
+            return Err(PuzzleError::parse(
+                at(ln),
+                "after the board only a `layout` section may follow",
+            ));
+        }
+        let mut l = Vec::with_capacity(width * height);
+        for _ in 0..height {
+            let (ln, row) = lines.next().ok_or_else(|| {
+                PuzzleError::parse(origin, format!("the layout needs {height} rows"))
+            })?;
+            if row.chars().count() != width || row.chars().any(|ch| ch != '.' && ch != '*') {
+                return Err(PuzzleError::parse(
+                    at(ln),
+                    format!("a layout row is {width} characters of . (safe) and * (mine)"),
+                ));
+            }
+            l.extend(row.chars().map(|ch| ch == '*'));
+        }
+        layout = Some(l);
+        if let Some((ln, _)) = lines.next() {
+            return Err(PuzzleError::parse(at(ln), "text after the layout"));
+        }
+    }
+    let p = Minesweeper::new(width, height, mines, cells, layout).map_err(|e| match e {
+        PuzzleError::Invalid(m) => PuzzleError::parse(origin, m),
+        other => other,
+    })?;
+    // A layout must agree with the opened numbers.
+    if let Some(l) = &p.layout {
+        for (k, cell) in p.cells.iter().enumerate() {
+            let truth = p.neighbours(k).iter().filter(|&&j| l[j]).count() as u8;
+            match cell {
+                Cell::Opened(_) if l[k] => {
+                    return Err(PuzzleError::parse(
+                        origin,
+                        format!("{}: opened, but the layout has a mine there", p.place(k)),
+                    ));
+                }
+                Cell::Opened(v) if *v != truth => {
+                    return Err(PuzzleError::parse(
+                        origin,
+                        format!(
+                            "{}: shows {v}, but the layout puts {truth} mines around it",
+                            p.place(k)
+                        ),
+                    ));
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(p)
+}
+
+/// ADC packs: `X Y M name` then Y rows of X digits (9 = mine); each record becomes a position.
+fn parse_adc_pack(text: &str, origin: &str) -> Result<Vec<Located<Minesweeper>>, PuzzleError> {
+    let mut out = Vec::new();
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
+    while let Some((hl, header)) = lines.by_ref().find(|(_, l)| !l.is_empty()) {
+        let at = |line: usize| format!("{origin}:{line}");
+        let t: Vec<&str> = header.split_whitespace().collect();
+        let nums: Option<Vec<usize>> = t.iter().take(3).map(|v| v.parse().ok()).collect();
+        let Some([x, y, m]) = nums.as_deref().and_then(|n| <[usize; 3]>::try_from(n).ok()) else {
+            return Err(PuzzleError::parse(at(hl), "expected `X Y MINES NAME`"));
+        };
+        if x == 0 || y == 0 || x > MAX_SIDE || y > MAX_SIDE {
+            return Err(PuzzleError::parse(
+                at(hl),
+                format!("a {x}×{y} board: each side must be 1 to {MAX_SIDE}"),
+            ));
+        }
+        let mut layout = Vec::with_capacity(x * y);
+        for _ in 0..y {
+            let (ln, row) = lines
+                .next()
+                .ok_or_else(|| PuzzleError::parse(at(hl), format!("the board needs {y} rows")))?;
+            if row.len() != x || !row.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(PuzzleError::parse(
+                    at(ln),
+                    format!("a row is {x} digits (9 = mine)"),
+                ));
+            }
+            layout.extend(row.bytes().map(|b| b == b'9'));
+        }
+        let p = Minesweeper::with_layout(x, y, layout)
+            .map_err(|e| PuzzleError::parse(at(hl), e.to_string()))?;
+        if p.mines != m {
+            return Err(PuzzleError::parse(
+                at(hl),
+                format!("the header says {m} mines, the rows hold {}", p.mines),
+            ));
+        }
+        out.push(Located {
+            line: Some(hl),
+            puzzle: p.opened_at_largest_zero(),
+        });
+    }
+    Ok(out)
+}
+
+/// ADC 2025 boards: rows of hex pairs, `0F` = mine.
+fn parse_hex_board(text: &str, origin: &str) -> Result<Minesweeper, PuzzleError> {
+    let mut layout = Vec::new();
+    let mut width = None;
+    let mut height = 0;
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let cells: Vec<u8> = line
+            .split_whitespace()
+            .map(|t| u8::from_str_radix(t, 16))
+            .collect::<Result<_, _>>()
+            .map_err(|_| {
+                PuzzleError::parse(
+                    format!("{origin}:{}", i + 1),
+                    "expected hex pairs (00–08, 0F = mine)",
+                )
+            })?;
+        if *width.get_or_insert(cells.len()) != cells.len() {
+            return Err(PuzzleError::parse(
+                format!("{origin}:{}", i + 1),
+                "rows of different lengths",
+            ));
+        }
+        layout.extend(cells.iter().map(|&v| v == 0x0F));
+        height += 1;
+    }
+    let p = Minesweeper::with_layout(width.unwrap_or(0), height, layout)
+        .map_err(|e| PuzzleError::parse(origin, e.to_string()))?;
+    Ok(p.opened_at_largest_zero())
+}
+
+/// LewisGaul/minesolver positions: space-separated `#`, `.`, `N`, `*`; the mine count from
+/// `hints.mines`.
+fn parse_spaced(text: &str, origin: &str, hints: &ParseHints) -> Result<Minesweeper, PuzzleError> {
+    let mut cells = Vec::new();
+    let mut width = None;
+    let mut height = 0;
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let at = format!("{origin}:{}", i + 1);
+        let row: Vec<Cell> = line
+            .split_whitespace()
+            .map(|t| match t {
+                "#" => Ok(Cell::Unopened),
+                "." => Ok(Cell::Opened(0)),
+                "*" | "*1" => Ok(Cell::Flagged),
+                t if t.starts_with('*') => Err(format!(
+                    "'{t}': several mines in one cell are not supported"
+                )),
+                t => t
+                    .parse::<u8>()
+                    .ok()
+                    .filter(|&v| v <= 8)
+                    .map(Cell::Opened)
+                    .ok_or_else(|| {
+                        format!("'{t}' is not a cell (# unopened, . or 0-8 opened, * mine)")
+                    }),
+            })
+            .collect::<Result<_, _>>()
+            .map_err(|m| PuzzleError::parse(&at, m))?;
+        if *width.get_or_insert(row.len()) != row.len() {
+            return Err(PuzzleError::parse(at, "rows of different lengths"));
+        }
+        cells.extend(row);
+        height += 1;
+    }
+    let mines = hints.mines.ok_or_else(|| {
+        PuzzleError::parse(
+            origin,
+            "this board form does not say how many mines there are: pass --mines M",
+        )
+    })?;
+    Minesweeper::new(width.unwrap_or(0), height, mines, cells, None)
+        .map_err(|e| PuzzleError::parse(origin, e.to_string()))
+}
+
+impl Minesweeper {
+    /// The position after a first click on the 0 that opens the most cells (the first such in
+    /// reading order); unchanged when the layout has no 0.
+    fn opened_at_largest_zero(self) -> Minesweeper {
+        let Some(layout) = self.layout.clone() else {
+            return self;
+        };
+        let mut best: Option<(usize, Minesweeper)> = None;
+        let mut seen = vec![false; layout.len()];
+        for k in 0..layout.len() {
+            if seen[k] || layout[k] || self.neighbours(k).iter().any(|&j| layout[j]) {
+                continue;
+            }
+            let mut trial = self.clone();
+            let opened = trial
+                .open(k / self.width, k % self.width)
+                .unwrap_or_default();
+            for &j in &opened {
+                seen[j] = true;
+            }
+            if best.as_ref().is_none_or(|(n, _)| opened.len() > *n) {
+                best = Some((opened.len(), trial));
+            }
+        }
+        best.map_or(self, |(_, p)| p)
+    }
+}
+
+const GENERATOR_PARAMS: &[ParamSpec] = generate::PARAMS;
+
+impl Puzzle for Minesweeper {
+    type Solution = MineSolution;
+    const KIND: Kind = Kind::Minesweeper;
+    const GENERATES_UNIQUE: bool = false;
+
+    fn parse_text(
+        text: &str,
+        origin: &str,
+        hints: &ParseHints,
+    ) -> Result<Vec<Located<Self>>, PuzzleError> {
+        parse_all(text, origin, hints)
+    }
+
+    fn looks_like(text: &str) -> bool {
+        let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+        let (Some(first), Some(second)) = (lines.next(), lines.next()) else {
+            return false;
+        };
+        let t: Vec<&str> = first.split_whitespace().collect();
+        let header =
+            (t.len() == 3 || t.len() == 4) && t[..3].iter().all(|v| v.parse::<usize>().is_ok());
+        let board_row = |l: &str| l.chars().all(|c| matches!(c, '#' | '*' | '.' | '0'..='9'));
+        let spaced_row = |l: &str| {
+            l.split_whitespace()
+                .all(|t| matches!(t, "#" | "." | "*") || t.parse::<u8>().is_ok_and(|v| v <= 8))
+                && l.contains('#')
+        };
+        // ADC 2025 boards: hex pairs 00–08 and 0F.
+        let hex_row = |l: &str| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            t.len() > 1
+                && t.iter().all(|v| {
+                    v.len() == 2 && v.starts_with('0') && u8::from_str_radix(v, 16).is_ok()
+                })
+        };
+        (header && board_row(second))
+            || (spaced_row(first) && spaced_row(second))
+            || (hex_row(first) && hex_row(second))
+    }
+
+    fn to_text(&self) -> String {
+        let mut s = format!(
+            "{} {} {}\n{}",
+            self.width,
+            self.height,
+            self.mines,
+            self.rows().join("\n")
+        );
+        if let Some(rows) = self.layout_rows() {
+            s.push_str(&format!("\nlayout\n{}", rows.join("\n")));
+        }
+        s
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "{}×{} Minesweeper, {} mines, {} opened, {} flagged{}",
+            self.width,
+            self.height,
+            self.mines,
+            self.num_opened(),
+            self.num_flags(),
+            if self.layout.is_some() {
+                " (layout known)"
+            } else {
+                ""
+            }
+        )
+    }
+
+    fn presets() -> Vec<(String, Self)> {
+        [
+            ("beginner", 9, 9, 10),
+            ("intermediate", 16, 16, 40),
+            ("expert", 30, 16, 99),
+        ]
+        .into_iter()
+        .filter_map(|(name, w, h, m)| {
+            let p = generate::generate(w, h, m, 1).ok()?;
+            Some((format!("Minesweeper {name} {w}×{h}, {m} mines"), p))
+        })
+        .collect()
+    }
+
+    fn generator_params() -> &'static [ParamSpec] {
+        GENERATOR_PARAMS
+    }
+
+    fn generate(params: &ParamValues) -> Result<Self, PuzzleError> {
+        generate::from_params(params)
+    }
+
+    fn default_sweep_weight() -> &'static str {
+        "hint"
+    }
+
+    fn conflicts(&self) -> Vec<Violation> {
+        check::conflicts(self)
+    }
+
+    fn design_facts(&self, node_budget: u64) -> DesignFacts<MineSolution> {
+        solve::design_facts(self, node_budget)
+    }
+
+    fn encode(&self, options: &EncodeOptions) -> Result<Encoding, PuzzleError> {
+        Ok(encode::encode(self, options))
+    }
+
+    fn decode(&self, encoding: &Encoding, sample: &[u8]) -> MineSolution {
+        encode::decode(self, encoding, sample)
+    }
+
+    fn solution_sample(&self, encoding: &Encoding, solution: &MineSolution) -> Option<Vec<u8>> {
+        encode::sample_of(self, encoding, solution)
+    }
+
+    fn check(&self, solution: &MineSolution) -> Vec<Violation> {
+        check::check(self, solution)
+    }
+
+    fn exact_probabilities(
+        &self,
+        node_budget: u64,
+    ) -> Option<Result<CellProbabilities, PuzzleError>> {
+        Some(exact_probabilities(self, node_budget).map(|p| p.cells()))
+    }
+
+    fn sampled_probabilities(
+        &self,
+        candidates: &[(&MineSolution, u64)],
+    ) -> Option<CellProbabilities> {
+        Some(probability::sampled(self, candidates))
+    }
+
+    fn draw_probabilities(
+        &self,
+        solution: Option<&MineSolution>,
+        probabilities: &CellProbabilities,
+    ) -> Drawing {
+        let fits = probabilities.p.len() == self.width * self.height;
+        draw::draw(self, solution, fits.then_some(&probabilities.p[..]))
+    }
+
+    fn solve_classically(&self, node_budget: u64) -> Reference<MineSolution> {
+        solve::first_configuration(self, node_budget)
+    }
+
+    fn solution_to_string(&self, solution: &MineSolution) -> String {
+        solution.to_line(self)
+    }
+
+    fn solution_to_json(&self, solution: &MineSolution) -> serde_json::Value {
+        solution.to_json(self)
+    }
+
+    fn parse_solution(&self, text: &str) -> Result<MineSolution, PuzzleError> {
+        MineSolution::parse(self, text)
+    }
+
+    fn draw(&self, solution: Option<&MineSolution>) -> Drawing {
+        draw::draw(self, solution, None)
+    }
+}
+
+/// The solution count of design facts from a number of consistent configurations.
+fn count_of(configurations: f64) -> SolutionCount {
+    if configurations <= 0.0 {
+        SolutionCount::Zero
+    } else if configurations < 1.5 {
+        SolutionCount::One
+    } else {
+        SolutionCount::AtLeastTwo
+    }
+}
