@@ -932,4 +932,14 @@ fn minesweeper_play_and_design_through_the_board() {
     let fresh = minesweeper(h.state());
     assert_eq!((fresh.width(), fresh.height()), (5, 5));
     assert_eq!(fresh.game_state(), GameState::Playing);
+    assert!(fresh.is_undealt(), "the mines wait for the first click");
+    // Play again: the first click, wherever it lands, is safe.
+    h.get_by_label("Play").click();
+    frames(&mut h);
+    let at = mine_cell(h.state(), 0);
+    press_release(&mut h, at, at);
+    let dealt = minesweeper(h.state());
+    assert!(matches!(dealt.cells()[0], Cell::Opened(_)));
+    assert!(!dealt.layout().unwrap()[0]);
+    assert_ne!(dealt.game_state(), GameState::Lost(0));
 }

@@ -14,6 +14,8 @@ fuzz_target!(|text: &str| {
                 let _ = p.draw(None);
                 let _ = p.to_text();
                 let _ = p.conflicts();
+                // Kinds with per-cell probabilities: the exact engine within a small budget.
+                let _ = p.exact_probabilities(100_000);
                 // Encoding is bounded by each kind's own budget; large instances are left out so
                 // the fuzzer spends its time on parsing, not on building big models.
                 if p.conflicts().is_empty() && p.to_text().lines().count() <= 40 {

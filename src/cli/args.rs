@@ -217,6 +217,44 @@ pub struct BenchArgs {
     pub json: bool,
 }
 
+/// Which probabilities `play` picks its moves by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PlayStrategy {
+    /// The exact engine.
+    Exact,
+    /// The seed's estimate from a sampler (`--sampler`, default SA).
+    Sample,
+}
+
+/// `play`.
+#[derive(Args)]
+pub struct PlayArgs {
+    /// Games to play, 1 to 100000.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub games: u32,
+    /// Where the moves come from.
+    #[arg(long, value_enum, default_value = "exact")]
+    pub strategy: PlayStrategy,
+    /// Columns (expert: 30).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(2..=256))]
+    pub width: u32,
+    /// Rows (expert: 16).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(2..=256))]
+    pub height: u32,
+    /// Mines (expert: 99).
+    #[arg(long, default_value_t = 99, value_parser = clap::value_parser!(u32).range(1..=65535))]
+    pub mines: u32,
+    /// Game k is dealt from seed + k.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The sampler (for `--strategy sample`).
+    #[command(flatten)]
+    pub sampler: SamplerArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// `sweep`.
 #[derive(Args)]
 pub struct SweepArgs {

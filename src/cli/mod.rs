@@ -92,6 +92,9 @@ pub enum Command {
     Bench(BenchArgs),
     /// Sample a puzzle at several values of one weight: success and mean energy per value.
     Sweep(SweepArgs),
+    /// Play whole Minesweeper games with a strategy (exact probabilities or a sampler's
+    /// estimate) and report the win rate.
+    Play(PlayArgs),
 }
 
 /// A failure to report: the message, and whether it is a usage error (exit 2).
@@ -163,6 +166,7 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
             screenshot,
         } => gui(file, screenshot.or(cli.screenshot), run),
         Command::Sweep(a) => puzzle_cmds::sweep(a),
+        Command::Play(a) => puzzle_cmds::play(a),
         Command::Solve(a) => puzzle_cmds::solve(a),
         Command::Encode(a) => puzzle_cmds::encode(a),
         Command::Check(a) => puzzle_cmds::check(a),

@@ -13,7 +13,7 @@ use egui::{Color32, Stroke};
 use super::KindEditor;
 use crate::gui::document::Document;
 use crate::gui::painter::Placement;
-use crate::puzzle::minesweeper::{Cell, GameState, Minesweeper, generate};
+use crate::puzzle::minesweeper::{Cell, GameState, Minesweeper};
 use crate::puzzle::{AnyPuzzle, AnySolution, PuzzleError};
 
 /// What clicks do.
@@ -80,7 +80,7 @@ impl MinesweeperEditor {
         match self.mode {
             Mode::Design => edit(doc, |m| m.toggle_open(r, c)),
             Mode::Play => {
-                if p.layout().is_none() {
+                if p.layout().is_none() && !p.is_undealt() {
                     return Some(
                         "this position has no mine layout to play: generate a board (New game)"
                             .into(),
@@ -122,7 +122,8 @@ impl MinesweeperEditor {
         self.started = None;
         self.finished_s = None;
         self.last = None;
-        match generate(w.max(2), h.max(2), m, seed) {
+        // The mines are placed at the first click, away from it: the first click is safe.
+        match Minesweeper::undealt(w.max(2), h.max(2), m, seed) {
             Ok(fresh) => doc.replace(AnyPuzzle::Minesweeper(fresh)).err(),
             Err(e) => Some(e.to_string()),
         }
@@ -210,7 +211,7 @@ impl KindEditor for MinesweeperEditor {
             .on_hover_text("Click opens or closes a cell, right click puts or takes a mine");
         if ui
             .button("New game")
-            .on_hover_text("A fresh board of this size and mine count, first click safe")
+            .on_hover_text("A fresh board of this size and mine count; the mines are placed at your first click, away from it")
             .clicked()
         {
             status = self.new_game(doc);

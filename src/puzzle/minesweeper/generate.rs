@@ -78,10 +78,28 @@ pub fn generate(
         )));
     }
     let first = (height / 2) * width + width / 2;
-    let probe = Minesweeper::with_layout(width, height, vec![false; n])?;
-    let mut keep_clear = probe.neighbours(first);
-    keep_clear.push(first);
-    if n - keep_clear.len() < mines {
+    let mut p = Minesweeper::undealt(width, height, mines, seed)?;
+    p.open(first / width, first % width);
+    Ok(p)
+}
+
+/// `mines` mines placed uniformly on a `width` × `height` board away from cell `first` (and
+/// its neighbours when there is room), from `seed`.
+pub(super) fn deal(
+    width: usize,
+    height: usize,
+    mines: usize,
+    first: usize,
+    seed: u64,
+) -> Vec<bool> {
+    let n = width * height;
+    let (r, c) = ((first / width) as isize, (first % width) as isize);
+    let mut keep_clear: Vec<usize> = (-1..=1isize)
+        .flat_map(|dr| (-1..=1isize).map(move |dc| (r + dr, c + dc)))
+        .filter(|&(rr, cc)| rr >= 0 && cc >= 0 && (rr as usize) < height && (cc as usize) < width)
+        .map(|(rr, cc)| rr as usize * width + cc as usize)
+        .collect();
+    if n.saturating_sub(keep_clear.len()) < mines {
         // Too crowded for a clear neighbourhood: only the click itself is safe.
         keep_clear = vec![first];
     }
@@ -92,9 +110,7 @@ pub fn generate(
     for &k in candidates.iter().take(mines) {
         layout[k] = true;
     }
-    let mut p = Minesweeper::with_layout(width, height, layout)?;
-    p.open(first / width, first % width);
-    Ok(p)
+    layout
 }
 
 #[cfg(test)]

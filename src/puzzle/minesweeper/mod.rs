@@ -17,6 +17,7 @@
 //! Invariant: `cells.len() == width · height`, a layout (when present) has the same length,
 //! and opened numbers are 0–8.
 
+pub mod autoplay;
 mod check;
 mod draw;
 mod encode;
@@ -70,6 +71,9 @@ pub struct Minesweeper {
     layout: Option<Vec<bool>>,
     /// The mine opened by mistake in play, if any.
     exploded: Option<usize>,
+    /// A new game not dealt yet: the layout is drawn from this seed at the first click,
+    /// away from the clicked cell, so the first click is always safe. Not saved.
+    deal: Option<u64>,
 }
 
 /// The JSON shape: `{"kind": "minesweeper", "width": 9, "height": 9, "mines": 10,
@@ -167,7 +171,32 @@ impl Minesweeper {
             cells,
             layout,
             exploded: None,
+            deal: None,
         })
+    }
+
+    /// A new game whose mines are placed at the first click (away from it), from `seed`.
+    pub fn undealt(
+        width: usize,
+        height: usize,
+        mines: usize,
+        seed: u64,
+    ) -> Result<Self, PuzzleError> {
+        let n = width * height;
+        if mines == 0 || mines >= n {
+            return Err(PuzzleError::Invalid(format!(
+                "{mines} mines on {n} cells: at least 1 and at most {}",
+                n.saturating_sub(1)
+            )));
+        }
+        let mut p = Minesweeper::new(width, height, mines, vec![Cell::Unopened; n], None)?;
+        p.deal = Some(seed);
+        Ok(p)
+    }
+
+    /// Whether the mines are still to be placed at the first click.
+    pub fn is_undealt(&self) -> bool {
+        self.deal.is_some() && self.layout.is_none()
     }
 
     /// A fresh game on a known layout: nothing opened.

@@ -38,8 +38,23 @@ impl Minesweeper {
 
     /// Opens cell (r, c) by the rules: nothing happens on an opened or flagged cell or after
     /// the game ended; a mine ends the game; a 0 opens its neighbours, and so on (iteratively).
-    /// Returns the cells opened. Needs the layout (`None` without one).
+    /// Returns the cells opened. Needs the layout (`None` without one); an undealt game is
+    /// dealt now, away from (r, c).
     pub fn open(&mut self, r: usize, c: usize) -> Option<Vec<usize>> {
+        if let (None, Some(seed)) = (&self.layout, self.deal)
+            && r < self.height
+            && c < self.width
+        {
+            let first = self.index(r, c);
+            self.layout = Some(super::generate::deal(
+                self.width,
+                self.height,
+                self.mines,
+                first,
+                seed,
+            ));
+            self.deal = None;
+        }
         let layout = self.layout.clone()?;
         if self.game_state() != GameState::Playing || r >= self.height || c >= self.width {
             return Some(Vec::new());
@@ -144,6 +159,24 @@ mod tests {
         // The last safe cell wins.
         b.open(1, 3);
         assert_eq!(b.game_state(), GameState::Won);
+    }
+
+    #[test]
+    fn the_first_click_of_a_new_game_is_always_safe() {
+        for seed in 0..50 {
+            for first in [0, 12, 24] {
+                // Crowded (20 of 25 cells): only the click itself can be kept clear.
+                let mut g = Minesweeper::undealt(5, 5, 20, seed).unwrap();
+                assert!(g.is_undealt());
+                g.open(first / 5, first % 5);
+                assert!(matches!(g.cells()[first], Cell::Opened(_)), "seed {seed}");
+                assert_eq!(g.layout().unwrap().iter().filter(|&&m| m).count(), 20);
+                // Roomy: the click opens an area (its neighbours are clear too).
+                let mut g = Minesweeper::undealt(9, 9, 10, seed).unwrap();
+                g.open(first / 5, first % 5);
+                assert_eq!(g.cell(first / 5, first % 5), Cell::Opened(0), "seed {seed}");
+            }
+        }
     }
 
     #[test]
