@@ -166,6 +166,12 @@ fn solve_reports_exact_and_sampled_probabilities_and_their_difference() {
     let e: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(e["probabilities"], v["probabilities"]);
     assert!(e.get("num_reads").is_none(), "no sampling: {e}");
+    // `auto` picks annealing for probabilities: many independent reads, no early stop.
+    let out = bin().args(["solve", "--num-reads", "50", "--json"]).arg(&f).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["sampler"], "sa");
+    assert_eq!(v["num_reads"], 50);
+    assert!(v["sampler_choice"].as_str().unwrap().contains("shares of reads"), "{v}");
     // Kinds without probabilities say so.
     let sudoku = root().join("puzzles/sudoku/shidoku-6givens.txt");
     let out = bin()

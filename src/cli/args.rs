@@ -353,15 +353,12 @@ pub(super) fn weights_for(
 
 /// The sampler the flags describe, built through the library's one constructor, so flags and
 /// GUI settings mean the same thing.
-/// A sampler built from the flags for a model of `num_variables` variables (`has_target`: a
-/// puzzle, whose valid energy is known); with `--sampler auto`, also why it was chosen.
+/// A sampler built from the flags for `task`; with `--sampler auto`, also why it was chosen.
 pub(super) fn build_sampler(
     a: &SamplerArgs,
-    num_variables: usize,
-    has_target: bool,
-    stored: bool,
+    task: crate::sampler::Task,
 ) -> Result<(Box<dyn Sampler>, Option<&'static str>), Failure> {
-    let (name, reason) = crate::sampler::resolve(&a.sampler, num_variables, has_target, stored);
+    let (name, reason) = crate::sampler::resolve(&a.sampler, task);
     let e = entry(&name).map_err(|e| usage(format!("--sampler {}: {e}", a.sampler)))?;
     let values = a.params.0.values_for(e.name, e.params).map_err(|mut f| {
         if reason.is_some() {

@@ -19,7 +19,14 @@ pub(super) fn sample(a: SampleArgs) -> Result<i32, Failure> {
         eprintln!("warning: {w}");
     }
     let model = StoredModel::new(file.qubo);
-    let (sampler, reason) = build_sampler(&a.sampler, model.qubo.num_variables(), false, true)?;
+    let (sampler, reason) = build_sampler(
+        &a.sampler,
+        crate::sampler::Task {
+            num_variables: model.qubo.num_variables(),
+            stored: true,
+            ..Default::default()
+        },
+    )?;
     if let Some(why) = reason {
         eprintln!("sampler: {} ({why})", sampler.name());
     }

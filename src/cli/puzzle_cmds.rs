@@ -19,6 +19,7 @@ use crate::puzzle::{
 };
 use crate::qubo::formats::write_model;
 use crate::render::image::export;
+use crate::sampler::Task;
 use crate::solve::{ProbabilityMethod, Problem, SolveOutcome};
 
 /// `solve PUZZLE`: encode, sample, decode and referee every puzzle of a file.
@@ -44,8 +45,7 @@ pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
     }
     if let Some(method) = a.method {
         for p in &puzzles {
-            // A zero budget only asks whether the kind has probabilities at all.
-            if p.puzzle.exact_probabilities(0).is_none() {
+            if !p.puzzle.kind().has_probabilities() {
                 return Err(usage(format!(
                     "--method {}: {} puzzles have no per-cell probabilities",
                     format!("{method:?}").to_lowercase(),
@@ -163,9 +163,12 @@ fn solve_one(
         let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
         let (sampler, reason) = build_sampler(
             &a.sampler,
-            encoding.num_variables(),
-            reference.solution().is_some() || a.sampler.target_energy.is_some(),
-            encoding.unstored().is_none(),
+            Task {
+                num_variables: encoding.num_variables(),
+                has_target: reference.solution().is_some() || a.sampler.target_energy.is_some(),
+                stored: encoding.unstored().is_none(),
+                marginals: puzzle.kind().has_probabilities(),
+            },
         )?;
         let weights = weights_for(&encoding, "--weight", &a.encoding.weights)?;
         let (control, bar) = control_with_progress(threads, &format!("puzzle {number}"));
@@ -427,7 +430,12 @@ pub(super) fn play(a: PlayArgs) -> Result<i32, Failure> {
             if args.sampler == crate::sampler::AUTO {
                 args.sampler = "sa".into();
             }
-            let (sampler, _) = build_sampler(&args, 0, false, true)?;
+            let task = Task {
+                stored: true,
+                marginals: true,
+                ..Task::default()
+            };
+            let (sampler, _) = build_sampler(&args, task)?;
             let control = crate::sampler::RunControl::new().with_threads(threads(&args)?);
             let strategy = Strategy::Sampled {
                 sampler: sampler.as_ref(),
@@ -450,6 +458,12 @@ pub(super) fn play(a: PlayArgs) -> Result<i32, Failure> {
     let half = z * (rate * (1.0 - rate) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
     let mean = |f: &dyn Fn(&GameRecord) -> usize| records.iter().map(f).sum::<usize>() as f64 / n;
     let seconds = t.elapsed().as_secs_f64();
+    let positions: usize = records.iter().map(|r| r.positions).sum();
+    let probability_s: f64 = records.iter().map(|r| r.probability_s).sum();
+    let max_probability_s = records
+        .iter()
+        .map(|r| r.max_probability_s)
+        .fold(0.0, f64::max);
     if a.json {
         print_json(&json!({
             "board": {"width": w, "height": h, "mines": m},
@@ -462,17 +476,22 @@ pub(super) fn play(a: PlayArgs) -> Result<i32, Failure> {
             "mean_moves": mean(&|r| r.moves),
             "mean_guesses": mean(&|r| r.guesses),
             "mean_opened_fraction": records.iter().map(|r| r.opened as f64 / (w * h - m) as f64).sum::<f64>() / n,
+            "positions": positions,
+            "mean_probability_ms": 1e3 * probability_s / positions.max(1) as f64,
+            "max_probability_ms": 1e3 * max_probability_s,
             "seconds": seconds,
         }))?;
     } else {
         println!(
-            "{w}×{h}, {m} mines, strategy {:?} ({sampler_name}): won {wins} of {} games ({:.1} %, 95 % {:.1}–{:.1} %), {:.1} guesses per game, {seconds:.1} s",
+            "{w}×{h}, {m} mines, strategy {:?} ({sampler_name}): won {wins} of {} games ({:.1} %, 95 % {:.1}–{:.1} %), {:.1} guesses per game, {seconds:.1} s; probabilities of {positions} positions, mean {:.3} ms, max {:.3} ms",
             a.strategy,
             records.len(),
             100.0 * rate,
             100.0 * (centre - half),
             100.0 * (centre + half),
             mean(&|r| r.guesses),
+            1e3 * probability_s / positions.max(1) as f64,
+            1e3 * max_probability_s,
         );
     }
     Ok(0)
@@ -504,9 +523,12 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
     let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
     let (sampler, reason) = build_sampler(
         &a.sampler,
-        encoding.num_variables(),
-        reference.solution().is_some() || a.sampler.target_energy.is_some(),
-        encoding.unstored().is_none(),
+        Task {
+            num_variables: encoding.num_variables(),
+            has_target: reference.solution().is_some() || a.sampler.target_energy.is_some(),
+            stored: encoding.unstored().is_none(),
+            marginals: puzzle.kind().has_probabilities(),
+        },
     )?;
     if let Some(why) = reason {
         eprintln!("sampler: {} ({why})", sampler.name());

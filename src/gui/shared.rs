@@ -86,12 +86,19 @@ impl Shared {
             .is_some_and(|f| f.is_ok_and(|f| f.solution.is_none()));
         crate::sampler::resolve(
             &self.settings.sampler,
-            n,
-            self.doc.puzzle().is_some() && !no_solution,
-            self.doc
-                .encoding
-                .as_ref()
-                .is_none_or(|e| e.unstored().is_none()),
+            crate::sampler::Task {
+                num_variables: n,
+                has_target: self.doc.puzzle().is_some() && !no_solution,
+                stored: self
+                    .doc
+                    .encoding
+                    .as_ref()
+                    .is_none_or(|e| e.unstored().is_none()),
+                marginals: self
+                    .doc
+                    .puzzle()
+                    .is_some_and(|p| p.kind().has_probabilities()),
+            },
         )
     }
 

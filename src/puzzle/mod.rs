@@ -361,6 +361,9 @@ pub trait Puzzle:
     const KIND: Kind;
     /// Whether `generate` promises a unique solution (the conformance suite holds it to that).
     const GENERATES_UNIQUE: bool;
+    /// Whether the kind's question is per-cell probabilities (`exact_probabilities` and
+    /// `sampled_probabilities` answer it): runs then want many independent reads.
+    const HAS_PROBABILITIES: bool = false;
 
     /// Reads the kind's text form(s): every puzzle in `text`, with its line. `origin` names the
     /// source in messages (`FILE`, then `FILE:LINE`); `hints` carry what the caller knows.
@@ -680,6 +683,14 @@ macro_rules! registry {
                         Ok(AnyPuzzle::$variant(<$ty>::generate(&values)?))
                     })+
                     other => Err(PuzzleError::KindNotAvailable(other)),
+                }
+            }
+            /// Whether the kind answers with per-cell probabilities.
+            #[allow(unreachable_patterns)]
+            pub fn has_probabilities(self) -> bool {
+                match self {
+                    $(Kind::$variant => <$ty>::HAS_PROBABILITIES,)+
+                    _ => false,
                 }
             }
             /// Whether the generator promises a unique solution.

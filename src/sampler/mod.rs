@@ -117,23 +117,42 @@ pub struct Choice {
 /// Models this small are enumerated: exact answers in well under a second.
 pub const EXACT_UP_TO: usize = 20;
 
-/// The default sampler for a model of `num_variables` variables; `has_target` when a valid
-/// solution's energy is known (a puzzle), so a search can stop there; `stored` unless the model
-/// exists only as a structure (too large to store: only SA's structured kernel samples it).
-pub fn choose(num_variables: usize, has_target: bool, stored: bool) -> Choice {
-    if stored && num_variables <= EXACT_UP_TO {
+/// What `auto` weighs when it picks a sampler for a job.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Task {
+    /// Variables of the model.
+    pub num_variables: usize,
+    /// A valid solution's energy is known (a solved puzzle), so a search can stop there.
+    pub has_target: bool,
+    /// The model is stored (not only a structure: too large to store).
+    pub stored: bool,
+    /// The job wants per-cell probabilities (Minesweeper): many independent reads, no early
+    /// stop.
+    pub marginals: bool,
+}
+
+/// The default sampler for `task`.
+pub fn choose(task: Task) -> Choice {
+    if task.marginals {
+        Choice {
+            name: "sa",
+            reason: "probabilities are shares of reads: simulated annealing gives many \
+                     independent reads quickly (tempering would stop at the first valid state, \
+                     enumeration lists each state once)",
+        }
+    } else if task.stored && task.num_variables <= EXACT_UP_TO {
         Choice {
             name: "exact",
             reason: "small enough to enumerate every state: exact ground states",
         }
-    } else if has_target {
+    } else if task.has_target {
         Choice {
             name: "pt",
             reason: "a puzzle: parallel tempering searches until it reaches a valid solution's \
                      energy, and solves the full Sudoku models and random 6×6 edge-matching \
                      boards that annealing at default settings does not",
         }
-    } else if !stored {
+    } else if !task.stored {
         Choice {
             name: "sa",
             reason: "too large to store and no known solution to stop at: annealing on the \
@@ -151,14 +170,9 @@ pub fn choose(num_variables: usize, has_target: bool, stored: bool) -> Choice {
 
 /// The sampler a name stands for: `AUTO` resolves by `choose` (with its reason), any other name
 /// is itself.
-pub fn resolve(
-    name: &str,
-    num_variables: usize,
-    has_target: bool,
-    stored: bool,
-) -> (String, Option<&'static str>) {
+pub fn resolve(name: &str, task: Task) -> (String, Option<&'static str>) {
     if name == AUTO {
-        let c = choose(num_variables, has_target, stored);
+        let c = choose(task);
         (c.name.to_string(), Some(c.reason))
     } else {
         (name.to_string(), None)
@@ -213,17 +227,34 @@ mod tests {
 
     #[test]
     fn auto_chooses_by_size_target_and_storage() {
-        assert_eq!(choose(12, true, true).name, "exact");
-        assert_eq!(choose(500, true, true).name, "pt");
-        assert_eq!(choose(500, false, true).name, "sa");
+        let task = |n, has_target, stored| Task {
+            num_variables: n,
+            has_target,
+            stored,
+            marginals: false,
+        };
+        assert_eq!(choose(task(12, true, true)).name, "exact");
+        assert_eq!(choose(task(500, true, true)).name, "pt");
+        assert_eq!(choose(task(500, false, true)).name, "sa");
+        // Probabilities want many independent reads, whatever the size.
+        for n in [5, 500] {
+            let marginals = Task {
+                marginals: true,
+                ..task(n, true, true)
+            };
+            assert_eq!(choose(marginals).name, "sa");
+        }
         // A model too large to store runs on its structure: tempering when there is a target,
         // annealing when there is none (the full Eternity II).
-        assert_eq!(choose(12, true, false).name, "pt");
-        assert_eq!(choose(155_253, true, false).name, "pt");
-        assert_eq!(choose(155_253, false, false).name, "sa");
-        let (name, reason) = resolve(AUTO, 155_253, false, false);
+        assert_eq!(choose(task(12, true, false)).name, "pt");
+        assert_eq!(choose(task(155_253, true, false)).name, "pt");
+        assert_eq!(choose(task(155_253, false, false)).name, "sa");
+        let (name, reason) = resolve(AUTO, task(155_253, false, false));
         assert_eq!(name, "sa");
         assert!(reason.unwrap().contains("too large to store"));
-        assert_eq!(resolve("tabu", 10, true, false), ("tabu".to_string(), None));
+        assert_eq!(
+            resolve("tabu", task(10, true, false)),
+            ("tabu".to_string(), None)
+        );
     }
 }

@@ -199,6 +199,25 @@ impl KindEditor for MinesweeperEditor {
         );
     }
 
+    fn hover_text(
+        &self,
+        at: &Placement,
+        pos: egui::Pos2,
+        doc: &Document,
+        probabilities: &crate::puzzle::CellProbabilities,
+    ) -> Option<String> {
+        let p = puzzle(doc)?;
+        let (r, c) = cell_at(p, at.to_units(pos))?;
+        let k = p.index(r, c);
+        (p.cell(r, c) == Cell::Unopened).then(|| {
+            format!(
+                "{}: mine probability {:.4} %",
+                p.place(k),
+                100.0 * probabilities.p.get(k).copied().unwrap_or(0.0)
+            )
+        })
+    }
+
     fn entries(&self, _puzzle: &AnyPuzzle) -> Option<AnySolution> {
         None
     }

@@ -29,6 +29,17 @@ pub trait KindEditor: Any {
     fn overlay(&self, painter: &egui::Painter, at: &Placement, doc: &Document);
     /// The user's own entries as a candidate solution, if any (drawn and refereed live).
     fn entries(&self, puzzle: &AnyPuzzle) -> Option<AnySolution>;
+    /// What to say about the point `pos` when per-cell probabilities are drawn (the value
+    /// under the pointer); `None` by default.
+    fn hover_text(
+        &self,
+        _at: &Placement,
+        _pos: egui::Pos2,
+        _doc: &Document,
+        _probabilities: &crate::puzzle::CellProbabilities,
+    ) -> Option<String> {
+        None
+    }
     /// The kind's own toolbar controls. Returns a status message.
     fn toolbar_ui(&mut self, ui: &mut egui::Ui, doc: &mut Document) -> Option<String>;
     /// For tests and callers that know the kind.

@@ -106,17 +106,20 @@ impl PuzzlePanel {
                     .flatten()
             })
             .or(entries);
+        // Only a run of the current model: an earlier position's estimate would mislead.
+        let sampled = s
+            .result
+            .as_ref()
+            .filter(|r| r.version == s.doc.version)
+            .and_then(|r| r.probabilities.clone());
         let probabilities = match self.probability_view {
+            // When the exact engine could not answer (the facts say why), the sampled estimate.
             ProbabilityView::Exact => s
                 .current_facts()
                 .and_then(Result::ok)
-                .and_then(|f| f.probabilities.clone()),
-            // Only a run of the current model: an earlier position's estimate would mislead.
-            ProbabilityView::Sampled => s
-                .result
-                .as_ref()
-                .filter(|r| r.version == s.doc.version)
-                .and_then(|r| r.probabilities.clone()),
+                .and_then(|f| f.probabilities.clone())
+                .or(sampled),
+            ProbabilityView::Sampled => sampled,
             ProbabilityView::Off => None,
         };
         let drawing = match &probabilities {
@@ -138,6 +141,11 @@ impl PuzzlePanel {
         );
         if let Some(editor) = self.editors.for_doc(&s.doc) {
             editor.overlay(&painter, &at, &s.doc);
+            if let (Some(pos), Some(pr)) = (response.hover_pos(), &probabilities)
+                && let Some(text) = editor.hover_text(&at, pos, &s.doc, pr)
+            {
+                response.clone().on_hover_text_at_pointer(text);
+            }
             if let Some(message) = editor.handle(&response, &at, &mut s.doc) {
                 s.status = message;
             }

@@ -28,7 +28,7 @@ pub enum Strategy<'a> {
 }
 
 /// How one game went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GameRecord {
     /// Every safe cell opened.
     pub won: bool,
@@ -38,6 +38,12 @@ pub struct GameRecord {
     pub guesses: usize,
     /// Safe cells opened by the end.
     pub opened: usize,
+    /// Positions whose probabilities the strategy computed.
+    pub positions: usize,
+    /// Seconds spent computing them, in total and at most for one position.
+    pub probability_s: f64,
+    /// The longest of those.
+    pub max_probability_s: f64,
 }
 
 /// The probabilities `strategy` gives for position `p` (None: it could not tell — an exact
@@ -77,6 +83,7 @@ pub fn play_game(
     let mut g = Minesweeper::undealt(width, height, mines, seed).map_err(|e| e.to_string())?;
     g.open(height / 2, width / 2);
     let (mut moves, mut guesses) = (1, 0);
+    let (mut positions, mut probability_s, mut max_probability_s) = (0, 0.0f64, 0.0f64);
     while g.game_state() == GameState::Playing {
         if strategy_cancelled(strategy) {
             break;
@@ -84,7 +91,12 @@ pub fn play_game(
         let closed: Vec<usize> = (0..width * height)
             .filter(|&k| g.cells()[k] == Cell::Unopened)
             .collect();
+        let t = std::time::Instant::now();
         let prob = probabilities(&g, strategy)?;
+        let spent = t.elapsed().as_secs_f64();
+        positions += 1;
+        probability_s += spent;
+        max_probability_s = max_probability_s.max(spent);
         let p_of = |k: usize| prob.as_ref().map_or(0.5, |p| p[k]);
         if let Some(pr) = &prob {
             for &k in &closed {
@@ -131,6 +143,9 @@ pub fn play_game(
         moves,
         guesses,
         opened,
+        positions,
+        probability_s,
+        max_probability_s,
     })
 }
 

@@ -701,6 +701,7 @@ impl Puzzle for Minesweeper {
     type Solution = MineSolution;
     const KIND: Kind = Kind::Minesweeper;
     const GENERATES_UNIQUE: bool = false;
+    const HAS_PROBABILITIES: bool = true;
 
     fn parse_text(
         text: &str,

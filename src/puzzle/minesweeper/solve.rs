@@ -156,11 +156,16 @@ pub(super) fn design_facts(p: &Minesweeper, node_budget: u64) -> DesignFacts<Min
             count_of(layouts)
         }
         Err(_) if !conflicts.is_empty() => SolutionCount::Zero,
-        Err(_) => match &reference {
-            Reference::NoSolution => SolutionCount::Zero,
-            Reference::GaveUp { nodes } => SolutionCount::Unknown { nodes: *nodes },
-            Reference::Solved(_) => SolutionCount::Unknown { nodes: node_budget },
-        },
+        Err(e) => {
+            // Too large a group, or no layout fits: say why the board has no probabilities
+            // (the GUI then shows the sampled ones).
+            facts.push(("exact probabilities".into(), e.to_string().into()));
+            match &reference {
+                Reference::NoSolution => SolutionCount::Zero,
+                Reference::GaveUp { nodes } => SolutionCount::Unknown { nodes: *nodes },
+                Reference::Solved(_) => SolutionCount::Unknown { nodes: node_budget },
+            }
+        }
     };
     DesignFacts {
         solutions,
