@@ -167,11 +167,21 @@ fn solve_reports_exact_and_sampled_probabilities_and_their_difference() {
     assert_eq!(e["probabilities"], v["probabilities"]);
     assert!(e.get("num_reads").is_none(), "no sampling: {e}");
     // `auto` picks annealing for probabilities: many independent reads, no early stop.
-    let out = bin().args(["solve", "--num-reads", "50", "--json"]).arg(&f).output().unwrap();
+    let out = bin()
+        .args(["solve", "--num-reads", "50", "--json"])
+        .arg(&f)
+        .output()
+        .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["sampler"], "sa");
     assert_eq!(v["num_reads"], 50);
-    assert!(v["sampler_choice"].as_str().unwrap().contains("shares of reads"), "{v}");
+    assert!(
+        v["sampler_choice"]
+            .as_str()
+            .unwrap()
+            .contains("shares of reads"),
+        "{v}"
+    );
     // Kinds without probabilities say so.
     let sudoku = root().join("puzzles/sudoku/shidoku-6givens.txt");
     let out = bin()
@@ -277,4 +287,27 @@ fn tempfile_dir() -> PathBuf {
     ));
     std::fs::create_dir_all(&d).unwrap();
     d
+}
+
+#[test]
+fn render_draws_the_exact_probabilities_with_their_legend() {
+    let dir = tempfile_dir();
+    let out = dir.join("board.svg");
+    let f = root().join("puzzles/minesweeper/adc2026-board_8x14_27_1.txt");
+    let run = bin()
+        .args(["render"])
+        .arg(&f)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.contains("100 %"), "the legend");
+    // The unconstrained cells' 27 % is written in them.
+    assert!(svg.matches(">27<").count() > 10, "{}", svg.len());
 }

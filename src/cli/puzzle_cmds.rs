@@ -346,7 +346,17 @@ pub(super) fn render(a: RenderArgs) -> Result<i32, Failure> {
         Some(s) => Some(puzzle.parse_solution(&solution_text(s)?)?),
         None => None,
     };
-    export(&puzzle.draw(solution.as_ref()), &a.output, PX_PER_UNIT)?;
+    // Kinds that answer with probabilities are drawn with their exact ones.
+    let budget = crate::puzzle::minesweeper::probability::ENGINE_NODE_BUDGET;
+    let drawing = match puzzle.exact_probabilities(budget) {
+        Some(Ok(p)) => puzzle.draw_probabilities(solution.as_ref(), &p),
+        Some(Err(e)) => {
+            eprintln!("warning: drawn without probabilities: {e}");
+            puzzle.draw(solution.as_ref())
+        }
+        None => puzzle.draw(solution.as_ref()),
+    };
+    export(&drawing, &a.output, PX_PER_UNIT)?;
     eprintln!("wrote {}", a.output.display());
     Ok(0)
 }
