@@ -244,9 +244,9 @@ pub struct PlayArgs {
     /// Mines (expert: 99).
     #[arg(long, default_value_t = 99, value_parser = clap::value_parser!(u32).range(1..=65535))]
     pub mines: u32,
-    /// Game k is dealt from seed + k.
+    /// Game k is dealt from this seed + k (`--seed` is the sampler's).
     #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    pub deal_seed: u64,
     /// The sampler (for `--strategy sample`).
     #[command(flatten)]
     pub sampler: SamplerArgs,

@@ -408,7 +408,8 @@ pub(super) fn generate(a: GenerateArgs) -> Result<i32, Failure> {
     Ok(0)
 }
 
-/// `play --games N --strategy exact|sample`: Minesweeper games from seeds seed, seed + 1, …,
+/// `play --games N --strategy exact|sample`: Minesweeper games dealt from seeds deal_seed,
+/// deal_seed + 1, …,
 /// played in parallel (exact) or one after another with the sampler's threads (sample).
 pub(super) fn play(a: PlayArgs) -> Result<i32, Failure> {
     use crate::puzzle::minesweeper::autoplay::{GameRecord, Strategy, play_game};
@@ -422,7 +423,7 @@ pub(super) fn play(a: PlayArgs) -> Result<i32, Failure> {
     }
     let t = std::time::Instant::now();
     let games: Vec<u64> = (0..a.games as u64)
-        .map(|k| a.seed.wrapping_add(k))
+        .map(|k| a.deal_seed.wrapping_add(k))
         .collect();
     let (records, sampler_name): (Vec<GameRecord>, String) = match a.strategy {
         PlayStrategy::Exact => {

@@ -6,6 +6,7 @@
 
 pub mod edge_matching;
 pub mod minesweeper;
+pub mod numberlink;
 pub mod sudoku;
 
 use std::fmt;
