@@ -8,7 +8,7 @@
 //! ground states (energy 0) whenever the weights are positive.
 
 use super::check::MineSolution;
-use super::{Cell, Minesweeper};
+use super::{Cell, Hint, Minesweeper};
 use crate::puzzle::EncodeOptions;
 use crate::qubo::{Encoding, EncodingBuilder, Label};
 
@@ -26,36 +26,16 @@ pub(super) fn slack_weights(total: u64) -> Vec<u64> {
     out
 }
 
-/// An opened number's constraint: its cell, the mines it still needs, its unopened neighbours.
-type Hint = (usize, i64, Vec<usize>);
-
-/// The frontier cells (row-major) and the constraints.
+/// The frontier cells (row-major) and the numbers' constraints.
 fn frontier(p: &Minesweeper) -> (Vec<usize>, Vec<Hint>) {
-    let n = p.width() * p.height();
-    let mut on = vec![false; n];
-    let mut hints = Vec::new();
-    for k in 0..n {
-        let Cell::Opened(v) = p.cells()[k] else {
-            continue;
-        };
-        let around = p.neighbours(k);
-        let flags = around
-            .iter()
-            .filter(|&&j| p.cells()[j] == Cell::Flagged)
-            .count() as i64;
-        let unknown: Vec<usize> = around
-            .into_iter()
-            .filter(|&j| p.cells()[j] == Cell::Unopened)
-            .collect();
-        if unknown.is_empty() {
-            continue;
-        }
-        for &j in &unknown {
+    let hints = p.hints();
+    let mut on = vec![false; p.width() * p.height()];
+    for h in &hints {
+        for &j in &h.unknown {
             on[j] = true;
         }
-        hints.push((k, v as i64 - flags, unknown));
     }
-    ((0..n).filter(|&k| on[k]).collect(), hints)
+    ((0..on.len()).filter(|&k| on[k]).collect(), hints)
 }
 
 /// weight·(Σ cᵢxᵢ − t)² as a group: constant t², linear cᵢ(cᵢ − 2t), pairs 2cᵢcⱼ (x² = x).
@@ -92,10 +72,10 @@ pub(super) fn encode(p: &Minesweeper, _options: &EncodeOptions) -> Encoding {
             &[(k / p.width()) as u32, (k % p.width()) as u32],
         ));
     }
-    for (k, need, around) in &hints {
-        let terms: Vec<(u32, f64)> = around.iter().map(|&j| (var_of[j], 1.0)).collect();
-        let label = format!("hint[{}][{}]", k / p.width(), k % p.width());
-        add_square(&mut b, label, w_hint, &terms, *need as f64);
+    for h in &hints {
+        let terms: Vec<(u32, f64)> = h.unknown.iter().map(|&j| (var_of[j], 1.0)).collect();
+        let label = format!("hint[{}][{}]", h.cell / p.width(), h.cell % p.width());
+        add_square(&mut b, label, w_hint, &terms, h.need as f64);
     }
     let unconstrained = p
         .cells()

@@ -48,6 +48,18 @@ const NO_LAYOUT: &str = "this position has no mine layout (only its numbers): de
 /// Largest side accepted (a 256×256 board has 65 536 cells).
 pub const MAX_SIDE: usize = 256;
 
+/// An opened number's constraint on its unopened neighbours: exactly `need` mines among
+/// `unknown` (the number minus its flagged neighbours).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// The number's cell.
+    pub cell: usize,
+    /// Mines still needed among `unknown`.
+    pub need: i64,
+    /// Its unopened, unflagged neighbours (never empty).
+    pub unknown: Vec<usize>,
+}
+
 /// What a player sees in a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Cell {
@@ -268,6 +280,32 @@ impl Minesweeper {
             }
         }
         out
+    }
+
+    /// The constraint of every opened number that still has unopened neighbours, in reading
+    /// order: what the encoder, the engine and the classical search all start from.
+    pub fn hints(&self) -> Vec<Hint> {
+        (0..self.cells.len())
+            .filter_map(|k| {
+                let Cell::Opened(v) = self.cells[k] else {
+                    return None;
+                };
+                let around = self.neighbours(k);
+                let flags = around
+                    .iter()
+                    .filter(|&&j| self.cells[j] == Cell::Flagged)
+                    .count();
+                let unknown: Vec<usize> = around
+                    .into_iter()
+                    .filter(|&j| self.cells[j] == Cell::Unopened)
+                    .collect();
+                (!unknown.is_empty()).then(|| Hint {
+                    cell: k,
+                    need: v as i64 - flags as i64,
+                    unknown,
+                })
+            })
+            .collect()
     }
 
     /// Per cell: unopened and next to an opened number (the cells the numbers constrain).

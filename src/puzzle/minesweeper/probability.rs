@@ -274,29 +274,13 @@ pub fn exact_probabilities(
     let flags = p.num_flags();
     let remaining = p.mines as i64 - flags as i64;
     // Constraints from every opened number with unopened neighbours.
-    let mut constraint_cells: Vec<(i64, Vec<usize>)> = Vec::new();
+    let constraint_cells: Vec<(i64, Vec<usize>)> =
+        p.hints().into_iter().map(|h| (h.need, h.unknown)).collect();
     let mut on_frontier = vec![Vec::<usize>::new(); n];
-    for k in 0..n {
-        let Cell::Opened(v) = p.cells[k] else {
-            continue;
-        };
-        let around = p.neighbours(k);
-        let flagged = around
-            .iter()
-            .filter(|&&j| p.cells[j] == Cell::Flagged)
-            .count() as i64;
-        let unknown: Vec<usize> = around
-            .into_iter()
-            .filter(|&j| p.cells[j] == Cell::Unopened)
-            .collect();
-        if unknown.is_empty() {
-            continue;
-        }
-        let id = constraint_cells.len();
-        for &j in &unknown {
+    for (id, (_, unknown)) in constraint_cells.iter().enumerate() {
+        for &j in unknown {
             on_frontier[j].push(id);
         }
-        constraint_cells.push((v as i64 - flagged, unknown));
     }
     // Boxes: frontier cells with the same constraints.
     let mut boxes_by_key: BTreeMap<Vec<usize>, Vec<usize>> = BTreeMap::new();

@@ -15,34 +15,18 @@ pub(super) fn first_configuration(p: &Minesweeper, node_budget: u64) -> Referenc
         return Reference::NoSolution;
     }
     let n = p.width() * p.height();
-    let mut hints: Vec<(i64, Vec<usize>)> = Vec::new();
+    let hints = p.hints();
     let mut hints_of = vec![Vec::<usize>::new(); n];
-    for k in 0..n {
-        let Cell::Opened(v) = p.cells()[k] else {
-            continue;
-        };
-        let around = p.neighbours(k);
-        let flags = around
-            .iter()
-            .filter(|&&j| p.cells()[j] == Cell::Flagged)
-            .count() as i64;
-        let unknown: Vec<usize> = around
-            .into_iter()
-            .filter(|&j| p.cells()[j] == Cell::Unopened)
-            .collect();
-        if unknown.is_empty() {
-            continue;
+    for (h, hint) in hints.iter().enumerate() {
+        for &j in &hint.unknown {
+            hints_of[j].push(h);
         }
-        for &j in &unknown {
-            hints_of[j].push(hints.len());
-        }
-        hints.push((v as i64 - flags, unknown));
     }
     let cells: Vec<usize> = (0..n).filter(|&k| !hints_of[k].is_empty()).collect();
     let unconstrained = p.cells().iter().filter(|&&c| c == Cell::Unopened).count() - cells.len();
     let remaining = p.mines() as i64 - p.num_flags() as i64;
-    let mut need: Vec<i64> = hints.iter().map(|h| h.0).collect();
-    let mut room: Vec<i64> = hints.iter().map(|h| h.1.len() as i64).collect();
+    let mut need: Vec<i64> = hints.iter().map(|h| h.need).collect();
+    let mut room: Vec<i64> = hints.iter().map(|h| h.unknown.len() as i64).collect();
     let mut assign = vec![false; cells.len()];
     let mut nodes = 0u64;
     struct Search<'a> {
