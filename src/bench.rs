@@ -75,7 +75,7 @@ pub const SUDOKUS: [(&str, &str); 2] = [
 
 fn sudoku_instance(name: &str, line: &str, presolve: bool) -> Result<Instance, BenchError> {
     let p = AnyPuzzle::Sudoku(Sudoku::from_line(line)?);
-    let enc = p.encode(&EncodeOptions { presolve })?;
+    let enc = p.encode(&EncodeOptions::presolved(presolve))?;
     let w = enc.default_weights();
     let q = enc.qubo(&w)?;
     Ok(Instance {

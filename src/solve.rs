@@ -20,6 +20,9 @@ pub enum SolveError {
     /// The sampler refused its parameters or the model.
     #[error(transparent)]
     Sample(#[from] SampleError),
+    /// Re-encoding with cuts failed.
+    #[error("{0}")]
+    Encode(String),
 }
 
 /// The best read, decoded and refereed.
@@ -109,6 +112,18 @@ pub struct SolveOutcome {
     /// Why the exact probabilities are missing (an inconsistent position, too large a group).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exact_probabilities_error: Option<String>,
+    /// Sampling rounds run when cut rounds were allowed (1: the first round found a valid
+    /// answer or showed no cut); `None` when they were not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<usize>,
+    /// Cuts (nogoods from defective answers, e.g. Numberlink's loops) in the last round's model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cuts: Option<usize>,
+    /// When no read was valid: a low read's candidate made valid by the kind's repair step
+    /// (Numberlink under no-fill: loops removed), with the read's energy. Not counted in
+    /// `success_fraction`, which counts reads as sampled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repaired: Option<Best>,
     /// The samples with their verdicts.
     #[serde(skip)]
     pub outcome: Outcome,
@@ -278,6 +293,128 @@ fn summarise(
         sampled_probabilities: None,
         probability_error: None,
         exact_probabilities_error: None,
+        rounds: None,
+        cuts: None,
+        repaired: None,
         outcome,
+    }
+}
+
+/// The first of the lowest `reads` reads whose candidate the kind's repair makes valid.
+fn repaired(
+    puzzle: &AnyPuzzle,
+    outcome: &SolveOutcome,
+    reads: usize,
+) -> Option<(f64, AnySolution)> {
+    let o = &outcome.outcome;
+    o.samples
+        .rows
+        .iter()
+        .zip(&o.rows)
+        .take(reads)
+        .find_map(|(row, verdict)| {
+            let fixed = puzzle.repair(verdict.decoded.as_ref()?)?;
+            puzzle
+                .check(&fixed)
+                .is_empty()
+                .then_some((row.energy, fixed))
+        })
+}
+
+/// A valid candidate as a `Best`.
+fn best_of(puzzle: &AnyPuzzle, energy: f64, solution: &AnySolution) -> Best {
+    let score = puzzle.score(solution);
+    Best {
+        energy,
+        valid: true,
+        violations: Vec::new(),
+        solution: puzzle.solution_to_json(solution),
+        solution_line: puzzle.solution_to_string(solution),
+        score: score.map(|s| s.value),
+        max_score: score.map(|s| s.max),
+        decoded: Some(solution.clone()),
+    }
+}
+
+/// Cut rounds: how many, and from how many of each round's lowest reads cuts are taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CutRounds {
+    /// Sampling rounds at most (1: no cuts).
+    pub max_rounds: usize,
+    /// Distinct lowest-energy reads whose defects become cuts (or are repaired), per round.
+    pub reads: usize,
+    /// Try the kind's repair step on those reads before another round.
+    pub repair: bool,
+}
+
+impl Default for CutRounds {
+    fn default() -> Self {
+        CutRounds {
+            max_rounds: 5,
+            reads: 16,
+            repair: true,
+        }
+    }
+}
+
+/// Solves with cut rounds: encode with `options`, sample; while no read is valid, first try
+/// the kind's repair on the lowest reads (a repaired answer ends the rounds, reported in
+/// `repaired`), then, if the lowest reads show defects the kind turns into cuts (`AnyPuzzle::cuts`), add them to the
+/// options, re-encode (the weights are kept by name; `cut` takes its default unless set) and
+/// sample again, up to `rounds.max_rounds`. The outcome is the last round's, with the rounds,
+/// the cuts and the sampling time of all rounds, and the last round's encoding.
+pub fn solve_with_cuts(
+    puzzle: &AnyPuzzle,
+    options: &crate::puzzle::EncodeOptions,
+    reference: &Reference<AnySolution>,
+    weights: &Weights,
+    sampler: &dyn Sampler,
+    control: &RunControl,
+    rounds: CutRounds,
+) -> Result<(SolveOutcome, Encoding), SolveError> {
+    let mut options = options.clone();
+    let mut sample_s = 0.0;
+    let mut round = 0;
+    loop {
+        round += 1;
+        let encoding = puzzle
+            .encode(&options)
+            .map_err(|e| SolveError::Encode(e.to_string()))?;
+        let problem = Problem {
+            puzzle,
+            encoding: &encoding,
+            reference,
+        };
+        let mut outcome = solve(problem, weights, sampler, control)?;
+        sample_s += outcome.timing.sample_s;
+        outcome.timing.sample_s = sample_s;
+        outcome.rounds = Some(round);
+        outcome.cuts = Some(options.cuts.len());
+        let solved = outcome.success_fraction > 0.0;
+        if solved || outcome.cancelled || round >= rounds.max_rounds.max(1) {
+            return Ok((outcome, encoding));
+        }
+        if rounds.repair
+            && let Some((energy, fixed)) = repaired(puzzle, &outcome, rounds.reads)
+        {
+            outcome.repaired = Some(best_of(puzzle, energy, &fixed));
+            return Ok((outcome, encoding));
+        }
+        let before = options.cuts.len();
+        for verdict in outcome.outcome.rows.iter().take(rounds.reads) {
+            for cut in verdict
+                .decoded
+                .as_ref()
+                .map(|d| puzzle.cuts(d))
+                .unwrap_or_default()
+            {
+                if !options.cuts.contains(&cut) {
+                    options.cuts.push(cut);
+                }
+            }
+        }
+        if options.cuts.len() == before {
+            return Ok((outcome, encoding));
+        }
     }
 }

@@ -10,7 +10,7 @@ use qubo_workbench::qubo::{Qubo, StoredModel};
 fn sudoku_model(presolve: bool) -> (Qubo, Vec<String>) {
     let line = "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
     let p = AnyPuzzle::Sudoku(Sudoku::from_line(line).unwrap());
-    let enc = p.encode(&EncodeOptions { presolve }).unwrap();
+    let enc = p.encode(&EncodeOptions::presolved(presolve)).unwrap();
     let w = enc.default_weights().with("hint", 2.75).unwrap();
     let labels = enc.labels().iter().map(|l| l.to_string()).collect();
     (enc.qubo(&w).unwrap(), labels)

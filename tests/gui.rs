@@ -8,7 +8,7 @@ use std::time::Duration;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use qubo_workbench::gui::editors::{
-    EdgeMatchingEditor, MinesweeperEditor, MinesweeperMode, SudokuEditor,
+    EdgeMatchingEditor, MinesweeperEditor, MinesweeperMode, NumberlinkEditor, SudokuEditor,
 };
 use qubo_workbench::gui::settings::Settings;
 use qubo_workbench::gui::{Command, Workbench};
@@ -942,4 +942,121 @@ fn minesweeper_play_and_design_through_the_board() {
     assert!(matches!(dealt.cells()[0], Cell::Opened(_)));
     assert!(!dealt.layout().unwrap()[0]);
     assert_ne!(dealt.game_state(), GameState::Lost(0));
+}
+
+fn numberlink(wb: &Workbench) -> &qubo_workbench::puzzle::numberlink::Numberlink {
+    match wb.shared.doc.puzzle() {
+        Some(AnyPuzzle::Numberlink(p)) => p,
+        _ => panic!("no Numberlink instance"),
+    }
+}
+
+/// Screen centre of Numberlink cell k.
+fn link_cell(wb: &Workbench, k: usize) -> egui::Pos2 {
+    let at = wb.puzzle.placement.expect("the canvas was laid out");
+    at.to_screen(qubo_workbench::puzzle::numberlink::draw::centre(
+        numberlink(wb),
+        k,
+    ))
+}
+
+/// Presses at cell `cells[0]`, moves through the others, releases on the last.
+fn drag_through(h: &mut Harness<'static, Workbench>, cells: &[usize]) {
+    let at = |h: &Harness<'static, Workbench>, k| link_cell(h.state(), k);
+    let start = at(h, cells[0]);
+    h.event(egui::Event::PointerMoved(start));
+    h.step();
+    h.event(egui::Event::PointerButton {
+        pos: start,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.step();
+    for &k in cells {
+        let to = at(h, k);
+        for _ in 0..3 {
+            h.event(egui::Event::PointerMoved(to));
+            h.step();
+        }
+    }
+    let end = at(h, *cells.last().unwrap());
+    h.event(egui::Event::PointerButton {
+        pos: end,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    frames(h);
+}
+
+#[test]
+fn numberlink_pairs_are_placed_drawn_and_solved() {
+    use qubo_workbench::puzzle::Puzzle;
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("blank.txt");
+    std::fs::write(&f, "3 2\n...\n...\n").unwrap();
+    let mut h = harness(Workbench::with_file(Some(&f), Settings::default()));
+    settle(&mut h);
+    // Two clicks on empty cells make a pair; two more another.
+    for k in [0, 2, 3, 5] {
+        let at = link_cell(h.state(), k);
+        press_release(&mut h, at, at);
+        settle(&mut h);
+    }
+    let p = numberlink(h.state()).clone();
+    assert_eq!(p.num_pairs(), 2);
+    assert_eq!(p.endpoints(), &[1, 0, 1, 2, 0, 2]);
+    // Drawing pair 1's path along the top row: the entries are refereed (pair 2 not joined).
+    drag_through(&mut h, &[0, 1, 2]);
+    let editor = h.state().puzzle.editors.get::<NumberlinkEditor>().unwrap();
+    let drawn = editor.drawn.clone().expect("a drawing");
+    assert_eq!((drawn.right[0], drawn.right[1]), (1, 1));
+    let v = p.check(&drawn);
+    assert!(v.iter().any(|v| v.constraint == "pair[2]"), "{v:?}");
+    drag_through(&mut h, &[3, 4, 5]);
+    let drawn = h
+        .state()
+        .puzzle
+        .editors
+        .get::<NumberlinkEditor>()
+        .unwrap()
+        .drawn
+        .clone()
+        .unwrap();
+    assert!(p.check(&drawn).is_empty(), "the drawn answer is valid");
+    // The solver panel offers the formulations; the exact sampler solves the seed's one too.
+    choose_sampler(&mut h, "exact");
+    h.get_by_label("formulation").click();
+    frames(&mut h);
+    // "seed" is also the sampler's seed field: the popup's entry is the first one.
+    h.get_all_by_label("seed").next().unwrap().click();
+    frames(&mut h);
+    assert_eq!(
+        h.state().shared.doc.options.formulation.as_deref(),
+        Some("seed")
+    );
+    assert!(
+        h.state()
+            .shared
+            .doc
+            .encoding
+            .as_ref()
+            .unwrap()
+            .weight_names()
+            .contains(&"pairing")
+    );
+    h.get_by_label("Run").click();
+    frames(&mut h);
+    wait_for(&mut h, "the exact run", |wb| {
+        !wb.is_running() && wb.shared.result.is_some()
+    });
+    assert_eq!(
+        h.state().shared.result.as_ref().unwrap().rows[0].valid,
+        Some(true)
+    );
+    // A right click on an endpoint removes its pair.
+    let at = link_cell(h.state(), 5);
+    secondary_click(&mut h, at);
+    assert_eq!(numberlink(h.state()).num_pairs(), 1);
 }

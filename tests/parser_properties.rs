@@ -75,6 +75,8 @@ const PARSERS: &[Parser] = &[
     ("puzzle file, any kind", |t| puzzles(None, t)),
     ("sudoku", |t| puzzles(Some(Kind::Sudoku), t)),
     ("edge-matching", |t| puzzles(Some(Kind::EdgeMatching), t)),
+    ("minesweeper", |t| puzzles(Some(Kind::Minesweeper), t)),
+    ("numberlink", |t| puzzles(Some(Kind::Numberlink), t)),
 ];
 
 /// Runs one parser on one input under the invariants.

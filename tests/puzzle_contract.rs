@@ -47,7 +47,7 @@ fn small_instances(kind: Kind) -> Vec<AnyPuzzle> {
         let puzzles = load_puzzles(&f, Some(kind))
             .unwrap_or_else(|e| panic!("{kind}: every shipped file parses: {e}"));
         for p in puzzles {
-            let enc = p.puzzle.encode(&EncodeOptions { presolve: true }).unwrap();
+            let enc = p.puzzle.encode(&EncodeOptions::presolved(true)).unwrap();
             if enc.num_variables() <= SMALL {
                 out.push(p.puzzle);
             }
@@ -99,7 +99,7 @@ fn text_and_json_forms_round_trip() {
 fn exact_ground_states_are_valid_and_known_solutions_are_ground_states() {
     for &kind in REGISTERED {
         for p in small_instances(kind) {
-            let enc = p.encode(&EncodeOptions { presolve: true }).unwrap();
+            let enc = p.encode(&EncodeOptions::presolved(true)).unwrap();
             let weights = enc.default_weights();
             let model = StoredModel::new(enc.qubo(&weights).unwrap());
             let set = ExactSolver { num_reads: 1 }

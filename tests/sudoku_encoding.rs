@@ -73,7 +73,7 @@ fn presolve_keeps_full_model_energies() {
     )
     .unwrap();
     let full = p.encode(&EncodeOptions::default()).unwrap();
-    let pre = p.encode(&EncodeOptions { presolve: true }).unwrap();
+    let pre = p.encode(&EncodeOptions::presolved(true)).unwrap();
     assert_eq!(
         pre.num_variables(),
         159,
@@ -124,7 +124,7 @@ fn a_too_weak_hint_makes_invalid_grids_the_ground_state() {
 fn annealing_solves_corpus_puzzles_presolved() {
     let all = load_puzzles(&puzzles_dir().join("easy50.txt"), None).unwrap();
     assert_eq!(all.len(), 50);
-    let options = EncodeOptions { presolve: true };
+    let options = EncodeOptions::presolved(true);
     for loaded in all.iter().take(5) {
         let p = &loaded.puzzle;
         let enc = p.encode(&options).unwrap();
@@ -158,7 +158,7 @@ fn generated_puzzles_encode_decode_and_check() {
     for (size, givens) in [(4, 8), (9, 36)] {
         let s = sudoku::generate(size, givens, 3).unwrap();
         let p = AnyPuzzle::Sudoku(s);
-        let options = EncodeOptions { presolve: true };
+        let options = EncodeOptions::presolved(true);
         let enc = p.encode(&options).unwrap();
         let reference = p.solve_classically(REFERENCE_NODE_BUDGET);
         let w = enc.default_weights();

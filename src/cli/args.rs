@@ -40,6 +40,20 @@ pub struct EncodingArgs {
     /// Remove variables the givens decide.
     #[arg(long)]
     pub presolve: bool,
+    /// The kind's formulation by name (Numberlink: cells, seed); default: the kind's first.
+    #[arg(long, value_name = "NAME")]
+    pub formulation: Option<String>,
+}
+
+impl EncodingArgs {
+    /// The encoder's options these flags choose.
+    pub fn options(&self) -> crate::puzzle::EncodeOptions {
+        crate::puzzle::EncodeOptions {
+            presolve: self.presolve,
+            formulation: self.formulation.clone(),
+            ..Default::default()
+        }
+    }
 }
 
 /// The sampler and its parameters (flags generated from every sampler's description).
@@ -104,6 +118,13 @@ pub struct SolveArgs {
     /// (no sampling), the estimate from the reads, or both and their difference (default).
     #[arg(long, value_enum)]
     pub method: Option<crate::solve::ProbabilityMethod>,
+    /// Sampling rounds at most: while no read is valid, the defects the kind can cut (Numberlink's
+    /// loops) become penalties and the model is sampled again (1: no cut rounds).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub cut_rounds: u32,
+    /// Do not repair the lowest reads when none is valid (Numberlink under no-fill: remove loops).
+    #[arg(long)]
+    pub no_repair: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -279,6 +300,9 @@ pub struct SweepArgs {
     /// Remove variables the givens decide.
     #[arg(long)]
     pub presolve: bool,
+    /// The kind's formulation by name; default: the kind's first.
+    #[arg(long, value_name = "NAME")]
+    pub formulation: Option<String>,
     /// The sampler.
     #[command(flatten)]
     pub sampler: SamplerArgs,

@@ -171,8 +171,19 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
     if let Some(why) = &o.sampler_choice {
         println!("  sampler {} chosen by default: {why}", o.sampler);
     }
+    if let (Some(rounds @ 2..), Some(cuts)) = (o.rounds, o.cuts) {
+        println!(
+            "  cut rounds: {rounds} (the last model had {cuts} cut(s) from earlier rounds' defects; time over all rounds)"
+        );
+    }
     for w in &o.warnings {
         eprintln!("  warning: {w}");
+    }
+    if let Some(r) = &o.repaired {
+        println!(
+            "  repaired: valid after the kind's repair step on a read of energy {} (not counted as a valid read)  {}",
+            r.energy, r.solution_line
+        );
     }
     if let Some(b) = &o.best {
         println!(

@@ -14,8 +14,8 @@ use super::output::{
 };
 use super::{Failure, PX_PER_UNIT, RANDOM_QUBO_PARAMS, usage};
 use crate::puzzle::{
-    EncodeOptions, Kind, LoadedPuzzle, PuzzleError, REFERENCE_NODE_BUDGET, SolutionCount,
-    refuse_conflicts,
+    AnyPuzzle, AnySolution, EncodeOptions, Kind, LoadedPuzzle, PuzzleError, REFERENCE_NODE_BUDGET,
+    SolutionCount, refuse_conflicts,
 };
 use crate::qubo::formats::write_model;
 use crate::render::image::export;
@@ -58,9 +58,7 @@ pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
         }
     }
     let threads = threads(&a.sampler)?;
-    let options = EncodeOptions {
-        presolve: a.encoding.presolve,
-    };
+    let options = a.encoding.options();
     let many = puzzles.len() > 1;
     let mut results: Vec<(usize, SolveOutcome, Option<serde_json::Value>)> = Vec::new();
     // A puzzle that fails (encoding, sampling, an output file) is reported with its number; the
@@ -173,12 +171,19 @@ fn solve_one(
         let weights = weights_for(&encoding, "--weight", &a.encoding.weights)?;
         let (control, bar) = control_with_progress(threads, &format!("puzzle {number}"));
         let control = control.with_target_energy(a.sampler.target_energy);
-        let problem = Problem {
+        let (mut outcome, encoding) = crate::solve::solve_with_cuts(
             puzzle,
-            encoding: &encoding,
-            reference: &reference,
-        };
-        let mut outcome = crate::solve::solve(problem, &weights, sampler.as_ref(), &control)?;
+            options,
+            &reference,
+            &weights,
+            sampler.as_ref(),
+            &control,
+            crate::solve::CutRounds {
+                max_rounds: a.cut_rounds as usize,
+                repair: !a.no_repair,
+                ..Default::default()
+            },
+        )?;
         outcome.sampler_choice = reason.map(str::to_string);
         outcome.add_probabilities(
             puzzle,
@@ -263,9 +268,7 @@ fn print_results_json(
 pub(super) fn encode(a: EncodeArgs) -> Result<i32, Failure> {
     check_output("-o", &a.output, Output::Model, &[&a.puzzle.puzzle])?;
     let puzzle = pick(load(&a.puzzle)?, a.index, &a.puzzle.puzzle)?.puzzle;
-    let encoding = puzzle.encode(&EncodeOptions {
-        presolve: a.encoding.presolve,
-    })?;
+    let encoding = puzzle.encode(&a.encoding.options())?;
     let weights = weights_for(&encoding, "--weight", &a.encoding.weights)?;
     let qubo = encoding.qubo(&weights)?;
     let labels: Vec<String> = encoding.labels().iter().map(|l| l.to_string()).collect();
@@ -286,17 +289,24 @@ fn solution_text(arg: &str) -> Result<String, Failure> {
     let p = Path::new(arg);
     if p.is_file() {
         let text = crate::io::read_text_limited(p, 1 << 20)?;
-        if text.trim_start().starts_with(['{', '[', '"']) {
-            return Ok(text);
+        if text.trim().is_empty() {
+            return Err(format!("{arg}: the file holds no solution").into());
         }
-        return text
-            .lines()
-            .map(str::trim)
-            .find(|l| !l.is_empty())
-            .map(str::to_string)
-            .ok_or_else(|| format!("{arg}: the file holds no solution").into());
+        return Ok(text);
     }
     Ok(arg.to_string())
+}
+
+/// A solution from `text`: the whole text in the kind's form (multi-line forms such as an ADC
+/// answer), else its first non-empty line (a file of one-line solutions).
+fn parse_solution_text(puzzle: &AnyPuzzle, text: &str) -> Result<AnySolution, PuzzleError> {
+    puzzle.parse_solution(text).or_else(|whole| {
+        let first = text.lines().map(str::trim).find(|l| !l.is_empty());
+        match first {
+            Some(line) if line != text.trim() => puzzle.parse_solution(line).map_err(|_| whole),
+            _ => Err(whole),
+        }
+    })
 }
 
 /// `check PUZZLE [SOLUTION]`: referee a solution, or print the puzzle's design facts.
@@ -324,7 +334,7 @@ pub(super) fn check(a: CheckArgs) -> Result<i32, Failure> {
         }
         return Ok(if good { 0 } else { 1 });
     };
-    let solution = puzzle.parse_solution(&solution_text(solution)?)?;
+    let solution = parse_solution_text(&puzzle, &solution_text(solution)?)?;
     let violations = puzzle.check(&solution);
     if a.json {
         print_json(&json!({"valid": violations.is_empty(), "violations": violations}))?;
@@ -343,7 +353,7 @@ pub(super) fn render(a: RenderArgs) -> Result<i32, Failure> {
     check_output("-o", &a.output, Output::Image, &[&a.puzzle.puzzle])?;
     let puzzle = pick(load(&a.puzzle)?, a.index, &a.puzzle.puzzle)?.puzzle;
     let solution = match &a.solution {
-        Some(s) => Some(puzzle.parse_solution(&solution_text(s)?)?),
+        Some(s) => Some(parse_solution_text(&puzzle, &solution_text(s)?)?),
         None => None,
     };
     // Kinds that answer with probabilities are drawn with their exact ones.
@@ -515,6 +525,8 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
     let puzzle = loaded.puzzle;
     let options = EncodeOptions {
         presolve: a.presolve,
+        formulation: a.formulation.clone(),
+        ..Default::default()
     };
     let encoding = puzzle.encode(&options)?;
     let base = weights_for(&encoding, "--set", &a.set)?;

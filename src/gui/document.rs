@@ -237,6 +237,14 @@ impl Document {
         }
     }
 
+    /// Chooses the kind's formulation by name (`None`: its default) and re-encodes.
+    pub fn set_formulation(&mut self, name: Option<String>) {
+        if self.options.formulation != name {
+            self.options.formulation = name;
+            self.reencode();
+        }
+    }
+
     /// Sets one weight and rebuilds the matrix (no re-encoding).
     pub fn set_weight(&mut self, name: &str, value: f64) -> Result<(), String> {
         self.weights.set(name, value).map_err(|e| e.to_string())?;
@@ -259,6 +267,10 @@ impl Document {
         let Content::Puzzle(p) = &self.content else {
             return;
         };
+        // A formulation chosen for another kind does not carry over.
+        if self.options.formulation_index(p.kind()).is_err() {
+            self.options.formulation = None;
+        }
         match p.encode(&self.options) {
             Ok(enc) => {
                 // Keep only weights this encoding knows (a new kind has other names).

@@ -17,7 +17,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::params::{ParamError, ParamSpec, ParamValues};
-use crate::qubo::{Encoding, GroupedModel, Weights};
+use crate::qubo::{Encoding, GroupedModel, Label, Weights};
 use crate::render::Drawing;
 pub use edge_matching::{EdgeMatching, EdgeSolution};
 pub use sudoku::{Sudoku, SudokuSolution};
@@ -100,6 +100,51 @@ pub struct EncodeOptions {
     /// Remove variables the instance's givens already decide (the model keeps the full
     /// model's energies through its offset; decoding maps back).
     pub presolve: bool,
+    /// The kind's formulation by name (`Puzzle::formulations`); `None`: its first, the default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub formulation: Option<String>,
+    /// Nogoods learned in earlier rounds (`Puzzle::cuts`, e.g. Numberlink's cycle cuts): sets
+    /// of variables, by label, that no valid answer sets all to 1. The encoder adds each as a
+    /// group under the weight `cut`; labels the encoding does not have are skipped.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cuts: Vec<Vec<Label>>,
+}
+
+impl EncodeOptions {
+    /// Just the presolve switch, everything else default.
+    pub fn presolved(presolve: bool) -> Self {
+        EncodeOptions {
+            presolve,
+            ..Self::default()
+        }
+    }
+
+    /// Which of `kind`'s formulations is chosen (its index), or why none is.
+    pub fn formulation_index(&self, kind: Kind) -> Result<usize, PuzzleError> {
+        let all = kind.formulations();
+        let Some(name) = &self.formulation else {
+            return Ok(0);
+        };
+        all.iter().position(|f| f.name == name).ok_or_else(|| {
+            PuzzleError::Invalid(if all.len() <= 1 {
+                format!("formulation '{name}': {kind} has one formulation, the default")
+            } else {
+                format!(
+                    "unknown formulation '{name}' for {kind} (choose {})",
+                    all.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")
+                )
+            })
+        })
+    }
+}
+
+/// One way of encoding a kind, chosen by name (`--formulation`, the solver panel).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Formulation {
+    /// The name on the command line and in files.
+    pub name: &'static str,
+    /// One line: what it encodes and why one would pick it.
+    pub summary: &'static str,
 }
 
 /// What the reader of a text form may be told from outside the file (the CLI's `--rows` and
@@ -395,8 +440,25 @@ pub trait Puzzle:
     /// Facts for designers (solution count within `node_budget`, conflicts, figures).
     fn design_facts(&self, node_budget: u64) -> DesignFacts<Self::Solution>;
 
-    /// The labelled, re-weightable QUBO of this instance.
+    /// The kind's formulations, the default first (empty: one, unnamed).
+    fn formulations() -> &'static [Formulation] {
+        &[]
+    }
+    /// The labelled, re-weightable QUBO of this instance (`options.formulation` was checked
+    /// against `formulations`).
     fn encode(&self, options: &EncodeOptions) -> Result<Encoding, PuzzleError>;
+    /// Nogoods a decoded candidate shows (`EncodeOptions::cuts`): sets of variables its
+    /// defects set together and no valid answer does (Numberlink: an isolated cycle's edges).
+    /// Re-encoding with them and sampling again is a cut round.
+    fn cuts(&self, _solution: &Self::Solution) -> Vec<Vec<Label>> {
+        Vec::new()
+    }
+    /// A valid answer made from a defective candidate by a cheap local step the kind documents
+    /// (Numberlink under no-fill: loops removed), or `None`. Reported as repaired, never counted
+    /// as a valid read.
+    fn repair(&self, _solution: &Self::Solution) -> Option<Self::Solution> {
+        None
+    }
     /// Reads a sample of `encoding` (made by `encode`) back into a candidate solution.
     fn decode(&self, encoding: &Encoding, sample: &[u8]) -> Self::Solution;
     /// The sample of `encoding` that decodes to `solution` (`None` if it has no such sample,
@@ -511,7 +573,24 @@ macro_rules! registry {
             }
             /// The labelled, re-weightable QUBO.
             pub fn encode(&self, options: &EncodeOptions) -> Result<Encoding, PuzzleError> {
+                options.formulation_index(self.kind())?;
                 match self { $(AnyPuzzle::$variant(p) => p.encode(options),)+ }
+            }
+            /// A repaired candidate (`Puzzle::repair`).
+            #[allow(unreachable_patterns)]
+            pub fn repair(&self, solution: &AnySolution) -> Option<AnySolution> {
+                match (self, solution) {
+                    $((AnyPuzzle::$variant(p), AnySolution::$variant(s)) => p.repair(s).map(AnySolution::$variant),)+
+                    _ => None,
+                }
+            }
+            /// The nogoods a candidate shows (`Puzzle::cuts`).
+            #[allow(unreachable_patterns)]
+            pub fn cuts(&self, solution: &AnySolution) -> Vec<Vec<Label>> {
+                match (self, solution) {
+                    $((AnyPuzzle::$variant(p), AnySolution::$variant(s)) => p.cuts(s),)+
+                    _ => Vec::new(),
+                }
             }
             /// A sample decoded into a candidate solution.
             pub fn decode(&self, encoding: &Encoding, sample: &[u8]) -> AnySolution {
@@ -694,6 +773,14 @@ macro_rules! registry {
                     _ => false,
                 }
             }
+            /// The kind's formulations, the default first (empty: one, unnamed).
+            #[allow(unreachable_patterns)]
+            pub fn formulations(self) -> &'static [Formulation] {
+                match self {
+                    $(Kind::$variant => <$ty>::formulations(),)+
+                    _ => &[],
+                }
+            }
             /// Whether the generator promises a unique solution.
             #[allow(unreachable_patterns)]
             pub fn generates_unique(self) -> bool {
@@ -717,6 +804,7 @@ macro_rules! registry {
 registry! {
     Sudoku => sudoku::Sudoku,
     Minesweeper => minesweeper::Minesweeper,
+    Numberlink => numberlink::Numberlink,
     EdgeMatching => edge_matching::EdgeMatching,
 }
 
@@ -848,12 +936,12 @@ mod tests {
     }
 
     #[test]
-    fn kinds_not_built_yet_say_so() {
+    fn every_family_is_built() {
+        for kind in Kind::ALL {
+            assert!(kind.is_available(), "{kind}");
+        }
         let e = parse_puzzles("1 2\n", Some(Kind::Numberlink), "x").unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "puzzle kind 'numberlink' is not available yet in this build (available: sudoku, minesweeper, edge-matching)"
-        );
+        assert!(e.to_string().starts_with("x:"), "{e}");
     }
 
     #[test]

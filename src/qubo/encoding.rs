@@ -198,6 +198,21 @@ pub struct Contribution {
     pub value: f64,
 }
 
+/// Weights of binary slack variables whose subsets sum to every value 0..=total (1, 2, 4, …,
+/// the last one capped so they add up to exactly `total`).
+pub fn slack_weights(total: u64) -> Vec<u64> {
+    let mut out = Vec::new();
+    let mut covered = 0u64;
+    let mut next = 1u64;
+    while covered < total {
+        let w = next.min(total - covered);
+        out.push(w);
+        covered += w;
+        next *= 2;
+    }
+    out
+}
+
 /// Adds variables, weights and groups; `build` compiles the re-weighting table.
 #[derive(Default)]
 pub struct EncodingBuilder {
@@ -248,6 +263,41 @@ impl EncodingBuilder {
             }
         }
         self.add_group(label, weight, 1.0, linear, quadratic, 0.0);
+    }
+
+    /// weight · (Σ cᵢxᵢ − target)² over distinct variables (x² = x): constant target²,
+    /// linear cᵢ(cᵢ − 2·target), pairs 2cᵢcⱼ; holds iff the sum is exactly `target`.
+    pub fn add_square(&mut self, label: String, weight: u16, terms: &[(u32, f64)], target: f64) {
+        let linear = terms
+            .iter()
+            .map(|&(v, c)| (v, c * (c - 2.0 * target)))
+            .collect();
+        let mut quadratic = Vec::with_capacity(terms.len() * terms.len().saturating_sub(1) / 2);
+        for (i, &(u, cu)) in terms.iter().enumerate() {
+            for &(v, cv) in &terms[i + 1..] {
+                quadratic.push((u, v, 2.0 * cu * cv));
+            }
+        }
+        self.add_group(label, weight, target * target, linear, quadratic, 0.0);
+    }
+
+    /// A nogood (a cut): weight · (Σ xᵢ + slack − (n − 1))², where the slack is binary
+    /// variables (labelled by `slack(j)`) with `slack_weights(n − 1)`; it holds (energy 0)
+    /// exactly when not every one of the n `vars` is 1, whatever else the model says.
+    pub fn add_nogood(
+        &mut self,
+        label: String,
+        weight: u16,
+        vars: &[u32],
+        slack: impl Fn(u32) -> Label,
+    ) {
+        let bound = vars.len().saturating_sub(1) as u64;
+        let mut terms: Vec<(u32, f64)> = vars.iter().map(|&v| (v, 1.0)).collect();
+        for (j, w) in slack_weights(bound).into_iter().enumerate() {
+            let s = self.variable(slack(j as u32));
+            terms.push((s, w as f64));
+        }
+        self.add_square(label, weight, &terms, bound as f64);
     }
 
     /// −weight · x_var: a reward, holds iff x_var = 1.
@@ -453,6 +503,20 @@ impl Encoding {
     /// A group's label, e.g. `row[0] digit 3`.
     pub fn group_label(&self, g: GroupId) -> &str {
         &self.groups[g].label
+    }
+
+    /// The variables a group's terms touch, ascending.
+    pub fn group_variables(&self, g: GroupId) -> Vec<u32> {
+        let group = &self.groups[g];
+        let mut vars: Vec<u32> = group
+            .linear
+            .iter()
+            .map(|t| t.0)
+            .chain(group.quadratic.iter().flat_map(|t| [t.0, t.1]))
+            .collect();
+        vars.sort_unstable();
+        vars.dedup();
+        vars
     }
 
     /// The name of the weight that scales a group.
@@ -839,5 +903,48 @@ mod tests {
         assert!(enc.groups_of(0).is_empty() && enc.groups_of(2).is_empty());
         assert_eq!(enc.groups_of(1), [0, 1]);
         assert_eq!(enc.groups_of(3), [1]);
+    }
+
+    #[test]
+    fn slack_weights_reach_every_count_exactly() {
+        for total in 0..70u64 {
+            let w = slack_weights(total);
+            assert_eq!(w.iter().sum::<u64>(), total);
+            // Greedy representation of every value.
+            for value in 0..=total {
+                let mut left = value;
+                for &x in w.iter().rev() {
+                    if x <= left {
+                        left -= x;
+                    }
+                }
+                assert_eq!(left, 0, "total {total}, value {value}: {w:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_nogood_forbids_all_ones_and_nothing_else() {
+        for n in 1..=5u32 {
+            let mut b = EncodingBuilder::new();
+            let w = b.weight("cut", 1.0, (0.0, 10.0), "");
+            let vars: Vec<u32> = (0..n).map(|i| b.variable(Label::new("y", &[i]))).collect();
+            b.add_nogood("cut#0".into(), w, &vars, |j| Label::new("s", &[j]));
+            let enc = b.build();
+            let q = enc.qubo(&enc.default_weights()).unwrap();
+            let slack = enc.num_variables() - n as usize;
+            for x in 0..1u32 << n {
+                // The best slack for this x.
+                let best = (0..1u32 << slack)
+                    .map(|s| {
+                        let mut sample: Vec<u8> = (0..n).map(|i| (x >> i & 1) as u8).collect();
+                        sample.extend((0..slack).map(|i| (s >> i & 1) as u8));
+                        q.energy(&sample).unwrap()
+                    })
+                    .fold(f64::INFINITY, f64::min);
+                let all_ones = x == (1 << n) - 1;
+                assert_eq!(best > 0.5, all_ones, "n {n}, x {x:b}: {best}");
+            }
+        }
     }
 }

@@ -4,6 +4,7 @@
 
 mod edge_matching;
 mod minesweeper;
+mod numberlink;
 mod sudoku;
 
 use std::any::Any;
@@ -14,6 +15,7 @@ use crate::puzzle::{AnyPuzzle, AnySolution, Kind};
 
 pub use edge_matching::EdgeMatchingEditor;
 pub use minesweeper::{MinesweeperEditor, Mode as MinesweeperMode};
+pub use numberlink::NumberlinkEditor;
 pub use sudoku::SudokuEditor;
 
 /// What the puzzle panel needs of a kind's editor.
@@ -40,6 +42,15 @@ pub trait KindEditor: Any {
     ) -> Option<String> {
         None
     }
+    /// The editor's own picture of the puzzle with `shown` (Numberlink: one layer alone), or
+    /// `None` for the kind's usual drawing.
+    fn drawing(
+        &self,
+        _puzzle: &AnyPuzzle,
+        _shown: Option<&AnySolution>,
+    ) -> Option<crate::render::Drawing> {
+        None
+    }
     /// The kind's own toolbar controls. Returns a status message.
     fn toolbar_ui(&mut self, ui: &mut egui::Ui, doc: &mut Document) -> Option<String>;
     /// For tests and callers that know the kind.
@@ -54,6 +65,7 @@ pub fn editor_for(puzzle: &AnyPuzzle) -> Box<dyn KindEditor> {
         AnyPuzzle::Sudoku(_) => Box::new(SudokuEditor::default()),
         AnyPuzzle::EdgeMatching(_) => Box::new(EdgeMatchingEditor::default()),
         AnyPuzzle::Minesweeper(_) => Box::new(MinesweeperEditor::default()),
+        AnyPuzzle::Numberlink(_) => Box::new(NumberlinkEditor::default()),
     }
 }
 
@@ -86,6 +98,15 @@ impl Editors {
     /// The user's own entries as a candidate solution, if any.
     pub fn entries(&self, doc: &Document) -> Option<AnySolution> {
         self.current.as_ref()?.1.entries(doc.puzzle()?)
+    }
+
+    /// The current editor's own picture, if it has one (see `KindEditor::drawing`).
+    pub fn drawing(
+        &self,
+        doc: &Document,
+        shown: Option<&AnySolution>,
+    ) -> Option<crate::render::Drawing> {
+        self.current.as_ref()?.1.drawing(doc.puzzle()?, shown)
     }
 
     /// Clears per-instance editor state (a new or generated puzzle).

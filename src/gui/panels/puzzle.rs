@@ -122,9 +122,10 @@ impl PuzzlePanel {
             ProbabilityView::Sampled => sampled,
             ProbabilityView::Off => None,
         };
-        let drawing = match &probabilities {
-            Some(pr) => puzzle.draw_probabilities(shown.as_ref(), pr),
-            None => puzzle.draw(shown.as_ref()),
+        let drawing = match (&probabilities, self.editors.drawing(&s.doc, shown.as_ref())) {
+            (Some(pr), _) => puzzle.draw_probabilities(shown.as_ref(), pr),
+            (None, Some(own)) => own,
+            (None, None) => puzzle.draw(shown.as_ref()),
         };
         let verdict = shown.as_ref().map(|sol| puzzle.check(sol));
         let score = shown.as_ref().and_then(|sol| puzzle.score(sol));

@@ -105,6 +105,24 @@ impl SolverPanel {
                 s.status = e;
             }
         }
+        let formulations = s.doc.puzzle().map_or(&[][..], |p| p.kind().formulations());
+        if formulations.len() > 1 {
+            let chosen = s.doc.options.formulation.clone();
+            let current = chosen.as_deref().unwrap_or(formulations[0].name);
+            let mut pick = current.to_string();
+            egui::ComboBox::from_label("formulation")
+                .selected_text(current)
+                .show_ui(ui, |ui| {
+                    for f in formulations {
+                        ui.selectable_value(&mut pick, f.name.to_string(), f.name)
+                            .on_hover_text(f.summary);
+                    }
+                });
+            if pick != current {
+                let default = pick == formulations[0].name;
+                s.doc.set_formulation((!default).then_some(pick));
+            }
+        }
         let mut presolve = s.doc.options.presolve;
         if ui
             .checkbox(&mut presolve, "presolve (drop what the givens decide)")

@@ -655,7 +655,7 @@ mod tests {
     fn presolve_keeps_energies_and_the_solution() {
         let p = seed();
         let full = encode(&p, &EncodeOptions::default()).unwrap();
-        let pre = encode(&p, &EncodeOptions { presolve: true }).unwrap();
+        let pre = encode(&p, &EncodeOptions::presolved(true)).unwrap();
         assert!(pre.num_variables() < full.num_variables());
         let known = p.solve_classically(REFERENCE_NODE_BUDGET);
         let known = known.solution().unwrap();

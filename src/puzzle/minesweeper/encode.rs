@@ -10,21 +10,8 @@
 use super::check::MineSolution;
 use super::{Cell, Hint, Minesweeper};
 use crate::puzzle::EncodeOptions;
+use crate::qubo::encoding::slack_weights;
 use crate::qubo::{Encoding, EncodingBuilder, Label};
-
-/// Weights of binary slack variables that sum to every value 0..=total.
-pub(super) fn slack_weights(total: u64) -> Vec<u64> {
-    let mut out = Vec::new();
-    let mut covered = 0u64;
-    let mut next = 1u64;
-    while covered < total {
-        let w = next.min(total - covered);
-        out.push(w);
-        covered += w;
-        next *= 2;
-    }
-    out
-}
 
 /// The frontier cells (row-major) and the numbers' constraints.
 fn frontier(p: &Minesweeper) -> (Vec<usize>, Vec<Hint>) {
@@ -36,18 +23,6 @@ fn frontier(p: &Minesweeper) -> (Vec<usize>, Vec<Hint>) {
         }
     }
     ((0..on.len()).filter(|&k| on[k]).collect(), hints)
-}
-
-/// weight·(Σ cᵢxᵢ − t)² as a group: constant t², linear cᵢ(cᵢ − 2t), pairs 2cᵢcⱼ (x² = x).
-fn add_square(b: &mut EncodingBuilder, label: String, weight: u16, terms: &[(u32, f64)], t: f64) {
-    let linear = terms.iter().map(|&(v, c)| (v, c * (c - 2.0 * t))).collect();
-    let mut quadratic = Vec::new();
-    for (i, &(u, cu)) in terms.iter().enumerate() {
-        for &(v, cv) in &terms[i + 1..] {
-            quadratic.push((u, v, 2.0 * cu * cv));
-        }
-    }
-    b.add_group(label, weight, t * t, linear, quadratic, 0.0);
 }
 
 pub(super) fn encode(p: &Minesweeper, _options: &EncodeOptions) -> Encoding {
@@ -75,7 +50,7 @@ pub(super) fn encode(p: &Minesweeper, _options: &EncodeOptions) -> Encoding {
     for h in &hints {
         let terms: Vec<(u32, f64)> = h.unknown.iter().map(|&j| (var_of[j], 1.0)).collect();
         let label = format!("hint[{}][{}]", h.cell / p.width(), h.cell % p.width());
-        add_square(&mut b, label, w_hint, &terms, h.need as f64);
+        b.add_square(label, w_hint, &terms, h.need as f64);
     }
     let unconstrained = p
         .cells()
@@ -90,7 +65,7 @@ pub(super) fn encode(p: &Minesweeper, _options: &EncodeOptions) -> Encoding {
         terms.push((v, w as f64));
     }
     if !terms.is_empty() {
-        add_square(&mut b, "mines".into(), w_count, &terms, remaining as f64);
+        b.add_square("mines".into(), w_count, &terms, remaining as f64);
     }
     b.build()
 }
@@ -154,27 +129,4 @@ pub(super) fn sample_of(
             _ => None,
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn slack_weights_reach_every_count_exactly() {
-        for total in 0..70u64 {
-            let w = slack_weights(total);
-            assert_eq!(w.iter().sum::<u64>(), total);
-            // Greedy representation of every value.
-            for value in 0..=total {
-                let mut left = value;
-                for &x in w.iter().rev() {
-                    if x <= left {
-                        left -= x;
-                    }
-                }
-                assert_eq!(left, 0, "total {total}, value {value}: {w:?}");
-            }
-        }
-    }
 }

@@ -1,7 +1,8 @@
 //! The referee: a candidate is a set of labelled edges between adjacent cells (the seed's
 //! variables). It is valid when every pair's edges form one path between its endpoints, no cell
 //! has edges of two pairs, endpoints have exactly one edge, and other cells two (fill rule) or
-//! zero or two (no-fill rule). It never reads the QUBO.
+//! zero or two (no-fill rule), and, under the fill rule, no path runs alongside itself. It never
+//! reads the QUBO.
 
 use super::{Numberlink, Rule};
 use crate::puzzle::Violation;
@@ -66,6 +67,60 @@ impl NumberlinkSolution {
     }
 }
 
+/// The isolated cycles of `s`: per layer k, every connected set of k's edges away from k's
+/// endpoints in which each cell has exactly two of them, as (k, its cells in order round the
+/// loop).
+pub fn cycles(p: &Numberlink, s: &NumberlinkSolution) -> Vec<(u16, Vec<usize>)> {
+    let n = p.width() * p.height();
+    if s.right.len() != n || s.down.len() != n {
+        return Vec::new();
+    }
+    let mut seen = vec![false; n];
+    let mut out = Vec::new();
+    for start in 0..n {
+        if seen[start] || p.endpoints()[start] != 0 {
+            continue;
+        }
+        let edges = s.edges_at(p, start);
+        let Some(&(_, k)) = edges.first() else {
+            continue;
+        };
+        let own = |i: usize| -> Vec<usize> {
+            s.edges_at(p, i)
+                .into_iter()
+                .filter(|e| e.1 == k)
+                .map(|e| e.0)
+                .collect()
+        };
+        // Walk round from `start`; a cycle closes back on it with every cell of degree two.
+        let mut cells = vec![start];
+        let (mut prev, mut at) = (usize::MAX, start);
+        let closed = loop {
+            let next = own(at);
+            if next.len() != 2 || p.endpoints()[at] != 0 {
+                break false;
+            }
+            let step = if next[0] != prev { next[0] } else { next[1] };
+            if step == start {
+                break true;
+            }
+            if cells.len() > n {
+                break false;
+            }
+            prev = at;
+            at = step;
+            cells.push(at);
+        };
+        for &c in &cells {
+            seen[c] = true;
+        }
+        if closed {
+            out.push((k, cells));
+        }
+    }
+    out
+}
+
 /// Every rule `s` breaks.
 pub fn check(p: &Numberlink, s: &NumberlinkSolution) -> Vec<Violation> {
     let n = p.width() * p.height();
@@ -117,6 +172,27 @@ pub fn check(p: &Numberlink, s: &NumberlinkSolution) -> Vec<Violation> {
                     _ => format!("{}: {d} path edges (a branch)", p.place(i)),
                 },
             });
+        }
+    }
+    if p.rule() == Rule::Fill {
+        // A path must not run alongside itself: side-by-side cells of one path are joined.
+        let labels = s.cell_labels(p);
+        let w = p.width();
+        for i in 0..n {
+            for (j, joined) in [(i + 1, s.right[i]), (i + w, s.down[i])] {
+                let beside = j < n && (j == i + w || i % w + 1 < w);
+                if beside && labels[i] != 0 && labels[i] == labels[j] && joined != labels[i] {
+                    out.push(Violation {
+                        constraint: format!("touch[{}][{}]", i / w, i % w),
+                        detail: format!(
+                            "{} and {}: {}'s path runs alongside itself (the fill rule forbids it)",
+                            p.place(i),
+                            p.place(j),
+                            p.name(labels[i])
+                        ),
+                    });
+                }
+            }
         }
     }
     for k in 1..=p.num_pairs() as u16 {

@@ -1,16 +1,13 @@
 //! Numberlink (Arukone, Flow Free): a W×H grid with pairs of numbered endpoints; a solution
 //! joins each pair by one path through orthogonally adjacent cells, paths never share a cell.
-//! Two rules: *fill* (every cell on a path: Nikoli, Janko, Flow Free) and *no-fill* (cells may
-//! stay empty: the ADC contest).
-//!
-//! This module is the kind's foundation — model, the corpus's forms, the referee and the exact
-//! solver; the QUBO, generator, drawing and editor come next, and the kind joins the registry
-//! when they are there.
+//! Two rules: *fill* (every cell on a path and no path touching itself: Nikoli, Janko, Flow
+//! Free) and *no-fill* (cells may stay empty, paths may touch themselves: the ADC contest).
 //!
 //! Forms read as they are:
 //! - Ahle's (and ours): `W H` then H rows of W characters, `.` empty, any other character an
 //!   endpoint label appearing exactly twice; `#` comments, blank lines between puzzles, `0 0`
-//!   ends the input; ours may start with `rule no-fill`;
+//!   ends the input; ours may start with `rule no-fill`, and writes rows of space-separated
+//!   names (`.` empty) when a name is longer than one character;
 //! - Zucker's Flow Free files: rows of characters, no header, letters are colours;
 //! - the SAT study's `.in`: rows of space-separated integers, 0 empty;
 //! - ADC 2018: `SIZE XxYx1`, `LINE_NUM n`, `LINE#k (x,y,z) (x,y,z)` (single-layer only).
@@ -18,9 +15,23 @@
 //! Invariant: `endpoints.len() == width · height`; every label 1..=pairs appears exactly twice.
 
 pub mod check;
+pub mod draw;
+pub mod encode;
+pub mod generate;
+pub mod presolve;
+pub mod repair;
 pub mod solve;
 
-use crate::puzzle::PuzzleError;
+use serde::{Deserialize, Serialize};
+
+use crate::params::{ParamSpec, ParamValues};
+use crate::puzzle::{
+    DesignFacts, EncodeOptions, Formulation, Kind, Located, ParseHints, Puzzle, PuzzleError,
+    Reference, SolutionCount, Violation,
+};
+use crate::qubo::{Encoding, Label};
+use crate::render::Drawing;
+pub use check::NumberlinkSolution;
 
 /// Largest side accepted.
 pub const MAX_SIDE: usize = 128;
@@ -28,14 +39,19 @@ pub const MAX_SIDE: usize = 128;
 /// Whether every cell must be on a path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rule {
-    /// Every cell is covered (Nikoli, Janko, Flow Free).
+    /// Every cell is covered (Nikoli, Janko, Flow Free), and a path never runs alongside
+    /// itself: two cells of one path side by side are consecutive on it. That is the convention
+    /// under which these puzzles have their one answer (Ahle's and Zucker's solvers use it: a
+    /// non-endpoint cell has exactly two neighbours of its colour); without it most of them have
+    /// several.
     Fill,
     /// Cells may stay empty (ADC).
     NoFill,
 }
 
 /// A Numberlink instance.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "NumberlinkFile", into = "NumberlinkFile")]
 pub struct Numberlink {
     width: usize,
     height: usize,
@@ -159,10 +175,557 @@ impl Numberlink {
     pub fn place(&self, i: usize) -> String {
         format!("row {}, column {}", i / self.width + 1, i % self.width + 1)
     }
+
+    /// Pair k's number as the solution grid writes it: the name when every name is a
+    /// positive integer, else k (pairs in reading order of their first endpoint).
+    pub fn number(&self, k: u16) -> u64 {
+        let numeric: Option<Vec<u64>> = self
+            .names
+            .iter()
+            .map(|n| n.parse::<u64>().ok().filter(|&v| v > 0))
+            .collect();
+        match numeric {
+            Some(v) if k >= 1 && (k as usize) <= v.len() => v[k as usize - 1],
+            _ => k as u64,
+        }
+    }
+
+    /// Per cell, the endpoint name or `None`.
+    fn cells(&self) -> Vec<Option<String>> {
+        self.endpoints
+            .iter()
+            .map(|&k| (k != 0).then(|| self.names[k as usize - 1].clone()))
+            .collect()
+    }
+
+    /// A new pair with endpoints at cells a and b (free, distinct), named by the next unused
+    /// number; returns its name.
+    pub fn add_pair(&mut self, a: usize, b: usize) -> Result<String, PuzzleError> {
+        let n = self.width * self.height;
+        if a == b || a >= n || b >= n || self.endpoints[a] != 0 || self.endpoints[b] != 0 {
+            return Err(PuzzleError::Invalid(
+                "a pair needs two distinct empty cells".into(),
+            ));
+        }
+        let name = (1..)
+            .map(|v: u64| v.to_string())
+            .find(|v| !self.names.contains(v))
+            .unwrap_or_default();
+        let mut cells = self.cells();
+        cells[a] = Some(name.clone());
+        cells[b] = Some(name.clone());
+        *self = Numberlink::new(self.width, self.height, &cells, self.rule)?;
+        Ok(name)
+    }
+
+    /// Removes the pair with an endpoint at cell i (both its endpoints).
+    pub fn remove_pair_at(&mut self, i: usize) -> Result<(), PuzzleError> {
+        let Some(&k) = self.endpoints.get(i).filter(|&&k| k != 0) else {
+            return Err(PuzzleError::Invalid(format!(
+                "{}: no endpoint",
+                self.place(i)
+            )));
+        };
+        let cells: Vec<Option<String>> = self
+            .endpoints
+            .iter()
+            .map(|&e| (e != 0 && e != k).then(|| self.names[e as usize - 1].clone()))
+            .collect();
+        *self = Numberlink::new(self.width, self.height, &cells, self.rule)?;
+        Ok(())
+    }
+
+    /// Moves the endpoint at cell `from` to the empty cell `to`.
+    pub fn move_endpoint(&mut self, from: usize, to: usize) -> Result<(), PuzzleError> {
+        let n = self.width * self.height;
+        if from >= n || to >= n || self.endpoints[from] == 0 || self.endpoints[to] != 0 {
+            return Err(PuzzleError::Invalid(
+                "an endpoint moves to an empty cell".into(),
+            ));
+        }
+        let mut cells = self.cells();
+        cells[to] = cells[from].take();
+        *self = Numberlink::new(self.width, self.height, &cells, self.rule)?;
+        Ok(())
+    }
+
+    /// The grid resized to `width` × `height` (top-left anchored); pairs with an endpoint
+    /// outside are dropped.
+    pub fn resize(&mut self, width: usize, height: usize) -> Result<(), PuzzleError> {
+        let mut cells = vec![None; width * height];
+        let old = self.cells();
+        for r in 0..height.min(self.height) {
+            for c in 0..width.min(self.width) {
+                cells[r * width + c] = old[r * self.width + c].clone();
+            }
+        }
+        // Drop names that lost an endpoint.
+        let count = |name: &String| cells.iter().filter(|c| c.as_ref() == Some(name)).count();
+        let lost: Vec<String> = self
+            .names
+            .iter()
+            .filter(|n| count(n) != 2)
+            .cloned()
+            .collect();
+        for c in cells.iter_mut() {
+            if c.as_ref().is_some_and(|n| lost.contains(n)) {
+                *c = None;
+            }
+        }
+        *self = Numberlink::new(width, height, &cells, self.rule)?;
+        Ok(())
+    }
+
+    /// Sets the rule.
+    pub fn set_rule(&mut self, rule: Rule) {
+        self.rule = rule;
+    }
+
+    /// The solution grid: per cell the number of the path through it (0 = none).
+    pub fn solution_grid(&self, s: &NumberlinkSolution) -> Vec<Vec<u64>> {
+        let labels = s.cell_labels(self);
+        labels
+            .chunks(self.width)
+            .map(|row| {
+                row.iter()
+                    .map(|&k| if k == 0 { 0 } else { self.number(k) })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The edges of a solution given as a grid of pair numbers: each pair's cells joined
+    /// along the one path through all of them from end to end (found by a small search),
+    /// or, when there is none, every adjacent pair of its cells (the referee then objects).
+    pub fn solution_from_grid(&self, grid: &[Vec<u64>]) -> Result<NumberlinkSolution, PuzzleError> {
+        if grid.len() != self.height || grid.iter().any(|r| r.len() != self.width) {
+            return Err(PuzzleError::Invalid(format!(
+                "a solution grid is {} rows of {} numbers",
+                self.height, self.width
+            )));
+        }
+        let n = self.width * self.height;
+        let mut label = vec![0u16; n];
+        for (i, &v) in grid.iter().flatten().enumerate() {
+            if v == 0 {
+                continue;
+            }
+            let k = (1..=self.num_pairs() as u16)
+                .find(|&k| self.number(k) == v)
+                .ok_or_else(|| {
+                    PuzzleError::Invalid(format!("{}: no pair numbered {v}", self.place(i)))
+                })?;
+            label[i] = k;
+        }
+        let mut s = NumberlinkSolution::empty(n);
+        for k in 1..=self.num_pairs() as u16 {
+            let cells: Vec<usize> = (0..n).filter(|&i| label[i] == k).collect();
+            match self.path_through(k, &label, cells.len()) {
+                Some(path) => {
+                    for w in path.windows(2) {
+                        s.set(self, w[0], w[1], k);
+                    }
+                }
+                None => {
+                    for &i in &cells {
+                        for j in self.neighbours(i).filter(|&j| j > i && label[j] == k) {
+                            s.set(self, i, j, k);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(s)
+    }
+
+    /// A path from pair k's first end to its second through exactly the `len` cells
+    /// labelled k (depth-first, at most 100 000 steps).
+    fn path_through(&self, k: u16, label: &[u16], len: usize) -> Option<Vec<usize>> {
+        let [a, b] = self.ends(k);
+        let mut walk = Walk {
+            p: self,
+            k,
+            label,
+            len,
+            target: b,
+            path: vec![a],
+            used: vec![false; label.len()],
+            steps: 0,
+        };
+        walk.used[a] = true;
+        walk.go().then_some(walk.path)
+    }
+}
+
+/// `Numberlink::path_through`'s depth-first search.
+struct Walk<'a> {
+    p: &'a Numberlink,
+    k: u16,
+    label: &'a [u16],
+    len: usize,
+    target: usize,
+    path: Vec<usize>,
+    used: Vec<bool>,
+    steps: u32,
+}
+
+impl Walk<'_> {
+    fn go(&mut self) -> bool {
+        self.steps += 1;
+        let at = *self.path.last().unwrap_or(&self.target);
+        if at == self.target {
+            return self.path.len() == self.len;
+        }
+        if self.steps > 100_000 {
+            return false;
+        }
+        let next: Vec<usize> = self
+            .p
+            .neighbours(at)
+            .filter(|&j| self.label[j] == self.k && !self.used[j])
+            .collect();
+        for j in next {
+            self.used[j] = true;
+            self.path.push(j);
+            if self.go() {
+                return true;
+            }
+            self.path.pop();
+            self.used[j] = false;
+        }
+        false
+    }
+}
+
+impl Puzzle for Numberlink {
+    type Solution = NumberlinkSolution;
+    const KIND: Kind = Kind::Numberlink;
+    const GENERATES_UNIQUE: bool = true;
+
+    fn parse_text(
+        text: &str,
+        origin: &str,
+        _hints: &ParseHints,
+    ) -> Result<Vec<Located<Self>>, PuzzleError> {
+        parse_located(text, origin)
+    }
+
+    fn looks_like(text: &str) -> bool {
+        let mut lines = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'));
+        let Some(first) = lines.next() else {
+            return false;
+        };
+        if first.starts_with("SIZE") || first.starts_with("rule ") {
+            return true;
+        }
+        // `W H` then a row of W cells with at least one letter or digit and a `.`.
+        let t: Vec<usize> = first
+            .split_whitespace()
+            .filter_map(|v| v.parse().ok())
+            .collect();
+        let Some(second) = lines.next() else {
+            return false;
+        };
+        t.len() == 2
+            && first.split_whitespace().count() == 2
+            && second.chars().filter(|c| !c.is_whitespace()).count() >= t[0].min(1)
+            && (second.chars().count() == t[0] || second.split_whitespace().count() == t[0])
+            && second.contains('.')
+            && !second.contains('#')
+    }
+
+    fn to_text(&self) -> String {
+        let spaced = self.names.iter().any(|n| n.chars().count() != 1);
+        let mut s = String::new();
+        if self.rule == Rule::NoFill {
+            s.push_str("rule no-fill\n");
+        }
+        s.push_str(&format!("{} {}\n", self.width, self.height));
+        for row in self.cells().chunks(self.width) {
+            let cells: Vec<&str> = row.iter().map(|c| c.as_deref().unwrap_or(".")).collect();
+            s.push_str(&cells.join(if spaced { " " } else { "" }));
+            s.push('\n');
+        }
+        s
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "{}×{} Numberlink, {} pair{}, {}",
+            self.width,
+            self.height,
+            self.num_pairs(),
+            if self.num_pairs() == 1 { "" } else { "s" },
+            match self.rule {
+                Rule::Fill => "every cell on a path",
+                Rule::NoFill => "cells may stay empty",
+            }
+        )
+    }
+
+    fn presets() -> Vec<(String, Self)> {
+        [(5, 5), (7, 7), (10, 10)]
+            .into_iter()
+            .filter_map(|(w, h)| {
+                let blank = Numberlink::new(w, h, &vec![None; w * h], Rule::Fill).ok()?;
+                Some((format!("Numberlink {w}×{h} (blank)"), blank))
+            })
+            .collect()
+    }
+
+    fn generator_params() -> &'static [ParamSpec] {
+        generate::PARAMS
+    }
+
+    fn generate(params: &ParamValues) -> Result<Self, PuzzleError> {
+        generate::from_params(params)
+    }
+
+    fn default_sweep_weight() -> &'static str {
+        "endpoint"
+    }
+
+    fn conflicts(&self) -> Vec<Violation> {
+        // Two pairs' endpoints next to each other are fine; what cannot work is a pair whose
+        // endpoint is walled in by other endpoints.
+        let mut out = Vec::new();
+        for i in 0..self.endpoints.len() {
+            let k = self.endpoints[i];
+            if k == 0 {
+                continue;
+            }
+            let other = self.ends(k).into_iter().find(|&j| j != i).unwrap_or(i);
+            let free = self
+                .neighbours(i)
+                .any(|j| self.endpoints[j] == 0 || j == other);
+            if !free {
+                out.push(Violation {
+                    constraint: format!("cell[{}][{}]", i / self.width, i % self.width),
+                    detail: format!(
+                        "{}: endpoint {} is walled in by other endpoints",
+                        self.place(i),
+                        self.name(k)
+                    ),
+                });
+            }
+        }
+        out
+    }
+
+    fn design_facts(&self, node_budget: u64) -> DesignFacts<NumberlinkSolution> {
+        let conflicts = self.conflicts();
+        let found = solve::search(self, 2, node_budget);
+        let solutions = match (found.solutions.len(), found.gave_up) {
+            (0, false) => SolutionCount::Zero,
+            (1, false) => SolutionCount::One,
+            (n, _) if n >= 2 => SolutionCount::AtLeastTwo,
+            _ => SolutionCount::Unknown { nodes: found.nodes },
+        };
+        let mut solutions_found = found.solutions.into_iter();
+        let facts = vec![
+            (
+                "grid".into(),
+                format!("{}×{}", self.width, self.height).into(),
+            ),
+            ("pairs".into(), self.num_pairs().into()),
+            ("search nodes".into(), found.nodes.into()),
+        ];
+        DesignFacts {
+            solutions,
+            conflicts,
+            facts,
+            solution: solutions_found.next(),
+            second_solution: solutions_found.next(),
+            probabilities: None,
+        }
+    }
+
+    fn formulations() -> &'static [Formulation] {
+        encode::FORMULATIONS
+    }
+
+    fn encode(&self, options: &EncodeOptions) -> Result<Encoding, PuzzleError> {
+        encode::encode(self, options)
+    }
+
+    fn decode(&self, encoding: &Encoding, sample: &[u8]) -> NumberlinkSolution {
+        encode::decode(self, encoding, sample)
+    }
+
+    fn solution_sample(
+        &self,
+        encoding: &Encoding,
+        solution: &NumberlinkSolution,
+    ) -> Option<Vec<u8>> {
+        encode::sample_of(self, encoding, solution)
+    }
+
+    fn cuts(&self, solution: &NumberlinkSolution) -> Vec<Vec<Label>> {
+        check::cycles(self, solution)
+            .into_iter()
+            .map(|(k, cells)| {
+                let mut ring = cells.clone();
+                ring.push(cells[0]);
+                ring.windows(2)
+                    .map(|w| {
+                        let (a, b) = (w[0].min(w[1]), w[0].max(w[1]));
+                        encode::edge_label(self, a, b == a + self.width, k)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn repair(&self, solution: &NumberlinkSolution) -> Option<NumberlinkSolution> {
+        repair::repair(self, solution)
+    }
+
+    fn check(&self, solution: &NumberlinkSolution) -> Vec<Violation> {
+        check::check(self, solution)
+    }
+
+    fn solve_classically(&self, node_budget: u64) -> Reference<NumberlinkSolution> {
+        let found = solve::search(self, 1, node_budget);
+        match found.solutions.into_iter().next() {
+            Some(s) => Reference::Solved(s),
+            None if found.gave_up => Reference::GaveUp { nodes: found.nodes },
+            None => Reference::NoSolution,
+        }
+    }
+
+    fn solution_to_string(&self, solution: &NumberlinkSolution) -> String {
+        self.solution_grid(solution)
+            .iter()
+            .map(|row| row.iter().map(u64::to_string).collect::<Vec<_>>().join(" "))
+            .collect::<Vec<_>>()
+            .join(" / ")
+    }
+
+    fn solution_to_json(&self, solution: &NumberlinkSolution) -> serde_json::Value {
+        serde_json::json!(self.solution_grid(solution))
+    }
+
+    fn parse_solution(&self, text: &str) -> Result<NumberlinkSolution, PuzzleError> {
+        let text = text.trim();
+        let grid: Vec<Vec<u64>> = if text.starts_with("SIZE") {
+            // An ADC answer: `SIZE XxYx1`, `LAYER 1`, rows of comma-separated line numbers.
+            text.lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with("SIZE") && !l.starts_with("LAYER"))
+                .map(|r| {
+                    r.split(',')
+                        .map(|v| {
+                            v.trim().parse().map_err(|_| {
+                                PuzzleError::Invalid(format!(
+                                    "'{v}' in an ADC answer: expected a line number (00 = unused)"
+                                ))
+                            })
+                        })
+                        .collect()
+                })
+                .collect::<Result<_, _>>()?
+        } else if text.starts_with('[') {
+            serde_json::from_str(text).map_err(|e| {
+                PuzzleError::Invalid(format!("a solution in JSON is H rows of W numbers: {e}"))
+            })?
+        } else {
+            text.split(['/', '\n'])
+                .filter(|r| !r.trim().is_empty())
+                .map(|r| {
+                    r.split_whitespace()
+                        .map(|v| {
+                            v.parse().map_err(|_| {
+                                PuzzleError::Invalid(format!(
+                                    "'{v}' in a solution: expected a pair's number (0 = empty)"
+                                ))
+                            })
+                        })
+                        .collect()
+                })
+                .collect::<Result<_, _>>()?
+        };
+        self.solution_from_grid(&grid)
+    }
+
+    fn draw(&self, solution: Option<&NumberlinkSolution>) -> Drawing {
+        draw::draw(self, solution)
+    }
+}
+
+/// The JSON shape: `{"kind": "numberlink", "width": 5, "height": 5, "rule": "fill",
+/// "rows": [["1", null, …], …]}` — per cell the pair's name or null.
+#[derive(Serialize, Deserialize)]
+struct NumberlinkFile {
+    width: usize,
+    height: usize,
+    #[serde(default)]
+    rule: RuleName,
+    rows: Vec<Vec<Option<String>>>,
+}
+
+/// The rule's name in JSON.
+#[derive(Clone, Copy, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum RuleName {
+    #[default]
+    Fill,
+    NoFill,
+}
+
+impl TryFrom<NumberlinkFile> for Numberlink {
+    type Error = PuzzleError;
+    fn try_from(f: NumberlinkFile) -> Result<Self, Self::Error> {
+        if f.rows.len() != f.height || f.rows.iter().any(|r| r.len() != f.width) {
+            return Err(PuzzleError::Invalid(format!(
+                "`rows` must be {} rows of {} cells",
+                f.height, f.width
+            )));
+        }
+        let rule = match f.rule {
+            RuleName::Fill => Rule::Fill,
+            RuleName::NoFill => Rule::NoFill,
+        };
+        let cells: Vec<Option<String>> = f.rows.into_iter().flatten().collect();
+        Numberlink::new(f.width, f.height, &cells, rule)
+    }
+}
+
+impl From<Numberlink> for NumberlinkFile {
+    fn from(p: Numberlink) -> Self {
+        NumberlinkFile {
+            width: p.width,
+            height: p.height,
+            rule: match p.rule {
+                Rule::Fill => RuleName::Fill,
+                Rule::NoFill => RuleName::NoFill,
+            },
+            rows: p
+                .endpoints
+                .chunks(p.width)
+                .map(|row| {
+                    row.iter()
+                        .map(|&k| (k != 0).then(|| p.names[k as usize - 1].clone()))
+                        .collect()
+                })
+                .collect(),
+        }
+    }
 }
 
 /// Every puzzle in `text`, whichever form it is in (see the module header).
 pub fn parse(text: &str, origin: &str) -> Result<Vec<Numberlink>, PuzzleError> {
+    Ok(parse_located(text, origin)?
+        .into_iter()
+        .map(|l| l.puzzle)
+        .collect())
+}
+
+/// Every puzzle in `text` with the line its header is on (multi-puzzle files).
+fn parse_located(text: &str, origin: &str) -> Result<Vec<Located<Numberlink>>, PuzzleError> {
+    let single = |puzzle| Located { line: None, puzzle };
     let lines: Vec<(usize, &str)> = text
         .lines()
         .enumerate()
@@ -177,7 +740,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Vec<Numberlink>, PuzzleError> {
     };
     let first = first.trim();
     if first.starts_with("SIZE") {
-        return Ok(vec![parse_adc(&content, origin)?]);
+        return Ok(vec![single(parse_adc(&content, origin)?)]);
     }
     let tokens: Vec<&str> = first.split_whitespace().collect();
     let header = tokens.len() == 2 && tokens.iter().all(|t| t.parse::<usize>().is_ok());
@@ -185,13 +748,16 @@ pub fn parse(text: &str, origin: &str) -> Result<Vec<Numberlink>, PuzzleError> {
         return parse_headed(&content, origin);
     }
     if tokens.len() > 1 && tokens.iter().all(|t| t.parse::<u32>().is_ok()) {
-        return Ok(vec![parse_numbers(&content, origin)?]);
+        return Ok(vec![single(parse_numbers(&content, origin)?)]);
     }
-    Ok(vec![parse_letters(&content, origin)?])
+    Ok(vec![single(parse_letters(&content, origin)?)])
 }
 
 /// Ahle's form (and ours): `W H` + rows, repeated; `0 0` ends.
-fn parse_headed(content: &[&(usize, &str)], origin: &str) -> Result<Vec<Numberlink>, PuzzleError> {
+fn parse_headed(
+    content: &[&(usize, &str)],
+    origin: &str,
+) -> Result<Vec<Located<Numberlink>>, PuzzleError> {
     let mut out = Vec::new();
     let mut rule = Rule::Fill;
     let mut i = 0;
@@ -234,22 +800,26 @@ fn parse_headed(content: &[&(usize, &str)], origin: &str) -> Result<Vec<Numberli
             let &&(rl, row) = content.get(i + 1 + r).ok_or_else(|| {
                 PuzzleError::parse(&at, format!("the grid needs {h} rows after its header"))
             })?;
-            let chars: Vec<char> = row.trim().chars().collect();
-            if chars.len() != w {
+            let row = row.trim();
+            // Rows of space-separated names (ours, for names longer than a character).
+            let tokens: Vec<String> = if row.contains(char::is_whitespace) {
+                row.split_whitespace().map(str::to_string).collect()
+            } else {
+                row.chars().map(|ch| ch.to_string()).collect()
+            };
+            if tokens.len() != w {
                 return Err(PuzzleError::parse(
                     format!("{origin}:{rl}"),
-                    format!("{} characters, but the grid is {w} wide", chars.len()),
+                    format!("{} characters, but the grid is {w} wide", tokens.len()),
                 ));
             }
-            cells.extend(
-                chars
-                    .into_iter()
-                    .map(|ch| (ch != '.').then(|| ch.to_string())),
-            );
+            cells.extend(tokens.into_iter().map(|t| (t != ".").then_some(t)));
         }
-        out.push(
-            Numberlink::new(w, h, &cells, rule).map_err(|e| PuzzleError::parse(&at, plain(e)))?,
-        );
+        out.push(Located {
+            line: Some(ln),
+            puzzle: Numberlink::new(w, h, &cells, rule)
+                .map_err(|e| PuzzleError::parse(&at, plain(e)))?,
+        });
         i += 1 + h;
     }
     if out.is_empty() {
@@ -393,12 +963,12 @@ mod tests {
 
     #[test]
     fn the_corpus_forms_read_as_they_are() {
-        let ahle = "# Copyright\n\n8 8\n........\n.E....F.\n...DF...\n........\n..B.....\nC....B..\n...C....\nED......\n\n0 0\n";
+        let ahle = "# a comment\n\n8 8\nA.......\n..BC...D\n........\nA...E...\n.....C..\nDF..B...\n..E.....\nFG.....G\n\n0 0\n";
         let p = parse(ahle, "janko").unwrap();
-        assert_eq!((p[0].width(), p[0].height(), p[0].num_pairs()), (8, 8, 5));
+        assert_eq!((p[0].width(), p[0].height(), p[0].num_pairs()), (8, 8, 7));
         assert_eq!(p[0].rule(), Rule::Fill);
-        let zucker = "R.G.Y\n..B.O\n.....\n.G.Y.\n.RBO.\n";
-        assert_eq!(parse(zucker, "z").unwrap()[0].num_pairs(), 5);
+        let zucker = "..RGB\n..Y..\n..G..\n.....\n..RYB\n";
+        assert_eq!(parse(zucker, "z").unwrap()[0].num_pairs(), 4);
         let sat = "1 0 2\n0 0 0\n1 0 2\n";
         assert_eq!(parse(sat, "s").unwrap()[0].num_pairs(), 2);
         let adc = "SIZE 3X2X1\r\nLINE_NUM 1\r\nLINE#1 (0,0,1) (2,1,1)\r\n";

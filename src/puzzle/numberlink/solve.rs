@@ -2,9 +2,9 @@
 //! always extending the pair with the fewest moves left (a forced move first), under three
 //! prunings checked after every move: every unfinished pair's head still reaches its other
 //! endpoint through free cells; under the fill rule, no free cell is left with fewer than two
-//! ways in or out; and a path never runs alongside itself (a cell next to its own path other
-//! than where it came from) — such a path has a shorter twin, so a puzzle with a unique
-//! solution never uses one. Counting stops at two solutions or at the node budget.
+//! ways in or out; and, under the fill rule, a path never runs alongside itself (a cell next to
+//! its own path other than where it came from) — the rule forbids it (see `Rule::Fill`), and it
+//! cuts the search a lot. Counting stops at `limit` solutions or at the node budget.
 
 use super::check::NumberlinkSolution;
 use super::{Numberlink, Rule};
@@ -33,6 +33,8 @@ struct State<'a> {
     limit: usize,
     found: Vec<NumberlinkSolution>,
     gave_up: bool,
+    /// Forbid paths running alongside themselves (the fill rule).
+    no_alongside: bool,
 }
 
 impl State<'_> {
@@ -41,6 +43,10 @@ impl State<'_> {
         let p = self.p;
         let h = self.head[k as usize - 1];
         let target = p.ends(k)[1];
+        // Beside its other end, a path must step onto it (else it would run alongside).
+        if self.no_alongside && p.neighbours(h).any(|j| j == target) {
+            return vec![target];
+        }
         p.neighbours(h)
             .filter(|&j| {
                 if j == target {
@@ -50,8 +56,10 @@ impl State<'_> {
                     return false;
                 }
                 // Not alongside its own path: j's other owned neighbours must not be k's.
-                !p.neighbours(j)
-                    .any(|m| m != h && self.owner[m] == k && m != target)
+                !self.no_alongside
+                    || !p
+                        .neighbours(j)
+                        .any(|m| m != h && self.owner[m] == k && m != target)
             })
             .collect()
     }
@@ -205,6 +213,11 @@ impl State<'_> {
 
 /// Up to `limit` solutions of `p` within `node_budget` nodes.
 pub fn search(p: &Numberlink, limit: usize, node_budget: u64) -> Search {
+    run(p, limit, node_budget, p.rule() == Rule::Fill)
+}
+
+/// One search, with or without the alongside rule.
+fn run(p: &Numberlink, limit: usize, node_budget: u64, no_alongside: bool) -> Search {
     let n = p.width() * p.height();
     let mut owner = p.endpoints().to_vec();
     let head: Vec<usize> = (1..=p.num_pairs() as u16).map(|k| p.ends(k)[0]).collect();
@@ -223,6 +236,7 @@ pub fn search(p: &Numberlink, limit: usize, node_budget: u64) -> Search {
         limit,
         found: Vec::new(),
         gave_up: false,
+        no_alongside,
     };
     if s.feasible() {
         s.go();
@@ -242,16 +256,12 @@ mod tests {
 
     #[test]
     fn solves_small_puzzles_and_the_referee_agrees() {
-        let p = parse("5 5\nR.G.Y\n..B.O\n.....\n.G.Y.\n.RBO.\n", "regular_5x5_01")
+        let p = parse("5 5\n..RGB\n..Y..\n..G..\n.....\n..RYB\n", "generated 5x5")
             .unwrap()
             .remove(0);
         let found = search(&p, 2, 1_000_000);
         assert!(!found.gave_up);
-        assert_eq!(
-            found.solutions.len(),
-            1,
-            "Flow Free puzzles have one solution"
-        );
+        assert_eq!(found.solutions.len(), 1, "generated with one solution");
         assert!(check(&p, &found.solutions[0]).is_empty());
         // The empty candidate breaks every pair and (fill) every free cell.
         let empty = NumberlinkSolution::empty(25);
@@ -269,13 +279,29 @@ mod tests {
     }
 
     #[test]
-    fn solves_a_janko_8x8() {
+    fn solves_a_generated_8x8() {
         let text =
-            "8 8\n........\n.E....F.\n...DF...\n........\n..B.....\nC....B..\n...C....\nED......\n";
-        let p = parse(text, "janko").unwrap().remove(0);
+            "8 8\nA.......\n..BC...D\n........\nA...E...\n.....C..\nDF..B...\n..E.....\nFG.....G\n";
+        let p = parse(text, "generated").unwrap().remove(0);
         let found = search(&p, 2, 5_000_000);
         assert!(!found.gave_up, "{} nodes", found.nodes);
         assert_eq!(found.solutions.len(), 1);
+        assert!(check(&p, &found.solutions[0]).is_empty());
+    }
+
+    #[test]
+    fn under_the_fill_rule_paths_do_not_touch_themselves() {
+        // Both pairs in the corners: every covering makes a path run alongside itself.
+        let p = parse("4 4\nA..A\n....\n....\nB..B\n", "corners")
+            .unwrap()
+            .remove(0);
+        let found = search(&p, 2, 1_000_000);
+        assert!(!found.gave_up && found.solutions.is_empty());
+        // Under no-fill they may, and the middle can stay empty.
+        let p = parse("rule no-fill\n4 4\nA..A\n....\n....\nB..B\n", "corners")
+            .unwrap()
+            .remove(0);
+        let found = search(&p, 1, 1_000_000);
         assert!(check(&p, &found.solutions[0]).is_empty());
     }
 

@@ -1,0 +1,354 @@
+//! Presolve: deductions every valid answer obeys, propagated to a fixed point, then used to fix
+//! QUBO variables (`Encoding::fix`). Per cell, the set of pairs whose path may cover it (an
+//! endpoint: its own); per grid edge, on, off or open. Rules, each sound for every solution (no
+//! uniqueness assumed):
+//! - an edge whose two cells share no possible pair is off;
+//! - a cell needs one edge (endpoint) or two (others; under no-fill, zero or two): with exactly
+//!   that many edges left, all are on; with that many on, the rest are off (no-fill: a cell
+//!   with fewer than two edges left is empty);
+//! - the two cells of an on edge are on the same path: their pair sets intersect;
+//! - a cell can be on pair k's path only if both of k's endpoints reach it through open edges
+//!   and cells that may be k's (not through other endpoints);
+//! - fill rule (no path alongside itself): two side-by-side cells surely on one path are joined,
+//!   and across an off edge a cell surely on k's path bars k from its neighbour;
+//! - probing: an edge state or a cell's pair that propagates to a contradiction is excluded.
+//!
+//! Invariant: every valid answer satisfies every fixed value, so the presolved model keeps all
+//! of them with their energies. A contradiction (the instance has no answer) fixes nothing.
+
+use super::{Numberlink, Rule};
+
+/// Largest cells × pairs the presolve takes on (its sets are dense).
+const MAX_CELL_PAIRS: usize = 4 << 20;
+/// Propagation passes at most (each pass is linear in cells × pairs).
+const MAX_PASSES: usize = 1000;
+/// Probes (assumptions propagated) at most.
+const MAX_PROBES: usize = 20_000;
+
+/// An edge's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeState {
+    /// Not decided.
+    Open,
+    /// On in every answer.
+    On,
+    /// Off in every answer.
+    Off,
+}
+
+/// What presolve decided.
+#[derive(Clone, Debug)]
+pub struct Deductions {
+    /// Per cell, per pair k (index k − 1): whether k's path may cover the cell.
+    pub may: Vec<Vec<bool>>,
+    /// Per cell: its right edge and its lower edge.
+    pub right: Vec<EdgeState>,
+    /// Per cell: its lower edge.
+    pub down: Vec<EdgeState>,
+}
+
+impl Deductions {
+    /// The edge between adjacent cells a < b.
+    pub fn edge(&self, p: &Numberlink, a: usize, b: usize) -> EdgeState {
+        if b == a + 1 {
+            self.right[a]
+        } else {
+            debug_assert_eq!(b, a + p.width());
+            self.down[a]
+        }
+    }
+
+    fn set(&mut self, p: &Numberlink, a: usize, b: usize, s: EdgeState) {
+        let (a, b) = (a.min(b), a.max(b));
+        if b == a + 1 {
+            self.right[a] = s;
+        } else {
+            self.down[a] = s;
+        }
+        let _ = p;
+    }
+
+    /// Cells and edges decided, for reports: (edges decided, edges in all).
+    pub fn decided_edges(&self, p: &Numberlink) -> (usize, usize) {
+        let w = p.width();
+        let n = self.right.len();
+        let mut all = 0;
+        let mut done = 0;
+        for i in 0..n {
+            for (exists, s) in [(i % w + 1 < w, self.right[i]), (i + w < n, self.down[i])] {
+                if exists {
+                    all += 1;
+                    done += usize::from(s != EdgeState::Open);
+                }
+            }
+        }
+        (done, all)
+    }
+}
+
+/// The deductions, or `None` when the instance is too large for them or has no answer.
+pub fn deduce(p: &Numberlink) -> Option<Deductions> {
+    let (n, k_all) = (p.width() * p.height(), p.num_pairs());
+    if n * k_all.max(1) > MAX_CELL_PAIRS {
+        return None;
+    }
+    let mut d = Deductions {
+        may: (0..n)
+            .map(|i| match p.endpoints()[i] {
+                0 => vec![true; k_all],
+                k => (1..=k_all).map(|j| j == k as usize).collect(),
+            })
+            .collect(),
+        right: vec![EdgeState::Open; n],
+        down: vec![EdgeState::Open; n],
+    };
+    if !propagate(p, &mut d) {
+        return None;
+    }
+    let mut budget = MAX_PROBES;
+    probe(p, &mut d, &mut budget).then_some(d)
+}
+
+/// The rules to a fixed point; `false` on a contradiction.
+fn propagate(p: &Numberlink, d: &mut Deductions) -> bool {
+    for _ in 0..MAX_PASSES {
+        let before = (d.right.clone(), d.down.clone(), d.may.clone());
+        if !pass(p, d) {
+            return false;
+        }
+        if (&d.right, &d.down, &d.may) == (&before.0, &before.1, &before.2) {
+            return true;
+        }
+    }
+    true
+}
+
+/// Failed-literal probing: an open edge (or a pair for a cell) whose assumption propagates to a
+/// contradiction takes the other value. Sound: the assumption holds in no answer. Returns
+/// `false` on a contradiction; stops when `budget` propagations are spent.
+fn probe(p: &Numberlink, d: &mut Deductions, budget: &mut usize) -> bool {
+    let n = p.width() * p.height();
+    loop {
+        let mut changed = false;
+        for a in 0..n {
+            for b in p.neighbours(a).filter(|&b| b > a) {
+                for (assume, otherwise) in [
+                    (EdgeState::On, EdgeState::Off),
+                    (EdgeState::Off, EdgeState::On),
+                ] {
+                    if d.edge(p, a, b) != EdgeState::Open || *budget == 0 {
+                        continue;
+                    }
+                    *budget -= 1;
+                    let mut t = d.clone();
+                    t.set(p, a, b, assume);
+                    if !propagate(p, &mut t) {
+                        d.set(p, a, b, otherwise);
+                        if !propagate(p, d) {
+                            return false;
+                        }
+                        changed = true;
+                    }
+                }
+            }
+        }
+        for c in (0..n).filter(|&c| p.endpoints()[c] == 0) {
+            for k in 0..p.num_pairs() {
+                if !d.may[c][k] || d.may[c].iter().filter(|&&m| m).count() < 2 || *budget == 0 {
+                    continue;
+                }
+                *budget -= 1;
+                let mut t = d.clone();
+                t.may[c] = (0..p.num_pairs()).map(|j| j == k).collect();
+                if !propagate(p, &mut t) {
+                    d.may[c][k] = false;
+                    if !propagate(p, d) {
+                        return false;
+                    }
+                    changed = true;
+                }
+            }
+        }
+        if !changed || *budget == 0 {
+            return true;
+        }
+    }
+}
+
+/// One round of every rule; `false` on a contradiction.
+fn pass(p: &Numberlink, d: &mut Deductions) -> bool {
+    let n = p.width() * p.height();
+    let share =
+        |d: &Deductions, a: usize, b: usize| d.may[a].iter().zip(&d.may[b]).any(|(x, y)| *x && *y);
+    // Edges between cells with no pair in common are off.
+    for a in 0..n {
+        for b in p.neighbours(a).filter(|&b| b > a) {
+            if !share(d, a, b) {
+                if d.edge(p, a, b) == EdgeState::On {
+                    return false;
+                }
+                d.set(p, a, b, EdgeState::Off);
+            }
+        }
+    }
+    // Degrees.
+    for c in 0..n {
+        let edges: Vec<(usize, EdgeState)> = p
+            .neighbours(c)
+            .map(|j| (j, d.edge(p, c.min(j), c.max(j))))
+            .collect();
+        let on = edges.iter().filter(|e| e.1 == EdgeState::On).count();
+        let open = edges.iter().filter(|e| e.1 == EdgeState::Open).count();
+        let endpoint = p.endpoints()[c] != 0;
+        let need = if endpoint {
+            1
+        } else if p.rule() == Rule::Fill || on > 0 {
+            2
+        } else if on + open < 2 {
+            0
+        } else {
+            continue;
+        };
+        if on > need || on + open < need {
+            return false;
+        }
+        if on + open == need {
+            for &(j, _) in edges.iter().filter(|e| e.1 == EdgeState::Open) {
+                d.set(p, c, j, EdgeState::On);
+            }
+        } else if on == need {
+            for &(j, _) in edges.iter().filter(|e| e.1 == EdgeState::Open) {
+                d.set(p, c, j, EdgeState::Off);
+            }
+        }
+        if need == 0 {
+            d.may[c].iter_mut().for_each(|m| *m = false);
+        }
+    }
+    // On edges join cells of one path.
+    for a in 0..n {
+        for b in p.neighbours(a).filter(|&b| b > a) {
+            if d.edge(p, a, b) == EdgeState::On {
+                let both: Vec<bool> = d.may[a]
+                    .iter()
+                    .zip(&d.may[b])
+                    .map(|(x, y)| *x && *y)
+                    .collect();
+                if !both.iter().any(|&x| x) {
+                    return false;
+                }
+                d.may[a] = both.clone();
+                d.may[b] = both;
+            }
+        }
+    }
+    // Fill rule, no path alongside itself: two side-by-side cells surely on one path are
+    // joined; across an edge that is off, a cell surely on k's path bars k from its neighbour.
+    if p.rule() == Rule::Fill {
+        let single = |m: &[bool]| {
+            let mut on = m.iter().enumerate().filter(|e| *e.1);
+            match (on.next(), on.next()) {
+                (Some((k, _)), None) => Some(k),
+                _ => None,
+            }
+        };
+        for a in 0..n {
+            for b in p.neighbours(a).filter(|&b| b > a) {
+                let (ka, kb) = (single(&d.may[a]), single(&d.may[b]));
+                match d.edge(p, a, b) {
+                    EdgeState::Off => {
+                        if ka.is_some() && ka == kb {
+                            return false;
+                        }
+                        if let Some(k) = ka {
+                            d.may[b][k] = false;
+                        }
+                        if let Some(k) = kb {
+                            d.may[a][k] = false;
+                        }
+                    }
+                    EdgeState::Open if ka.is_some() && ka == kb => d.set(p, a, b, EdgeState::On),
+                    _ => {}
+                }
+            }
+        }
+    }
+    // Reach: both ends of k must reach a cell for k to cover it.
+    for k in 1..=p.num_pairs() as u16 {
+        let [a, b] = p.ends(k);
+        let from_a = reach(p, d, k, a);
+        let from_b = reach(p, d, k, b);
+        if !from_a[b] {
+            return false;
+        }
+        for c in 0..n {
+            if p.endpoints()[c] == 0 && !(from_a[c] && from_b[c]) {
+                d.may[c][k as usize - 1] = false;
+            }
+        }
+    }
+    // Under fill, every cell is on some path.
+    p.rule() == Rule::NoFill || d.may.iter().all(|m| m.iter().any(|&x| x))
+}
+
+/// Cells pair k's path can reach from its endpoint `start` through open or on edges and cells
+/// that may be k's (other endpoints are not passed through).
+fn reach(p: &Numberlink, d: &Deductions, k: u16, start: usize) -> Vec<bool> {
+    let n = p.width() * p.height();
+    let mut seen = vec![false; n];
+    seen[start] = true;
+    let mut stack = vec![start];
+    while let Some(c) = stack.pop() {
+        if c != start && p.endpoints()[c] != 0 {
+            continue;
+        }
+        for j in p.neighbours(c) {
+            if !seen[j]
+                && d.may[j][k as usize - 1]
+                && d.edge(p, c.min(j), c.max(j)) != EdgeState::Off
+            {
+                seen[j] = true;
+                stack.push(j);
+            }
+        }
+    }
+    seen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+    use super::super::solve::search;
+    use super::*;
+
+    #[test]
+    fn deductions_hold_in_the_solution() {
+        let text =
+            "8 8\nA.......\n..BC...D\n........\nA...E...\n.....C..\nDF..B...\n..E.....\nFG.....G\n";
+        let p = parse(text, "generated").unwrap().remove(0);
+        let d = deduce(&p).unwrap();
+        let s = &search(&p, 1, 1_000_000).solutions[0];
+        let labels = s.cell_labels(&p);
+        let w = p.width();
+        for (i, &label) in labels.iter().enumerate() {
+            assert!(d.may[i][label as usize - 1], "cell {i}");
+            for (j, on) in [(i + 1, s.right[i]), (i + w, s.down[i])] {
+                if j < w * p.height() && (j != i + 1 || i % w + 1 < w) {
+                    match d.edge(&p, i, j) {
+                        EdgeState::On => assert_ne!(on, 0, "{i}-{j}"),
+                        EdgeState::Off => assert_eq!(on, 0, "{i}-{j}"),
+                        EdgeState::Open => {}
+                    }
+                }
+            }
+        }
+        let (done, all) = d.decided_edges(&p);
+        assert!(done > 0 && done <= all);
+    }
+
+    #[test]
+    fn an_unsolvable_instance_gives_no_deductions() {
+        let cross = parse("3 3\n.A.\nB.B\n.A.\n", "cross").unwrap().remove(0);
+        assert!(deduce(&cross).is_none());
+    }
+}

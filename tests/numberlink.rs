@@ -1,0 +1,294 @@
+//! Numberlink beyond the conformance suite: both formulations' ground states on small
+//! instances, presolve keeping every answer, cycle cuts and loop repair, the referee on loops
+//! and crossings, the ADC 2018 answers, and the CLI's JSON contract.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use qubo_workbench::puzzle::numberlink::check::cycles;
+use qubo_workbench::puzzle::numberlink::{Numberlink, NumberlinkSolution, generate};
+use qubo_workbench::puzzle::{EncodeOptions, ParseHints, Puzzle, REFERENCE_NODE_BUDGET};
+use qubo_workbench::qubo::{Model, StoredModel};
+use qubo_workbench::sampler::{ExactSolver, RunControl, Sampler};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_qubo-workbench"))
+}
+
+fn adc(name: &str) -> PathBuf {
+    root().join("puzzles/numberlink/adc2018").join(name)
+}
+
+fn instance(text: &str) -> Numberlink {
+    Numberlink::parse_text(text, "test", &ParseHints::default())
+        .unwrap()
+        .remove(0)
+        .puzzle
+}
+
+fn options(formulation: &str, presolve: bool) -> EncodeOptions {
+    EncodeOptions {
+        presolve,
+        formulation: Some(formulation.into()),
+        ..Default::default()
+    }
+}
+
+/// Every exact ground state of `p`'s model under `options`, decoded.
+fn ground_states(p: &Numberlink, options: &EncodeOptions) -> (f64, Vec<NumberlinkSolution>) {
+    let enc = p.encode(options).unwrap();
+    assert!(
+        enc.num_variables() <= 26,
+        "{} variables",
+        enc.num_variables()
+    );
+    let weights = enc.default_weights();
+    let model = StoredModel::new(enc.qubo(&weights).unwrap());
+    let set = ExactSolver { num_reads: 4096 }
+        .sample(&model, &RunControl::new())
+        .unwrap();
+    let ground = set.rows[0].energy;
+    let states = set
+        .rows
+        .iter()
+        .filter(|r| (r.energy - ground).abs() < 1e-9)
+        .map(|r| p.decode(&enc, &r.sample))
+        .collect();
+    assert!(
+        (ground - enc.satisfied_energy(&weights).unwrap()).abs() < 1e-9,
+        "the ground energy is every group at its minimum"
+    );
+    (ground, states)
+}
+
+#[test]
+fn both_formulations_reach_the_answers_of_small_instances() {
+    // Two pairs on 3×2 and 4×2 grids (one answer each), and one pair under no-fill (several).
+    for text in [
+        "3 2\nA.A\nB.B\n",
+        "rule no-fill\n3 2\nA.A\n...\n",
+        "4 2\nA..A\nB..B\n",
+    ] {
+        let p = instance(text);
+        let classical = p.solve_classically(REFERENCE_NODE_BUDGET);
+        let known = classical.solution().expect("solvable");
+        for f in ["cells", "seed"] {
+            let (_, states) = ground_states(&p, &options(f, false));
+            assert!(!states.is_empty());
+            for s in &states {
+                assert!(p.check(s).is_empty(), "{f} on {text:?}: {:?}", p.check(s));
+            }
+            // The classical answer is one of them.
+            let enc = p.encode(&options(f, false)).unwrap();
+            let w = enc.default_weights();
+            let sample = p.solution_sample(&enc, known).unwrap();
+            let e = enc.qubo(&w).unwrap().energy(&sample).unwrap();
+            assert!((e - enc.satisfied_energy(&w).unwrap()).abs() < 1e-9, "{f}");
+        }
+    }
+}
+
+#[test]
+fn presolve_keeps_every_answer_and_shrinks_the_model() {
+    for seed in 1..=3 {
+        let p = generate::generate(5, 5, 4, seed).unwrap();
+        let full = p.encode(&EncodeOptions::default()).unwrap();
+        let pre = p.encode(&EncodeOptions::presolved(true)).unwrap();
+        assert!(pre.num_variables() < full.num_variables());
+        let known = p.solve_classically(REFERENCE_NODE_BUDGET);
+        let known = known.solution().unwrap();
+        let w = pre.default_weights();
+        let sample = p.solution_sample(&pre, known).unwrap();
+        let model = StoredModel::new(pre.qubo(&w).unwrap());
+        assert!((model.energy(&sample) - pre.satisfied_energy(&w).unwrap()).abs() < 1e-9);
+        assert_eq!(&p.decode(&pre, &sample), known);
+    }
+    // A dead end fixes nothing (the deductions would contradict each other).
+    let cross = instance("3 3\n.A.\nB.B\n.A.\n");
+    let a = cross.encode(&EncodeOptions::presolved(true)).unwrap();
+    let b = cross.encode(&EncodeOptions::default()).unwrap();
+    assert_eq!(a.num_variables(), b.num_variables());
+}
+
+/// A 4×4 no-fill instance whose candidate has a loop in B's layer through the middle rows.
+fn loopy() -> (Numberlink, NumberlinkSolution) {
+    let p = instance("rule no-fill\n4 4\nA..A\n....\n....\nB..B\n");
+    let mut s = NumberlinkSolution::empty(16);
+    for (x, y) in [(0, 1), (1, 2), (2, 3)] {
+        s.set(&p, x, y, 1);
+    }
+    for (x, y) in [(12, 13), (13, 14), (14, 15)] {
+        s.set(&p, x, y, 2);
+    }
+    for (x, y) in [
+        (4, 5),
+        (5, 6),
+        (6, 7),
+        (7, 11),
+        (11, 10),
+        (10, 9),
+        (9, 8),
+        (8, 4),
+    ] {
+        s.set(&p, x, y, 2);
+    }
+    (p, s)
+}
+
+#[test]
+fn the_referee_rejects_loops_crossings_and_touching() {
+    let (p, s) = loopy();
+    let v = p.check(&s);
+    assert!(v.iter().any(|v| v.detail.contains("off its path")), "{v:?}");
+    assert_eq!(cycles(&p, &s).len(), 1);
+    // Two paths through one cell.
+    let p = instance("3 3\n.A.\nB.B\n.A.\n");
+    let mut s = NumberlinkSolution::empty(9);
+    s.set(&p, 1, 4, 1);
+    s.set(&p, 4, 7, 1);
+    s.set(&p, 3, 4, 2);
+    s.set(&p, 4, 5, 2);
+    let v = p.check(&s);
+    assert!(v.iter().any(|v| v.detail.contains("meet")), "{v:?}");
+    // Under the fill rule a path may not run alongside itself; under no-fill it may.
+    let u = "4 2\nA..A\n....\n";
+    let fill = instance(u);
+    // A detour through every cell: 0 and 1 (and 2 and 3) sit side by side, not joined.
+    let mut s = NumberlinkSolution::empty(8);
+    for (x, y) in [(0, 4), (4, 5), (5, 1), (1, 2), (2, 6), (6, 7), (7, 3)] {
+        s.set(&fill, x, y, 1);
+    }
+    let v = fill.check(&s);
+    assert!(
+        v.iter().all(|v| v.detail.contains("alongside")) && !v.is_empty(),
+        "{v:?}"
+    );
+    let no_fill = instance(&format!("rule no-fill\n{u}"));
+    assert!(no_fill.check(&s).is_empty());
+}
+
+#[test]
+fn a_cycle_cut_prices_the_loop_and_spares_the_answer() {
+    let (p, loopy) = loopy();
+    let cuts = p.cuts(&loopy);
+    assert_eq!(cuts.len(), 1);
+    assert_eq!(cuts[0].len(), 8, "the ring's eight edges");
+    for f in ["cells", "seed"] {
+        let plain = p.encode(&options(f, false)).unwrap();
+        let cut = p
+            .encode(&EncodeOptions {
+                cuts: cuts.clone(),
+                ..options(f, false)
+            })
+            .unwrap();
+        assert!(cut.weight_names().contains(&"cut"));
+        let w = cut.default_weights();
+        let q = cut.qubo(&w).unwrap();
+        let ground = cut.satisfied_energy(&w).unwrap();
+        // Without the cut the loop costs nothing beyond what the plain model charges.
+        let plain_e = plain
+            .qubo(&plain.default_weights())
+            .unwrap()
+            .energy(&p.solution_sample(&plain, &loopy).unwrap())
+            .unwrap();
+        let cut_e = q.energy(&p.solution_sample(&cut, &loopy).unwrap()).unwrap();
+        assert!(cut_e >= plain_e + 1.0 - 1e-9, "{f}: {plain_e} → {cut_e}");
+        // A valid answer keeps the ground energy.
+        let known = p.solve_classically(REFERENCE_NODE_BUDGET);
+        let sample = p.solution_sample(&cut, known.solution().unwrap()).unwrap();
+        assert!((q.energy(&sample).unwrap() - ground).abs() < 1e-9, "{f}");
+    }
+    // The repair step removes the loop (no-fill: its cells may stay empty).
+    let fixed = p.repair(&loopy).unwrap();
+    assert!(p.check(&fixed).is_empty());
+}
+
+#[test]
+fn the_adc_2018_answers_check_valid() {
+    for (q, a) in [("Q2.txt", "A2.txt"), ("Q12.txt", "A12.txt")] {
+        let out = bin()
+            .args(["check"])
+            .arg(adc(q))
+            .arg(adc(a))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{q}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // One cell moved to another line: the referee objects.
+    let text = std::fs::read_to_string(adc("A12.txt")).unwrap();
+    let broken = text.replacen("01,12,19", "01,19,19", 1);
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("A12-broken.txt");
+    std::fs::write(&f, broken).unwrap();
+    let out = bin()
+        .args(["check"])
+        .arg(adc("Q12.txt"))
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn solve_json_gives_the_grid_of_numbers_and_rounds() {
+    let out = bin()
+        .args(["solve", "--sampler", "exact", "--json"])
+        .arg(root().join("puzzles/numberlink/tiny-3x2.txt"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["best"]["valid"], true);
+    assert_eq!(
+        v["best"]["solution"],
+        serde_json::json!([[1, 1, 1], [2, 2, 2]])
+    );
+    assert_eq!(v["rounds"], 1);
+    // A formulation the kind does not have is refused by name.
+    let out = bin()
+        .args(["solve", "--formulation", "bogus"])
+        .arg(root().join("puzzles/numberlink/tiny-3x2.txt"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("cells, seed"),
+        "{err}"
+    );
+}
+
+#[test]
+fn generate_writes_an_instance_the_solver_finds_unique() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("g.txt");
+    let out = bin()
+        .args(["generate", "numberlink", "--width", "6", "--height", "5"])
+        .args(["--pairs", "4", "--seed", "3", "-o"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = bin().args(["check"]).arg(&f).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("1 solution") && text.contains("pairs 4"),
+        "{text}"
+    );
+}
