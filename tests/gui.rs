@@ -993,6 +993,7 @@ fn drag_through(h: &mut Harness<'static, Workbench>, cells: &[usize]) {
 #[test]
 fn numberlink_pairs_are_placed_drawn_and_solved() {
     use qubo_workbench::puzzle::Puzzle;
+    use qubo_workbench::puzzle::numberlink::{Numberlink, NumberlinkSolution};
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("blank.txt");
     std::fs::write(&f, "3 2\n...\n...\n").unwrap();
@@ -1059,4 +1060,40 @@ fn numberlink_pairs_are_placed_drawn_and_solved() {
     let at = link_cell(h.state(), 5);
     secondary_click(&mut h, at);
     assert_eq!(numberlink(h.state()).num_pairs(), 1);
+    // A manual cut round: a loop's cut joins the model, and can be cleared again.
+    let grid = Numberlink::parse_text(
+        "rule no-fill\n3 3\nA.A\n...\n...\n",
+        "t",
+        &Default::default(),
+    )
+    .unwrap()
+    .remove(0)
+    .puzzle;
+    let mut ring = NumberlinkSolution::empty(9);
+    for (x, y) in [(3, 4), (4, 7), (7, 6), (6, 3)] {
+        ring.set(&grid, x, y, 1);
+    }
+    let cuts = grid.cuts(&ring);
+    assert_eq!(cuts.len(), 1);
+    h.state_mut()
+        .shared
+        .doc
+        .replace(AnyPuzzle::Numberlink(grid))
+        .unwrap();
+    frames(&mut h);
+    let n = h
+        .state()
+        .shared
+        .doc
+        .encoding
+        .as_ref()
+        .unwrap()
+        .num_variables();
+    h.state_mut().shared.doc.add_cuts(cuts);
+    let enc = h.state().shared.doc.encoding.clone().unwrap();
+    assert!(enc.num_variables() > n, "the cut's slack joins the model");
+    assert!((0..enc.num_groups()).any(|g| enc.group_label(g) == "cut#0"));
+    h.state_mut().shared.doc.clear_cuts();
+    let enc = h.state().shared.doc.encoding.clone().unwrap();
+    assert_eq!(enc.num_variables(), n);
 }

@@ -245,6 +245,28 @@ impl Document {
         }
     }
 
+    /// Adds cuts (nogoods from a run's defects, `AnyPuzzle::cuts`) and re-encodes: a manual cut
+    /// round. Cuts already there are not added twice.
+    pub fn add_cuts(&mut self, cuts: Vec<Vec<crate::qubo::Label>>) {
+        let before = self.options.cuts.len();
+        for c in cuts {
+            if !self.options.cuts.contains(&c) {
+                self.options.cuts.push(c);
+            }
+        }
+        if self.options.cuts.len() != before {
+            self.reencode();
+        }
+    }
+
+    /// Removes every cut and re-encodes.
+    pub fn clear_cuts(&mut self) {
+        if !self.options.cuts.is_empty() {
+            self.options.cuts.clear();
+            self.reencode();
+        }
+    }
+
     /// Sets one weight and rebuilds the matrix (no re-encoding).
     pub fn set_weight(&mut self, name: &str, value: f64) -> Result<(), String> {
         self.weights.set(name, value).map_err(|e| e.to_string())?;

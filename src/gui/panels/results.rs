@@ -62,6 +62,7 @@ impl ResultsPanel {
         for w in &r.samples.info.warnings {
             ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {w}"));
         }
+        cuts_ui(ui, s);
         let width = ui.available_width();
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
@@ -177,4 +178,51 @@ impl ResultsPanel {
                 }
             });
     }
+}
+
+/// Reads whose defects may become cuts (the CLI's `CutRounds::reads`).
+const CUT_READS: usize = 16;
+
+/// A manual cut round: when no read of the current model is valid and the lowest reads show
+/// defects the kind can cut (Numberlink's loops), a button adds them to the model; the next Run
+/// samples it (the CLI's `solve` does these rounds by itself).
+fn cuts_ui(ui: &mut egui::Ui, s: &mut Shared) {
+    let Some(r) = &s.result else { return };
+    let mut found: Vec<Vec<crate::qubo::Label>> = Vec::new();
+    if r.version == s.doc.version
+        && r.success_fraction() == Some(0.0)
+        && let Some(p) = s.doc.puzzle()
+    {
+        for row in r.rows.iter().take(CUT_READS) {
+            for cut in row.decoded.as_ref().map(|d| p.cuts(d)).unwrap_or_default() {
+                if !found.contains(&cut) && !s.doc.options.cuts.contains(&cut) {
+                    found.push(cut);
+                }
+            }
+        }
+    }
+    let existing = s.doc.options.cuts.len();
+    if found.is_empty() && existing == 0 {
+        return;
+    }
+    ui.horizontal(|ui| {
+        if !found.is_empty()
+            && ui
+                .button(format!("Cut {} defect(s) and re-encode", found.len()))
+                .on_hover_text(
+                    "Each loop found in the lowest reads becomes a penalty (weight `cut`) that \
+                     forbids it whole; no valid answer has a loop, so none is charged. Run again \
+                     to sample the new model.",
+                )
+                .clicked()
+        {
+            s.doc.add_cuts(found);
+        }
+        if existing > 0 {
+            ui.label(format!("the model has {existing} cut(s)"));
+            if ui.button("Clear cuts").clicked() {
+                s.doc.clear_cuts();
+            }
+        }
+    });
 }

@@ -310,9 +310,12 @@ fn add_touch(
     x_of: &[Vec<u32>],
     var_of: &HashMap<Label, u32>,
 ) {
+    // 0.25: any weight in (0, 1) keeps the valid answers the only ground states; measured
+    // with SA (64 reads × 10 000 sweeps, generated 5×5–7×7), lower weights sample better
+    // (valid share at 5×5 / 6×6: 0.24 / 0.03 at 0.5, 0.46 / 0.16 at 0.25).
     let w_touch = b.weight(
         "touch",
-        0.5,
+        0.25,
         (0.0, 0.9),
         "fill rule: side-by-side cells of one path are joined (keep below 1: above, an edge into another path's cell could pay for itself)",
     );

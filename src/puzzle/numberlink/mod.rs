@@ -421,6 +421,25 @@ impl Puzzle for Numberlink {
         if first.starts_with("SIZE") || first.starts_with("rule ") {
             return true;
         }
+        // Zucker's letters: equal rows of letters and dots, each letter exactly twice.
+        let rows: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let width = rows[0].chars().count();
+        if rows.len() >= 2
+            && rows.iter().all(|r| r.chars().count() == width)
+            && rows
+                .iter()
+                .all(|r| r.chars().all(|c| c == '.' || c.is_ascii_alphabetic()))
+        {
+            let mut count = std::collections::HashMap::new();
+            for c in rows.iter().flat_map(|r| r.chars()).filter(|&c| c != '.') {
+                *count.entry(c).or_insert(0) += 1;
+            }
+            return !count.is_empty() && count.values().all(|&n| n == 2);
+        }
         // `W H` then a row of W cells with at least one letter or digit and a `.`.
         let t: Vec<usize> = first
             .split_whitespace()
@@ -969,6 +988,14 @@ mod tests {
         assert_eq!(p[0].rule(), Rule::Fill);
         let zucker = "..RGB\n..Y..\n..G..\n.....\n..RYB\n";
         assert_eq!(parse(zucker, "z").unwrap()[0].num_pairs(), 4);
+        assert!(
+            <Numberlink as Puzzle>::looks_like(zucker),
+            "letters open without --kind"
+        );
+        assert!(
+            !<Numberlink as Puzzle>::looks_like("AB\nAB\nAB\n"),
+            "three of a letter"
+        );
         let sat = "1 0 2\n0 0 0\n1 0 2\n";
         assert_eq!(parse(sat, "s").unwrap()[0].num_pairs(), 2);
         let adc = "SIZE 3X2X1\r\nLINE_NUM 1\r\nLINE#1 (0,0,1) (2,1,1)\r\n";
