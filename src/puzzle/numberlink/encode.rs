@@ -39,6 +39,9 @@ use crate::puzzle::{EncodeOptions, Formulation, Kind, PuzzleError};
 use crate::qubo::encoding::slack_weights;
 use crate::qubo::{Encoding, EncodingBuilder, Label};
 
+/// Largest QUBO (estimated couplings) the encoder builds.
+pub const MAX_COUPLINGS: f64 = 2e8;
+
 /// The formulations, the default first.
 pub const FORMULATIONS: &[Formulation] = &[
     Formulation {
@@ -78,6 +81,23 @@ pub(super) fn encode(p: &Numberlink, options: &EncodeOptions) -> Result<Encoding
     let w = p.width();
     let n = w * p.height();
     let pairs = p.num_pairs() as u16;
+    // Budget: the per-cell squares grow with the pairs squared (one-hot over K layers; in
+    // `seed`, a square over 4K edges). Refuse before allocating.
+    let k = pairs as f64;
+    let per_cell = if seed {
+        8.0 * k * k
+    } else {
+        k * k / 2.0 + 12.0 * k
+    };
+    let estimate = n as f64 * per_cell;
+    if estimate > MAX_COUPLINGS {
+        return Err(PuzzleError::Invalid(format!(
+            "a {w}×{} grid with {pairs} pairs makes a QUBO of about {estimate:.1e} couplings \
+             (formulation {}); the limit is {MAX_COUPLINGS:.0e}: take fewer pairs or a smaller grid",
+            p.height(),
+            FORMULATIONS[usize::from(seed)].name
+        )));
+    }
     let cell_name = |i: usize| format!("[{}][{}]", i / w, i % w);
     // The layers a cell may be in: an endpoint only its own (in `seed`, every cell every one).
     let allowed = |i: usize, k: u16| seed || p.endpoints()[i] == 0 || p.endpoints()[i] == k;

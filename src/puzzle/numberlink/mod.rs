@@ -60,6 +60,8 @@ pub struct Numberlink {
     /// The pairs' names as the file wrote them (`A`, `7`, …), index k − 1.
     names: Vec<String>,
     rule: Rule,
+    /// Per pair (k − 1): its two endpoint cells in reading order (derived from `endpoints`).
+    pair_ends: Vec<[usize; 2]>,
 }
 
 impl Numberlink {
@@ -108,12 +110,21 @@ impl Numberlink {
             )));
         }
         // Number pairs in reading order of their first endpoint, as the files do.
+        let mut pair_ends = vec![[usize::MAX; 2]; names.len()];
+        for (i, &k) in endpoints.iter().enumerate() {
+            if k != 0 {
+                let e = &mut pair_ends[k as usize - 1];
+                let slot = usize::from(e[0] != usize::MAX);
+                e[slot] = i;
+            }
+        }
         Ok(Numberlink {
             width,
             height,
             endpoints,
             names,
             rule,
+            pair_ends,
         })
     }
 
@@ -149,13 +160,10 @@ impl Numberlink {
 
     /// Pair k's two endpoint cells (k 1-based).
     pub fn ends(&self, k: u16) -> [usize; 2] {
-        let mut it = self
-            .endpoints
-            .iter()
-            .enumerate()
-            .filter(|&(_, &e)| e == k)
-            .map(|(i, _)| i);
-        [it.next().unwrap_or(0), it.next().unwrap_or(0)]
+        self.pair_ends
+            .get((k as usize).wrapping_sub(1))
+            .copied()
+            .unwrap_or([0, 0])
     }
 
     /// The up to 4 orthogonal neighbours of cell i.

@@ -24,6 +24,8 @@ const MAX_CELL_PAIRS: usize = 4 << 20;
 const MAX_PASSES: usize = 1000;
 /// Probes (assumptions propagated) at most.
 const MAX_PROBES: usize = 20_000;
+/// Cells × pairs over all probes at most (about a second of propagation).
+const MAX_PROBE_WORK: usize = 50_000_000;
 
 /// An edge's state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,7 +107,8 @@ pub fn deduce(p: &Numberlink) -> Option<Deductions> {
     if !propagate(p, &mut d) {
         return None;
     }
-    let mut budget = MAX_PROBES;
+    // Probes cost a propagation each (a few passes over cells × pairs): bound the total work.
+    let mut budget = MAX_PROBES.min(MAX_PROBE_WORK / (n * k_all.max(1)) as u64 as usize);
     probe(p, &mut d, &mut budget).then_some(d)
 }
 

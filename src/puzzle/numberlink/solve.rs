@@ -212,9 +212,16 @@ impl State<'_> {
 }
 
 /// Up to `limit` solutions of `p` within `node_budget` nodes.
+/// Each node costs a flood fill over the grid, so the nodes are also capped by
+/// `WORK_BUDGET` / cells (a few seconds on any grid).
 pub fn search(p: &Numberlink, limit: usize, node_budget: u64) -> Search {
-    run(p, limit, node_budget, p.rule() == Rule::Fill)
+    let cells = (p.width() * p.height()).max(1) as u64;
+    let budget = node_budget.min(WORK_BUDGET / cells);
+    run(p, limit, budget, p.rule() == Rule::Fill)
 }
+
+/// Cell visits (nodes × cells) one search may spend.
+const WORK_BUDGET: u64 = 200_000_000;
 
 /// One search, with or without the alongside rule.
 fn run(p: &Numberlink, limit: usize, node_budget: u64, no_alongside: bool) -> Search {
