@@ -1026,6 +1026,29 @@ fn numberlink_pairs_are_placed_drawn_and_solved() {
         .clone()
         .unwrap();
     assert!(p.check(&drawn).is_empty(), "the drawn answer is valid");
+    // Numberlink presolves by default; unticking shows the full model.
+    assert!(h.state().shared.doc.options.presolve);
+    let presolved = h
+        .state()
+        .shared
+        .doc
+        .encoding
+        .as_ref()
+        .unwrap()
+        .num_variables();
+    h.get_by_label("presolve (drop what the givens decide)")
+        .click();
+    frames(&mut h);
+    assert!(!h.state().shared.doc.options.presolve);
+    let full = h
+        .state()
+        .shared
+        .doc
+        .encoding
+        .as_ref()
+        .unwrap()
+        .num_variables();
+    assert!(full > presolved, "{full} > {presolved}");
     // The solver panel offers the formulations; the exact sampler solves the seed's one too.
     choose_sampler(&mut h, "exact");
     h.get_by_label("formulation").click();

@@ -271,6 +271,59 @@ fn solve_json_gives_the_grid_of_numbers_and_rounds() {
 }
 
 #[test]
+fn numberlink_presolves_by_default_and_no_presolve_keeps_the_full_model() {
+    let file = root().join("puzzles/numberlink/generated/7x7-6pairs-seed1.txt");
+    let variables = |flags: &[&str]| {
+        let out = bin()
+            .args(["solve", "--json", "--seed", "1", "--sampler", "sa"])
+            .args(flags)
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["num_variables"].as_u64().unwrap()
+    };
+    let default = variables(&[]);
+    assert_eq!(default, variables(&["--presolve"]));
+    let full = variables(&["--no-presolve"]);
+    assert!(default < full / 4, "{default} of {full}");
+    // The presolved model is empty, auto enumerates it, and a flag meant for annealing is
+    // reported as ignored rather than refused; naming the sampler makes it an error again.
+    let out = bin()
+        .args(["solve", "--json", "--timeout", "2000"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["sampler"], "exact");
+    let why = v["sampler_choice"].as_str().unwrap();
+    assert!(why.contains("--timeout 2000 ignored"), "{why}");
+    let out = bin()
+        .args(["solve", "--sampler", "exact", "--timeout", "2000"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    // Both at once is a usage error.
+    let out = bin()
+        .args(["solve", "--presolve", "--no-presolve"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+}
+
+#[test]
 fn generate_writes_an_instance_the_solver_finds_unique() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("g.txt");

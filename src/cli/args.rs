@@ -37,19 +37,37 @@ pub struct EncodingArgs {
     /// Set a penalty weight, e.g. --weight hint=3 (repeatable).
     #[arg(long = "weight", value_name = "NAME=VALUE")]
     pub weights: Vec<String>,
-    /// Remove variables the givens decide.
-    #[arg(long)]
-    pub presolve: bool,
+    /// Presolve on, off or the kind's default.
+    #[command(flatten)]
+    pub presolve: PresolveArgs,
     /// The kind's formulation by name (Numberlink: cells, seed); default: the kind's first.
     #[arg(long, value_name = "NAME")]
     pub formulation: Option<String>,
 }
 
+/// Presolve on or off; unset, the kind's default (on for Numberlink, off for the others).
+#[derive(Args, Clone)]
+pub struct PresolveArgs {
+    /// Remove variables the givens decide (default for Numberlink).
+    #[arg(long, conflicts_with = "no_presolve")]
+    pub presolve: bool,
+    /// Keep the full model even where the kind presolves by default.
+    #[arg(long)]
+    pub no_presolve: bool,
+}
+
+impl PresolveArgs {
+    /// Whether presolve runs for a puzzle of `kind`.
+    pub fn on_for(&self, kind: crate::puzzle::Kind) -> bool {
+        self.presolve || (!self.no_presolve && kind.presolves_by_default())
+    }
+}
+
 impl EncodingArgs {
-    /// The encoder's options these flags choose.
-    pub fn options(&self) -> crate::puzzle::EncodeOptions {
+    /// The encoder's options these flags choose, for a puzzle of `kind`.
+    pub fn options(&self, kind: crate::puzzle::Kind) -> crate::puzzle::EncodeOptions {
         crate::puzzle::EncodeOptions {
-            presolve: self.presolve,
+            presolve: self.presolve.on_for(kind),
             formulation: self.formulation.clone(),
             ..Default::default()
         }
@@ -297,9 +315,9 @@ pub struct SweepArgs {
     /// Fix another weight, e.g. --set box=2 (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
-    /// Remove variables the givens decide.
-    #[arg(long)]
-    pub presolve: bool,
+    /// Presolve on, off or the kind's default.
+    #[command(flatten)]
+    pub presolve: PresolveArgs,
     /// The kind's formulation by name; default: the kind's first.
     #[arg(long, value_name = "NAME")]
     pub formulation: Option<String>,
@@ -381,18 +399,33 @@ pub(super) fn weights_for(
 pub(super) fn build_sampler(
     a: &SamplerArgs,
     task: crate::sampler::Task,
-) -> Result<(Box<dyn Sampler>, Option<&'static str>), Failure> {
+) -> Result<(Box<dyn Sampler>, Option<String>), Failure> {
     let (name, reason) = crate::sampler::resolve(&a.sampler, task);
     let e = entry(&name).map_err(|e| usage(format!("--sampler {}: {e}", a.sampler)))?;
-    let values = a.params.0.values_for(e.name, e.params).map_err(|mut f| {
-        if reason.is_some() {
-            f.message = format!(
-                "{} (--sampler auto chose {name} for this model; name a sampler with --sampler)",
-                f.message
-            );
+    let (values, reason) = match reason {
+        None => (a.params.0.values_for(e.name, e.params)?, None),
+        // Flags for samplers auto did not choose (a presolved model left small enough to
+        // enumerate, say) are ignored and reported; naming a sampler makes them errors again.
+        Some(why) => {
+            let (values, ignored) =
+                a.params.0.values_for_chosen(e.name, e.params).map_err(|mut f| {
+                    f.message = format!(
+                        "{} (--sampler auto chose {name} for this model; name a sampler with --sampler)",
+                        f.message
+                    );
+                    f
+                })?;
+            let why = if ignored.is_empty() {
+                why.to_string()
+            } else {
+                format!(
+                    "{why}; {} ignored: {name} has no such parameter",
+                    ignored.join(", ")
+                )
+            };
+            (values, Some(why))
         }
-        f
-    })?;
+    };
     Ok((
         crate::sampler::sampler_from_params(e.name, &values)?,
         reason,

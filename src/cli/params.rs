@@ -106,21 +106,47 @@ impl ParamFlags {
     /// The values for `owner`, parsed against its specs; a flag it does not have, or a bad
     /// value, is a usage error naming the flag.
     pub fn values_for(&self, owner: &str, specs: &[ParamSpec]) -> Result<ParamValues, Failure> {
+        self.values_skipping(owner, specs, false)
+            .map(|(values, _)| values)
+    }
+
+    /// The values for `owner`, when it was chosen for the user (`--sampler auto`): flags it does
+    /// not have were meant for another choice and are returned as written, to be reported as
+    /// ignored; a bad value for one it has is still an error.
+    pub fn values_for_chosen(
+        &self,
+        owner: &str,
+        specs: &[ParamSpec],
+    ) -> Result<(ParamValues, Vec<String>), Failure> {
+        self.values_skipping(owner, specs, true)
+    }
+
+    fn values_skipping(
+        &self,
+        owner: &str,
+        specs: &[ParamSpec],
+        skip_unknown: bool,
+    ) -> Result<(ParamValues, Vec<String>), Failure> {
         let mut out = ParamValues::new();
+        let mut skipped = Vec::new();
         for (name, text, as_written) in &self.given {
-            let spec = find(specs, name).ok_or_else(|| {
+            let Some(spec) = find(specs, name) else {
+                if skip_unknown {
+                    skipped.push(as_written.clone());
+                    continue;
+                }
                 let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
-                usage(format!(
+                return Err(usage(format!(
                     "{as_written}: {owner} has no parameter '{name}' (its parameters: {})",
                     known.join(", ")
-                ))
-            })?;
+                )));
+            };
             let value: Value = spec
                 .parse_text(text)
                 .map_err(|e| usage(format!("{as_written}: {e}")))?;
             out.insert(spec.name.to_string(), value);
         }
-        Ok(out)
+        Ok((out, skipped))
     }
 }
 

@@ -58,7 +58,6 @@ pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
         }
     }
     let threads = threads(&a.sampler)?;
-    let options = a.encoding.options();
     let many = puzzles.len() > 1;
     let mut results: Vec<(usize, SolveOutcome, Option<serde_json::Value>)> = Vec::new();
     // A puzzle that fails (encoding, sampling, an output file) is reported with its number; the
@@ -66,7 +65,7 @@ pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
     let mut failures: Vec<(usize, String)> = Vec::new();
     for (offset, loaded) in puzzles.iter().enumerate() {
         let number = first_index + offset;
-        match solve_one(&a, loaded, number, many, &options, threads) {
+        match solve_one(&a, loaded, number, many, threads) {
             Ok((outcome, design)) => {
                 if !a.json {
                     print_outcome(number, &outcome);
@@ -151,10 +150,10 @@ fn solve_one(
     loaded: &LoadedPuzzle,
     number: usize,
     many: bool,
-    options: &EncodeOptions,
     threads: Option<usize>,
 ) -> Result<(SolveOutcome, Option<serde_json::Value>), Failure> {
     let puzzle = &loaded.puzzle;
+    let options = &a.encoding.options(puzzle.kind());
     {
         let encoding = puzzle.encode(options)?;
         // The reference first: whether a valid solution's energy is known decides `auto`.
@@ -184,7 +183,7 @@ fn solve_one(
                 ..Default::default()
             },
         )?;
-        outcome.sampler_choice = reason.map(str::to_string);
+        outcome.sampler_choice = reason;
         outcome.add_probabilities(
             puzzle,
             a.method.unwrap_or_default(),
@@ -268,7 +267,7 @@ fn print_results_json(
 pub(super) fn encode(a: EncodeArgs) -> Result<i32, Failure> {
     check_output("-o", &a.output, Output::Model, &[&a.puzzle.puzzle])?;
     let puzzle = pick(load(&a.puzzle)?, a.index, &a.puzzle.puzzle)?.puzzle;
-    let encoding = puzzle.encode(&a.encoding.options())?;
+    let encoding = puzzle.encode(&a.encoding.options(puzzle.kind()))?;
     let weights = weights_for(&encoding, "--weight", &a.encoding.weights)?;
     let qubo = encoding.qubo(&weights)?;
     let labels: Vec<String> = encoding.labels().iter().map(|l| l.to_string()).collect();
@@ -524,7 +523,7 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
     refuse_conflicts(&loaded.puzzle, &loaded.origin)?;
     let puzzle = loaded.puzzle;
     let options = EncodeOptions {
-        presolve: a.presolve,
+        presolve: a.presolve.on_for(puzzle.kind()),
         formulation: a.formulation.clone(),
         ..Default::default()
     };

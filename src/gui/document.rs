@@ -91,7 +91,9 @@ impl Document {
 
     /// A document for a puzzle, encoded at once.
     pub fn from_puzzle(puzzle: AnyPuzzle, path: Option<PathBuf>) -> Self {
+        let presolve = puzzle.kind().presolves_by_default();
         let mut d = Document::blank(Content::Puzzle(puzzle), path);
+        d.options.presolve = presolve;
         d.reencode();
         d
     }

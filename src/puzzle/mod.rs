@@ -410,6 +410,10 @@ pub trait Puzzle:
     /// Whether the kind's question is per-cell probabilities (`exact_probabilities` and
     /// `sampled_probabilities` answer it): runs then want many independent reads.
     const HAS_PROBABILITIES: bool = false;
+    /// Whether presolve is on unless the user turns it off (CLI `--no-presolve`, the solver
+    /// panel's checkbox): for kinds whose deductions are sound and decide most of the model,
+    /// so that default settings solve.
+    const PRESOLVE_BY_DEFAULT: bool = false;
 
     /// Reads the kind's text form(s): every puzzle in `text`, with its line. `origin` names the
     /// source in messages (`FILE`, then `FILE:LINE`); `hints` carry what the caller knows.
@@ -779,6 +783,14 @@ macro_rules! registry {
                 match self {
                     $(Kind::$variant => <$ty>::formulations(),)+
                     _ => &[],
+                }
+            }
+            /// Whether presolve is on by default (`Puzzle::PRESOLVE_BY_DEFAULT`).
+            #[allow(unreachable_patterns)]
+            pub fn presolves_by_default(self) -> bool {
+                match self {
+                    $(Kind::$variant => <$ty>::PRESOLVE_BY_DEFAULT,)+
+                    _ => false,
                 }
             }
             /// Whether the generator promises a unique solution.

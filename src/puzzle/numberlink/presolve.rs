@@ -11,7 +11,9 @@
 //!   and cells that may be k's (not through other endpoints);
 //! - fill rule (no path alongside itself): two side-by-side cells surely on one path are joined,
 //!   and across an off edge a cell surely on k's path bars k from its neighbour;
-//! - probing: an edge state or a cell's pair that propagates to a contradiction is excluded.
+//! - no loops: an open edge between two cells already joined by on edges is off;
+//! - probing by cases: an edge on or off, a cell on each of its possible pairs; what every
+//!   case that does not contradict itself agrees on holds.
 //!
 //! Invariant: every valid answer satisfies every fixed value, so the presolved model keeps all
 //! of them with their energies. A contradiction (the instance has no answer) fixes nothing.
@@ -26,6 +28,11 @@ const MAX_PASSES: usize = 1000;
 const MAX_PROBES: usize = 20_000;
 /// Cells × pairs over all probes at most (about a second of propagation).
 const MAX_PROBE_WORK: usize = 50_000_000;
+
+/// Propagations within nested cases at most.
+const MAX_PROBES_IN_CASES: usize = 100_000;
+/// Cells × pairs over the nested cases' propagations at most (about a second).
+const MAX_CASE_WORK: usize = 10_000_000;
 
 /// An edge's state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,6 +97,12 @@ impl Deductions {
 
 /// The deductions, or `None` when the instance is too large for them or has no answer.
 pub fn deduce(p: &Numberlink) -> Option<Deductions> {
+    deduce_to_depth(p, 2)
+}
+
+/// The deductions with case splits nested up to `depth` (0: rules only, 1: probing, 2: cases
+/// within cases).
+pub fn deduce_to_depth(p: &Numberlink, depth: u32) -> Option<Deductions> {
     let (n, k_all) = (p.width() * p.height(), p.num_pairs());
     if n * k_all.max(1) > MAX_CELL_PAIRS {
         return None;
@@ -109,7 +122,20 @@ pub fn deduce(p: &Numberlink) -> Option<Deductions> {
     }
     // Probes cost a propagation each (a few passes over cells × pairs): bound the total work.
     let mut budget = MAX_PROBES.min(MAX_PROBE_WORK / (n * k_all.max(1)) as u64 as usize);
-    probe(p, &mut d, &mut budget).then_some(d)
+    if depth == 0 {
+        return Some(d);
+    }
+    if !probe(p, &mut d, &mut budget, 1) {
+        return None;
+    }
+    if depth == 1 {
+        return Some(d);
+    }
+    // Cases within cases: each outer case runs a probing round of its own. Much stronger
+    // (it decides every Janko puzzle up to 10×10, where single probing leaves up to 1236
+    // variables) and much dearer, hence a budget of its own.
+    let mut budget = MAX_PROBES_IN_CASES.min(MAX_CASE_WORK / (n * k_all.max(1)));
+    probe(p, &mut d, &mut budget, 2).then_some(d)
 }
 
 /// The rules to a fixed point; `false` on a contradiction.
@@ -126,56 +152,112 @@ fn propagate(p: &Numberlink, d: &mut Deductions) -> bool {
     true
 }
 
-/// Failed-literal probing: an open edge (or a pair for a cell) whose assumption propagates to a
-/// contradiction takes the other value. Sound: the assumption holds in no answer. Returns
-/// `false` on a contradiction; stops when `budget` propagations are spent.
-fn probe(p: &Numberlink, d: &mut Deductions, budget: &mut usize) -> bool {
+/// Probing by cases: an open edge is on or off, a cell is on one of its possible pairs. Each
+/// case is assumed and propagated; what holds in every case that does not contradict itself
+/// holds (an edge state all surviving cases agree on, a pair no surviving case allows for a
+/// cell). Sound: every answer falls in one of the cases. With one surviving case this is
+/// failed-literal probing; with several it still finds what they share. Returns `false` on a
+/// contradiction; stops when `budget` propagations are spent.
+fn probe(p: &Numberlink, d: &mut Deductions, budget: &mut usize, depth: u32) -> bool {
     let n = p.width() * p.height();
     loop {
         let mut changed = false;
         for a in 0..n {
             for b in p.neighbours(a).filter(|&b| b > a) {
-                for (assume, otherwise) in [
-                    (EdgeState::On, EdgeState::Off),
-                    (EdgeState::Off, EdgeState::On),
-                ] {
-                    if d.edge(p, a, b) != EdgeState::Open || *budget == 0 {
-                        continue;
-                    }
-                    *budget -= 1;
+                if d.edge(p, a, b) != EdgeState::Open || *budget < 2 {
+                    continue;
+                }
+                *budget -= 2;
+                let cases = [EdgeState::On, EdgeState::Off].map(|assume| {
                     let mut t = d.clone();
                     t.set(p, a, b, assume);
-                    if !propagate(p, &mut t) {
-                        d.set(p, a, b, otherwise);
-                        if !propagate(p, d) {
-                            return false;
-                        }
-                        changed = true;
-                    }
+                    assume_case(p, t, budget, depth)
+                });
+                match settle(p, d, cases) {
+                    Some(true) => changed = true,
+                    Some(false) => {}
+                    None => return false,
                 }
             }
         }
         for c in (0..n).filter(|&c| p.endpoints()[c] == 0) {
-            for k in 0..p.num_pairs() {
-                if !d.may[c][k] || d.may[c].iter().filter(|&&m| m).count() < 2 || *budget == 0 {
-                    continue;
-                }
-                *budget -= 1;
-                let mut t = d.clone();
-                t.may[c] = (0..p.num_pairs()).map(|j| j == k).collect();
-                if !propagate(p, &mut t) {
-                    d.may[c][k] = false;
-                    if !propagate(p, d) {
-                        return false;
-                    }
-                    changed = true;
-                }
+            let pairs: Vec<usize> = (0..p.num_pairs()).filter(|&k| d.may[c][k]).collect();
+            if pairs.len() < 2 || *budget < pairs.len() {
+                continue;
+            }
+            *budget -= pairs.len();
+            let cases: Vec<Option<Deductions>> = pairs
+                .iter()
+                .map(|&k| {
+                    let mut t = d.clone();
+                    t.may[c] = (0..p.num_pairs()).map(|j| j == k).collect();
+                    assume_case(p, t, budget, depth)
+                })
+                .collect();
+            match settle(p, d, cases) {
+                Some(true) => changed = true,
+                Some(false) => {}
+                None => return false,
             }
         }
         if !changed || *budget == 0 {
             return true;
         }
     }
+}
+
+/// A case's deductions: propagated, and below the top depth probed in turn; `None` when the
+/// case contradicts itself.
+fn assume_case(
+    p: &Numberlink,
+    mut t: Deductions,
+    budget: &mut usize,
+    depth: u32,
+) -> Option<Deductions> {
+    if !propagate(p, &mut t) {
+        return None;
+    }
+    if depth > 1 && !probe(p, &mut t, budget, depth - 1) {
+        return None;
+    }
+    Some(t)
+}
+
+/// Folds the outcomes of a case split into `d`: keeps what every surviving case shares, then
+/// propagates. `Some(changed)`, or `None` when no case survives or the result contradicts.
+fn settle(
+    p: &Numberlink,
+    d: &mut Deductions,
+    cases: impl IntoIterator<Item = Option<Deductions>>,
+) -> Option<bool> {
+    let mut shared: Option<Deductions> = None;
+    for t in cases.into_iter().flatten() {
+        shared = Some(match shared {
+            None => t,
+            Some(mut s) => {
+                for (m, tm) in s.may.iter_mut().zip(&t.may) {
+                    m.iter_mut().zip(tm).for_each(|(x, y)| *x |= *y);
+                }
+                for (e, te) in s.right.iter_mut().zip(&t.right) {
+                    if e != te {
+                        *e = EdgeState::Open;
+                    }
+                }
+                for (e, te) in s.down.iter_mut().zip(&t.down) {
+                    if e != te {
+                        *e = EdgeState::Open;
+                    }
+                }
+                s
+            }
+        });
+    }
+    let shared = shared?;
+    if (&shared.right, &shared.down, &shared.may) == (&d.right, &d.down, &d.may) {
+        return Some(false);
+    }
+    *d = shared;
+    propagate(p, d).then_some(true)
 }
 
 /// One round of every rule; `false` on a contradiction.
@@ -276,6 +358,15 @@ fn pass(p: &Numberlink, d: &mut Deductions) -> bool {
             }
         }
     }
+    // No loops: an open edge between two cells already joined by on edges would close a cycle.
+    let component = on_components(p, d);
+    for a in 0..n {
+        for b in p.neighbours(a).filter(|&b| b > a) {
+            if d.edge(p, a, b) == EdgeState::Open && component[a] == component[b] {
+                d.set(p, a, b, EdgeState::Off);
+            }
+        }
+    }
     // Reach: both ends of k must reach a cell for k to cover it.
     for k in 1..=p.num_pairs() as u16 {
         let [a, b] = p.ends(k);
@@ -292,6 +383,28 @@ fn pass(p: &Numberlink, d: &mut Deductions) -> bool {
     }
     // Under fill, every cell is on some path.
     p.rule() == Rule::NoFill || d.may.iter().all(|m| m.iter().any(|&x| x))
+}
+
+/// Per cell, a representative of its component under the on edges (union-find, path halving).
+fn on_components(p: &Numberlink, d: &Deductions) -> Vec<usize> {
+    let n = p.width() * p.height();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for a in 0..n {
+        for b in p.neighbours(a).filter(|&b| b > a) {
+            if d.edge(p, a, b) == EdgeState::On {
+                let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+                parent[ra] = rb;
+            }
+        }
+    }
+    (0..n).map(|i| root(&mut parent, i)).collect()
 }
 
 /// Cells pair k's path can reach from its endpoint `start` through open or on edges and cells
@@ -347,6 +460,51 @@ mod tests {
         }
         let (done, all) = d.decided_edges(&p);
         assert!(done > 0 && done <= all);
+    }
+
+    #[test]
+    fn cases_within_cases_decide_what_probing_leaves_open() {
+        // Long paths, few pairs: one level of cases decides 13 of 112 edges, two decide all,
+        // and what they decide is the one answer.
+        let p = super::super::generate::generate(8, 8, 3, 26).unwrap();
+        let (one, all) = deduce_to_depth(&p, 1).unwrap().decided_edges(&p);
+        assert!(one < all, "{one} of {all}");
+        let d = deduce_to_depth(&p, 2).unwrap();
+        assert_eq!(d.decided_edges(&p), (all, all));
+        let s = &search(&p, 2, 10_000_000).solutions;
+        assert_eq!(s.len(), 1);
+        let w = p.width();
+        for i in 0..w * p.height() {
+            if i % w + 1 < w {
+                assert_eq!(
+                    d.right[i] == EdgeState::On,
+                    s[0].right[i] != 0,
+                    "right of {i}"
+                );
+            }
+            if i + w < w * p.height() {
+                assert_eq!(d.down[i] == EdgeState::On, s[0].down[i] != 0, "below {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_open_edge_that_closes_a_loop_is_off() {
+        // Three on edges of a 2×2 block (cells 0, 1, 4, 5 of a 4-wide grid): the fourth
+        // would close a loop.
+        let p = parse("4 4\n...A\n....\n...B\nA..B\n", "block")
+            .unwrap()
+            .remove(0);
+        let mut d = Deductions {
+            may: vec![vec![true; 2]; 16],
+            right: vec![EdgeState::Open; 16],
+            down: vec![EdgeState::Open; 16],
+        };
+        d.right[0] = EdgeState::On;
+        d.down[0] = EdgeState::On;
+        d.down[1] = EdgeState::On;
+        let _ = pass(&p, &mut d);
+        assert_eq!(d.right[4], EdgeState::Off);
     }
 
     #[test]
