@@ -155,7 +155,9 @@ fn solve_one(
     let puzzle = &loaded.puzzle;
     let options = &a.encoding.options(puzzle.kind());
     {
+        let t0 = std::time::Instant::now();
         let encoding = puzzle.encode(options)?;
+        let encode_s = t0.elapsed().as_secs_f64();
         // The reference first: whether a valid solution's energy is known decides `auto`.
         let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
         let (sampler, reason) = build_sampler(
@@ -172,6 +174,7 @@ fn solve_one(
         let control = control.with_target_energy(a.sampler.target_energy);
         let (mut outcome, encoding) = crate::solve::solve_with_cuts(
             puzzle,
+            (encoding, encode_s),
             options,
             &reference,
             &weights,

@@ -140,12 +140,20 @@ pub fn deduce_to_depth(p: &Numberlink, depth: u32) -> Option<Deductions> {
 
 /// The rules to a fixed point; `false` on a contradiction.
 fn propagate(p: &Numberlink, d: &mut Deductions) -> bool {
+    // The local rules are cheap; reach (two searches per pair) is most of the cost, so it runs
+    // only once they are at a fixed point.
     for _ in 0..MAX_PASSES {
         let before = (d.right.clone(), d.down.clone(), d.may.clone());
-        if !pass(p, d) {
+        if !local_rules(p, d) {
             return false;
         }
-        if (&d.right, &d.down, &d.may) == (&before.0, &before.1, &before.2) {
+        if (&d.right, &d.down, &d.may) != (&before.0, &before.1, &before.2) {
+            continue;
+        }
+        if !reach_rule(p, d) {
+            return false;
+        }
+        if d.may == before.2 {
             return true;
         }
     }
@@ -260,8 +268,8 @@ fn settle(
     propagate(p, d).then_some(true)
 }
 
-/// One round of every rule; `false` on a contradiction.
-fn pass(p: &Numberlink, d: &mut Deductions) -> bool {
+/// One round of the local rules (all but reach); `false` on a contradiction.
+fn local_rules(p: &Numberlink, d: &mut Deductions) -> bool {
     let n = p.width() * p.height();
     let share =
         |d: &Deductions, a: usize, b: usize| d.may[a].iter().zip(&d.may[b]).any(|(x, y)| *x && *y);
@@ -367,7 +375,13 @@ fn pass(p: &Numberlink, d: &mut Deductions) -> bool {
             }
         }
     }
-    // Reach: both ends of k must reach a cell for k to cover it.
+    // Under fill, every cell is on some path.
+    p.rule() == Rule::NoFill || d.may.iter().all(|m| m.iter().any(|&x| x))
+}
+
+/// Reach: both ends of k must reach a cell for k to cover it; `false` on a contradiction.
+fn reach_rule(p: &Numberlink, d: &mut Deductions) -> bool {
+    let n = p.width() * p.height();
     for k in 1..=p.num_pairs() as u16 {
         let [a, b] = p.ends(k);
         let from_a = reach(p, d, k, a);
@@ -503,7 +517,7 @@ mod tests {
         d.right[0] = EdgeState::On;
         d.down[0] = EdgeState::On;
         d.down[1] = EdgeState::On;
-        let _ = pass(&p, &mut d);
+        let _ = local_rules(&p, &mut d);
         assert_eq!(d.right[4], EdgeState::Off);
     }
 
