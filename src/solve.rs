@@ -357,26 +357,38 @@ impl Default for CutRounds {
     }
 }
 
+/// The first round's encoding, made by the caller (who sized the sampler on it).
+pub struct FirstEncoding<'a> {
+    /// The options it was made with (cut rounds add their cuts to a copy).
+    pub options: &'a crate::puzzle::EncodeOptions,
+    /// `puzzle.encode(options)`.
+    pub encoding: Encoding,
+    /// Seconds that took.
+    pub encode_s: f64,
+}
+
 /// Solves with cut rounds: encode with `options`, sample; while no read is valid, first try
 /// the kind's repair on the lowest reads (a repaired answer ends the rounds, reported in
 /// `repaired`), then, if the lowest reads show defects the kind turns into cuts (`AnyPuzzle::cuts`), add them to the
 /// options, re-encode (the weights are kept by name; `cut` takes its default unless set) and
 /// sample again, up to `rounds.max_rounds`. The outcome is the last round's, with the rounds,
-/// the cuts and the sampling time of all rounds, and the last round's encoding. `first` is
-/// `puzzle.encode(options)` with the seconds it took, made by the caller (who sized the
-/// sampler on it); `timing.encode_s` counts every round's encoding.
+/// the cuts and the sampling time of all rounds, and the last round's encoding;
+/// `timing.encode_s` counts every round's encoding.
 pub fn solve_with_cuts(
     puzzle: &AnyPuzzle,
-    first: (Encoding, f64),
-    options: &crate::puzzle::EncodeOptions,
+    first: FirstEncoding,
     reference: &Reference<AnySolution>,
     weights: &Weights,
     sampler: &dyn Sampler,
     control: &RunControl,
     rounds: CutRounds,
 ) -> Result<(SolveOutcome, Encoding), SolveError> {
+    let FirstEncoding {
+        options,
+        mut encoding,
+        mut encode_s,
+    } = first;
     let mut options = options.clone();
-    let (mut encoding, mut encode_s) = first;
     let mut sample_s = 0.0;
     let mut round = 0;
     loop {

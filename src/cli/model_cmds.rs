@@ -27,7 +27,7 @@ pub(super) fn sample(a: SampleArgs) -> Result<i32, Failure> {
             ..Default::default()
         },
     )?;
-    if let Some(why) = reason {
+    if let Some(why) = &reason {
         eprintln!("sampler: {} ({why})", sampler.name());
     }
     let (control, bar) = control_with_progress(threads(&a.sampler)?, "sampling");
@@ -53,6 +53,7 @@ pub(super) fn sample(a: SampleArgs) -> Result<i32, Failure> {
             "num_variables": n,
             "num_interactions": model.qubo.num_interactions(),
             "sampler": set.info.sampler,
+            "sampler_choice": reason,
             "params": set.info.params,
             "num_reads": set.num_reads(),
             "cancelled": set.info.cancelled,

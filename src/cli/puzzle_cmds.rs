@@ -174,8 +174,11 @@ fn solve_one(
         let control = control.with_target_energy(a.sampler.target_energy);
         let (mut outcome, encoding) = crate::solve::solve_with_cuts(
             puzzle,
-            (encoding, encode_s),
-            options,
+            crate::solve::FirstEncoding {
+                options,
+                encoding,
+                encode_s,
+            },
             &reference,
             &weights,
             sampler.as_ref(),
