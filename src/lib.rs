@@ -25,6 +25,8 @@ pub mod params;
 pub mod puzzle;
 /// QUBO core: `Qubo`, `Encoding` + `Weights`, file formats.
 pub mod qubo;
+/// Remote annealing services (D-Wave Leap, Fujitsu DA): wire encodings and configuration.
+pub mod remote;
 /// Pictures: `Drawing` and its PNG/SVG export.
 pub mod render;
 /// Samplers behind one trait: simulated annealing, tabu search, exact enumeration.

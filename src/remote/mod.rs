@@ -1,0 +1,135 @@
+//! Remote annealing services: D-Wave Leap's Solver API and Fujitsu's Digital Annealer.
+//!
+//! What is here so far: the wire encodings (`qp`) and the configuration users already have
+//! (`dwave.conf` profiles and `DWAVE_*` variables). The HTTP clients and the samplers built on
+//! them come next; `../shared/docs/remote-protocols.md` is the protocol reference.
+//!
+//! Invariant: a token never appears in an error, a log line or any output. It is held in a
+//! `Secret`, whose `Debug` and `Display` print only a masked form.
+
+pub mod dwave_config;
+pub mod qp;
+
+use std::fmt;
+
+/// What went wrong talking to a remote service, in words that say where.
+#[derive(Debug, thiserror::Error)]
+pub enum RemoteError {
+    /// Configuration: a file that cannot be read or parsed, a missing token, a bad endpoint.
+    #[error("configuration: {0}")]
+    Config(String),
+    /// The problem does not fit the solver (a qubit or coupler it lacks, a range).
+    #[error("problem: {0}")]
+    Problem(String),
+    /// The service answered something the protocol does not allow.
+    #[error("unexpected reply: {0}")]
+    Protocol(String),
+}
+
+/// A credential. Printing it shows at most its first four characters.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    /// Wraps a credential read from the environment or a config file.
+    pub fn new(value: impl Into<String>) -> Self {
+        Secret(value.into())
+    }
+
+    /// The value, for the one place that sends it (a request header).
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// A form safe to show: the first four characters of a long token, then `…`.
+    pub fn masked(&self) -> String {
+        let head: String = self.0.chars().take(4).collect();
+        if self.0.chars().count() >= 16 {
+            format!("{head}…")
+        } else {
+            "…".to_string()
+        }
+    }
+
+    /// `text` with every occurrence of the secret replaced by its masked form (for messages
+    /// that quote a server's reply, which might echo it).
+    pub fn scrub(&self, text: &str) -> String {
+        if self.0.is_empty() {
+            text.to_string()
+        } else {
+            text.replace(&self.0, &self.masked())
+        }
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Secret({})", self.masked())
+    }
+}
+
+impl fmt::Display for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.masked())
+    }
+}
+
+/// Refuses a base URL that would send a token in the clear: HTTPS, or plain HTTP to a loopback
+/// address (the tests' fake servers).
+pub fn check_endpoint(url: &str) -> Result<(), RemoteError> {
+    let lower = url.to_ascii_lowercase();
+    if lower.starts_with("https://") {
+        return Ok(());
+    }
+    if let Some(rest) = lower.strip_prefix("http://") {
+        let host = rest.split(['/', '?']).next().unwrap_or("");
+        let host = match host.strip_prefix('[') {
+            Some(v6) => v6.split(']').next().unwrap_or(""),
+            None => host.rsplit_once(':').map_or(host, |(h, _)| h),
+        };
+        let loopback = host == "localhost"
+            || host
+                .parse::<std::net::IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback());
+        if loopback {
+            return Ok(());
+        }
+        return Err(RemoteError::Config(format!(
+            "endpoint {url}: plain HTTP would send the token in the clear; use https:// \
+             (http:// is allowed only to 127.0.0.1 or localhost, for local fakes)"
+        )));
+    }
+    Err(RemoteError::Config(format!(
+        "endpoint {url}: not an http(s) URL"
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_never_print_in_full() {
+        let s = Secret::new("DEV-0123456789abcdef0123456789abcdef");
+        assert_eq!(format!("{s}"), "DEV-…");
+        assert_eq!(format!("{s:?}"), "Secret(DEV-…)");
+        assert_eq!(
+            s.scrub("bad token DEV-0123456789abcdef0123456789abcdef given"),
+            "bad token DEV-… given"
+        );
+        // A short value shows nothing of itself.
+        assert_eq!(Secret::new("abc").masked(), "…");
+    }
+
+    #[test]
+    fn tokens_go_over_https_or_to_loopback_only() {
+        assert!(check_endpoint("https://na-west-1.cloud.dwavesys.com/sapi/v2/").is_ok());
+        assert!(check_endpoint("http://127.0.0.1:8123/sapi/v2/").is_ok());
+        assert!(check_endpoint("http://localhost/sapi/").is_ok());
+        assert!(check_endpoint("http://[::1]:80/sapi/").is_ok());
+        let e = check_endpoint("http://cloud.dwavesys.com/sapi/").unwrap_err();
+        assert!(e.to_string().contains("in the clear"), "{e}");
+        assert!(check_endpoint("http://127.0.0.1.evil.com/").is_err());
+        assert!(check_endpoint("ftp://x/").is_err());
+    }
+}
