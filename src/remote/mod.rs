@@ -1,14 +1,19 @@
 //! Remote annealing services: D-Wave Leap's Solver API and Fujitsu's Digital Annealer.
 //!
-//! What is here so far: the wire encodings (`qp`) and the configuration users already have
-//! (`dwave.conf` profiles and `DWAVE_*` variables). The HTTP clients and the samplers built on
-//! them come next; `../shared/docs/remote-protocols.md` is the protocol reference.
+//! What is here so far: the wire encodings (`qp`), the configuration users already have
+//! (`dwave.conf` profiles and `DWAVE_*` variables), the HTTP path with deadlines (`http`), the
+//! SAPI client's solver listing (`sapi`) and a strict loopback fake to test it (`fake_sapi`).
+//! Problem submission, the samplers and the Fujitsu client come next;
+//! `../shared/docs/remote-protocols.md` is the protocol reference.
 //!
 //! Invariant: a token never appears in an error, a log line or any output. It is held in a
 //! `Secret`, whose `Debug` and `Display` print only a masked form.
 
 pub mod dwave_config;
+pub mod fake_sapi;
+pub mod http;
 pub mod qp;
+pub mod sapi;
 
 use std::fmt;
 
@@ -24,6 +29,29 @@ pub enum RemoteError {
     /// The service answered something the protocol does not allow.
     #[error("unexpected reply: {0}")]
     Protocol(String),
+    /// The address cannot be reached, or the connection broke.
+    #[error("network: {0}")]
+    Network(String),
+    /// No reply within the request's deadline.
+    #[error("timeout: {0}")]
+    Timeout(String),
+    /// The token was refused (401) or lacks the right (403).
+    #[error("{0}")]
+    Auth(String),
+    /// An unknown solver or problem (404).
+    #[error("{0}")]
+    NotFound(String),
+    /// A rate or quota limit (429), with the server's wait if it gave one.
+    #[error("{message}{}", retry_after_s.map(|s| format!(" (retry after {s} s)")).unwrap_or_default())]
+    Limit {
+        /// What was limited.
+        message: String,
+        /// Seconds to wait, from `Retry-After`.
+        retry_after_s: Option<f64>,
+    },
+    /// A server-side failure (5xx).
+    #[error("{0}")]
+    Server(String),
 }
 
 /// A credential. Printing it shows at most its first four characters.

@@ -1,0 +1,125 @@
+//! The one HTTP path of the remote clients: every request has a deadline, replies of every
+//! status come back as data (the protocol layer maps them), and transport failures become
+//! messages that name the address — never the token, which only travels in a header.
+
+use std::io::Read;
+use std::time::Duration;
+
+use super::RemoteError;
+
+/// Largest reply body read (a QPU answer for 10 000 reads of 5 000 qubits is about 7 MB).
+const MAX_REPLY_BYTES: u64 = 256 << 20;
+
+/// A reply: status, the headers the clients read, and the body.
+#[derive(Clone, Debug)]
+pub struct Reply {
+    /// HTTP status.
+    pub status: u16,
+    /// `Content-Type`, if sent.
+    pub content_type: Option<String>,
+    /// `Retry-After` in seconds, if sent as a number.
+    pub retry_after_s: Option<f64>,
+    /// The body.
+    pub body: Vec<u8>,
+}
+
+/// A blocking HTTP client with a per-request deadline.
+#[derive(Clone)]
+pub struct Http {
+    agent: ureq::Agent,
+    timeout: Duration,
+}
+
+impl Http {
+    /// A client whose every request must finish within `timeout`.
+    pub fn new(timeout: Duration) -> Self {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .timeout_global(Some(timeout))
+            .http_status_as_error(false)
+            .user_agent(concat!("qubo-workbench/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .into();
+        Http { agent, timeout }
+    }
+
+    /// Sends `method url` with `headers` and an optional body; any status is a `Reply`.
+    pub fn send(
+        &self,
+        method: &str,
+        url: &str,
+        headers: &[(&str, &str)],
+        body: Option<&[u8]>,
+    ) -> Result<Reply, RemoteError> {
+        let request = ureq::http::Request::builder().method(method).uri(url);
+        let request = headers.iter().fold(request, |r, (k, v)| r.header(*k, *v));
+        let result = match body {
+            Some(bytes) => request
+                .body(bytes.to_vec())
+                .map_err(|e| RemoteError::Network(format!("{method} {url}: {e}")))
+                .and_then(|r| {
+                    self.agent
+                        .run(r)
+                        .map_err(|e| self.transport(method, url, e))
+                }),
+            None => request
+                .body(())
+                .map_err(|e| RemoteError::Network(format!("{method} {url}: {e}")))
+                .and_then(|r| {
+                    self.agent
+                        .run(r)
+                        .map_err(|e| self.transport(method, url, e))
+                }),
+        };
+        let mut response = result?;
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
+        let content_type = header("content-type");
+        let retry_after_s = header("retry-after").and_then(|v| v.trim().parse::<f64>().ok());
+        let status = response.status().as_u16();
+        let mut body = Vec::new();
+        response
+            .body_mut()
+            .as_reader()
+            .take(MAX_REPLY_BYTES + 1)
+            .read_to_end(&mut body)
+            .map_err(|e| self.read_failed(method, url, &e.to_string()))?;
+        if body.len() as u64 > MAX_REPLY_BYTES {
+            return Err(RemoteError::Protocol(format!(
+                "{method} {url}: the reply is larger than {} MB",
+                MAX_REPLY_BYTES >> 20
+            )));
+        }
+        Ok(Reply {
+            status,
+            content_type,
+            retry_after_s,
+            body,
+        })
+    }
+
+    fn transport(&self, method: &str, url: &str, e: ureq::Error) -> RemoteError {
+        match e {
+            ureq::Error::Timeout(_) => RemoteError::Timeout(format!(
+                "{method} {url}: no reply within {:.1} s",
+                self.timeout.as_secs_f64()
+            )),
+            other => self.read_failed(method, url, &other.to_string()),
+        }
+    }
+
+    fn read_failed(&self, method: &str, url: &str, why: &str) -> RemoteError {
+        if why.to_ascii_lowercase().contains("timed out") || why.contains("Timeout") {
+            RemoteError::Timeout(format!(
+                "{method} {url}: no reply within {:.1} s",
+                self.timeout.as_secs_f64()
+            ))
+        } else {
+            RemoteError::Network(format!("{method} {url}: {why}"))
+        }
+    }
+}
