@@ -118,3 +118,132 @@ fn tokens_are_not_sent_in_the_clear_to_remote_hosts() {
     .unwrap();
     assert!(e.to_string().contains("in the clear"), "{e}");
 }
+
+/// A QUBO on the fake's 4-qubit ring: x0 and x2 want to be on, x1 off; qubit 3 unused.
+fn ring_problem() -> qubo_workbench::remote::qp::PhysicalProblem {
+    let mut p = qubo_workbench::remote::qp::PhysicalProblem::default();
+    p.add_coupling(0, 0, -1.0);
+    p.add_coupling(2, 2, -1.0);
+    p.add_coupling(1, 1, 0.5);
+    p.add_coupling(0, 1, 2.0);
+    p.add_coupling(1, 2, 2.0);
+    p.offset = 3.0;
+    p
+}
+
+fn ring_job(fake: &FakeSapi, params: serde_json::Value) -> serde_json::Value {
+    let sapi = client(fake, TOKEN, 5000);
+    let solver = sapi.solver("Advantage_mock").unwrap();
+    let list = |k: &str| solver.properties[k].as_array().unwrap().clone();
+    let qubits: Vec<u32> = list("qubits")
+        .iter()
+        .map(|q| q.as_u64().unwrap() as u32)
+        .collect();
+    let couplers: Vec<(u32, u32)> = list("couplers")
+        .iter()
+        .map(|c| (c[0].as_u64().unwrap() as u32, c[1].as_u64().unwrap() as u32))
+        .collect();
+    let data =
+        qubo_workbench::remote::qp::encode_problem(&ring_problem(), &qubits, &couplers).unwrap();
+    serde_json::json!({
+        "solver": {"name": solver.name, "version": {"graph_id": solver.graph_id}},
+        "type": "qubo", "data": data, "params": params, "label": "ring test",
+    })
+}
+
+#[test]
+fn a_qp_problem_is_submitted_compressed_polled_and_its_answer_decoded() {
+    let fake = FakeSapi::start(TOKEN, example_solvers()).unwrap();
+    fake.set_faults(Faults {
+        polls_before_done: 2,
+        poll_errors: 2,
+        ..Default::default()
+    });
+    let sapi = client(&fake, TOKEN, 5000);
+    let status = sapi
+        .submit(&ring_job(&fake, serde_json::json!({"num_reads": 20})))
+        .unwrap();
+    assert_eq!(status.status, "PENDING");
+    // Two 500s during polling are retried; the problem completes after two polls.
+    let answer = sapi.wait(&status.id, &|| false, 1).unwrap();
+    let a = qubo_workbench::remote::qp::decode_answer(&answer).unwrap();
+    assert_eq!(a.active_variables, vec![0, 1, 2]);
+    assert_eq!(a.num_variables, 4);
+    assert_eq!(a.num_occurrences.iter().sum::<u32>(), 20);
+    // Energies come back without the offset; each matches its sample on the full problem.
+    let p = ring_problem();
+    for (row, &e) in a.solutions.iter().zip(&a.energies) {
+        let mut x = vec![0u8; 4];
+        for (&q, &v) in a.active_variables.iter().zip(row) {
+            x[q as usize] = v;
+        }
+        assert_eq!(p.energy(&x) - p.offset, e);
+    }
+    assert_eq!(a.solutions[0], vec![1, 0, 1], "the ground state");
+    // The submit went compressed, with no Content-Type, as a batch of one.
+    let seen = fake.seen();
+    let post = seen.iter().find(|s| s.method == "POST").unwrap();
+    assert!(
+        post.headers
+            .iter()
+            .any(|h| h == &("content-encoding".to_string(), "deflate".to_string()))
+    );
+    assert!(!post.headers.iter().any(|h| h.0 == "content-type"));
+    let body: serde_json::Value = serde_json::from_slice(&post.body).unwrap();
+    assert_eq!(body.as_array().unwrap().len(), 1);
+    assert!(
+        seen.iter()
+            .any(|s| s.path.contains("problems/?id=") && s.path.contains("&timeout=1"))
+    );
+}
+
+#[test]
+fn failed_cancelled_and_refused_problems_say_so() {
+    let fake = FakeSapi::start(TOKEN, example_solvers()).unwrap();
+    let sapi = client(&fake, TOKEN, 5000);
+    // An unknown parameter is refused per item, with the server's words.
+    let e = sapi
+        .submit(&ring_job(&fake, serde_json::json!({"num_sweeps": 5})))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("unknown parameter \"num_sweeps\""), "{e}");
+    // A problem that fails carries the server's message.
+    fake.set_faults(Faults {
+        fail_problems: Some("solver is offline".into()),
+        polls_before_done: 1,
+        ..Default::default()
+    });
+    let s = sapi
+        .submit(&ring_job(&fake, serde_json::json!({})))
+        .unwrap();
+    let e = sapi.wait(&s.id, &|| false, 1).unwrap_err();
+    assert!(matches!(e, RemoteError::Failed(_)), "{e:?}");
+    assert!(e.to_string().contains("solver is offline"), "{e}");
+    // Cancelling while it runs: the server marks it CANCELLED.
+    fake.set_faults(Faults {
+        polls_before_done: 1000,
+        ..Default::default()
+    });
+    let s = sapi
+        .submit(&ring_job(&fake, serde_json::json!({})))
+        .unwrap();
+    let polls = std::cell::Cell::new(0);
+    let e = sapi
+        .wait(
+            &s.id,
+            &|| {
+                polls.set(polls.get() + 1);
+                polls.get() > 3
+            },
+            1,
+        )
+        .unwrap_err();
+    assert!(matches!(e, RemoteError::Cancelled(_)), "{e:?}");
+    assert_eq!(sapi.problem(&s.id).unwrap().status, "CANCELLED");
+    assert!(fake.seen().iter().any(|r| r.method == "DELETE"));
+    // An unknown problem is not found.
+    assert!(matches!(
+        sapi.problem("nope"),
+        Err(RemoteError::NotFound(_))
+    ));
+}

@@ -3,8 +3,9 @@
 //! the exact versioned media types, deflate bodies are inflated, unknown solvers are 404s.
 //! Faults are switched on per test (`Faults`).
 //!
-//! So far: the solver list and single solver definitions. Problems, polling, cancel and the
-//! multipart upload follow with the client calls that use them.
+//! Problems (`qp` on QPU solvers) are decoded against the solver's working graph and sampled
+//! with our own simulated annealing on the physical problem, so answers are real. The multipart
+//! upload and hybrid (`bqm` by reference) problems follow.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -31,6 +32,38 @@ pub struct Faults {
     pub wrong_version: bool,
     /// Reply with a body that is not JSON.
     pub malformed_json: bool,
+    /// Answer this many polls with HTTP 500 first (transient server errors).
+    pub poll_errors: u32,
+    /// Problems end `FAILED` with this message.
+    pub fail_problems: Option<String>,
+    /// Polls a problem stays `PENDING`/`IN_PROGRESS` before it completes (0: done at submit).
+    pub polls_before_done: u32,
+}
+
+struct FakeProblem {
+    status: String,
+    identity: Value,
+    kind: String,
+    answer: Option<Value>,
+    polls_left: u32,
+    error_message: Option<String>,
+}
+
+impl FakeProblem {
+    fn status_json(&self, id: &str, with_answer: bool) -> Value {
+        let mut v = json!({
+            "id": id, "type": self.kind, "solver": self.identity, "status": self.status,
+            "submitted_on": "2026-01-01T12:00:00.000000+00:00",
+            "solved_on": if self.status == "COMPLETED" { json!("2026-01-01T12:00:01.000000+00:00") } else { Value::Null },
+        });
+        if let Some(m) = &self.error_message {
+            v["error_message"] = json!(m);
+        }
+        if with_answer && self.status == "COMPLETED" {
+            v["answer"] = self.answer.clone().unwrap_or(Value::Null);
+        }
+        v
+    }
 }
 
 /// A request as the fake saw it (tests assert on headers and bodies).
@@ -51,6 +84,8 @@ struct State {
     solvers: Vec<Value>,
     faults: Faults,
     seen: Vec<Seen>,
+    problems: std::collections::BTreeMap<String, FakeProblem>,
+    next_id: u64,
 }
 
 /// A running fake; stops when dropped.
@@ -72,6 +107,8 @@ impl FakeSapi {
             solvers,
             faults: Faults::default(),
             seen: Vec::new(),
+            problems: Default::default(),
+            next_id: 1,
         }));
         let stop = Arc::new(AtomicBool::new(false));
         let (s, st) = (state.clone(), stop.clone());
@@ -242,7 +279,8 @@ fn error(status: u16, message: &str) -> (u16, String, Vec<u8>) {
 }
 
 fn route(req: &Seen, state: &Mutex<State>) -> (u16, String, Vec<u8>) {
-    let s = state.lock().expect("fake state");
+    let mut guard = state.lock().expect("fake state");
+    let s = &mut *guard;
     let token = req.headers.iter().find(|h| h.0 == "x-auth-token");
     if token.map(|t| t.1.as_str()) != Some(s.token.as_str()) {
         return error(401, "Invalid token or access denied");
@@ -269,8 +307,217 @@ fn route(req: &Seen, state: &Mutex<State>) -> (u16, String, Vec<u8>) {
                 None => error(404, &format!("Solver {name} not found")),
             }
         }
+        ("POST", "problems") => {
+            let Ok(v) = serde_json::from_slice::<Value>(&req.body) else {
+                return error(400, "the body is not JSON");
+            };
+            let jobs = match v {
+                Value::Array(a) => a,
+                one => vec![one],
+            };
+            let replies: Vec<Value> = jobs.iter().map(|job| submit(s, job)).collect();
+            (
+                200,
+                versioned(media::PROBLEMS),
+                Value::Array(replies).to_string().into_bytes(),
+            )
+        }
+        ("GET", "problems") => {
+            if s.faults.poll_errors > 0 {
+                s.faults.poll_errors -= 1;
+                return error(500, "transient failure");
+            }
+            let query = req.path.split_once('?').map(|q| q.1).unwrap_or("");
+            let ids: Vec<&str> = query
+                .split('&')
+                .filter_map(|kv| kv.strip_prefix("id="))
+                .flat_map(|v| v.split(','))
+                .collect();
+            let fail = s.faults.fail_problems.clone();
+            let mut out = Vec::new();
+            for id in ids {
+                if let Some(p) = s.problems.get_mut(id) {
+                    if !matches!(p.status.as_str(), "COMPLETED" | "FAILED" | "CANCELLED") {
+                        if p.polls_left == 0 {
+                            finish(p, fail.as_deref());
+                        } else {
+                            p.polls_left -= 1;
+                            p.status = "IN_PROGRESS".into();
+                        }
+                    }
+                    out.push(p.status_json(id, false));
+                }
+            }
+            (
+                200,
+                versioned(media::PROBLEMS),
+                Value::Array(out).to_string().into_bytes(),
+            )
+        }
+        ("GET", r) if r.starts_with("problems/") => {
+            let id = &r["problems/".len()..];
+            match s.problems.get(id) {
+                Some(p) => (
+                    200,
+                    versioned(media::PROBLEM),
+                    p.status_json(id, true).to_string().into_bytes(),
+                ),
+                None => error(404, "Problem not found"),
+            }
+        }
+        ("DELETE", r) if r.starts_with("problems/") => {
+            let id = &r["problems/".len()..];
+            match s.problems.get_mut(id) {
+                None => error(404, "Problem not found"),
+                Some(p) if matches!(p.status.as_str(), "COMPLETED" | "FAILED" | "CANCELLED") => {
+                    error(409, "Problem is already finished")
+                }
+                Some(p) => {
+                    p.status = "CANCELLED".into();
+                    (
+                        200,
+                        versioned(media::PROBLEM),
+                        p.status_json(id, false).to_string().into_bytes(),
+                    )
+                }
+            }
+        }
         _ => error(404, "Not found"),
     }
+}
+
+/// Checks a job against its solver, samples it, stores it; the status or an error item.
+fn submit(s: &mut State, job: &Value) -> Value {
+    let item = |code: u16, msg: String| json!({"error_code": code, "error_msg": msg});
+    let name = job
+        .pointer("/solver/name")
+        .or_else(|| job.get("solver"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let Some(solver) = s
+        .solvers
+        .iter()
+        .find(|v| v.pointer("/identity/name").and_then(Value::as_str) == Some(name))
+        .cloned()
+    else {
+        return item(404, format!("Solver {name:?} not found"));
+    };
+    let props = &solver["properties"];
+    let kind = job.get("type").and_then(Value::as_str).unwrap_or("");
+    let supported = props["supported_problem_types"]
+        .as_array()
+        .is_some_and(|a| a.iter().any(|t| t == kind));
+    if !supported {
+        return item(
+            400,
+            format!("problem type {kind:?} is not supported by {name}"),
+        );
+    }
+    let params = job
+        .get("params")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    if let Some(bad) = params
+        .keys()
+        .find(|k| !k.starts_with("x_") && props["parameters"].get(k.as_str()).is_none())
+    {
+        return item(400, format!("unknown parameter {bad:?} for {name}"));
+    }
+    let answer = match kind {
+        "qubo" => match sample_qp(props, &job["data"], &params) {
+            Ok(a) => a,
+            Err(e) => return item(400, e),
+        },
+        _ => return item(400, format!("the fake does not run {kind:?} problems yet")),
+    };
+    let id = format!("fake-{:08}", s.next_id);
+    s.next_id += 1;
+    let mut p = FakeProblem {
+        status: "PENDING".into(),
+        identity: solver["identity"].clone(),
+        kind: kind.into(),
+        answer: Some(answer),
+        polls_left: s.faults.polls_before_done,
+        error_message: None,
+    };
+    if p.polls_left == 0 {
+        finish(&mut p, s.faults.fail_problems.as_deref());
+    }
+    let reply = p.status_json(&id, true);
+    s.problems.insert(id, p);
+    reply
+}
+
+fn finish(p: &mut FakeProblem, fail: Option<&str>) {
+    match fail {
+        Some(m) => {
+            p.status = "FAILED".into();
+            p.error_message = Some(m.to_string());
+            p.answer = None;
+        }
+        None => p.status = "COMPLETED".into(),
+    }
+}
+
+/// Decodes a `qp` problem on the solver's graph and anneals it with our SA; the `qp` answer
+/// (energies without the offset, as SAPI returns them).
+fn sample_qp(
+    props: &Value,
+    data: &Value,
+    params: &serde_json::Map<String, Value>,
+) -> Result<Value, String> {
+    use crate::qubo::{Qubo, StoredModel};
+    use crate::sampler::RunControl;
+    let list = |key: &str| props[key].as_array().cloned().unwrap_or_default();
+    let qubits: Vec<u32> = list("qubits")
+        .iter()
+        .filter_map(|q| q.as_u64())
+        .map(|q| q as u32)
+        .collect();
+    let couplers: Vec<(u32, u32)> = list("couplers")
+        .iter()
+        .filter_map(|c| Some((c.get(0)?.as_u64()? as u32, c.get(1)?.as_u64()? as u32)))
+        .collect();
+    let p = super::qp::decode_problem(data, &qubits, &couplers).map_err(|e| e.to_string())?;
+    let active: Vec<u32> = p.active().into_iter().collect();
+    let index = |q: u32| active.binary_search(&q).expect("active qubit");
+    let linear: Vec<f64> = active
+        .iter()
+        .map(|q| p.linear.get(q).copied().unwrap_or(0.0))
+        .collect();
+    let terms = p
+        .quadratic
+        .iter()
+        .map(|(&(a, b), &j)| (index(a), index(b), j));
+    let qubo = Qubo::new(linear, terms, 0.0).map_err(|e| e.to_string())?;
+    let reads = params
+        .get("num_reads")
+        .and_then(Value::as_u64)
+        .unwrap_or(10)
+        .clamp(1, 10_000);
+    let mut values = crate::params::ParamValues::new();
+    values.insert("num_reads".into(), json!(reads));
+    values.insert("seed".into(), json!(1));
+    let sa = crate::sampler::sampler_from_params("sa", &values).map_err(|e| e.to_string())?;
+    let set = sa
+        .sample(
+            &StoredModel::new(qubo),
+            &RunControl::new().with_threads(Some(1)),
+        )
+        .map_err(|e| e.to_string())?;
+    let answer = super::qp::Answer {
+        num_variables: props["num_qubits"].as_u64().unwrap_or(0) as usize,
+        active_variables: active,
+        solutions: set.rows.iter().map(|r| r.sample.clone()).collect(),
+        energies: set.rows.iter().map(|r| r.energy).collect(),
+        num_occurrences: set.rows.iter().map(|r| r.num_occurrences as u32).collect(),
+        timing: json!({"qpu_access_time": 15831.0, "qpu_sampling_time": 760.0})
+            .as_object()
+            .cloned()
+            .unwrap_or_default(),
+    };
+    Ok(super::qp::encode_answer(&answer))
 }
 
 fn reason(status: u16) -> &'static str {
@@ -279,6 +526,7 @@ fn reason(status: u16) -> &'static str {
         400 => "Bad Request",
         401 => "Unauthorized",
         404 => "Not Found",
+        409 => "Conflict",
         429 => "Too Many Requests",
         500 => "Internal Server Error",
         _ => "Status",

@@ -2,8 +2,9 @@
 //!
 //! What is here so far: the wire encodings (`qp`), the configuration users already have
 //! (`dwave.conf` profiles and `DWAVE_*` variables), the HTTP path with deadlines (`http`), the
-//! SAPI client's solver listing (`sapi`) and a strict loopback fake to test it (`fake_sapi`).
-//! Problem submission, the samplers and the Fujitsu client come next;
+//! SAPI client (`sapi`: solvers, `qp` problems, polling, cancel) and a strict loopback fake
+//! that samples what it is sent (`fake_sapi`). The hybrid upload, embedding, the samplers and
+//! the Fujitsu client come next;
 //! `../shared/docs/remote-protocols.md` is the protocol reference.
 //!
 //! Invariant: a token never appears in an error, a log line or any output. It is held in a
@@ -52,6 +53,12 @@ pub enum RemoteError {
     /// A server-side failure (5xx).
     #[error("{0}")]
     Server(String),
+    /// The problem ran and failed (status `FAILED`, with the server's message).
+    #[error("{0}")]
+    Failed(String),
+    /// The problem was cancelled.
+    #[error("{0}")]
+    Cancelled(String),
 }
 
 /// A credential. Printing it shows at most its first four characters.

@@ -2,7 +2,8 @@
 //! every 2xx reply, the token in `X-Auth-Token` only, HTTP errors mapped to messages that say
 //! what to do (`../shared/docs/remote-protocols.md` §1.2–§1.11).
 //!
-//! So far: listing solvers. Submitting, polling, cancelling and the multipart upload follow.
+//! So far: listing solvers, submitting a problem (deflate-compressed batch of one), the long
+//! poll, reading a finished problem's answer and cancelling. The multipart upload follows.
 
 use std::time::Duration;
 
@@ -21,6 +22,52 @@ pub mod media {
     pub const SOLVER_LIST: &str = "application/vnd.dwave.sapi.solver-definition-list+json";
     /// `GET solvers/remote/{name}`.
     pub const SOLVER: &str = "application/vnd.dwave.sapi.solver-definition+json";
+    /// `POST problems/`, `GET problems/?id=…`, `DELETE problems/`.
+    pub const PROBLEMS: &str = "application/vnd.dwave.sapi.problems+json";
+    /// `GET problems/{id}/`, `DELETE problems/{id}`.
+    pub const PROBLEM: &str = "application/vnd.dwave.sapi.problem+json";
+}
+
+/// Longest a single long poll may hold the request (SAPI's own cap).
+pub const MAX_POLL_WAIT_S: u64 = 30;
+
+/// A problem's state as SAPI reports it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProblemStatus {
+    /// The problem id.
+    pub id: String,
+    /// `PENDING`, `IN_PROGRESS`, `COMPLETED`, `FAILED`, `CANCELLED` (others are tolerated).
+    pub status: String,
+    /// The server's message for a failed problem.
+    pub error_message: Option<String>,
+    /// The answer, when the reply carried it.
+    pub answer: Option<Value>,
+}
+
+impl ProblemStatus {
+    /// Reads a status object, or an error item of a batch reply.
+    pub fn from_json(v: &Value) -> Result<Self, RemoteError> {
+        if let Some(code) = v.get("error_code").and_then(Value::as_i64) {
+            let msg = v.get("error_msg").and_then(Value::as_str).unwrap_or("");
+            return Err(RemoteError::Protocol(format!(
+                "the server refused the problem: {code} {msg}"
+            )));
+        }
+        let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+        Ok(ProblemStatus {
+            id: text("id")
+                .ok_or_else(|| RemoteError::Protocol("a problem status without an id".into()))?,
+            status: text("status")
+                .ok_or_else(|| RemoteError::Protocol("a problem status without a status".into()))?,
+            error_message: text("error_message"),
+            answer: v.get("answer").filter(|a| !a.is_null()).cloned(),
+        })
+    }
+
+    /// Whether the problem will not change any more.
+    pub fn is_terminal(&self) -> bool {
+        matches!(self.status.as_str(), "COMPLETED" | "FAILED" | "CANCELLED")
+    }
 }
 
 /// A solver as listed: identity, state and the properties the clients use.
@@ -125,6 +172,116 @@ impl Sapi {
         Solver::from_json(&self.call("GET", &path, media::SOLVER, None)?)
     }
 
+    /// Submits one job object (`solver`, `type`, `data`, `params`, `label`) as a batch of one,
+    /// zlib-compressed as the official client sends it.
+    pub fn submit(&self, job: &Value) -> Result<ProblemStatus, RemoteError> {
+        use std::io::Write;
+        let body = Value::Array(vec![job.clone()]).to_string();
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        z.write_all(body.as_bytes())
+            .and_then(|_| z.finish())
+            .map_err(|e| RemoteError::Network(format!("compressing the problem: {e}")))
+            .and_then(|bytes| {
+                let v = self.call_with(
+                    "POST",
+                    "problems/",
+                    media::PROBLEMS,
+                    Some(&bytes),
+                    &[("Content-Encoding", "deflate")],
+                )?;
+                let first = v.as_array().and_then(|a| a.first()).ok_or_else(|| {
+                    RemoteError::Protocol("the submit reply is not a one-element array".into())
+                })?;
+                ProblemStatus::from_json(first)
+            })
+    }
+
+    /// The long poll: the problem's status, held by the server up to `wait_s` seconds (≤ 30)
+    /// while it is not terminal.
+    pub fn poll(&self, id: &str, wait_s: u64) -> Result<ProblemStatus, RemoteError> {
+        let path = format!(
+            "problems/?id={}&timeout={}",
+            percent_encode(id),
+            wait_s.min(MAX_POLL_WAIT_S)
+        );
+        let v = self.call("GET", &path, media::PROBLEMS, None)?;
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .map(ProblemStatus::from_json)
+            .find(|s| s.as_ref().is_ok_and(|s| s.id == id))
+            .unwrap_or_else(|| {
+                Err(RemoteError::Protocol(format!(
+                    "the poll reply does not list problem {id}"
+                )))
+            })
+    }
+
+    /// One problem's status, with its answer once completed.
+    pub fn problem(&self, id: &str) -> Result<ProblemStatus, RemoteError> {
+        let path = format!("problems/{}/", percent_encode(id));
+        ProblemStatus::from_json(&self.call("GET", &path, media::PROBLEM, None)?)
+    }
+
+    /// Cancels a problem that is not terminal yet.
+    pub fn cancel(&self, id: &str) -> Result<ProblemStatus, RemoteError> {
+        let path = format!("problems/{}", percent_encode(id));
+        ProblemStatus::from_json(&self.call("DELETE", &path, media::PROBLEM, None)?)
+    }
+
+    /// Waits for a problem to end and returns its answer. Long polls while the problem runs;
+    /// a 5xx reply to a poll is taken as transient and retried with backoff (0.05 s × 1.3ⁿ, at
+    /// most 60 s), as SAPI's own client does. `cancelled` is checked between polls: when it
+    /// turns true the problem is cancelled on the server. `FAILED` and `CANCELLED` are errors
+    /// carrying the server's message.
+    pub fn wait(
+        &self,
+        id: &str,
+        cancelled: &dyn Fn() -> bool,
+        poll_wait_s: u64,
+    ) -> Result<Value, RemoteError> {
+        let mut backoff_s = 0.05f64;
+        loop {
+            if cancelled() {
+                let _ = self.cancel(id);
+                return Err(RemoteError::Cancelled(format!("problem {id} cancelled")));
+            }
+            let status = match self.poll(id, poll_wait_s) {
+                Ok(s) => s,
+                Err(RemoteError::Server(_)) => {
+                    std::thread::sleep(std::time::Duration::from_secs_f64(backoff_s));
+                    backoff_s = (backoff_s * 1.3).min(60.0);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            match status.status.as_str() {
+                "COMPLETED" => {
+                    let done = match status.answer {
+                        Some(_) => status,
+                        None => self.problem(id)?,
+                    };
+                    return done.answer.ok_or_else(|| {
+                        RemoteError::Protocol(format!("problem {id} completed without an answer"))
+                    });
+                }
+                "FAILED" => {
+                    return Err(RemoteError::Failed(format!(
+                        "problem {id} failed: {}",
+                        self.token
+                            .scrub(status.error_message.as_deref().unwrap_or("no message"))
+                    )));
+                }
+                "CANCELLED" => {
+                    return Err(RemoteError::Cancelled(format!(
+                        "problem {id} was cancelled"
+                    )));
+                }
+                _ => {}
+            }
+        }
+    }
+
     /// One call: the versioned `Accept`, the token, the strict `Content-Type` check on 2xx.
     fn call(
         &self,
@@ -133,12 +290,24 @@ impl Sapi {
         media_type: &str,
         body: Option<&[u8]>,
     ) -> Result<Value, RemoteError> {
+        self.call_with(method, path, media_type, body, &[])
+    }
+
+    fn call_with(
+        &self,
+        method: &str,
+        path: &str,
+        media_type: &str,
+        body: Option<&[u8]>,
+        extra: &[(&str, &str)],
+    ) -> Result<Value, RemoteError> {
         let url = format!("{}{path}", self.base);
         let accept = format!("{media_type}; version={API_VERSION}");
-        let headers = [
+        let mut headers = vec![
             ("X-Auth-Token", self.token.expose()),
             ("Accept", accept.as_str()),
         ];
+        headers.extend_from_slice(extra);
         let reply = self.http.send(method, &url, &headers, body)?;
         if !(200..300).contains(&reply.status) {
             return Err(self.status_error(method, &url, &reply));
