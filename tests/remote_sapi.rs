@@ -247,3 +247,98 @@ fn failed_cancelled_and_refused_problems_say_so() {
         Err(RemoteError::NotFound(_))
     ));
 }
+
+mod properties {
+    use proptest::prelude::*;
+    use qubo_workbench::remote::qp::{
+        Answer, PhysicalProblem, decode_answer, decode_problem, encode_answer, encode_problem,
+    };
+
+    proptest! {
+        /// Any answer survives encoding and decoding unchanged (bit packing at every width).
+        #[test]
+        fn answers_round_trip(
+            active in proptest::collection::btree_set(0u32..64, 0..40),
+            rows in proptest::collection::vec((any::<u64>(), -1e6f64..1e6, 1u32..100), 0..8),
+        ) {
+            let active: Vec<u32> = active.into_iter().collect();
+            let a = Answer {
+                num_variables: 64,
+                solutions: rows.iter().map(|(bits, _, _)| (0..active.len()).map(|k| ((bits >> k) & 1) as u8).collect()).collect(),
+                energies: rows.iter().map(|r| r.1).collect(),
+                num_occurrences: rows.iter().map(|r| r.2).collect(),
+                active_variables: active,
+                timing: Default::default(),
+            };
+            prop_assert_eq!(decode_answer(&encode_answer(&a)).unwrap(), a);
+        }
+
+        /// Any problem on a graph survives the qp encoding, whatever the solver's list orders.
+        #[test]
+        fn problems_round_trip(
+            biases in proptest::collection::vec((0u32..8, 0u32..8, -4.0f64..4.0), 0..20),
+            order in Just(()).prop_perturb(|_, mut rng| {
+                let mut q: Vec<u32> = (0..8).collect();
+                for i in (1..q.len()).rev() { q.swap(i, (rng.next_u32() as usize) % (i + 1)); }
+                q
+            }),
+        ) {
+            // A complete graph on 8 qubits, listed in a shuffled order.
+            let couplers: Vec<(u32, u32)> = order.iter().flat_map(|&a| order.iter().filter(move |&&b| b > a).map(move |&b| (b, a))).collect();
+            let mut p = PhysicalProblem::default();
+            for &(a, b, v) in &biases {
+                p.add_coupling(a, b, v);
+            }
+            // A coupling that sums to zero is not sent as one; compare what decoding can see.
+            p.quadratic.retain(|_, v| *v != 0.0);
+            let data = encode_problem(&p, &order, &couplers).unwrap();
+            let back = decode_problem(&data, &order, &couplers).unwrap();
+            prop_assert_eq!(&back.quadratic, &p.quadratic);
+            prop_assert_eq!(back.active(), p.active());
+            for (q, h) in &p.linear {
+                prop_assert_eq!(back.linear.get(q), Some(h));
+            }
+        }
+    }
+}
+
+/// The CLI against the fake, with a clean environment (no dwave.conf, no other DWAVE_*).
+fn cli(fake: &FakeSapi, token: &str, args: &[&str]) -> std::process::Output {
+    let home = tempfile::tempdir().unwrap();
+    std::process::Command::new(env!("CARGO_BIN_EXE_qubo-workbench"))
+        .args(args)
+        .args(["--endpoint", &fake.base_url])
+        .current_dir(home.path())
+        .env_clear()
+        .env("HOME", home.path())
+        .env("DWAVE_API_TOKEN", token)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_cli_lists_solvers_and_reports_a_refused_token_without_it() {
+    let fake = FakeSapi::start(TOKEN, example_solvers()).unwrap();
+    let out = cli(&fake, TOKEN, &["remote", "solvers", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["solvers"][0]["name"], "Advantage_mock");
+    assert_eq!(v["solvers"][0]["size"], 4);
+    assert_eq!(v["solvers"][1]["category"], "hybrid");
+    let out = cli(&fake, TOKEN, &["remote", "config", "--json"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("TEST…") && !text.contains("0123456789"),
+        "{text}"
+    );
+    let wrong = "WRONG-abcdef0123456789abcdef0123";
+    let out = cli(&fake, wrong, &["remote", "solvers"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(err.contains("authentication failed"), "{err}");
+    assert!(!err.contains("abcdef0123456789"), "{err}");
+}

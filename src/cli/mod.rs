@@ -8,6 +8,7 @@ mod model_cmds;
 mod output;
 mod params;
 mod puzzle_cmds;
+mod remote_cmds;
 
 use std::path::PathBuf;
 
@@ -95,6 +96,8 @@ pub enum Command {
     /// Play whole Minesweeper games with a strategy (exact probabilities or a sampler's
     /// estimate) and report the win rate.
     Play(PlayArgs),
+    /// Remote annealing services: settings in effect, solvers, a loopback fake SAPI.
+    Remote(remote_cmds::RemoteArgs),
 }
 
 /// A failure to report: the message, and whether it is a usage error (exit 2).
@@ -174,6 +177,7 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         Command::Generate(a) => puzzle_cmds::generate(a),
         Command::Sample(a) => model_cmds::sample(a),
         Command::Bench(a) => model_cmds::bench(a),
+        Command::Remote(a) => remote_cmds::remote(a),
     };
     match result {
         Ok(code) => code,

@@ -98,9 +98,15 @@ pub struct FakeSapi {
 }
 
 impl FakeSapi {
-    /// Starts a fake that accepts `token` and lists `solvers` (v3 solver definitions).
+    /// Starts a fake on a free port that accepts `token` and lists `solvers` (v3 solver
+    /// definitions).
     pub fn start(token: &str, solvers: Vec<Value>) -> std::io::Result<Self> {
-        let listener = TcpListener::bind("127.0.0.1:0")?;
+        Self::start_on(0, token, solvers)
+    }
+
+    /// Starts a fake on `port` of 127.0.0.1 (0: a free one).
+    pub fn start_on(port: u16, token: &str, solvers: Vec<Value>) -> std::io::Result<Self> {
+        let listener = TcpListener::bind(("127.0.0.1", port))?;
         let port = listener.local_addr()?.port();
         let state = Arc::new(Mutex::new(State {
             token: token.to_string(),
