@@ -81,6 +81,51 @@ impl FileError {
 /// A leading UTF-8 byte-order mark is dropped.
 pub fn read_text_limited(path: &Path, limit: u64) -> Result<String, FileError> {
     let fail = |problem| FileError::new(path, problem);
+    let mut checked = 0; // bytes[..checked] is known to be valid UTF-8
+    let bytes = read_limited(path, limit, |bytes, new| {
+        if let Some(k) = bytes[new..].iter().position(|&b| b == 0) {
+            return Err(FileProblem::NotText { offset: new + k });
+        }
+        match std::str::from_utf8(&bytes[checked..]) {
+            Ok(_) => checked = bytes.len(),
+            // Only an error with a length is invalid; otherwise a character straddles chunks.
+            Err(e) if e.error_len().is_some() => {
+                return Err(FileProblem::NotUtf8 {
+                    offset: checked + e.valid_up_to(),
+                });
+            }
+            Err(e) => checked += e.valid_up_to(),
+        }
+        Ok(())
+    })?;
+    if checked < bytes.len() {
+        return Err(fail(FileProblem::NotUtf8 { offset: checked }));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        fail(FileProblem::NotUtf8 {
+            offset: e.utf8_error().valid_up_to(),
+        })
+    })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
+/// Reads a binary file, refusing files larger than `limit` bytes (the length is checked as the
+/// bytes arrive, as for text).
+pub fn read_bytes_limited(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
+    read_limited(path, limit, |_, _| Ok(()))
+}
+
+/// The chunked, bounded read both readers share; `check(bytes, new)` sees everything read so
+/// far after each chunk, `new` the start of the chunk just added.
+fn read_limited(
+    path: &Path,
+    limit: u64,
+    mut check: impl FnMut(&[u8], usize) -> Result<(), FileProblem>,
+) -> Result<Vec<u8>, FileError> {
+    let fail = |problem| FileError::new(path, problem);
     let meta = fs::metadata(path).map_err(|e| fail(FileProblem::Read(e)))?;
     if meta.is_dir() {
         return Err(fail(FileProblem::IsDirectory));
@@ -94,7 +139,6 @@ pub fn read_text_limited(path: &Path, limit: u64) -> Result<String, FileError> {
     let mut file = fs::File::open(path).map_err(|e| fail(FileProblem::Read(e)))?;
     let mut bytes = Vec::with_capacity(meta.len().min(limit) as usize);
     let mut chunk = vec![0u8; 1 << 16];
-    let mut checked = 0; // bytes[..checked] is known to be valid UTF-8
     loop {
         let got = match file.read(&mut chunk) {
             Ok(0) => break,
@@ -108,35 +152,11 @@ pub fn read_text_limited(path: &Path, limit: u64) -> Result<String, FileError> {
                 limit,
             }));
         }
-        if let Some(k) = chunk[..got].iter().position(|&b| b == 0) {
-            return Err(fail(FileProblem::NotText {
-                offset: bytes.len() + k,
-            }));
-        }
+        let new = bytes.len();
         bytes.extend_from_slice(&chunk[..got]);
-        match std::str::from_utf8(&bytes[checked..]) {
-            Ok(_) => checked = bytes.len(),
-            // Only an error with a length is invalid; otherwise a character straddles chunks.
-            Err(e) if e.error_len().is_some() => {
-                return Err(fail(FileProblem::NotUtf8 {
-                    offset: checked + e.valid_up_to(),
-                }));
-            }
-            Err(e) => checked += e.valid_up_to(),
-        }
+        check(&bytes, new).map_err(fail)?;
     }
-    if checked < bytes.len() {
-        return Err(fail(FileProblem::NotUtf8 { offset: checked }));
-    }
-    let text = String::from_utf8(bytes).map_err(|e| {
-        fail(FileProblem::NotUtf8 {
-            offset: e.utf8_error().valid_up_to(),
-        })
-    })?;
-    Ok(match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
-        None => text,
-    })
+    Ok(bytes)
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file beside it, flushed, then renamed over

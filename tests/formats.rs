@@ -2,9 +2,7 @@
 //! system, atomically), Ising conversions keep energies, and bad files name file and line.
 
 use qubo_workbench::puzzle::{AnyPuzzle, EncodeOptions, Sudoku};
-use qubo_workbench::qubo::formats::{
-    Format, model_to_string, parse_model, read_model, write_model,
-};
+use qubo_workbench::qubo::formats::{Format, model_to_bytes, parse_model, read_model, write_model};
 use qubo_workbench::qubo::{Qubo, StoredModel};
 
 fn sudoku_model(presolve: bool) -> (Qubo, Vec<String>) {
@@ -34,7 +32,7 @@ fn encoded_models_round_trip_through_every_file_format() {
     let dir = tempfile::tempdir().unwrap();
     for presolve in [false, true] {
         let (q, labels) = sudoku_model(presolve);
-        for ext in ["qubo", "coo", "json"] {
+        for ext in ["qubo", "coo", "json", "bqm"] {
             let path = dir.path().join(format!("model.{ext}"));
             write_model(&path, &q, Some(&labels)).unwrap();
             let back = read_model(&path).unwrap();
@@ -45,14 +43,14 @@ fn encoded_models_round_trip_through_every_file_format() {
             }
         }
     }
-    // Nothing but the three models is left behind (no temporary files).
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
+    // Nothing but the four models is left behind (no temporary files).
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 4);
 }
 
 #[test]
 fn coo_is_what_the_peer_harness_reads() {
     let (q, _) = sudoku_model(false);
-    let text = model_to_string(&q, None, Format::Coo);
+    let text = String::from_utf8(model_to_bytes(&q, None, Format::Coo)).unwrap();
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("# vartype=BINARY"));
     assert_eq!(lines.next(), Some("# n=729 offset=324"));

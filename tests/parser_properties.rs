@@ -72,6 +72,7 @@ const PARSERS: &[Parser] = &[
     ("qbsolv", |t| model(Format::Qbsolv)(t)),
     ("coo", |t| model(Format::Coo)(t)),
     ("dimod json", |t| model(Format::DimodJson)(t)),
+    ("dimod binary bqm", |t| model(Format::DimodBqm)(t)),
     ("puzzle file, any kind", |t| puzzles(None, t)),
     ("sudoku", |t| puzzles(Some(Kind::Sudoku), t)),
     ("edge-matching", |t| puzzles(Some(Kind::EdgeMatching), t)),

@@ -168,7 +168,7 @@ pub struct EncodeArgs {
 /// `sample`.
 #[derive(Args)]
 pub struct SampleArgs {
-    /// Model file (.qubo, .coo or .json).
+    /// Model file (.qubo, .coo, .json or .bqm).
     pub model: PathBuf,
     /// The sampler.
     #[command(flatten)]

@@ -66,7 +66,7 @@ pub struct Cli {
 pub enum Command {
     /// Open the workbench window (the default with no subcommand), optionally on a file.
     Gui {
-        /// A puzzle file, or a QUBO model (.qubo, .coo, dimod .json).
+        /// A puzzle file, or a QUBO model (.qubo, .coo, dimod .json or .bqm).
         file: Option<PathBuf>,
         /// Start sampling as soon as the window opens (with --screenshot: shoot the results).
         #[arg(long)]
@@ -78,7 +78,7 @@ pub enum Command {
     },
     /// Encode a puzzle, sample it, decode and check the result (every puzzle of a file).
     Solve(SolveArgs),
-    /// Write a puzzle's QUBO to a file (.qubo, .coo or .json by extension).
+    /// Write a puzzle's QUBO to a file (.qubo, .coo, .json or dimod binary .bqm by extension).
     Encode(EncodeArgs),
     /// Sample a QUBO file.
     Sample(SampleArgs),

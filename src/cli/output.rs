@@ -51,7 +51,7 @@ pub(super) fn print_json(v: &impl serde::Serialize) -> Result<(), Failure> {
 pub(super) enum Output {
     /// PNG or SVG.
     Image,
-    /// A model format (.qubo, .coo, .json).
+    /// A model format (.qubo, .coo, .json, .bqm).
     Model,
     /// Samples (.json, .csv).
     Samples,

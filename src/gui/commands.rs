@@ -113,14 +113,14 @@ impl Workbench {
         self.sweep.clear();
     }
 
-    /// Opens a puzzle file; a model extension (.qubo, .coo) opens it as a model.
+    /// Opens a puzzle file; a model extension (.qubo, .coo, .bqm) opens it as a model.
     pub fn open(&mut self, path: PathBuf) {
         let ext = path
             .extension()
             .and_then(|e| e.to_str())
             .unwrap_or("")
             .to_ascii_lowercase();
-        if ext == "qubo" || ext == "coo" {
+        if ext == "qubo" || ext == "coo" || ext == "bqm" {
             if let Err(e) = self.open_model(path) {
                 self.shared.status = e;
             }

@@ -382,12 +382,12 @@ impl DialogJob {
             dialog = match action {
                 FileAction::OpenPuzzle => dialog.add_filter("puzzles", &["txt", "json", "csv"]),
                 FileAction::OpenModel => {
-                    dialog.add_filter("QUBO models", &["qubo", "coo", "json", "txt"])
+                    dialog.add_filter("QUBO models", &["qubo", "coo", "json", "bqm", "txt"])
                 }
                 FileAction::SaveAs => dialog.add_filter("puzzle", &["txt", "json"]),
                 FileAction::ExportImage => dialog.add_filter("images", &["png", "svg"]),
                 FileAction::ExportQubo => {
-                    dialog.add_filter("QUBO models", &["qubo", "coo", "json"])
+                    dialog.add_filter("QUBO models", &["qubo", "coo", "json", "bqm"])
                 }
                 FileAction::ExportSamples => dialog.add_filter("samples", &["json", "csv"]),
             };

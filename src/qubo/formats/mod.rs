@@ -1,7 +1,9 @@
-//! Model files: qbsolv `.qubo`, dimod COO and dimod BQM JSON (`to_serializable` shape).
+//! Model files: qbsolv `.qubo`, dimod COO, dimod BQM JSON (`to_serializable` shape) and dimod's
+//! binary BQM file (`.bqm`, what `to_file()` writes and hybrid solvers take).
 //! Formats follow `docs/qubo-formats.md`; every reader reports `FILE:LINE: what is wrong`.
 
 mod coo;
+mod dimod_bqm;
 mod dimod_json;
 mod qbsolv;
 
@@ -25,16 +27,19 @@ pub enum Format {
     Coo,
     /// dimod `BinaryQuadraticModel.to_serializable()` JSON.
     DimodJson,
+    /// dimod's binary `DIMODBQM` file (`BinaryQuadraticModel.to_file()`).
+    DimodBqm,
 }
 
 impl Format {
-    /// The format a file name's extension names: `.qubo`, `.coo`/`.txt`, `.json`.
+    /// The format a file name's extension names: `.qubo`, `.coo`/`.txt`, `.json`, `.bqm`.
     pub fn from_path(path: &Path) -> Option<Format> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
         match ext.as_str() {
             "qubo" => Some(Format::Qbsolv),
             "coo" | "txt" => Some(Format::Coo),
             "json" => Some(Format::DimodJson),
+            "bqm" => Some(Format::DimodBqm),
             _ => None,
         }
     }
@@ -45,6 +50,7 @@ impl Format {
             Format::Qbsolv => "qbsolv .qubo",
             Format::Coo => "COO",
             Format::DimodJson => "dimod BQM JSON",
+            Format::DimodBqm => "dimod binary BQM",
         }
     }
 }
@@ -99,7 +105,8 @@ impl FormatError {
 }
 
 /// The extensions `Format::from_path` knows, as a phrase for messages.
-const MODEL_EXTENSIONS: &str = ".qubo (qbsolv), .coo (COO) or .json (dimod BQM)";
+const MODEL_EXTENSIONS: &str =
+    ".qubo (qbsolv), .coo (COO), .json (dimod BQM JSON) or .bqm (dimod binary BQM)";
 
 fn format_for(path: &Path) -> Result<Format, FormatError> {
     Format::from_path(path).ok_or_else(|| {
@@ -114,6 +121,11 @@ fn format_for(path: &Path) -> Result<Format, FormatError> {
 pub fn read_model(path: &Path) -> Result<ModelFile, FormatError> {
     let name = path.display().to_string();
     let format = format_for(path)?;
+    if format == Format::DimodBqm {
+        let bytes = crate::io::read_bytes_limited(path, MAX_MODEL_FILE_BYTES)
+            .map_err(|e| FormatError::whole(&name, e.problem.to_string()))?;
+        return dimod_bqm::parse(&bytes, &name);
+    }
     let text = crate::io::read_text_limited(path, MAX_MODEL_FILE_BYTES)
         .map_err(|e| FormatError::whole(&name, e.problem.to_string()))?;
     parse_model(&text, format, &name)
@@ -121,19 +133,42 @@ pub fn read_model(path: &Path) -> Result<ModelFile, FormatError> {
 
 /// Parses model text; `origin` names the source in error messages.
 pub fn parse_model(text: &str, format: Format, origin: &str) -> Result<ModelFile, FormatError> {
+    parse_model_bytes(text.as_bytes(), format, origin)
+}
+
+/// Parses a model from bytes (the text formats must be UTF-8).
+pub fn parse_model_bytes(
+    bytes: &[u8],
+    format: Format,
+    origin: &str,
+) -> Result<ModelFile, FormatError> {
+    if format == Format::DimodBqm {
+        return dimod_bqm::parse(bytes, origin);
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        FormatError::whole(
+            origin,
+            format!(
+                "not UTF-8 text (invalid byte at offset {})",
+                e.valid_up_to()
+            ),
+        )
+    })?;
     match format {
         Format::Qbsolv => qbsolv::parse(text, origin),
         Format::Coo => coo::parse(text, origin),
         Format::DimodJson => dimod_json::parse(text, origin),
+        Format::DimodBqm => unreachable!("handled above"),
     }
 }
 
 /// Serialises a model; `labels` (one per variable) are kept where the format can hold them.
-pub fn model_to_string(qubo: &Qubo, labels: Option<&[String]>, format: Format) -> String {
+pub fn model_to_bytes(qubo: &Qubo, labels: Option<&[String]>, format: Format) -> Vec<u8> {
     match format {
-        Format::Qbsolv => qbsolv::write(qubo, labels),
-        Format::Coo => coo::write(qubo),
-        Format::DimodJson => dimod_json::write(qubo, labels),
+        Format::Qbsolv => qbsolv::write(qubo, labels).into_bytes(),
+        Format::Coo => coo::write(qubo).into_bytes(),
+        Format::DimodJson => dimod_json::write(qubo, labels).into_bytes(),
+        Format::DimodBqm => dimod_bqm::write(qubo, labels),
     }
 }
 
@@ -148,8 +183,7 @@ pub fn write_model(path: &Path, qubo: &Qubo, labels: Option<&[String]>) -> Resul
             },
         )
     })?;
-    let text = model_to_string(qubo, labels, format);
-    crate::io::write_atomic(path, text.as_bytes())
+    crate::io::write_atomic(path, &model_to_bytes(qubo, labels, format))
 }
 
 /// Variables a header may declare beyond those the file mentions, at the least.
@@ -224,10 +258,15 @@ mod tests {
     fn every_format_round_trips_exactly() {
         let q = sample_qubo();
         let labels: Vec<String> = (0..4).map(|k| format!("v[{k}]")).collect();
-        for f in [Format::Qbsolv, Format::Coo, Format::DimodJson] {
-            let text = model_to_string(&q, Some(&labels), f);
-            let back = parse_model(&text, f, "mem").unwrap();
-            assert_eq!(back.qubo, q, "{f:?}:\n{text}");
+        for f in [
+            Format::Qbsolv,
+            Format::Coo,
+            Format::DimodJson,
+            Format::DimodBqm,
+        ] {
+            let bytes = model_to_bytes(&q, Some(&labels), f);
+            let back = parse_model_bytes(&bytes, f, "mem").unwrap();
+            assert_eq!(back.qubo, q, "{f:?}:\n{}", String::from_utf8_lossy(&bytes));
             if f != Format::Coo {
                 assert_eq!(back.labels.as_deref(), Some(&labels[..]), "{f:?}");
             }
@@ -236,7 +275,7 @@ mod tests {
 
     #[test]
     fn coo_never_uses_exponents() {
-        let text = model_to_string(&sample_qubo(), None, Format::Coo);
+        let text = String::from_utf8(model_to_bytes(&sample_qubo(), None, Format::Coo)).unwrap();
         assert!(
             text.starts_with("# vartype=BINARY\n# n=4 offset=0.75\n"),
             "{text}"
