@@ -300,28 +300,29 @@ fn b64(text: &str, name: &str) -> Result<Vec<u8>, RemoteError> {
 }
 
 fn f64s(bytes: &[u8], name: &str) -> Result<Vec<f64>, RemoteError> {
-    if !bytes.len().is_multiple_of(8) {
-        return Err(RemoteError::Protocol(format!(
-            "'{name}' has {} bytes, not a whole number of float64 values",
-            bytes.len()
-        )));
-    }
-    Ok(bytes
-        .chunks_exact(8)
-        .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
-        .collect())
+    le_values(bytes, name, "float64", f64::from_le_bytes)
 }
 
 fn i32s(bytes: &[u8], name: &str) -> Result<Vec<i32>, RemoteError> {
-    if !bytes.len().is_multiple_of(4) {
+    le_values(bytes, name, "int32", i32::from_le_bytes)
+}
+
+/// Little-endian values of N bytes each; a length that is not a multiple of N is an error.
+fn le_values<T, const N: usize>(
+    bytes: &[u8],
+    name: &str,
+    type_name: &str,
+    from: fn([u8; N]) -> T,
+) -> Result<Vec<T>, RemoteError> {
+    if !bytes.len().is_multiple_of(N) {
         return Err(RemoteError::Protocol(format!(
-            "'{name}' has {} bytes, not a whole number of int32 values",
+            "'{name}' has {} bytes, not a whole number of {type_name} values",
             bytes.len()
         )));
     }
     Ok(bytes
-        .chunks_exact(4)
-        .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .chunks_exact(N)
+        .map(|c| from(c.try_into().expect("N bytes")))
         .collect())
 }
 
