@@ -49,6 +49,12 @@ pub enum ParamType {
     Choice(&'static [&'static str]),
     /// true or false.
     Bool,
+    /// A line of text of at most `max_len` characters, no control characters (an endpoint, a
+    /// solver name, a profile).
+    Text {
+        /// Longest text allowed.
+        max_len: usize,
+    },
 }
 
 /// A parameter's default.
@@ -130,6 +136,9 @@ impl ParamSpec {
             ParamType::FloatList { min, max } => format!("a list of numbers in [{min}, {max}]"),
             ParamType::Choice(words) => format!("one of {}", words.join(", ")),
             ParamType::Bool => "true or false".into(),
+            ParamType::Text { max_len } => {
+                format!("a line of text of at most {max_len} characters")
+            }
         }
     }
 
@@ -182,6 +191,7 @@ impl ParamSpec {
                 "false" | "no" | "off" | "0" => Value::from(false),
                 _ => return Err(bad()),
             },
+            ParamType::Text { .. } => Value::from(t),
         };
         self.check(&value)?;
         Ok(value)
@@ -249,6 +259,15 @@ impl ParamSpec {
             }
             ParamType::Bool => {
                 value.as_bool().ok_or_else(bad)?;
+            }
+            ParamType::Text { max_len } => {
+                let t = value.as_str().ok_or_else(bad)?;
+                if t.chars().any(char::is_control) {
+                    return Err(bad());
+                }
+                if t.chars().count() > max_len {
+                    return Err(self.out_of_range(format!("{} characters", t.chars().count())));
+                }
             }
         }
         Ok(())

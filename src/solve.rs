@@ -99,6 +99,10 @@ pub struct SolveOutcome {
     pub best: Option<Best>,
     /// What to know about how far to trust the run (from the sampler).
     pub warnings: Vec<String>,
+    /// Sampler-specific facts: a remote job's id, solver and timing; an embedding's chain
+    /// breaks (`SampleInfo::details`).
+    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+    pub sampler_details: serde_json::Map<String, serde_json::Value>,
     /// Per-cell probabilities, H rows of W (kinds that have them, Minesweeper: a mine under
     /// each cell): the exact ones when computed, else the sampled estimate.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -289,6 +293,7 @@ fn summarise(
         reference: reference_text(problem.reference),
         best,
         warnings: info.warnings.clone(),
+        sampler_details: info.details.clone(),
         probabilities: None,
         sampled_probabilities: None,
         probability_error: None,

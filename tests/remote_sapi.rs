@@ -165,7 +165,7 @@ fn a_qp_problem_is_submitted_compressed_polled_and_its_answer_decoded() {
         .unwrap();
     assert_eq!(status.status, "PENDING");
     // Two 500s during polling are retried; the problem completes after two polls.
-    let answer = sapi.wait(&status.id, &|| false, 1).unwrap();
+    let answer = sapi.wait(&status.id, &|| false, 1, &|_| {}).unwrap();
     let a = qubo_workbench::remote::qp::decode_answer(&answer).unwrap();
     assert_eq!(a.active_variables, vec![0, 1, 2]);
     assert_eq!(a.num_variables, 4);
@@ -216,7 +216,7 @@ fn failed_cancelled_and_refused_problems_say_so() {
     let s = sapi
         .submit(&ring_job(&fake, serde_json::json!({})))
         .unwrap();
-    let e = sapi.wait(&s.id, &|| false, 1).unwrap_err();
+    let e = sapi.wait(&s.id, &|| false, 1, &|_| {}).unwrap_err();
     assert!(matches!(e, RemoteError::Failed(_)), "{e:?}");
     assert!(e.to_string().contains("solver is offline"), "{e}");
     // Cancelling while it runs: the server marks it CANCELLED.
@@ -236,6 +236,7 @@ fn failed_cancelled_and_refused_problems_say_so() {
                 polls.get() > 3
             },
             1,
+            &|_| {},
         )
         .unwrap_err();
     assert!(matches!(e, RemoteError::Cancelled(_)), "{e:?}");
@@ -339,6 +340,281 @@ fn the_cli_lists_solvers_and_reports_a_refused_token_without_it() {
     let out = cli(&fake, wrong, &["remote", "solvers"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1));
+    assert!(err.contains("authentication failed"), "{err}");
+    assert!(!err.contains("abcdef0123456789"), "{err}");
+}
+
+/// `n` pseudo-random bytes (a file larger than one 5 MiB part).
+fn noise(n: usize) -> Vec<u8> {
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}
+
+#[test]
+fn the_multipart_upload_is_checked_by_the_fake_and_resumes_where_it_stopped() {
+    use md5::{Digest, Md5};
+    let fake = FakeSapi::start(TOKEN, example_solvers()).unwrap();
+    let sapi = client(&fake, TOKEN, 20_000);
+    let bytes = noise((5 << 20) + 12_345);
+    let id = sapi.start_upload(bytes.len()).unwrap();
+    // Part 2 is refused: the upload stops and says which part.
+    fake.set_faults(Faults {
+        reject_part: Some(2),
+        ..Default::default()
+    });
+    let e = sapi.upload_parts(&id, &bytes).unwrap_err();
+    assert!(e.to_string().contains("part 2"), "{e}");
+    fake.set_faults(Faults::default());
+    sapi.upload_parts(&id, &bytes).unwrap();
+    let puts = |n: usize| {
+        fake.seen()
+            .iter()
+            .filter(|r| r.method == "PUT" && r.path.ends_with(&format!("/part/{n}")))
+            .count()
+    };
+    assert_eq!(
+        puts(1),
+        1,
+        "the resumed upload skips the part the server holds"
+    );
+    assert_eq!(puts(2), 2);
+    assert_eq!(sapi.upload_status(&id).unwrap().0, "UPLOAD_COMPLETED");
+    // What went over the wire: Content-MD5 (base64) per part, the combine checksum over the
+    // raw part digests, no versioned media types on these calls.
+    let seen = fake.seen();
+    let part = seen.iter().find(|r| r.method == "PUT").unwrap();
+    let header = |r: &qubo_workbench::remote::fake_sapi::Seen, name: &str| {
+        r.headers
+            .iter()
+            .find(|h| h.0 == name)
+            .map(|h| h.1.clone())
+            .unwrap_or_default()
+    };
+    use base64::Engine;
+    assert_eq!(
+        header(part, "content-md5"),
+        base64::engine::general_purpose::STANDARD.encode(Md5::digest(&bytes[..5 << 20]))
+    );
+    assert_eq!(header(part, "accept"), "*/*");
+    let combine = seen.iter().find(|r| r.path.ends_with("/combine")).unwrap();
+    let digests: Vec<u8> = bytes
+        .chunks(5 << 20)
+        .flat_map(|p| Md5::digest(p).to_vec())
+        .collect();
+    let want: String = Md5::digest(&digests)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let body: serde_json::Value = serde_json::from_slice(&combine.body).unwrap();
+    assert_eq!(body["checksum"], want.as_str());
+    // A finished upload is not sent again.
+    let before = fake.seen().len();
+    sapi.upload_parts(&id, &bytes).unwrap();
+    assert_eq!(
+        fake.seen().len(),
+        before + 1,
+        "one status call, nothing more"
+    );
+    // The fake is strict: a part whose Content-MD5 does not match is refused.
+    let other = sapi.start_upload(4).unwrap();
+    let http = qubo_workbench::remote::http::Http::new(Duration::from_secs(5));
+    let reply = http
+        .send(
+            "PUT",
+            &format!("{}bqm/multipart/{other}/part/1", fake.base_url),
+            &[
+                ("X-Auth-Token", TOKEN),
+                ("Content-Type", "application/octet-stream"),
+                ("Content-MD5", "AAAAAAAAAAAAAAAAAAAAAA=="),
+            ],
+            Some(b"abcd"),
+        )
+        .unwrap();
+    assert_eq!(reply.status, 400);
+}
+
+/// A small model with a known ground state (enumerated).
+fn small_model() -> (qubo_workbench::qubo::StoredModel, f64) {
+    use qubo_workbench::sampler::{ExactSolver, RunControl, Sampler};
+    let q = qubo_workbench::qubo::random::random_qubo(14, 4, 7).unwrap();
+    let model = qubo_workbench::qubo::StoredModel::new(q);
+    let ground = ExactSolver { num_reads: 1 }
+        .sample(&model, &RunControl::new())
+        .unwrap()
+        .rows[0]
+        .energy;
+    (model, ground)
+}
+
+fn hybrid(
+    fake: &FakeSapi,
+    extra: &[(&str, serde_json::Value)],
+) -> qubo_workbench::remote::hybrid::DwaveHybrid {
+    let mut given = serde_json::Map::new();
+    given.insert("endpoint".into(), fake.base_url.clone().into());
+    for (k, v) in extra {
+        given.insert(k.to_string(), v.clone());
+    }
+    let values =
+        qubo_workbench::params::validate(qubo_workbench::remote::hybrid::ENTRY.params, &given)
+            .unwrap();
+    let env = [("DWAVE_API_TOKEN".to_string(), TOKEN.to_string())].into();
+    qubo_workbench::remote::hybrid::DwaveHybrid::from_values(&values).with_environment(env)
+}
+
+#[test]
+fn the_hybrid_sampler_uploads_submits_by_reference_and_returns_true_samples() {
+    use qubo_workbench::qubo::Model;
+    use qubo_workbench::sampler::{RunControl, Sampler};
+    let fake = FakeSapi::start(TOKEN, example_solvers()).unwrap();
+    let (model, ground) = small_model();
+    let slot = qubo_workbench::sampler::RemoteJobSlot::default();
+    let control = RunControl::new().with_remote_job(slot.clone());
+    let set = hybrid(&fake, &[]).sample(&model, &control).unwrap();
+    // The contract every sampler keeps: energies are the model's, counts add up, lowest first.
+    assert!(!set.rows.is_empty());
+    for row in &set.rows {
+        assert!((row.energy - model.energy(&row.sample)).abs() < 1e-9);
+    }
+    let total: usize = set.rows.iter().map(|r| r.num_occurrences).sum();
+    assert_eq!(total, set.info.num_reads_requested);
+    assert!(set.rows.windows(2).all(|w| w[0].energy <= w[1].energy));
+    assert!(
+        (set.rows[0].energy - ground).abs() < 1e-9,
+        "the fake anneals"
+    );
+    // The job as reported, and its details.
+    let job = slot.lock().unwrap().clone().unwrap();
+    assert_eq!(job.status, "COMPLETED");
+    assert_eq!(job.solver, "hybrid_binary_quadratic_model_version2");
+    assert_eq!(set.info.details["problem_id"], job.problem_id.as_str());
+    assert_eq!(
+        set.info.details["time_limit_s"], 3.0,
+        "the solver's minimum"
+    );
+    // The submit went by reference to the uploaded file, with the time limit.
+    let seen = fake.seen();
+    let submit = seen
+        .iter()
+        .find(|r| r.method == "POST" && r.path.ends_with("/problems/"))
+        .unwrap();
+    let body: serde_json::Value = serde_json::from_slice(&submit.body).unwrap();
+    assert_eq!(body[0]["type"], "bqm");
+    assert_eq!(body[0]["data"]["format"], "ref");
+    assert_eq!(body[0]["params"]["time_limit"], 3.0);
+    // Resuming by problem id waits for that problem and submits nothing.
+    let before = fake.seen().len();
+    let again = hybrid(&fake, &[("problem_id", job.problem_id.clone().into())])
+        .sample(&model, &RunControl::new())
+        .unwrap();
+    assert_eq!(again.rows, set.rows);
+    assert!(
+        fake.seen()[before..].iter().all(|r| r.method == "GET"),
+        "a resumed job only polls"
+    );
+}
+
+#[test]
+fn the_hybrid_sampler_cancels_fails_and_refuses_clearly() {
+    use qubo_workbench::sampler::{RunControl, SampleError, Sampler};
+    let fake = FakeSapi::start(TOKEN, example_solvers()).unwrap();
+    let (model, _) = small_model();
+    // Cancel while the problem runs: the problem is cancelled on the server, the set says so.
+    fake.set_faults(Faults {
+        polls_before_done: 1_000_000,
+        ..Default::default()
+    });
+    let slot = qubo_workbench::sampler::RemoteJobSlot::default();
+    let control = RunControl::new().with_remote_job(slot.clone());
+    let watcher = control.clone();
+    let cancel = std::thread::spawn(move || {
+        while slot
+            .lock()
+            .unwrap()
+            .as_ref()
+            .is_none_or(|j| j.problem_id.is_empty())
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        watcher.cancel();
+    });
+    let set = hybrid(&fake, &[]).sample(&model, &control).unwrap();
+    cancel.join().unwrap();
+    assert!(set.info.cancelled && set.rows.is_empty());
+    assert!(fake.seen().iter().any(|r| r.method == "DELETE"));
+    // A FAILED problem carries the server's message.
+    fake.set_faults(Faults {
+        fail_problems: Some("solver ran out of memory".into()),
+        ..Default::default()
+    });
+    let e = hybrid(&fake, &[])
+        .sample(&model, &RunControl::new())
+        .unwrap_err();
+    assert!(e.to_string().contains("solver ran out of memory"), "{e}");
+    fake.set_faults(Faults::default());
+    // A time limit below the solver's minimum is refused before anything is uploaded.
+    let before = fake.seen().len();
+    let e = hybrid(&fake, &[("time_limit", 1.0.into())])
+        .sample(&model, &RunControl::new())
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            SampleError::InvalidParameter {
+                name: "time_limit",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("minimum of 3 s"), "{e}");
+    assert!(fake.seen()[before..].iter().all(|r| r.method == "GET"));
+    // No token: a configuration error that says where tokens are looked for.
+    let mut no_token = hybrid(&fake, &[]);
+    no_token.environment = Some(Default::default());
+    let e = no_token.sample(&model, &RunControl::new()).unwrap_err();
+    assert!(e.to_string().contains("DWAVE_API_TOKEN"), "{e}");
+    // A QPU asked for by name is not a hybrid solver.
+    let e = hybrid(&fake, &[("solver", "Advantage_mock".into())])
+        .sample(&model, &RunControl::new())
+        .unwrap_err();
+    assert!(e.to_string().contains("needs a hybrid solver"), "{e}");
+}
+
+#[test]
+fn the_cli_solves_a_sudoku_on_the_fake_hybrid_solver_with_the_token_from_the_environment() {
+    let fake = FakeSapi::start(TOKEN, example_solvers()).unwrap();
+    let puzzle = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/sudoku/euler96_g1.txt");
+    let args = [
+        "solve",
+        puzzle,
+        "--presolve",
+        "--sampler",
+        "dwave-hybrid",
+        "--json",
+    ];
+    let out = cli(&fake, TOKEN, &args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["sampler"], "dwave-hybrid");
+    assert_eq!(v["best"]["valid"], true);
+    assert!(v["sampler_details"]["problem_id"].is_string());
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("0123456789abcdef"));
+    let wrong = "WRONG-abcdef0123456789abcdef0123";
+    let out = cli(&fake, wrong, &args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0));
     assert!(err.contains("authentication failed"), "{err}");
     assert!(!err.contains("abcdef0123456789"), "{err}");
 }

@@ -55,6 +55,7 @@ pub fn augment(mut cmd: clap::Command, owners: &Owners) -> clap::Command {
             ParamType::Float { .. } => arg.value_name("X").allow_negative_numbers(true),
             ParamType::Choice(words) => arg.value_name(words.join("|")),
             ParamType::Bool => arg.value_name("true|false"),
+            ParamType::Text { .. } => arg.value_name("TEXT"),
             ParamType::Int { .. } | ParamType::IntSet(_) => arg.value_name("N"),
         };
         cmd = cmd.arg(arg);

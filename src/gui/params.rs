@@ -66,6 +66,7 @@ fn first_value(spec: &ParamSpec) -> Value {
         ParamType::FloatList { min, .. } => Value::from(vec![min.max(0.1)]),
         ParamType::Choice(words) => Value::from(words.first().copied().unwrap_or("")),
         ParamType::Bool => Value::from(false),
+        ParamType::Text { .. } => Value::from(""),
     }
 }
 
@@ -164,6 +165,18 @@ fn value_ui(ui: &mut egui::Ui, spec: &ParamSpec, label: &str, value: &mut Value,
             let mut b = value.as_bool().unwrap_or(false);
             if ui.checkbox(&mut b, label).on_hover_text(help).changed() {
                 *value = Value::from(b);
+            }
+        }
+        ParamType::Text { max_len } => {
+            let mut t = value.as_str().unwrap_or("").to_string();
+            if !label.is_empty() {
+                ui.label(label);
+            }
+            let edit = egui::TextEdit::singleline(&mut t)
+                .char_limit(max_len)
+                .desired_width(220.0);
+            if ui.add(edit).on_hover_text(help).changed() {
+                *value = Value::from(t);
             }
         }
     }

@@ -125,6 +125,22 @@ impl Qubo {
         Ok(q)
     }
 
+    /// Stores any model (a structure-only one by enumerating its couplings): what a remote
+    /// service is sent.
+    pub fn from_model(model: &dyn Model) -> Result<Self, QuboError> {
+        let n = model.num_variables();
+        let linear: Vec<f64> = (0..n).map(|i| model.linear(i)).collect();
+        let mut terms = Vec::new();
+        for i in 0..n {
+            model.for_each_neighbour(i, &mut |j, q| {
+                if j > i {
+                    terms.push((i, j, q));
+                }
+            });
+        }
+        Qubo::new(linear, terms, model.offset())
+    }
+
     /// Refuses a model some of whose energies overflow f64 (every coefficient finite, but their
     /// sum not), so no energy is ever reported as ±∞ or `null`.
     pub fn check_energy_range(&self) -> Result<(), QuboError> {

@@ -4,8 +4,10 @@
 //! Faults are switched on per test (`Faults`).
 //!
 //! Problems (`qp` on QPU solvers) are decoded against the solver's working graph and sampled
-//! with our own simulated annealing on the physical problem, so answers are real. The multipart
-//! upload and hybrid (`bqm` by reference) problems follow.
+//! with our own simulated annealing on the physical problem, so answers are real. Hybrid
+//! problems arrive by the multipart upload (each part's `Content-MD5` checked, the combine
+//! checksum over the part digests, the assembled size against the declared one) and are
+//! submitted by reference; their answers are dimod `bq` sample sets.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -38,6 +40,8 @@ pub struct Faults {
     pub fail_problems: Option<String>,
     /// Polls a problem stays `PENDING`/`IN_PROGRESS` before it completes (0: done at submit).
     pub polls_before_done: u32,
+    /// Refuse uploads of this part number (HTTP 400), to test resuming an upload.
+    pub reject_part: Option<usize>,
 }
 
 struct FakeProblem {
@@ -79,7 +83,15 @@ pub struct Seen {
     pub body: Vec<u8>,
 }
 
+/// A multipart upload in progress or complete.
+struct Upload {
+    size: usize,
+    parts: std::collections::BTreeMap<usize, Vec<u8>>,
+    data: Option<Vec<u8>>,
+}
+
 struct State {
+    uploads: std::collections::BTreeMap<String, Upload>,
     token: String,
     solvers: Vec<Value>,
     faults: Faults,
@@ -114,6 +126,7 @@ impl FakeSapi {
             faults: Faults::default(),
             seen: Vec::new(),
             problems: Default::default(),
+            uploads: Default::default(),
             next_id: 1,
         }));
         let stop = Arc::new(AtomicBool::new(false));
@@ -328,6 +341,31 @@ fn route(req: &Seen, state: &Mutex<State>) -> (u16, String, Vec<u8>) {
                 Value::Array(replies).to_string().into_bytes(),
             )
         }
+        ("POST", "bqm/multipart") => {
+            let size = serde_json::from_slice::<Value>(&req.body)
+                .ok()
+                .and_then(|v| v.get("size").and_then(Value::as_u64));
+            match size {
+                Some(size) if size > 0 && size as usize <= MAX_UPLOAD => {
+                    let id = format!("upload-{:08}", s.next_id);
+                    s.next_id += 1;
+                    s.uploads.insert(
+                        id.clone(),
+                        Upload {
+                            size: size as usize,
+                            parts: Default::default(),
+                            data: None,
+                        },
+                    );
+                    json_reply(json!({ "id": id }))
+                }
+                _ => error(
+                    400,
+                    "the body must be {\"size\": bytes} with 0 < bytes ≤ 1 GiB",
+                ),
+            }
+        }
+        (method, r) if r.starts_with("bqm/multipart/") => multipart(method, r, req, s),
         ("GET", "problems") => {
             if s.faults.poll_errors > 0 {
                 s.faults.poll_errors -= 1;
@@ -435,6 +473,10 @@ fn submit(s: &mut State, job: &Value) -> Value {
             Ok(a) => a,
             Err(e) => return item(400, e),
         },
+        "bqm" => match sample_bqm(props, &job["data"], &params, &s.uploads) {
+            Ok(a) => a,
+            Err(e) => return item(400, e),
+        },
         _ => return item(400, format!("the fake does not run {kind:?} problems yet")),
     };
     let id = format!("fake-{:08}", s.next_id);
@@ -524,6 +566,163 @@ fn sample_qp(
             .unwrap_or_default(),
     };
     Ok(super::qp::encode_answer(&answer))
+}
+
+/// Largest upload the fake takes.
+const MAX_UPLOAD: usize = 1 << 30;
+
+fn json_reply(v: Value) -> (u16, String, Vec<u8>) {
+    (200, "application/json".into(), v.to_string().into_bytes())
+}
+
+/// `bqm/multipart/{id}/status`, `…/part/{n}` and `…/combine`, with the integrity checks of
+/// the protocol: each part's `Content-MD5`, the combine checksum (MD5 over the parts' raw
+/// digests in order), and the assembled size against the size declared at the start.
+fn multipart(method: &str, rest: &str, req: &Seen, s: &mut State) -> (u16, String, Vec<u8>) {
+    use base64::Engine;
+    use md5::{Digest, Md5};
+    let hex = |d: &[u8]| d.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let segments: Vec<&str> = rest["bqm/multipart/".len()..].split('/').collect();
+    let Some(upload) = s.uploads.get_mut(segments[0]) else {
+        return error(404, "Upload not found");
+    };
+    match (method, &segments[1..]) {
+        ("GET", ["status"]) => {
+            let parts: Vec<Value> = upload
+                .parts
+                .iter()
+                .map(|(n, bytes)| json!({"part_number": n, "checksum": hex(Md5::digest(bytes).as_slice())}))
+                .collect();
+            let status = if upload.data.is_some() {
+                "UPLOAD_COMPLETED"
+            } else {
+                "UPLOAD_IN_PROGRESS"
+            };
+            json_reply(json!({ "status": status, "parts": parts }))
+        }
+        ("PUT", ["part", n]) => {
+            let Some(n) = n.parse::<usize>().ok().filter(|&n| n >= 1) else {
+                return error(400, "part numbers start at 1");
+            };
+            if upload.data.is_some() {
+                return error(409, "the upload is already combined");
+            }
+            if s.faults.reject_part == Some(n) {
+                return error(400, &format!("part {n} refused (test fault)"));
+            }
+            let header = |name: &str| {
+                req.headers
+                    .iter()
+                    .find(|h| h.0 == name)
+                    .map(|h| h.1.as_str())
+            };
+            if header("content-type") != Some("application/octet-stream") {
+                return error(400, "a part must be sent as application/octet-stream");
+            }
+            let digest = Md5::digest(&req.body);
+            let expected = base64::engine::general_purpose::STANDARD.encode(digest);
+            match header("content-md5") {
+                Some(m) if m == expected => {}
+                Some(_) => return error(400, "Content-MD5 does not match the part"),
+                None => return error(400, "a part needs Content-MD5"),
+            }
+            upload.parts.insert(n, req.body.clone());
+            json_reply(json!({}))
+        }
+        ("POST", ["combine"]) => {
+            let checksum = serde_json::from_slice::<Value>(&req.body)
+                .ok()
+                .and_then(|v| {
+                    v.get("checksum")
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                });
+            let numbers: Vec<usize> = upload.parts.keys().copied().collect();
+            if numbers != (1..=numbers.len()).collect::<Vec<_>>() {
+                return error(400, "parts are missing");
+            }
+            let digests: Vec<u8> = upload
+                .parts
+                .values()
+                .flat_map(|b| Md5::digest(b).to_vec())
+                .collect();
+            if checksum.as_deref() != Some(hex(Md5::digest(&digests).as_slice()).as_str()) {
+                return error(400, "the combine checksum does not match the parts");
+            }
+            let data: Vec<u8> = upload.parts.values().flatten().copied().collect();
+            if data.len() != upload.size {
+                return error(
+                    400,
+                    &format!("{} bytes uploaded, {} declared", data.len(), upload.size),
+                );
+            }
+            upload.data = Some(data);
+            json_reply(json!({}))
+        }
+        _ => error(404, "Not found"),
+    }
+}
+
+/// Resolves a `ref` problem to its uploaded DIMODBQM file, checks `time_limit` against the
+/// solver's minimum, anneals it with our SA and answers a `bq` sample set (energies with the
+/// offset: computed on the whole model).
+fn sample_bqm(
+    props: &Value,
+    data: &Value,
+    params: &serde_json::Map<String, Value>,
+    uploads: &std::collections::BTreeMap<String, Upload>,
+) -> Result<Value, String> {
+    use crate::qubo::StoredModel;
+    use crate::sampler::RunControl;
+    if data.get("format").and_then(Value::as_str) != Some("ref") {
+        return Err("bqm problems must be submitted by reference (format \"ref\")".into());
+    }
+    let id = data.get("data").and_then(Value::as_str).unwrap_or("");
+    let bytes = uploads
+        .get(id)
+        .and_then(|u| u.data.as_ref())
+        .ok_or_else(|| format!("no completed upload {id:?}"))?;
+    let file =
+        crate::qubo::formats::parse_model_bytes(bytes, crate::qubo::formats::Format::DimodBqm, id)
+            .map_err(|e| e.to_string())?;
+    let n = file.qubo.num_variables();
+    let minimum = super::sapi::minimum_time_limit_s(&props["minimum_time_limit"], n);
+    let time_limit = match params.get("time_limit") {
+        None => minimum,
+        Some(t) => t.as_f64().ok_or("time_limit must be a number")?,
+    };
+    if time_limit < minimum {
+        return Err(format!(
+            "time_limit {time_limit} s is below the minimum {minimum} s for {n} variables"
+        ));
+    }
+    let mut values = crate::params::ParamValues::new();
+    values.insert("num_reads".into(), json!(16));
+    values.insert("seed".into(), json!(1));
+    let sa = crate::sampler::sampler_from_params("sa", &values).map_err(|e| e.to_string())?;
+    let set = sa
+        .sample(
+            &StoredModel::new(file.qubo),
+            &RunControl::new().with_threads(Some(1)),
+        )
+        .map_err(|e| e.to_string())?;
+    let info = json!({
+        "run_time": (time_limit * 1e6) as u64, "charge_time": (time_limit * 1e6) as u64,
+        "qpu_access_time": 31_710,
+    });
+    Ok(super::bq::encode_answer(
+        n,
+        &set.rows
+            .iter()
+            .map(|r| r.sample.clone())
+            .collect::<Vec<_>>(),
+        &set.rows.iter().map(|r| r.energy).collect::<Vec<_>>(),
+        &set.rows
+            .iter()
+            .map(|r| r.num_occurrences as u64)
+            .collect::<Vec<_>>(),
+        info.as_object().cloned().unwrap_or_default(),
+    ))
 }
 
 fn reason(status: u16) -> &'static str {

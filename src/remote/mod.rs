@@ -10,16 +10,19 @@
 //! Invariant: a token never appears in an error, a log line or any output. It is held in a
 //! `Secret`, whose `Debug` and `Display` print only a masked form.
 
+pub mod bq;
 pub mod dwave_config;
 pub mod fake_sapi;
 pub mod http;
+pub mod hybrid;
+pub mod leap;
 pub mod qp;
 pub mod sapi;
 
 use std::fmt;
 
 /// What went wrong talking to a remote service, in words that say where.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum RemoteError {
     /// Configuration: a file that cannot be read or parsed, a missing token, a bad endpoint.
     #[error("configuration: {0}")]

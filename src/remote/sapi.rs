@@ -2,8 +2,9 @@
 //! every 2xx reply, the token in `X-Auth-Token` only, HTTP errors mapped to messages that say
 //! what to do (`../shared/docs/remote-protocols.md` §1.2–§1.11).
 //!
-//! So far: listing solvers, submitting a problem (deflate-compressed batch of one), the long
-//! poll, reading a finished problem's answer and cancelling. The multipart upload follows.
+//! Listing solvers, submitting a problem (deflate-compressed batch of one), the long poll,
+//! reading a finished problem's answer, cancelling, and the multipart upload of a hybrid
+//! solver's BQM file (§1.10).
 
 use std::time::Duration;
 
@@ -27,6 +28,12 @@ pub mod media {
     /// `GET problems/{id}/`, `DELETE problems/{id}`.
     pub const PROBLEM: &str = "application/vnd.dwave.sapi.problem+json";
 }
+
+/// Bytes per part of the multipart upload (5 MiB; the last part is shorter).
+pub const UPLOAD_PART_BYTES: usize = 5 << 20;
+
+/// Tries per part before the upload gives up (the official client's: one and two retries).
+const PART_TRIES: u32 = 3;
 
 /// Longest a single long poll may hold the request (SAPI's own cap).
 pub const MAX_POLL_WAIT_S: u64 = 30;
@@ -229,6 +236,123 @@ impl Sapi {
         ProblemStatus::from_json(&self.call("DELETE", &path, media::PROBLEM, None)?)
     }
 
+    /// Uploads a BQM file by the multipart protocol and returns its problem-data id.
+    pub fn upload(&self, bytes: &[u8]) -> Result<String, RemoteError> {
+        let id = self.start_upload(bytes.len())?;
+        self.upload_parts(&id, bytes)?;
+        Ok(id)
+    }
+
+    /// Starts a multipart upload of `size` bytes; its id.
+    pub fn start_upload(&self, size: usize) -> Result<String, RemoteError> {
+        let body = serde_json::json!({ "size": size }).to_string();
+        let v = self.call_plain(
+            "POST",
+            "bqm/multipart",
+            Some(body.as_bytes()),
+            "application/json",
+        )?;
+        v.get("id")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .ok_or_else(|| RemoteError::Protocol("the upload was started without an id".into()))
+    }
+
+    /// Sends the parts of upload `id` and combines them. Resumable: parts the server already
+    /// holds with the same MD5 are skipped, and an upload it calls complete is left alone.
+    pub fn upload_parts(&self, id: &str, bytes: &[u8]) -> Result<(), RemoteError> {
+        use base64::Engine;
+        use md5::{Digest, Md5};
+        let (state, held) = self.upload_status(id)?;
+        if state == "UPLOAD_COMPLETED" {
+            return Ok(());
+        }
+        let digests: Vec<[u8; 16]> = bytes
+            .chunks(UPLOAD_PART_BYTES)
+            .map(|part| Md5::digest(part).into())
+            .collect();
+        for (k, (part, digest)) in bytes.chunks(UPLOAD_PART_BYTES).zip(&digests).enumerate() {
+            let number = k + 1;
+            let hex = hex(digest);
+            if held.iter().any(|(n, sum)| *n == number && *sum == hex) {
+                continue;
+            }
+            let md5_b64 = base64::engine::general_purpose::STANDARD.encode(digest);
+            let path = format!("bqm/multipart/{}/part/{number}", percent_encode(id));
+            let mut tries = 0;
+            loop {
+                tries += 1;
+                let headers = [
+                    ("Content-MD5", md5_b64.as_str()),
+                    ("Content-Type", "application/octet-stream"),
+                ];
+                match self.call_plain_with("PUT", &path, Some(part), &headers) {
+                    Ok(_) => break,
+                    Err(RemoteError::Server(_) | RemoteError::Network(_)) if tries < PART_TRIES => {
+                        std::thread::sleep(Duration::from_secs(1 << (tries - 1)));
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        let (state, held) = self.upload_status(id)?;
+        if state != "UPLOAD_IN_PROGRESS" {
+            return Err(RemoteError::Protocol(format!(
+                "upload {id}: status {state} before combining, expected UPLOAD_IN_PROGRESS"
+            )));
+        }
+        for (k, digest) in digests.iter().enumerate() {
+            let want = hex(digest);
+            match held.iter().find(|(n, _)| *n == k + 1) {
+                Some((_, sum)) if *sum == want => {}
+                Some((_, sum)) => {
+                    return Err(RemoteError::Protocol(format!(
+                        "upload {id}: part {} checksum {sum} on the server, {want} sent",
+                        k + 1
+                    )));
+                }
+                None => {
+                    return Err(RemoteError::Protocol(format!(
+                        "upload {id}: the server does not list part {} after it was sent",
+                        k + 1
+                    )));
+                }
+            }
+        }
+        let combined = hex(Md5::digest(digests.concat()).as_slice());
+        let body = serde_json::json!({ "checksum": combined }).to_string();
+        let path = format!("bqm/multipart/{}/combine", percent_encode(id));
+        self.call_plain("POST", &path, Some(body.as_bytes()), "application/json")?;
+        Ok(())
+    }
+
+    /// An upload's state and the parts the server holds (number, lowercase hex MD5).
+    pub fn upload_status(&self, id: &str) -> Result<(String, Vec<(usize, String)>), RemoteError> {
+        let path = format!("bqm/multipart/{}/status", percent_encode(id));
+        let v = self.call_plain_with("GET", &path, None, &[])?;
+        let state = v
+            .get("status")
+            .and_then(Value::as_str)
+            .ok_or_else(|| RemoteError::Protocol(format!("upload {id}: a status without status")))?
+            .to_string();
+        let parts = v
+            .get("parts")
+            .and_then(Value::as_array)
+            .ok_or_else(|| RemoteError::Protocol(format!("upload {id}: a status without parts")))?
+            .iter()
+            .filter_map(|p| {
+                let n = p.get("part_number")?.as_u64()? as usize;
+                let sum = p
+                    .get("checksum")?
+                    .as_str()?
+                    .trim_matches('"')
+                    .to_ascii_lowercase();
+                Some((n, sum))
+            })
+            .collect();
+        Ok((state, parts))
+    }
+
     /// Waits for a problem to end and returns its answer. Long polls while the problem runs;
     /// a 5xx reply to a poll is taken as transient and retried with backoff (0.05 s × 1.3ⁿ, at
     /// most 60 s), as SAPI's own client does. `cancelled` is checked between polls: when it
@@ -239,6 +363,7 @@ impl Sapi {
         id: &str,
         cancelled: &dyn Fn() -> bool,
         poll_wait_s: u64,
+        on_status: &dyn Fn(&str),
     ) -> Result<Value, RemoteError> {
         let mut backoff_s = 0.05f64;
         loop {
@@ -255,6 +380,7 @@ impl Sapi {
                 }
                 Err(e) => return Err(e),
             };
+            on_status(&status.status);
             match status.status.as_str() {
                 "COMPLETED" => {
                     let done = match status.answer {
@@ -318,6 +444,37 @@ impl Sapi {
         })
     }
 
+    /// A call of the multipart upload: `Accept: */*` and JSON back, no versioned media type
+    /// (the official client sends none on these calls).
+    fn call_plain(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&[u8]>,
+        content_type: &str,
+    ) -> Result<Value, RemoteError> {
+        self.call_plain_with(method, path, body, &[("Content-Type", content_type)])
+    }
+
+    fn call_plain_with(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&[u8]>,
+        extra: &[(&str, &str)],
+    ) -> Result<Value, RemoteError> {
+        let url = format!("{}{path}", self.base);
+        let mut headers = vec![("X-Auth-Token", self.token.expose()), ("Accept", "*/*")];
+        headers.extend_from_slice(extra);
+        let reply = self.http.send(method, &url, &headers, body)?;
+        if !(200..300).contains(&reply.status) {
+            return Err(self.status_error(method, &url, &reply));
+        }
+        serde_json::from_slice(&reply.body).map_err(|e| {
+            RemoteError::Protocol(format!("{method} {url}: the reply is not JSON: {e}"))
+        })
+    }
+
     /// A non-2xx reply in words: what failed and what to do; the token masked even if the
     /// server echoes it.
     fn status_error(&self, method: &str, url: &str, reply: &Reply) -> RemoteError {
@@ -367,6 +524,31 @@ fn check_media_type(reply: &Reply, expected: &str, url: &str) -> Result<(), Remo
         )));
     }
     Ok(())
+}
+
+/// The smallest `time_limit` a hybrid solver takes for `n` variables: its
+/// `minimum_time_limit` points, linearly interpolated, flat past the ends.
+pub fn minimum_time_limit_s(points: &Value, n: usize) -> f64 {
+    let pts: Vec<(f64, f64)> = points
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| Some((p.get(0)?.as_f64()?, p.get(1)?.as_f64()?)))
+        .collect();
+    let x = n as f64;
+    match pts.iter().position(|p| p.0 >= x) {
+        None => pts.last().map_or(0.0, |p| p.1),
+        Some(0) => pts[0].1,
+        Some(k) => {
+            let (a, b) = (pts[k - 1], pts[k]);
+            a.1 + (b.1 - a.1) * (x - a.0) / (b.0 - a.0)
+        }
+    }
+}
+
+/// Lowercase hex of a digest.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Percent-encodes a path segment (solver names are plain, but a filter must not break URLs).

@@ -66,6 +66,7 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
     summary: "simulated annealing (dwave-samplers' parameters), SIMD lanes across reads",
     params: PARAMS,
     build: build_from_json::<SimulatedAnnealing>,
+    runs_on: super::RunsOn::ThisMachine,
 };
 
 const PARAMS: &[ParamSpec] = &[
@@ -613,6 +614,7 @@ impl SimulatedAnnealing {
             postprocessing_ns: 0,
             num_sweeps: run.num_sweeps,
             warnings: run.warnings,
+            details: Default::default(),
         };
         let mut set = SampleSet::from_states(model, states, info);
         set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;

@@ -88,6 +88,26 @@ impl BestState {
     }
 }
 
+/// A job on a remote service, as the sampler reports it while it runs: enough to resume
+/// polling it or cancel it after the program is closed and opened again (the token is not part
+/// of it: it comes from the environment or the config file each time).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RemoteJob {
+    /// The sampler's registry name (`dwave-hybrid`).
+    pub sampler: String,
+    /// The service's base URL.
+    pub endpoint: String,
+    /// The solver it runs on.
+    pub solver: String,
+    /// The service's id for the job (give it back as `problem_id` to resume).
+    pub problem_id: String,
+    /// The last status seen (`uploading`, `PENDING`, `IN_PROGRESS`, `COMPLETED`, …).
+    pub status: String,
+}
+
+/// Where a remote sampler reports its job (shared with the GUI, which stores it).
+pub type RemoteJobSlot = Arc<Mutex<Option<RemoteJob>>>;
+
 /// How a run is steered from outside: cancellation, a progress observer and the thread count.
 #[derive(Clone)]
 pub struct RunControl {
@@ -103,6 +123,8 @@ pub struct RunControl {
     pub target_energy: Option<f64>,
     /// Where the run offers its best state at progress reports (see `BestState`).
     pub best_state: Option<BestState>,
+    /// Where a remote sampler reports its job and status (see `RemoteJob`).
+    pub remote_job: Option<RemoteJobSlot>,
 }
 
 impl Default for RunControl {
@@ -114,6 +136,7 @@ impl Default for RunControl {
             threads: None,
             target_energy: None,
             best_state: None,
+            remote_job: None,
         }
     }
 }
@@ -145,6 +168,21 @@ impl RunControl {
         self.progress_every_sweeps = every_sweeps.max(1);
         self.observer = Some(Arc::new(f));
         self
+    }
+
+    /// Asks a remote sampler to report its job (id, status) to `slot`.
+    pub fn with_remote_job(mut self, slot: RemoteJobSlot) -> Self {
+        self.remote_job = Some(slot);
+        self
+    }
+
+    /// Records a remote job's state (no-op without a slot).
+    pub fn report_remote_job(&self, job: &RemoteJob) {
+        if let Some(slot) = &self.remote_job
+            && let Ok(mut held) = slot.lock()
+        {
+            *held = Some(job.clone());
+        }
     }
 
     /// Asks the run to offer its best state to `slot` at its progress reports (which need an

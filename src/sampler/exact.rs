@@ -34,6 +34,7 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
         exposed: true,
     }],
     build: build_from_json::<ExactSolver>,
+    runs_on: super::RunsOn::ThisMachine,
 };
 
 /// Exact enumeration's parameters.
@@ -214,6 +215,7 @@ impl Sampler for ExactSolver {
             postprocessing_ns: 0,
             num_sweeps: 0,
             warnings: Vec::new(),
+            details: Default::default(),
         };
         Ok(SampleSet::from_reads(n, reads, info))
     }

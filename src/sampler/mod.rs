@@ -17,7 +17,7 @@ mod tabu;
 mod tempering;
 
 pub use annealing::{BetaRangeRule, Kernel, SimulatedAnnealing};
-pub use control::{BestState, Progress, RunControl, Snapshot};
+pub use control::{BestState, Progress, RemoteJob, RemoteJobSlot, RunControl, Snapshot};
 pub use exact::ExactSolver;
 pub use sample_set::{SampleInfo, SampleRow, SampleSet};
 pub use schedule::{BetaScheduleType, ScheduleSpec, default_beta_range};
@@ -59,6 +59,9 @@ pub enum SampleError {
     /// The run would need more memory than the budget allows.
     #[error(transparent)]
     Budget(#[from] crate::budget::BudgetError),
+    /// A remote service failed or refused (configuration, network, authentication, …).
+    #[error(transparent)]
+    Remote(#[from] crate::remote::RemoteError),
 }
 
 impl SampleError {
@@ -90,6 +93,18 @@ pub struct SamplerEntry {
     pub params: &'static [ParamSpec],
     /// Builds the sampler from parameters that passed `params::validate`.
     pub build: fn(&ParamValues) -> Result<Box<dyn Sampler>, SampleError>,
+    /// Where it runs: this machine, or a remote service (which needs an account and a network,
+    /// and whose reads are not repeatable by seed).
+    pub runs_on: RunsOn,
+}
+
+/// Where a sampler runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunsOn {
+    /// This machine's CPU.
+    ThisMachine,
+    /// A remote service, by its name as users know it (`D-Wave Leap`).
+    Service(&'static str),
 }
 
 /// Every sampler the library offers, in the order a menu lists them. A new sampler is one file
@@ -100,6 +115,7 @@ pub const SAMPLERS: &[SamplerEntry] = &[
     sqa::ENTRY,
     tabu::ENTRY,
     exact::ENTRY,
+    crate::remote::hybrid::ENTRY,
 ];
 
 /// The sampler name that lets the workbench choose (`choose`): the CLI's and the GUI's default.

@@ -37,6 +37,10 @@ pub struct SampleInfo {
     /// What the user should know about how far to trust this run (e.g. a model whose
     /// coefficients' spread exceeds the kernel's precision).
     pub warnings: Vec<String>,
+    /// Sampler-specific facts as JSON: a remote service's timing (queue, QPU or DA time), its
+    /// problem id, an embedding's chain-break fraction and what post-processing changed.
+    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+    pub details: serde_json::Map<String, serde_json::Value>,
 }
 
 /// Distinct samples, lowest energy first, with what produced them.
@@ -86,6 +90,40 @@ impl SampleSet {
             })
             .collect();
         SampleSet::from_reads(model.num_variables(), reads, info)
+    }
+
+    /// Aggregates counted samples (what a remote service returns: distinct rows with their
+    /// occurrences), their energies recomputed exactly from `model`.
+    pub fn from_counted(
+        model: &dyn crate::qubo::Model,
+        counted: Vec<(Vec<u8>, usize)>,
+        info: SampleInfo,
+    ) -> Self {
+        let mut reads: Vec<(Vec<u8>, f64, usize)> = counted
+            .into_iter()
+            .filter(|(_, count)| *count > 0)
+            .map(|(x, count)| {
+                let e = model.energy(&x);
+                (x, e, count)
+            })
+            .collect();
+        reads.sort_by(|a, b| a.1.total_cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+        let mut rows: Vec<SampleRow> = Vec::new();
+        for (sample, energy, count) in reads {
+            match rows.last_mut() {
+                Some(last) if last.sample == sample => last.num_occurrences += count,
+                _ => rows.push(SampleRow {
+                    sample,
+                    energy,
+                    num_occurrences: count,
+                }),
+            }
+        }
+        SampleSet {
+            num_variables: model.num_variables(),
+            rows,
+            info,
+        }
     }
 
     /// Aggregates reads (sample, energy): rows sorted by energy, ties by sample (so identical

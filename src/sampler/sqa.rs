@@ -41,6 +41,7 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
     summary: "simulated quantum annealing: path-integral Monte Carlo (OpenJij's parameters)",
     params: PARAMS,
     build: build_from_json::<QuantumAnnealing>,
+    runs_on: super::RunsOn::ThisMachine,
 };
 
 /// Most Trotter slices.
@@ -541,6 +542,7 @@ impl Sampler for QuantumAnnealing {
             postprocessing_ns: 0,
             num_sweeps: plan.num_sweeps,
             warnings: scale.warning.into_iter().collect(),
+            details: Default::default(),
         };
         let mut set = SampleSet::from_states(model, states, info);
         set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;

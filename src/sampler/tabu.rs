@@ -31,6 +31,7 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
     summary: "tabu search: one-flip moves with incremental gains, restarts from perturbed elites",
     params: PARAMS,
     build: build_from_json::<TabuSearch>,
+    runs_on: super::RunsOn::ThisMachine,
 };
 
 const PARAMS: &[ParamSpec] = &[
@@ -380,6 +381,7 @@ impl Sampler for TabuSearch {
             postprocessing_ns: 0,
             num_sweeps: 0,
             warnings: Vec::new(),
+            details: Default::default(),
         };
         let mut set = SampleSet::from_states(model, states, info);
         set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;

@@ -43,6 +43,7 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
     summary: "parallel tempering: replica exchange over an adaptive β ladder, replicas in SIMD lanes",
     params: PARAMS,
     build: build_from_json::<ParallelTempering>,
+    runs_on: super::RunsOn::ThisMachine,
 };
 
 /// Most replicas per ladder: one lane group of the kernel.
@@ -1088,6 +1089,7 @@ impl Sampler for ParallelTempering {
             postprocessing_ns: 0,
             num_sweeps: sweeps.iter().copied().max().unwrap_or(0),
             warnings: warning.into_iter().collect(),
+            details: Default::default(),
         };
         let mut set = SampleSet::from_states(model, states, info);
         set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;

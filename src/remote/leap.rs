@@ -1,0 +1,295 @@
+//! What the D-Wave Leap samplers (`dwave-hybrid`, `dwave-qpu`) share: their connection
+//! parameters, described once; resolving them the way Ocean does (dwave.conf, then `DWAVE_*`,
+//! then these parameters); choosing a solver; and running one problem to its answer with the
+//! job reported to the caller (so a closed GUI can resume it) and cancellation honoured.
+//!
+//! Invariant: a problem is submitted at most once per run. Polls and upload parts are
+//! retried; the submit is not — with `problem_id` set, the run waits for that problem instead
+//! of submitting a new one.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value, json};
+
+use super::dwave_config::{self, Environment, Overrides, ProcessEnv};
+use super::sapi::{Sapi, Solver};
+use super::{RemoteError, Secret};
+use crate::params::{ParamDefault, ParamSpec, ParamType, ParamValues};
+use crate::sampler::{RemoteJob, RunControl};
+
+const fn text(name: &'static str, default: &'static str, help: &'static str) -> ParamSpec {
+    ParamSpec {
+        name,
+        ty: ParamType::Text { max_len: 512 },
+        default: ParamDefault::Auto(default),
+        help,
+        alias: None,
+        exposed: true,
+    }
+}
+
+/// `solver`: a solver name.
+pub const SOLVER: ParamSpec = text(
+    "solver",
+    "DWAVE_API_SOLVER, the profile's solver, or the least-loaded online solver of the kind",
+    "the Leap solver to run on, by name",
+);
+/// `endpoint`: the SAPI base URL.
+pub const ENDPOINT: ParamSpec = text(
+    "endpoint",
+    "DWAVE_API_ENDPOINT, the profile's endpoint, or the region's",
+    "SAPI base URL (https://…/sapi/v2/; http only to 127.0.0.1 for local fakes)",
+);
+/// `region`: a Leap region code.
+pub const REGION: ParamSpec = text(
+    "region",
+    "DWAVE_API_REGION, the profile's region, or na-west-1",
+    "Leap region (na-west-1, eu-central-1), used when no endpoint is given",
+);
+/// `profile`: a dwave.conf profile.
+pub const PROFILE: ParamSpec = text(
+    "profile",
+    "DWAVE_PROFILE, the file's `profile` key, or its first section",
+    "the dwave.conf profile to read",
+);
+/// `config_file`: a dwave.conf path.
+pub const CONFIG_FILE: ParamSpec = text(
+    "config_file",
+    "DWAVE_CONFIG_FILE, or ~/.config/dwave/dwave.conf and ./dwave.conf",
+    "a dwave.conf file to read instead of the usual places",
+);
+/// `problem_id`: resume a submitted problem.
+pub const PROBLEM_ID: ParamSpec = text(
+    "problem_id",
+    "submit a new problem",
+    "wait for this already-submitted problem instead of submitting (resumes a job after a \
+     restart; nothing is submitted twice)",
+);
+/// `request_timeout_s`: deadline of each HTTP request.
+pub const REQUEST_TIMEOUT_S: ParamSpec = ParamSpec {
+    name: "request_timeout_s",
+    ty: ParamType::Float {
+        min: 0.1,
+        max: 3600.0,
+    },
+    default: ParamDefault::Float(60.0),
+    help: "deadline of each HTTP request, in seconds (a long poll asks the server to hold at \
+           most 30 s of it)",
+    alias: None,
+    exposed: true,
+};
+
+/// The connection settings as given (unset: resolved from config and environment).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LeapSettings {
+    /// `solver`.
+    pub solver: Option<String>,
+    /// `endpoint`.
+    pub endpoint: Option<String>,
+    /// `region`.
+    pub region: Option<String>,
+    /// `profile`.
+    pub profile: Option<String>,
+    /// `config_file`.
+    pub config_file: Option<String>,
+    /// `problem_id`.
+    pub problem_id: Option<String>,
+    /// `request_timeout_s`.
+    pub request_timeout_s: f64,
+}
+
+impl LeapSettings {
+    /// Reads the shared parameters from validated values.
+    pub fn from_values(values: &ParamValues) -> Self {
+        let text = |k: &str| {
+            values
+                .get(k)
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(str::to_string)
+        };
+        LeapSettings {
+            solver: text("solver"),
+            endpoint: text("endpoint"),
+            region: text("region"),
+            profile: text("profile"),
+            config_file: text("config_file"),
+            problem_id: text("problem_id"),
+            request_timeout_s: values
+                .get("request_timeout_s")
+                .and_then(Value::as_f64)
+                .unwrap_or(60.0),
+        }
+    }
+
+    /// The settings as JSON for `SampleInfo::params` (no token: it is never a parameter).
+    pub fn to_json(&self) -> Map<String, Value> {
+        let mut m = Map::new();
+        for (k, v) in [
+            ("solver", &self.solver),
+            ("endpoint", &self.endpoint),
+            ("region", &self.region),
+            ("profile", &self.profile),
+            ("config_file", &self.config_file),
+            ("problem_id", &self.problem_id),
+        ] {
+            m.insert(k.into(), v.clone().map_or(Value::Null, Value::from));
+        }
+        m.insert("request_timeout_s".into(), json!(self.request_timeout_s));
+        m
+    }
+}
+
+/// A resolved connection: the client, the chosen solver, and the base URL.
+pub struct Connection {
+    /// The SAPI client.
+    pub sapi: Sapi,
+    /// The solver problems go to.
+    pub solver: Solver,
+    /// The base URL (for the job record).
+    pub base_url: String,
+}
+
+/// Resolves the settings against dwave.conf and the environment, then picks the solver: the
+/// one named (checked to be of `category` and to take `problem_type`), or the least-loaded
+/// online one that is.
+pub fn connect(
+    settings: &LeapSettings,
+    category: &str,
+    problem_type: &str,
+    env: &dyn Environment,
+) -> Result<Connection, RemoteError> {
+    let files = match &settings.config_file {
+        Some(f) => vec![PathBuf::from(f)],
+        None => dwave_config::config_files(env),
+    };
+    let config = dwave_config::resolve(
+        &files,
+        env,
+        &Overrides {
+            profile: settings.profile.clone(),
+            endpoint: settings.endpoint.clone(),
+            region: settings.region.clone(),
+            solver: settings.solver.clone(),
+        },
+    )?;
+    let token: Secret = config.require_token()?.clone();
+    let base_url = config.base_url();
+    let sapi = Sapi::new(
+        &base_url,
+        token,
+        Duration::from_secs_f64(settings.request_timeout_s),
+    )?;
+    let fits = |s: &Solver| {
+        s.category == category
+            && s.properties["supported_problem_types"]
+                .as_array()
+                .is_some_and(|t| t.iter().any(|t| t == problem_type))
+    };
+    // A JSON feature filter (Ocean's `{"qpu": true}`) is not a name: choose by kind then.
+    let named = config.solver.filter(|s| !s.trim_start().starts_with('{'));
+    let solver = match named {
+        Some(name) => {
+            let s = sapi.solver(&name)?;
+            if !fits(&s) {
+                return Err(RemoteError::Config(format!(
+                    "solver {name} is a {} solver that does not take {problem_type:?} problems; \
+                     this sampler needs a {category} solver",
+                    s.category
+                )));
+            }
+            s
+        }
+        None => {
+            let mut candidates: Vec<Solver> = sapi
+                .solvers()?
+                .into_iter()
+                .filter(|s| s.online && fits(s))
+                .collect();
+            candidates.sort_by(|a, b| {
+                a.avg_load
+                    .unwrap_or(0.0)
+                    .total_cmp(&b.avg_load.unwrap_or(0.0))
+            });
+            candidates.into_iter().next().ok_or_else(|| {
+                RemoteError::Config(format!(
+                    "no online {category} solver taking {problem_type:?} problems at {base_url}"
+                ))
+            })?
+        }
+    };
+    Ok(Connection {
+        sapi,
+        solver,
+        base_url,
+    })
+}
+
+/// The process environment, for samplers run from the CLI or the GUI.
+pub fn process_env() -> &'static dyn Environment {
+    &ProcessEnv
+}
+
+/// A finished problem: its answer and where the time went.
+pub struct Finished {
+    /// The answer object.
+    pub answer: Value,
+    /// The problem id.
+    pub problem_id: String,
+    /// Seconds from submit (or resume) to answer, as this machine saw them.
+    pub wall_s: f64,
+}
+
+/// Submits `job` (or, with `settings.problem_id`, takes up that problem), reports it to the
+/// caller through `control`, and waits for its answer. Cancelling the run cancels the problem
+/// on the server.
+pub fn run_problem(
+    conn: &Connection,
+    settings: &LeapSettings,
+    sampler: &str,
+    job: impl FnOnce() -> Result<Value, RemoteError>,
+    control: &RunControl,
+) -> Result<Finished, RemoteError> {
+    let t0 = Instant::now();
+    let mut record = RemoteJob {
+        sampler: sampler.into(),
+        endpoint: conn.base_url.clone(),
+        solver: conn.solver.name.clone(),
+        problem_id: String::new(),
+        status: "submitting".into(),
+    };
+    control.report_remote_job(&record);
+    let id = match &settings.problem_id {
+        Some(id) => id.clone(),
+        None => {
+            let job = job()?;
+            if control.is_cancelled() {
+                return Err(RemoteError::Cancelled("cancelled before submitting".into()));
+            }
+            conn.sapi.submit(&job)?.id
+        }
+    };
+    record.problem_id = id.clone();
+    record.status = "PENDING".into();
+    control.report_remote_job(&record);
+    // The server holds a long poll up to this long; it must end before the request's deadline.
+    let poll_wait_s = (settings.request_timeout_s - 1.0).floor().clamp(1.0, 30.0) as u64;
+    let answer = conn
+        .sapi
+        .wait(&id, &|| control.is_cancelled(), poll_wait_s, &|status| {
+            let mut now = record.clone();
+            now.status = status.to_string();
+            control.report_remote_job(&now);
+        });
+    if let Err(RemoteError::Cancelled(_)) = &answer {
+        record.status = "CANCELLED".into();
+        control.report_remote_job(&record);
+    }
+    Ok(Finished {
+        answer: answer?,
+        problem_id: id,
+        wall_s: t0.elapsed().as_secs_f64(),
+    })
+}
