@@ -24,7 +24,8 @@ fn solvers_are_listed_with_identity_status_and_category() {
     let fake = FakeSapi::start(TOKEN, example_solvers()).unwrap();
     let sapi = client(&fake, TOKEN, 5000);
     let solvers = sapi.solvers().unwrap();
-    assert_eq!(solvers.len(), 2);
+    assert_eq!(solvers.len(), 3);
+    assert!(solvers[2].properties["qubits"].as_array().unwrap().len() > 5500);
     assert_eq!(solvers[0].name, "Advantage_mock");
     assert_eq!(solvers[0].graph_id.as_deref(), Some("ring_4"));
     assert_eq!(solvers[0].category, "qpu");
@@ -617,4 +618,74 @@ fn the_cli_solves_a_sudoku_on_the_fake_hybrid_solver_with_the_token_from_the_env
     assert_ne!(out.status.code(), Some(0));
     assert!(err.contains("authentication failed"), "{err}");
     assert!(!err.contains("abcdef0123456789"), "{err}");
+}
+
+fn qpu(
+    fake: &FakeSapi,
+    extra: &[(&str, serde_json::Value)],
+) -> qubo_workbench::remote::qpu::DwaveQpu {
+    let mut given = serde_json::Map::new();
+    given.insert("endpoint".into(), fake.base_url.clone().into());
+    for (k, v) in extra {
+        given.insert(k.to_string(), v.clone());
+    }
+    let values =
+        qubo_workbench::params::validate(qubo_workbench::remote::qpu::ENTRY.params, &given)
+            .unwrap();
+    let env = [("DWAVE_API_TOKEN".to_string(), TOKEN.to_string())].into();
+    qubo_workbench::remote::qpu::DwaveQpu::from_values(&values).with_environment(env)
+}
+
+#[test]
+fn the_qpu_sampler_embeds_into_a_defective_p16_and_unembeds_true_samples() {
+    use qubo_workbench::qubo::Model;
+    use qubo_workbench::sampler::{RunControl, SampleError, Sampler};
+    let fake = FakeSapi::start(TOKEN, example_solvers()).unwrap();
+    let (model, ground) = small_model();
+    let set = qpu(&fake, &[("num_reads", 50.into())])
+        .sample(&model, &RunControl::new())
+        .unwrap();
+    for row in &set.rows {
+        assert!((row.energy - model.energy(&row.sample)).abs() < 1e-9);
+    }
+    let total: usize = set.rows.iter().map(|r| r.num_occurrences).sum();
+    assert_eq!(total, 50);
+    assert!((set.rows[0].energy - ground).abs() < 1e-9);
+    // Chains and what happened to them are reported.
+    let d = &set.info.details;
+    assert_eq!(d["solver"], "Advantage_system_mock", "the least-loaded QPU");
+    let cbf = d["chain_break_fraction"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&cbf));
+    assert!(d["qubits_used"].as_u64().unwrap() >= 14);
+    assert!(d["descent_changed_fraction"].is_number());
+    // The problem went as qp on the P16's working graph: lin has one entry per working qubit.
+    let seen = fake.seen();
+    let submit = seen
+        .iter()
+        .rfind(|r| r.method == "POST" && r.path.ends_with("/problems/"))
+        .unwrap();
+    let body: serde_json::Value = serde_json::from_slice(&submit.body).unwrap();
+    assert_eq!(body[0]["type"], "qubo");
+    assert_eq!(body[0]["data"]["format"], "qp");
+    assert_eq!(body[0]["params"]["num_reads"], 50);
+    // Resuming re-derives the same embedding from the seed: the same samples come back.
+    let id = d["problem_id"].as_str().unwrap().to_string();
+    let again = qpu(
+        &fake,
+        &[("num_reads", 50.into()), ("problem_id", id.into())],
+    )
+    .sample(&model, &RunControl::new())
+    .unwrap();
+    assert_eq!(again.rows, set.rows);
+    // Without descent the vote alone is returned (and descent is not reported).
+    let raw = qpu(&fake, &[("postprocess", "none".into())])
+        .sample(&model, &RunControl::new())
+        .unwrap();
+    assert!(raw.info.details.get("descent_changed_fraction").is_none());
+    // A model larger than the QPU is refused with the reason, before anything is sent.
+    let e = qpu(&fake, &[("solver", "Advantage_mock".into())])
+        .sample(&model, &RunControl::new())
+        .unwrap_err();
+    assert!(matches!(e, SampleError::ModelNotSupported(_)), "{e}");
+    assert!(e.to_string().contains("14 variables but only 4"), "{e}");
 }

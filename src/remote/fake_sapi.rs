@@ -169,8 +169,43 @@ impl Drop for FakeSapi {
     }
 }
 
-/// A 4-qubit QPU (a ring) and a hybrid BQM solver, as the protocol notes' example lists them.
+/// A 4-qubit QPU (a ring) and a hybrid BQM solver, as the protocol notes' example lists them,
+/// and an Advantage-sized QPU (`pegasus_solver(16, …)`, some qubits and couplers dead).
 pub fn example_solvers() -> Vec<Value> {
+    let mut solvers = ring_and_hybrid_solvers();
+    solvers.push(pegasus_solver("Advantage_system_mock", 16, 0.01, 0.005, 4));
+    solvers
+}
+
+/// A Pegasus P(m) QPU with a fraction of its qubits and couplers dead (seeded), described as
+/// SAPI describes an Advantage system.
+pub fn pegasus_solver(
+    name: &str,
+    m: usize,
+    dead_qubits: f64,
+    dead_couplers: f64,
+    seed: u64,
+) -> Value {
+    let graph = super::topology::pegasus(m).with_defects(dead_qubits, dead_couplers, seed);
+    json!({
+        "identity": {"name": name, "version": {"graph_id": format!("pegasus_{m}_{seed}")}},
+        "status": "ONLINE", "description": format!("P{m} mock QPU"), "avg_load": 0.05,
+        "properties": {
+            "category": "qpu", "supported_problem_types": ["qubo", "ising"],
+            "num_qubits": super::topology::pegasus_num_qubits(m),
+            "qubits": graph.qubits,
+            "couplers": graph.couplers.iter().map(|&(a, b)| [a, b]).collect::<Vec<_>>(),
+            "h_range": [-4.0, 4.0], "j_range": [-1.0, 1.0],
+            "extended_j_range": [-2.0, 1.0],
+            "num_reads_range": [1, 10000], "annealing_time_range": [0.5, 2000.0],
+            "default_annealing_time": 20.0,
+            "topology": {"type": "pegasus", "shape": [m]},
+            "parameters": {"num_reads": "reads", "annealing_time": "µs", "label": "label"}
+        }
+    })
+}
+
+fn ring_and_hybrid_solvers() -> Vec<Value> {
     vec![
         json!({
             "identity": {"name": "Advantage_mock", "version": {"graph_id": "ring_4"}},

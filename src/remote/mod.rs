@@ -12,12 +12,15 @@
 
 pub mod bq;
 pub mod dwave_config;
+pub mod embedding;
 pub mod fake_sapi;
 pub mod http;
 pub mod hybrid;
 pub mod leap;
 pub mod qp;
+pub mod qpu;
 pub mod sapi;
+pub mod topology;
 
 use std::fmt;
 

@@ -116,6 +116,7 @@ pub const SAMPLERS: &[SamplerEntry] = &[
     tabu::ENTRY,
     exact::ENTRY,
     crate::remote::hybrid::ENTRY,
+    crate::remote::qpu::ENTRY,
 ];
 
 /// The sampler name that lets the workbench choose (`choose`): the CLI's and the GUI's default.

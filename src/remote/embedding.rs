@@ -1,0 +1,488 @@
+//! Minor embedding: each logical variable becomes a chain of physical qubits (a connected set
+//! on the working graph), and every logical coupling needs at least one coupler between the two
+//! chains. Found by the heuristic of Cai, Macready and Roy (2014): place each variable at the
+//! qubit that is cheapest to reach from all its placed neighbours' chains, its chain being the
+//! union of the shortest paths there; qubits already used cost exponentially more, so repeated
+//! rip-up-and-replace rounds push chains apart until none overlap, then shorten them.
+//!
+//! Invariant of a returned `Embedding` (checked by `verify`): chains are non-empty, disjoint,
+//! connected on working couplers, and every logical edge has a working coupler between its
+//! chains. The search is bounded by rounds and by the caller's cancel flag.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::topology::WorkingGraph;
+
+/// Rip-up-and-replace rounds, over all restarts, before giving up on removing overlaps.
+const MAX_ROUNDS: usize = 200;
+/// Rounds without fewer shared qubits before starting afresh.
+const STALE_ROUNDS: usize = 8;
+/// Rounds spent shortening chains once no qubit is shared.
+const POLISH_ROUNDS: usize = 3;
+/// Cost of a qubit used by `k` other chains: `BASE^k` (free qubits cost 1).
+const BASE_SHIFT: u32 = 3;
+/// The largest `BASE_SHIFT` grows to (4 shared uses · 13 bits stays far below `FAR`).
+const MAX_SHIFT: u32 = 13;
+/// An unreachable qubit's distance.
+const FAR: u64 = u64::MAX / 4;
+
+/// Chains of physical qubits, one per logical variable.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Embedding {
+    /// `chains[v]`: the qubits of variable v.
+    pub chains: Vec<Vec<u32>>,
+}
+
+impl Embedding {
+    /// Qubits used in all.
+    pub fn num_qubits(&self) -> usize {
+        self.chains.iter().map(Vec::len).sum()
+    }
+
+    /// The longest chain.
+    pub fn max_chain_length(&self) -> usize {
+        self.chains.iter().map(Vec::len).max().unwrap_or(0)
+    }
+
+    /// Checks the invariant against the logical edges and the working graph; the first
+    /// problem in words.
+    pub fn verify(&self, edges: &[(usize, usize)], graph: &WorkingGraph) -> Result<(), String> {
+        let mut owner = vec![usize::MAX; graph.adjacency.len()];
+        for (v, chain) in self.chains.iter().enumerate() {
+            if chain.is_empty() {
+                return Err(format!("variable {v} has an empty chain"));
+            }
+            for &q in chain {
+                if graph.qubits.binary_search(&q).is_err() {
+                    return Err(format!("variable {v} uses qubit {q}, which does not work"));
+                }
+                if owner[q as usize] != usize::MAX {
+                    return Err(format!(
+                        "qubit {q} is in the chains of {} and {v}",
+                        owner[q as usize]
+                    ));
+                }
+                owner[q as usize] = v;
+            }
+            // Connected: a search from the first qubit over the chain reaches all of it.
+            let mut seen = vec![chain[0]];
+            let mut k = 0;
+            while k < seen.len() {
+                for &n in &graph.adjacency[seen[k] as usize] {
+                    if owner[n as usize] == v && !seen.contains(&n) {
+                        seen.push(n);
+                    }
+                }
+                k += 1;
+            }
+            if seen.len() != chain.len() {
+                return Err(format!("the chain of variable {v} is not connected"));
+            }
+        }
+        for &(a, b) in edges {
+            let linked = self.chains[a].iter().any(|&p| {
+                graph.adjacency[p as usize]
+                    .iter()
+                    .any(|&q| owner[q as usize] == b)
+            });
+            if !linked {
+                return Err(format!("no coupler joins the chains of {a} and {b}"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why no embedding was found.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum EmbedError {
+    /// The model does not fit (too many variables, or overlaps remain after every round).
+    #[error("{0}")]
+    NotFound(String),
+    /// The caller cancelled.
+    #[error("embedding cancelled")]
+    Cancelled,
+}
+
+/// Finds an embedding of the logical graph (`n` variables, `edges`) into `graph`. `seed` breaks
+/// ties, so a run can be repeated.
+pub fn find_embedding(
+    n: usize,
+    edges: &[(usize, usize)],
+    graph: &WorkingGraph,
+    seed: u64,
+    budget: std::time::Duration,
+    cancelled: &dyn Fn() -> bool,
+) -> Result<Embedding, EmbedError> {
+    let t0 = std::time::Instant::now();
+    if n > graph.qubits.len() {
+        return Err(EmbedError::NotFound(format!(
+            "{n} variables but only {} working qubits",
+            graph.qubits.len()
+        )));
+    }
+    let mut neighbours = vec![Vec::new(); n];
+    for &(a, b) in edges {
+        if a >= n || b >= n {
+            return Err(EmbedError::NotFound(format!(
+                "the coupling ({a}, {b}) names a variable beyond the model's {n}"
+            )));
+        }
+        if a != b {
+            neighbours[a].push(b);
+            neighbours[b].push(a);
+        }
+    }
+    for list in &mut neighbours {
+        list.sort_unstable();
+        list.dedup();
+    }
+    let mut search = Search::new(graph, seed);
+    let mut rng = seed;
+    let mut order = Vec::new();
+    let mut chains: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let (mut clean_rounds, mut stale, mut fewest_shared, mut attempt_round) = (0, 0, usize::MAX, 0);
+    let mut rounds = 0;
+    while rounds < MAX_ROUNDS && (rounds == 0 || t0.elapsed() < budget || search.shared() == 0) {
+        rounds += 1;
+        if order.is_empty() || stale >= STALE_ROUNDS {
+            // (Re)start from nothing, from a random variable: a placement can lock itself in
+            // (a chain whose every neighbour is taken keeps its overlap whatever it costs).
+            search.clear();
+            chains.iter_mut().for_each(Vec::clear);
+            let start = (crate::sampler::rng::splitmix64(&mut rng) % n.max(1) as u64) as usize;
+            order = placement_order(&neighbours, start);
+            (stale, fewest_shared, attempt_round) = (0, usize::MAX, 0);
+        } else {
+            // A new order each round: a fixed one can cycle between the same placements.
+            for i in (1..order.len()).rev() {
+                let j = (crate::sampler::rng::splitmix64(&mut rng) % (i as u64 + 1)) as usize;
+                order.swap(i, j);
+            }
+        }
+        search.shift = (BASE_SHIFT + attempt_round / 2).min(MAX_SHIFT);
+        attempt_round += 1;
+        for &v in &order {
+            if cancelled() {
+                return Err(EmbedError::Cancelled);
+            }
+            let old = std::mem::take(&mut chains[v]);
+            search.release(&old);
+            // On a fresh start only placed neighbours count; later, all of them.
+            let placed: Vec<usize> = neighbours[v]
+                .iter()
+                .copied()
+                .filter(|&u| !chains[u].is_empty())
+                .collect();
+            let chain = search.place(&placed, &chains)?;
+            search.occupy(&chain);
+            chains[v] = chain;
+        }
+        let shared = search.shared();
+        if shared == 0 {
+            clean_rounds += 1;
+            if clean_rounds > POLISH_ROUNDS {
+                break;
+            }
+        } else if shared < fewest_shared {
+            (fewest_shared, stale) = (shared, 0);
+        } else {
+            stale += 1;
+        }
+    }
+    if search.shared() > 0 {
+        return Err(EmbedError::NotFound(format!(
+            "chains still share {} qubits after {rounds} rounds ({:.1} s): the model ({n} \
+             variables, {} couplings) is too dense for this heuristic on this working graph \
+             ({} qubits); try a longer embedding_timeout_s, or dwave-hybrid",
+            search.shared(),
+            t0.elapsed().as_secs_f64(),
+            edges.len(),
+            graph.qubits.len()
+        )));
+    }
+    Ok(Embedding { chains })
+}
+
+/// Variables in breadth-first order from `start` (then from the most connected ones left), so
+/// each is placed next to neighbours already placed.
+fn placement_order(neighbours: &[Vec<usize>], start: usize) -> Vec<usize> {
+    let n = neighbours.len();
+    let mut by_degree: Vec<usize> = (0..n).collect();
+    by_degree.sort_by_key(|&v| Reverse(neighbours[v].len()));
+    if let Some(k) = by_degree.iter().position(|&v| v == start) {
+        by_degree[..=k].rotate_right(1);
+    }
+    let mut seen = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    for &start in &by_degree {
+        if seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        let mut k = order.len();
+        order.push(start);
+        while k < order.len() {
+            let v = order[k];
+            for &u in &neighbours[v] {
+                if !seen[u] {
+                    seen[u] = true;
+                    order.push(u);
+                }
+            }
+            k += 1;
+        }
+    }
+    order
+}
+
+/// Reused buffers of the shortest-path searches, and how many chains use each qubit.
+struct Search<'g> {
+    graph: &'g WorkingGraph,
+    working: Vec<bool>,
+    usage: Vec<u32>,
+    dist: Vec<Vec<u64>>,
+    parent: Vec<Vec<u32>>,
+    cost: Vec<u64>,
+    heap: BinaryHeap<Reverse<(u64, u32)>>,
+    rng: u64,
+    /// log2 of the cost of a shared qubit; raised while overlaps persist.
+    shift: u32,
+}
+
+impl<'g> Search<'g> {
+    fn new(graph: &'g WorkingGraph, seed: u64) -> Self {
+        let size = graph.adjacency.len();
+        let mut working = vec![false; size];
+        for &q in &graph.qubits {
+            working[q as usize] = true;
+        }
+        Search {
+            graph,
+            working,
+            usage: vec![0; size],
+            dist: Vec::new(),
+            parent: Vec::new(),
+            cost: vec![0; size],
+            heap: BinaryHeap::new(),
+            rng: seed ^ 0x9e37_79b9_7f4a_7c15,
+            shift: BASE_SHIFT,
+        }
+    }
+
+    fn weight(&self, q: u32) -> u64 {
+        let used = self.usage[q as usize].min(4);
+        1u64 << (self.shift * used)
+    }
+
+    fn release(&mut self, chain: &[u32]) {
+        for &q in chain {
+            self.usage[q as usize] -= 1;
+        }
+    }
+
+    fn occupy(&mut self, chain: &[u32]) {
+        for &q in chain {
+            self.usage[q as usize] += 1;
+        }
+    }
+
+    /// Qubits in more than one chain.
+    fn shared(&self) -> usize {
+        self.usage.iter().filter(|&&u| u > 1).count()
+    }
+
+    fn clear(&mut self) {
+        self.usage.fill(0);
+    }
+
+    /// A chain for a variable whose placed neighbours are `placed`: the root minimising the
+    /// summed path costs to every neighbour's chain, plus those paths.
+    fn place(&mut self, placed: &[usize], chains: &[Vec<u32>]) -> Result<Vec<u32>, EmbedError> {
+        let size = self.graph.adjacency.len();
+        if placed.is_empty() {
+            // Nothing to be near: the cheapest working qubit, ties broken at random.
+            return self
+                .cheapest(|s, q| s.weight(q))
+                .map(|q| vec![q])
+                .ok_or_else(|| EmbedError::NotFound("no working qubit left".into()));
+        }
+        while self.dist.len() < placed.len() {
+            self.dist.push(vec![FAR; size]);
+            self.parent.push(vec![u32::MAX; size]);
+        }
+        for (k, &u) in placed.iter().enumerate() {
+            self.shortest_paths(k, &chains[u]);
+        }
+        // Root cost: its own weight once, plus each neighbour's path to it without it.
+        for q in 0..size {
+            let mut c = if self.working[q] {
+                self.weight(q as u32)
+            } else {
+                FAR
+            };
+            for k in 0..placed.len() {
+                let d = self.dist[k][q];
+                if d == 0 || d >= FAR {
+                    c = FAR;
+                    break;
+                }
+                c = c.saturating_add(d - self.weight(q as u32));
+            }
+            self.cost[q] = c;
+        }
+        let root = self.cheapest(|s, q| s.cost[q as usize]).ok_or_else(|| {
+            EmbedError::NotFound(
+                "the neighbours' chains cannot be joined on the working graph".to_string(),
+            )
+        })?;
+        let mut chain = vec![root];
+        for k in 0..placed.len() {
+            let mut x = root;
+            while self.dist[k][x as usize] > 0 {
+                if !chain.contains(&x) {
+                    chain.push(x);
+                }
+                x = self.parent[k][x as usize];
+            }
+        }
+        self.prune(&mut chain, placed, chains);
+        Ok(chain)
+    }
+
+    /// Drops leaves of `chain` (never the root) that no neighbour needs: a leaf goes when every
+    /// neighbour chain it touches is touched by another qubit of the chain too. Paths to
+    /// different neighbours often run side by side; this keeps only what joins them.
+    fn prune(&self, chain: &mut Vec<u32>, placed: &[usize], chains: &[Vec<u32>]) {
+        let adjacency = &self.graph.adjacency;
+        let touches =
+            |q: u32, u: usize| adjacency[q as usize].iter().any(|n| chains[u].contains(n));
+        loop {
+            let removable = (1..chain.len()).find(|&i| {
+                let q = chain[i];
+                let inner = adjacency[q as usize]
+                    .iter()
+                    .filter(|n| chain.contains(n))
+                    .count();
+                inner <= 1
+                    && placed.iter().all(|&u| {
+                        !touches(q, u) || chain.iter().any(|&other| other != q && touches(other, u))
+                    })
+            });
+            match removable {
+                Some(i) => {
+                    chain.swap_remove(i);
+                }
+                None => break,
+            }
+        }
+    }
+
+    /// Node-weighted shortest paths from `sources` (distance 0) into buffer `k`.
+    fn shortest_paths(&mut self, k: usize, sources: &[u32]) {
+        let dist = &mut self.dist[k];
+        let parent = &mut self.parent[k];
+        dist.fill(FAR);
+        parent.fill(u32::MAX);
+        self.heap.clear();
+        for &s in sources {
+            dist[s as usize] = 0;
+            self.heap.push(Reverse((0, s)));
+        }
+        while let Some(Reverse((d, q))) = self.heap.pop() {
+            if d > dist[q as usize] {
+                continue;
+            }
+            for &n in &self.graph.adjacency[q as usize] {
+                let used = self.usage[n as usize].min(4);
+                let nd = d + (1u64 << (self.shift * used));
+                if nd < dist[n as usize] {
+                    dist[n as usize] = nd;
+                    parent[n as usize] = q;
+                    self.heap.push(Reverse((nd, n)));
+                }
+            }
+        }
+    }
+
+    /// The working qubit of least `score`, ties broken by the seeded generator.
+    fn cheapest(&mut self, score: impl Fn(&Self, u32) -> u64) -> Option<u32> {
+        let mut best: Option<(u64, u64, u32)> = None;
+        for &q in &self.graph.qubits {
+            let s = score(self, q);
+            if s >= FAR {
+                continue;
+            }
+            // Ties go to better-connected qubits (away from the fabric's edge), then at random.
+            let degree = self.graph.adjacency[q as usize].len() as u64;
+            let tie =
+                (u64::MAX - degree) << 48 | crate::sampler::rng::splitmix64(&mut self.rng) >> 16;
+            if best.is_none_or(|(bs, bt, _)| (s, tie) < (bs, bt)) {
+                best = Some((s, tie, q));
+            }
+        }
+        best.map(|b| b.2)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::remote::topology::pegasus;
+
+    const LONG: std::time::Duration = std::time::Duration::from_secs(600);
+
+    #[test]
+    fn a_clique_and_a_grid_embed_into_pegasus_and_verify() {
+        let graph = pegasus(4);
+        let clique: Vec<(usize, usize)> = (0..12)
+            .flat_map(|a| (a + 1..12).map(move |b| (a, b)))
+            .collect();
+        let e = find_embedding(12, &clique, &graph, 1, LONG, &|| false).unwrap();
+        e.verify(&clique, &graph).unwrap();
+        assert!(e.max_chain_length() > 1, "K12 needs chains on Pegasus");
+        let side = 6;
+        let grid: Vec<(usize, usize)> = (0..side * side)
+            .flat_map(|v| {
+                let (r, c) = (v / side, v % side);
+                let mut out = Vec::new();
+                if c + 1 < side {
+                    out.push((v, v + 1));
+                }
+                if r + 1 < side {
+                    out.push((v, v + side));
+                }
+                out
+            })
+            .collect();
+        let e = find_embedding(side * side, &grid, &graph, 2, LONG, &|| false).unwrap();
+        e.verify(&grid, &graph).unwrap();
+    }
+
+    #[test]
+    fn impossible_models_and_cancels_say_so() {
+        let graph = pegasus(2);
+        let many: Vec<(usize, usize)> = (0..60)
+            .flat_map(|a| (a + 1..60).map(move |b| (a, b)))
+            .collect();
+        let e = find_embedding(60, &many, &graph, 1, LONG, &|| false).unwrap_err();
+        assert!(e.to_string().contains("60 variables but only"), "{e}");
+        let e = find_embedding(30, &many, &graph, 1, LONG, &|| false).unwrap_err();
+        assert!(e.to_string().contains("beyond the model's 30"), "{e}");
+        let k30: Vec<(usize, usize)> = many.iter().copied().filter(|&(_, b)| b < 30).collect();
+        let e = find_embedding(30, &k30, &graph, 1, LONG, &|| false).unwrap_err();
+        assert!(matches!(e, EmbedError::NotFound(_)), "{e}");
+        let e = find_embedding(3, &[(0, 1)], &pegasus(3), 1, LONG, &|| true).unwrap_err();
+        assert_eq!(e, EmbedError::Cancelled);
+        // `verify` catches a broken embedding.
+        let bad = Embedding {
+            chains: vec![vec![graph.qubits[0]], vec![graph.qubits[0]]],
+        };
+        assert!(
+            bad.verify(&[(0, 1)], &graph)
+                .unwrap_err()
+                .contains("in the chains")
+        );
+    }
+}

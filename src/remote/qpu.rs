@@ -1,0 +1,566 @@
+//! `dwave-qpu`: D-Wave Leap's quantum annealers. The logical model is minor-embedded into the
+//! solver's working graph (`embedding`), each chain held together by a coupling of
+//! `chain_strength`, scaled into the solver's `h_range`/`j_range` when it does not fit (and the
+//! run says so), sent in the `qp` encoding, and the answer unembedded: majority vote per chain
+//! (ties broken by the seed), then — on by default — steepest descent on the logical model,
+//! because chains that broke leave reads that a few flips make much better. What the chains
+//! and the descent did is reported in `info.details`.
+//!
+//! Invariant: resuming a problem (`problem_id`) re-derives the same embedding from the same
+//! solver graph and `seed`, so the answer is unembedded with the chains it was sent with.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use serde_json::{Value, json};
+
+use super::RemoteError;
+use super::embedding::{EmbedError, Embedding, find_embedding};
+use super::leap::{self, LeapSettings};
+use super::qp::{PhysicalProblem, decode_answer, encode_problem};
+use super::topology::WorkingGraph;
+use crate::params::{ParamDefault, ParamSpec, ParamType, ParamValues};
+use crate::qubo::{Csr, Model, Qubo};
+use crate::sampler::{
+    RunControl, RunsOn, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry,
+};
+
+/// The registry entry.
+pub const ENTRY: SamplerEntry = SamplerEntry {
+    name: "dwave-qpu",
+    summary: "D-Wave Leap quantum annealer: the model minor-embedded into the QPU's working \
+              graph, chains unembedded by majority vote and polished by steepest descent (needs \
+              a Leap token: DWAVE_API_TOKEN or dwave.conf)",
+    params: &[
+        leap::SOLVER,
+        ParamSpec {
+            name: "num_reads",
+            ty: ParamType::Int {
+                min: 1,
+                max: 10_000,
+            },
+            default: ParamDefault::Int(100),
+            help: "anneal-readout cycles on the QPU",
+            alias: None,
+            exposed: true,
+        },
+        ParamSpec {
+            name: "annealing_time",
+            ty: ParamType::Float {
+                min: 0.5,
+                max: 2000.0,
+            },
+            default: ParamDefault::Auto("the solver's default (20 µs on Advantage)"),
+            help: "anneal duration per read, in microseconds (within the solver's \
+                   annealing_time_range)",
+            alias: None,
+            exposed: true,
+        },
+        ParamSpec {
+            name: "chain_strength",
+            ty: ParamType::Float { min: 0.0, max: 1e9 },
+            default: ParamDefault::Auto("uniform torque compensation, as Ocean's default"),
+            help: "penalty for a chain whose qubits disagree, in the model's energy units",
+            alias: None,
+            exposed: true,
+        },
+        ParamSpec {
+            name: "postprocess",
+            ty: ParamType::Choice(&["descent", "none"]),
+            default: ParamDefault::Word("descent"),
+            help: "after the majority vote: steepest descent on the logical model, or nothing",
+            alias: None,
+            exposed: true,
+        },
+        ParamSpec {
+            name: "embedding_timeout_s",
+            ty: ParamType::Float {
+                min: 0.01,
+                max: 3600.0,
+            },
+            default: ParamDefault::Float(30.0),
+            help: "time the embedding search may take before it gives up, in seconds",
+            alias: None,
+            exposed: true,
+        },
+        ParamSpec::seed(
+            ParamDefault::Int(1),
+            "seed of the embedding search and of majority-vote ties (the same seed and solver \
+             give the same embedding, which resuming a problem relies on)",
+        ),
+        leap::ENDPOINT,
+        leap::REGION,
+        leap::PROFILE,
+        leap::CONFIG_FILE,
+        leap::PROBLEM_ID,
+        leap::REQUEST_TIMEOUT_S,
+    ],
+    build: |values| Ok(Box::new(DwaveQpu::from_values(values))),
+    runs_on: RunsOn::Service("D-Wave Leap"),
+};
+
+/// The QPU sampler's settings.
+#[derive(Clone, Debug, Default)]
+pub struct DwaveQpu {
+    /// Where and how to connect.
+    pub leap: LeapSettings,
+    /// Reads.
+    pub num_reads: u64,
+    /// µs per anneal (`None`: the solver's default).
+    pub annealing_time: Option<f64>,
+    /// Chain coupling (`None`: uniform torque compensation).
+    pub chain_strength: Option<f64>,
+    /// Steepest descent after the vote.
+    pub descent: bool,
+    /// Embedding and tie-break seed.
+    pub seed: u64,
+    /// Seconds the embedding search may take.
+    pub embedding_timeout_s: f64,
+    /// An environment to read instead of the process's (tests).
+    pub environment: Option<BTreeMap<String, String>>,
+}
+
+impl DwaveQpu {
+    /// From validated parameter values.
+    pub fn from_values(values: &ParamValues) -> Self {
+        DwaveQpu {
+            leap: LeapSettings::from_values(values),
+            num_reads: values
+                .get("num_reads")
+                .and_then(Value::as_u64)
+                .unwrap_or(100),
+            annealing_time: values.get("annealing_time").and_then(Value::as_f64),
+            chain_strength: values.get("chain_strength").and_then(Value::as_f64),
+            descent: values.get("postprocess").and_then(Value::as_str) != Some("none"),
+            seed: values.get("seed").and_then(Value::as_u64).unwrap_or(1),
+            embedding_timeout_s: values
+                .get("embedding_timeout_s")
+                .and_then(Value::as_f64)
+                .unwrap_or(30.0),
+            environment: None,
+        }
+    }
+
+    /// Reads `DWAVE_*` from `env` instead of the process environment.
+    pub fn with_environment(mut self, env: BTreeMap<String, String>) -> Self {
+        self.environment = Some(env);
+        self
+    }
+
+    fn run(&self, model: &dyn Model, control: &RunControl) -> Result<SampleSet, SampleError> {
+        let t0 = Instant::now();
+        let env: &dyn super::dwave_config::Environment = match &self.environment {
+            Some(e) => e,
+            None => leap::process_env(),
+        };
+        let conn = leap::connect(&self.leap, "qpu", "qubo", env)?;
+        let props = &conn.solver.properties;
+        let graph = WorkingGraph::from_properties(props);
+        let qubo =
+            Qubo::from_model(model).map_err(|e| SampleError::ModelNotSupported(e.to_string()))?;
+        let n = qubo.num_variables();
+        let edges: Vec<(usize, usize)> = qubo
+            .couplings()
+            .iter()
+            .filter(|c| c.value != 0.0)
+            .map(|c| (c.i as usize, c.j as usize))
+            .collect();
+        let mut info = SampleInfo {
+            sampler: ENTRY.name.into(),
+            params: self.params(),
+            num_reads_requested: self.num_reads as usize,
+            seed: Some(self.seed),
+            ..SampleInfo::default()
+        };
+        let cancelled = |info: SampleInfo| SampleSet {
+            num_variables: n,
+            rows: Vec::new(),
+            info: SampleInfo {
+                cancelled: true,
+                ..info
+            },
+        };
+        let budget = std::time::Duration::from_secs_f64(self.embedding_timeout_s);
+        let embedding = match find_embedding(n, &edges, &graph, self.seed, budget, &|| {
+            control.is_cancelled()
+        }) {
+            Ok(e) => e,
+            Err(EmbedError::Cancelled) => return Ok(cancelled(info)),
+            Err(EmbedError::NotFound(why)) => {
+                return Err(SampleError::ModelNotSupported(format!(
+                    "no embedding into {}: {why}",
+                    conn.solver.name
+                )));
+            }
+        };
+        let embed_s = t0.elapsed().as_secs_f64();
+        let chain_strength = self
+            .chain_strength
+            .unwrap_or_else(|| uniform_torque_compensation(&qubo));
+        let mut physical = embed_qubo(&qubo, &embedding, &graph, chain_strength);
+        let scale = fit_to_ranges(&mut physical, props);
+        if scale > 1.0 {
+            info.warnings.push(format!(
+                "the embedded problem exceeds {}'s h_range/j_range: every bias was divided by \
+                 {scale:.3} before sending (energies shown are the model's)",
+                conn.solver.name
+            ));
+        }
+        let data = encode_problem(&physical, &graph.qubits, &graph.couplers)?;
+        let mut params = json!({ "num_reads": self.num_reads });
+        if let Some(t) = self.annealing_time {
+            params["annealing_time"] = json!(t);
+        }
+        let mut identity = json!({ "name": conn.solver.name });
+        if let Some(g) = &conn.solver.graph_id {
+            identity["version"] = json!({ "graph_id": g });
+        }
+        let job = json!({
+            "solver": identity, "type": "qubo", "data": data, "params": params,
+            "label": "qubo-workbench",
+        });
+        info.preprocessing_ns = t0.elapsed().as_nanos() as u64;
+        let finished = match leap::run_problem(&conn, &self.leap, ENTRY.name, || Ok(job), control) {
+            Ok(f) => f,
+            Err(RemoteError::Cancelled(_)) if control.is_cancelled() => return Ok(cancelled(info)),
+            Err(e) => return Err(e.into()),
+        };
+        let t_post = Instant::now();
+        let answer = decode_answer(&finished.answer)?;
+        let position: BTreeMap<u32, usize> = answer
+            .active_variables
+            .iter()
+            .enumerate()
+            .map(|(k, &q)| (q, k))
+            .collect();
+        let chain_positions: Vec<Vec<usize>> = embedding
+            .chains
+            .iter()
+            .map(|chain| {
+                chain
+                    .iter()
+                    .map(|q| {
+                        position.get(q).copied().ok_or_else(|| {
+                            RemoteError::Protocol(format!(
+                                "the answer does not include qubit {q}, which was sent"
+                            ))
+                        })
+                    })
+                    .collect::<Result<Vec<usize>, _>>()
+            })
+            .collect::<Result<_, _>>()?;
+        let csr = Csr::of_model(model);
+        let mut tie_state = self.seed;
+        let (mut broken_reads, mut total_reads, mut changed_reads) = (0.0, 0u64, 0u64);
+        let mut energy_drop = 0.0;
+        let mut counted = Vec::with_capacity(answer.solutions.len());
+        for (row, &count) in answer.solutions.iter().zip(&answer.num_occurrences) {
+            let (mut x, broken) = majority_vote(row, &chain_positions, &mut tie_state);
+            broken_reads += broken as f64 / n.max(1) as f64 * count as f64;
+            total_reads += count as u64;
+            if self.descent {
+                let before = model.energy(&x);
+                if steepest_descent(&csr, model, &mut x) {
+                    changed_reads += count as u64;
+                    energy_drop += (before - model.energy(&x)) * count as f64;
+                }
+            }
+            counted.push((x, count as usize));
+        }
+        let reads = total_reads.max(1) as f64;
+        let d = &mut info.details;
+        d.insert("problem_id".into(), json!(finished.problem_id));
+        d.insert("solver".into(), json!(conn.solver.name));
+        d.insert("endpoint".into(), json!(conn.base_url));
+        d.insert("qubits_used".into(), json!(embedding.num_qubits()));
+        d.insert(
+            "max_chain_length".into(),
+            json!(embedding.max_chain_length()),
+        );
+        d.insert("chain_strength".into(), json!(chain_strength));
+        d.insert("chain_break_fraction".into(), json!(broken_reads / reads));
+        d.insert("scaled_by".into(), json!(scale.max(1.0)));
+        if self.descent {
+            d.insert(
+                "descent_changed_fraction".into(),
+                json!(changed_reads as f64 / reads),
+            );
+            d.insert(
+                "descent_mean_energy_drop".into(),
+                json!(energy_drop / reads),
+            );
+        }
+        d.insert("embed_s".into(), json!(embed_s));
+        d.insert("wall_s".into(), json!(finished.wall_s));
+        d.insert("timing_us".into(), Value::Object(answer.timing.clone()));
+        info.sampling_ns = (finished.wall_s * 1e9) as u64;
+        let mut set = SampleSet::from_counted(model, counted, info);
+        set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;
+        Ok(set)
+    }
+}
+
+impl Sampler for DwaveQpu {
+    fn name(&self) -> &'static str {
+        ENTRY.name
+    }
+
+    fn params(&self) -> Value {
+        let mut m = self.leap.to_json();
+        m.insert("num_reads".into(), json!(self.num_reads));
+        m.insert(
+            "annealing_time".into(),
+            self.annealing_time.map_or(Value::Null, Value::from),
+        );
+        m.insert(
+            "chain_strength".into(),
+            self.chain_strength.map_or(Value::Null, Value::from),
+        );
+        m.insert(
+            "postprocess".into(),
+            json!(if self.descent { "descent" } else { "none" }),
+        );
+        m.insert("seed".into(), json!(self.seed));
+        m.insert(
+            "embedding_timeout_s".into(),
+            json!(self.embedding_timeout_s),
+        );
+        Value::Object(m)
+    }
+
+    fn sample(&self, model: &dyn Model, control: &RunControl) -> Result<SampleSet, SampleError> {
+        self.run(model, control)
+    }
+}
+
+/// Ocean's default chain strength, for a QUBO: 1.414 × the root-mean-square Ising coupling ×
+/// √(mean degree), converted back to the penalty `s·(x_a + x_b − 2·x_a·x_b)` (= 2× the Ising
+/// chain coupling). 1 for a model without couplings.
+pub fn uniform_torque_compensation(q: &Qubo) -> f64 {
+    let live: Vec<f64> = q
+        .couplings()
+        .iter()
+        .map(|c| c.value)
+        .filter(|v| *v != 0.0)
+        .collect();
+    if live.is_empty() || q.num_variables() == 0 {
+        return 1.0;
+    }
+    let squares: f64 = live.iter().map(|v| (v / 4.0) * (v / 4.0)).sum();
+    let rms = (squares / live.len() as f64).sqrt();
+    let mean_degree = 2.0 * live.len() as f64 / q.num_variables() as f64;
+    2.0 * 1.414 * rms * mean_degree.sqrt()
+}
+
+/// The logical QUBO on physical qubits: each linear bias spread evenly over its chain, each
+/// coupling over the working couplers between the two chains, and every coupler inside a chain
+/// carrying `strength · (x_a + x_b − 2·x_a·x_b)` (zero when the chain agrees).
+pub fn embed_qubo(
+    q: &Qubo,
+    embedding: &Embedding,
+    graph: &WorkingGraph,
+    strength: f64,
+) -> PhysicalProblem {
+    let mut p = PhysicalProblem {
+        offset: q.offset(),
+        ..PhysicalProblem::default()
+    };
+    for (v, chain) in embedding.chains.iter().enumerate() {
+        let share = q.linear()[v] / chain.len() as f64;
+        for &a in chain {
+            *p.linear.entry(a).or_default() += share;
+        }
+        for (k, &a) in chain.iter().enumerate() {
+            for &b in &chain[k + 1..] {
+                if graph.coupled(a, b) {
+                    p.add_coupling(a, a, strength);
+                    p.add_coupling(b, b, strength);
+                    p.add_coupling(a, b, -2.0 * strength);
+                }
+            }
+        }
+    }
+    for c in q.couplings().iter().filter(|c| c.value != 0.0) {
+        let (ca, cb) = (
+            &embedding.chains[c.i as usize],
+            &embedding.chains[c.j as usize],
+        );
+        let links: Vec<(u32, u32)> = ca
+            .iter()
+            .flat_map(|&a| cb.iter().map(move |&b| (a, b)))
+            .filter(|&(a, b)| graph.coupled(a, b))
+            .collect();
+        let share = c.value / links.len().max(1) as f64;
+        for (a, b) in links {
+            p.add_coupling(a, b, share);
+        }
+    }
+    p
+}
+
+/// Divides every bias (and the offset) so the problem's Ising form fits the solver's
+/// `h_range` and `j_range`; the factor (1 when it already fits).
+pub fn fit_to_ranges(p: &mut PhysicalProblem, props: &Value) -> f64 {
+    let range = |key: &str| {
+        let r = props[key].as_array();
+        let lo = r.and_then(|r| r.first()).and_then(Value::as_f64);
+        let hi = r.and_then(|r| r.get(1)).and_then(Value::as_f64);
+        match (lo, hi) {
+            (Some(lo), Some(hi)) if lo < 0.0 && hi > 0.0 => Some((lo, hi)),
+            _ => None,
+        }
+    };
+    let ratio = |v: f64, (lo, hi): (f64, f64)| if v >= 0.0 { v / hi } else { v / lo };
+    // Ising form of x = (1 + s)/2: h_a = Q_aa/2 + Σ_b Q_ab/4, J_ab = Q_ab/4.
+    let mut h: BTreeMap<u32, f64> = p.linear.iter().map(|(&a, &v)| (a, v / 2.0)).collect();
+    for (&(a, b), &v) in &p.quadratic {
+        *h.entry(a).or_default() += v / 4.0;
+        *h.entry(b).or_default() += v / 4.0;
+    }
+    let mut scale: f64 = 1.0;
+    if let Some(hr) = range("h_range") {
+        for &v in h.values() {
+            scale = scale.max(ratio(v, hr));
+        }
+    }
+    if let Some(jr) = range("j_range") {
+        for &v in p.quadratic.values() {
+            scale = scale.max(ratio(v / 4.0, jr));
+        }
+    }
+    if scale > 1.0 {
+        p.linear.values_mut().for_each(|v| *v /= scale);
+        p.quadratic.values_mut().for_each(|v| *v /= scale);
+        p.offset /= scale;
+    }
+    scale
+}
+
+/// One read unembedded: each variable takes its chain's majority (a tie by the seeded coin);
+/// the number of chains that disagreed.
+fn majority_vote(row: &[u8], chains: &[Vec<usize>], tie_state: &mut u64) -> (Vec<u8>, usize) {
+    let mut broken = 0;
+    let x = chains
+        .iter()
+        .map(|chain| {
+            let ones = chain.iter().filter(|&&k| row[k] == 1).count();
+            if ones != 0 && ones != chain.len() {
+                broken += 1;
+            }
+            match (2 * ones).cmp(&chain.len()) {
+                std::cmp::Ordering::Greater => 1,
+                std::cmp::Ordering::Less => 0,
+                std::cmp::Ordering::Equal => (crate::sampler::rng::splitmix64(tie_state) & 1) as u8,
+            }
+        })
+        .collect();
+    (x, broken)
+}
+
+/// Flips the variable that lowers the energy most until none does (bounded by n² flips);
+/// whether anything changed.
+fn steepest_descent(csr: &Csr, model: &dyn Model, x: &mut [u8]) -> bool {
+    let n = x.len();
+    // Local field: the energy change of setting x_i = 1 from 0, given the others.
+    let mut field: Vec<f64> = (0..n)
+        .map(|i| {
+            let (cols, vals) = csr.row(i);
+            model.linear(i)
+                + cols
+                    .iter()
+                    .zip(vals)
+                    .filter(|(j, _)| x[**j as usize] == 1)
+                    .map(|(_, v)| v)
+                    .sum::<f64>()
+        })
+        .collect();
+    let mut changed = false;
+    for _ in 0..n.saturating_mul(n).max(1) {
+        // Flipping i changes the energy by field[i] (0→1) or −field[i] (1→0).
+        let (best, _) = (0..n)
+            .map(|i| (i, if x[i] == 0 { field[i] } else { -field[i] }))
+            .fold((usize::MAX, -1e-12), |b, c| if c.1 < b.1 { c } else { b });
+        if best == usize::MAX {
+            break;
+        }
+        let up = x[best] == 0;
+        x[best] = u8::from(up);
+        let (cols, vals) = csr.row(best);
+        for (&j, &v) in cols.iter().zip(vals) {
+            field[j as usize] += if up { v } else { -v };
+        }
+        changed = true;
+    }
+    changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::qubo::StoredModel;
+    use crate::remote::topology::pegasus;
+
+    /// An embedded problem's energy at intact chains equals the logical energy, and a broken
+    /// chain costs at least the chain strength.
+    #[test]
+    fn embedding_preserves_energies_and_penalises_broken_chains() {
+        let q = crate::qubo::random::random_qubo(10, 4, 3).unwrap();
+        let graph = pegasus(3);
+        let edges: Vec<(usize, usize)> = q
+            .couplings()
+            .iter()
+            .map(|c| (c.i as usize, c.j as usize))
+            .collect();
+        let e = find_embedding(
+            10,
+            &edges,
+            &graph,
+            5,
+            std::time::Duration::from_secs(600),
+            &|| false,
+        )
+        .unwrap();
+        e.verify(&edges, &graph).unwrap();
+        let p = embed_qubo(&q, &e, &graph, 50.0);
+        let size = graph.adjacency.len();
+        for bits in [0u32, 0b1010110011, 0b1111111111, 0b0100100001] {
+            let x: Vec<u8> = (0..10).map(|v| ((bits >> v) & 1) as u8).collect();
+            let mut phys = vec![0u8; size];
+            for (v, chain) in e.chains.iter().enumerate() {
+                for &a in chain {
+                    phys[a as usize] = x[v];
+                }
+            }
+            assert!((p.energy(&phys) - q.energy(&x).unwrap()).abs() < 1e-9);
+        }
+        if let Some((v, chain)) = e.chains.iter().enumerate().find(|c| c.1.len() > 1) {
+            let mut phys = vec![0u8; size];
+            phys[chain[0] as usize] = 1;
+            let mut x = vec![0u8; 10];
+            x[v] = 0;
+            assert!(p.energy(&phys) - q.energy(&x).unwrap() >= 50.0 - 20.0);
+        }
+    }
+
+    #[test]
+    fn ranges_scale_and_votes_and_descent_behave() {
+        let mut p = PhysicalProblem::default();
+        p.linear.insert(0, 8.0);
+        p.add_coupling(0, 1, -8.0);
+        let props = json!({"h_range": [-2.0, 2.0], "j_range": [-1.0, 1.0]});
+        let s = fit_to_ranges(&mut p, &props);
+        assert_eq!(s, 2.0, "J = −8/4 = −2 against −1");
+        assert_eq!(p.quadratic[&(0, 1)], -4.0);
+        // Majority: 2 of 3 ones → 1 with the chain broken; a tie uses the coin.
+        let (x, broken) = majority_vote(&[1, 1, 0, 0], &[vec![0, 1, 2], vec![3]], &mut 7);
+        assert_eq!((x, broken), (vec![1, 0], 1));
+        // Descent reaches a local minimum: x0 = 1 alone is best here.
+        let q = Qubo::new(vec![-1.0, 1.0], [(0, 1, 3.0)], 0.0).unwrap();
+        let m = StoredModel::new(q);
+        let csr = Csr::of_model(&m);
+        let mut x = vec![0, 1];
+        assert!(steepest_descent(&csr, &m, &mut x));
+        assert_eq!(x, vec![1, 0]);
+        assert!(!steepest_descent(&csr, &m, &mut x));
+    }
+}

@@ -1,0 +1,199 @@
+//! QPU working graphs: the solver's `qubits` and `couplers` as an adjacency list, and the
+//! Pegasus family generated from its definition (for the fake QPU and tests: an Advantage-sized
+//! P16 with some qubits and couplers dead, as real working graphs are).
+//!
+//! Pegasus P(m): qubit (u, w, k, z) — orientation u (0 vertical, 1 horizontal), w < m, k < 12,
+//! z < m − 1 — has linear index `z + (m−1)(k + 12(w + m·u))`. Edges: "external" (same u, w, k;
+//! z and z + 1), "odd" (k = 2j and 2j + 1), and "internal" between a vertical and a horizontal
+//! qubit whose line segments cross, placed by the offsets below (the production layout). Only
+//! the fabric is kept (qubits at the ragged edges that couple to nothing are dropped), which
+//! gives 5 640 qubits and 40 484 couplers for P16 — the figures dwave-networkx gives.
+
+use std::collections::BTreeSet;
+
+/// Vertical and horizontal offsets of the production Pegasus layout.
+const VERTICAL_OFFSETS: [usize; 12] = [2, 2, 2, 2, 10, 10, 10, 10, 6, 6, 6, 6];
+const HORIZONTAL_OFFSETS: [usize; 12] = [6, 6, 6, 6, 2, 2, 2, 2, 10, 10, 10, 10];
+
+/// A working graph: which qubits work, and their neighbours.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WorkingGraph {
+    /// Working qubits, ascending.
+    pub qubits: Vec<u32>,
+    /// Working couplers (low, high), ascending.
+    pub couplers: Vec<(u32, u32)>,
+    /// Neighbours of each qubit index (indexed by qubit number, empty for absent ones).
+    pub adjacency: Vec<Vec<u32>>,
+}
+
+impl WorkingGraph {
+    /// A graph from a solver's lists (couplers whose ends are not working are dropped).
+    pub fn new(qubits: Vec<u32>, couplers: Vec<(u32, u32)>) -> Self {
+        let mut qubits = qubits;
+        qubits.sort_unstable();
+        qubits.dedup();
+        let size = qubits.last().map_or(0, |&q| q as usize + 1);
+        let working: BTreeSet<u32> = qubits.iter().copied().collect();
+        let mut couplers: Vec<(u32, u32)> = couplers
+            .into_iter()
+            .filter(|&(a, b)| a != b && working.contains(&a) && working.contains(&b))
+            .map(|(a, b)| (a.min(b), a.max(b)))
+            .collect();
+        couplers.sort_unstable();
+        couplers.dedup();
+        let mut adjacency = vec![Vec::new(); size];
+        for &(a, b) in &couplers {
+            adjacency[a as usize].push(b);
+            adjacency[b as usize].push(a);
+        }
+        WorkingGraph {
+            qubits,
+            couplers,
+            adjacency,
+        }
+    }
+
+    /// Reads a solver's `qubits` and `couplers` properties.
+    pub fn from_properties(props: &serde_json::Value) -> Self {
+        let qubits = props["qubits"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|q| q.as_u64().and_then(|q| u32::try_from(q).ok()))
+            .collect();
+        let couplers = props["couplers"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| {
+                let a = u32::try_from(c.get(0)?.as_u64()?).ok()?;
+                let b = u32::try_from(c.get(1)?.as_u64()?).ok()?;
+                Some((a, b))
+            })
+            .collect();
+        WorkingGraph::new(qubits, couplers)
+    }
+
+    /// Whether `a` and `b` are coupled.
+    pub fn coupled(&self, a: u32, b: u32) -> bool {
+        self.adjacency
+            .get(a as usize)
+            .is_some_and(|n| n.contains(&b))
+    }
+
+    /// The graph with some qubits and couplers removed at random (`seed`): a fraction
+    /// `dead_qubits` of the qubits and `dead_couplers` of the remaining couplers.
+    pub fn with_defects(&self, dead_qubits: f64, dead_couplers: f64, seed: u64) -> Self {
+        let mut state = seed;
+        let mut coin = |p: f64| {
+            let r = crate::sampler::rng::splitmix64(&mut state);
+            ((r >> 11) as f64 / (1u64 << 53) as f64) < p
+        };
+        let qubits: Vec<u32> = self
+            .qubits
+            .iter()
+            .copied()
+            .filter(|_| !coin(dead_qubits))
+            .collect();
+        let couplers: Vec<(u32, u32)> = self
+            .couplers
+            .iter()
+            .copied()
+            .filter(|_| !coin(dead_couplers))
+            .collect();
+        WorkingGraph::new(qubits, couplers)
+    }
+}
+
+/// The Pegasus graph P(m) (m ≥ 2), fabric only, with linear qubit indices.
+pub fn pegasus(m: usize) -> WorkingGraph {
+    assert!(m >= 2, "Pegasus needs m ≥ 2");
+    let m1 = m - 1;
+    let index = |u: usize, w: usize, k: usize, z: usize| (z + m1 * (k + 12 * (w + m * u))) as u32;
+    // The fabric: at the first and last w of each orientation, only the k that couple.
+    let min_offset = |o: &[usize; 12]| *o.iter().min().expect("12 offsets");
+    let max_offset = |o: &[usize; 12]| *o.iter().max().expect("12 offsets");
+    let start = [
+        min_offset(&HORIZONTAL_OFFSETS),
+        min_offset(&VERTICAL_OFFSETS),
+    ];
+    let end = [
+        12 - max_offset(&HORIZONTAL_OFFSETS),
+        12 - max_offset(&VERTICAL_OFFSETS),
+    ];
+    let in_fabric =
+        |u: usize, w: usize, k: usize| (w != 0 || k >= start[u]) && (w != m1 || k < 12 - end[u]);
+    let mut couplers = Vec::new();
+    for u in 0..2 {
+        for w in 0..m {
+            for k in 0..12 {
+                if !in_fabric(u, w, k) {
+                    continue;
+                }
+                for z in 0..m1 {
+                    if z + 1 < m1 {
+                        couplers.push((index(u, w, k, z), index(u, w, k, z + 1)));
+                    }
+                    if k % 2 == 0 {
+                        couplers.push((index(u, w, k, z), index(u, w, k + 1, z)));
+                    }
+                }
+            }
+        }
+    }
+    // A vertical qubit (0, w, k, z) crosses horizontal qubit (1, z + [kk < v(k)], kk,
+    // w − [k < h(kk)]) for each kk, where v and h are the offsets.
+    for w in 0..m {
+        for (kk, &h_offset) in HORIZONTAL_OFFSETS.iter().enumerate() {
+            for (k, &v_offset) in VERTICAL_OFFSETS.iter().enumerate() {
+                for z in 0..m1 {
+                    let w2 = z + usize::from(kk < v_offset);
+                    let Some(z2) = w.checked_sub(usize::from(k < h_offset)) else {
+                        continue;
+                    };
+                    if w2 >= m || z2 >= m1 || !in_fabric(0, w, k) || !in_fabric(1, w2, kk) {
+                        continue;
+                    }
+                    couplers.push((index(0, w, k, z), index(1, w2, kk, z2)));
+                }
+            }
+        }
+    }
+    let qubits: BTreeSet<u32> = couplers.iter().flat_map(|&(a, b)| [a, b]).collect();
+    WorkingGraph::new(qubits.into_iter().collect(), couplers)
+}
+
+/// Qubits a Pegasus P(m) chip numbers (fabric or not): 24·m·(m − 1).
+pub fn pegasus_num_qubits(m: usize) -> usize {
+    24 * m * (m - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sizes dwave-networkx's `pegasus_graph(m)` gives (fabric only).
+    #[test]
+    fn pegasus_has_the_known_sizes() {
+        let p6 = pegasus(6);
+        assert_eq!((p6.qubits.len(), p6.couplers.len()), (680, 4484));
+        let p16 = pegasus(16);
+        assert_eq!((p16.qubits.len(), p16.couplers.len()), (5640, 40484));
+        // Every qubit of the bulk has degree 15; none exceeds it.
+        let max = p16.adjacency.iter().map(Vec::len).max().unwrap();
+        assert_eq!(max, 15);
+        assert_eq!(pegasus_num_qubits(16), 5760);
+    }
+
+    #[test]
+    fn defects_remove_qubits_and_their_couplers() {
+        let p = pegasus(4);
+        let d = p.with_defects(0.02, 0.01, 9);
+        assert!(d.qubits.len() < p.qubits.len());
+        assert!(d.couplers.len() < p.couplers.len());
+        for &(a, b) in &d.couplers {
+            assert!(d.qubits.binary_search(&a).is_ok() && d.qubits.binary_search(&b).is_ok());
+            assert!(p.coupled(a, b));
+        }
+    }
+}
