@@ -17,13 +17,13 @@ use super::topology::WorkingGraph;
 /// Rip-up-and-replace rounds, over all restarts, before giving up on removing overlaps.
 const MAX_ROUNDS: usize = 200;
 /// Rounds without fewer shared qubits before starting afresh.
-const STALE_ROUNDS: usize = 8;
+const STALE_ROUNDS: usize = 20;
 /// Rounds spent shortening chains once no qubit is shared.
 const POLISH_ROUNDS: usize = 3;
 /// Cost of a qubit used by `k` other chains: `BASE^k` (free qubits cost 1).
 const BASE_SHIFT: u32 = 3;
-/// The largest `BASE_SHIFT` grows to (4 shared uses · 13 bits stays far below `FAR`).
-const MAX_SHIFT: u32 = 13;
+/// The largest `BASE_SHIFT` grows to (3 shared uses · 16 bits stays far below `FAR`).
+const MAX_SHIFT: u32 = 16;
 /// An unreachable qubit's distance.
 const FAR: u64 = u64::MAX / 4;
 
@@ -144,6 +144,7 @@ pub fn find_embedding(
     let mut chains: Vec<Vec<u32>> = vec![Vec::new(); n];
     let (mut clean_rounds, mut stale, mut fewest_shared, mut attempt_round) = (0, 0, usize::MAX, 0);
     let mut rounds = 0;
+    let mut last_cost = vec![FAR; n];
     while rounds < MAX_ROUNDS && (rounds == 0 || t0.elapsed() < budget || search.shared() == 0) {
         rounds += 1;
         if order.is_empty() || stale >= STALE_ROUNDS {
@@ -151,6 +152,7 @@ pub fn find_embedding(
             // (a chain whose every neighbour is taken keeps its overlap whatever it costs).
             search.clear();
             chains.iter_mut().for_each(Vec::clear);
+            last_cost.fill(FAR);
             let start = (crate::sampler::rng::splitmix64(&mut rng) % n.max(1) as u64) as usize;
             order = placement_order(&neighbours, start);
             (stale, fewest_shared, attempt_round) = (0, usize::MAX, 0);
@@ -175,7 +177,19 @@ pub fn find_embedding(
                 .copied()
                 .filter(|&u| !chains[u].is_empty())
                 .collect();
-            let chain = search.place(&placed, &chains)?;
+            // A root costing far more than last time is not worth searching for: bound the
+            // searches, and search unbounded only when nothing is found within the bound.
+            let bound = last_cost[v].saturating_mul(4).max(64);
+            let bounded = if bound < FAR {
+                search.place(&placed, &chains, bound).ok()
+            } else {
+                None
+            };
+            let (chain, cost) = match bounded {
+                Some(found) => found,
+                None => search.place(&placed, &chains, FAR)?,
+            };
+            last_cost[v] = cost;
             search.occupy(&chain);
             chains[v] = chain;
         }
@@ -245,7 +259,7 @@ struct Search<'g> {
     dist: Vec<Vec<u64>>,
     parent: Vec<Vec<u32>>,
     cost: Vec<u64>,
-    heap: BinaryHeap<Reverse<(u64, u32)>>,
+    heaps: Vec<BinaryHeap<Reverse<(u64, u32)>>>,
     rng: u64,
     /// log2 of the cost of a shared qubit; raised while overlaps persist.
     shift: u32,
@@ -265,14 +279,14 @@ impl<'g> Search<'g> {
             dist: Vec::new(),
             parent: Vec::new(),
             cost: vec![0; size],
-            heap: BinaryHeap::new(),
+            heaps: Vec::new(),
             rng: seed ^ 0x9e37_79b9_7f4a_7c15,
             shift: BASE_SHIFT,
         }
     }
 
     fn weight(&self, q: u32) -> u64 {
-        let used = self.usage[q as usize].min(4);
+        let used = self.usage[q as usize].min(3);
         1u64 << (self.shift * used)
     }
 
@@ -299,23 +313,31 @@ impl<'g> Search<'g> {
 
     /// A chain for a variable whose placed neighbours are `placed`: the root minimising the
     /// summed path costs to every neighbour's chain, plus those paths.
-    fn place(&mut self, placed: &[usize], chains: &[Vec<u32>]) -> Result<Vec<u32>, EmbedError> {
+    /// A chain for a variable whose placed neighbours are `placed`, and its root's cost;
+    /// roots dearer than `bound` are not considered (`FAR`: no bound).
+    fn place(
+        &mut self,
+        placed: &[usize],
+        chains: &[Vec<u32>],
+        bound: u64,
+    ) -> Result<(Vec<u32>, u64), EmbedError> {
         let size = self.graph.adjacency.len();
         if placed.is_empty() {
             // Nothing to be near: the cheapest working qubit, ties broken at random.
             return self
                 .cheapest(|s, q| s.weight(q))
-                .map(|q| vec![q])
+                .map(|q| (vec![q], self.weight(q)))
                 .ok_or_else(|| EmbedError::NotFound("no working qubit left".into()));
         }
         while self.dist.len() < placed.len() {
             self.dist.push(vec![FAR; size]);
             self.parent.push(vec![u32::MAX; size]);
         }
-        for (k, &u) in placed.iter().enumerate() {
-            self.shortest_paths(k, &chains[u]);
-        }
-        // Root cost: its own weight once, plus each neighbour's path to it without it.
+        self.shortest_paths(placed, chains, bound);
+        // Root cost, as Cai, Macready and Roy define it: the root's weight, plus each
+        // neighbour's path to it, the root included — so a root on a shared qubit pays for the
+        // sharing once per neighbour, which keeps roots in free space and lets crowded regions
+        // thin out.
         for q in 0..size {
             let mut c = if self.working[q] {
                 self.weight(q as u32)
@@ -324,11 +346,11 @@ impl<'g> Search<'g> {
             };
             for k in 0..placed.len() {
                 let d = self.dist[k][q];
-                if d == 0 || d >= FAR {
+                if d >= FAR {
                     c = FAR;
                     break;
                 }
-                c = c.saturating_add(d - self.weight(q as u32));
+                c = c.saturating_add(d);
             }
             self.cost[q] = c;
         }
@@ -348,7 +370,7 @@ impl<'g> Search<'g> {
             }
         }
         self.prune(&mut chain, placed, chains);
-        Ok(chain)
+        Ok((chain, self.cost[root as usize]))
     }
 
     /// Drops leaves of `chain` (never the root) that no neighbour needs: a leaf goes when every
@@ -380,30 +402,45 @@ impl<'g> Search<'g> {
     }
 
     /// Node-weighted shortest paths from `sources` (distance 0) into buffer `k`.
-    fn shortest_paths(&mut self, k: usize, sources: &[u32]) {
-        let dist = &mut self.dist[k];
-        let parent = &mut self.parent[k];
-        dist.fill(FAR);
-        parent.fill(u32::MAX);
-        self.heap.clear();
-        for &s in sources {
-            dist[s as usize] = 0;
-            self.heap.push(Reverse((0, s)));
+    /// Node-weighted shortest paths from each placed neighbour's chain (distance 0) into its
+    /// own buffer, in parallel; a search stops past `bound` (no root can cost more).
+    fn shortest_paths(&mut self, placed: &[usize], chains: &[Vec<u32>], bound: u64) {
+        use rayon::prelude::*;
+        while self.heaps.len() < placed.len() {
+            self.heaps.push(BinaryHeap::new());
         }
-        while let Some(Reverse((d, q))) = self.heap.pop() {
-            if d > dist[q as usize] {
-                continue;
-            }
-            for &n in &self.graph.adjacency[q as usize] {
-                let used = self.usage[n as usize].min(4);
-                let nd = d + (1u64 << (self.shift * used));
-                if nd < dist[n as usize] {
-                    dist[n as usize] = nd;
-                    parent[n as usize] = q;
-                    self.heap.push(Reverse((nd, n)));
+        let (graph, usage, shift) = (self.graph, &self.usage, self.shift);
+        self.dist
+            .par_iter_mut()
+            .zip(self.parent.par_iter_mut())
+            .zip(self.heaps.par_iter_mut())
+            .zip(placed.par_iter())
+            .for_each(|(((dist, parent), heap), &u)| {
+                dist.fill(FAR);
+                parent.fill(u32::MAX);
+                heap.clear();
+                for &s in &chains[u] {
+                    dist[s as usize] = 0;
+                    heap.push(Reverse((0, s)));
                 }
-            }
-        }
+                while let Some(Reverse((d, q))) = heap.pop() {
+                    if d > dist[q as usize] {
+                        continue;
+                    }
+                    if d > bound {
+                        break;
+                    }
+                    for &n in &graph.adjacency[q as usize] {
+                        let used = usage[n as usize].min(3);
+                        let nd = d + (1u64 << (shift * used));
+                        if nd < dist[n as usize] {
+                            dist[n as usize] = nd;
+                            parent[n as usize] = q;
+                            heap.push(Reverse((nd, n)));
+                        }
+                    }
+                }
+            });
     }
 
     /// The working qubit of least `score`, ties broken by the seeded generator.
