@@ -1120,3 +1120,123 @@ fn numberlink_pairs_are_placed_drawn_and_solved() {
     let enc = h.state().shared.doc.encoding.clone().unwrap();
     assert_eq!(enc.num_variables(), n);
 }
+
+/// A dwave.conf holding the fake's token, so the test needs nothing from the environment.
+fn dwave_conf(dir: &Path, token: &str) -> PathBuf {
+    let path = dir.join("dwave.conf");
+    std::fs::write(&path, format!("[defaults]\ntoken = {token}\n")).unwrap();
+    path
+}
+
+#[test]
+fn the_remote_section_lists_solvers_runs_a_hybrid_job_and_resumes_one_left_over() {
+    use qubo_workbench::remote::fake_sapi::{FakeSapi, Faults, example_solvers};
+    let token = "GUI-0123456789abcdef0123456789";
+    let fake = FakeSapi::start(token, example_solvers()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let conf = dwave_conf(dir.path(), token);
+    let mut settings = Settings {
+        sampler: "dwave-hybrid".into(),
+        ..Default::default()
+    };
+    set_param(
+        &mut settings,
+        "dwave-hybrid",
+        "endpoint",
+        fake.base_url.clone().into(),
+    );
+    set_param(
+        &mut settings,
+        "dwave-hybrid",
+        "config_file",
+        conf.display().to_string().into(),
+    );
+    let mut h = harness(Workbench::with_file(
+        Some(&puzzle("euler96_g1.txt")),
+        settings,
+    ));
+    frames(&mut h);
+    h.get_by_label("presolve (drop what the givens decide)")
+        .click();
+    frames(&mut h);
+    // The account: the token is present, and where it came from, never its value.
+    assert!(h.query_by_label_contains("token: present").is_some());
+    assert!(h.query_by_label_contains("0123456789abcdef").is_none());
+    // The service's solvers; a click picks the hybrid one.
+    h.get_by_label("List solvers").click();
+    wait_for(&mut h, "the solver list", |wb| {
+        wb.solver.remote.solvers.is_some()
+    });
+    assert!(h.query_by_label("Advantage_system_mock").is_some());
+    h.get_by_label("hybrid_binary_quadratic_model_version2")
+        .click();
+    frames(&mut h);
+    assert_eq!(
+        h.state().shared.settings.sampler_params("dwave-hybrid")["solver"],
+        "hybrid_binary_quadratic_model_version2"
+    );
+    assert!(
+        h.query_by_label_contains("cost: 3 s of solver time")
+            .is_some()
+    );
+    // A run: uploaded, solved on the fake, the details shown with the results.
+    h.get_by_label("Run").click();
+    frames(&mut h);
+    wait_for(&mut h, "the hybrid run", |wb| {
+        !wb.is_running() && wb.shared.result.is_some()
+    });
+    let r = h.state().shared.result.as_ref().unwrap();
+    assert_eq!(r.samples.info.sampler, "dwave-hybrid");
+    assert!(r.success_fraction().unwrap() > 0.0);
+    assert!(h.query_by_label_contains("problem_id fake-").is_some());
+    assert!(h.state().shared.settings.pending_remote_job.is_none());
+    // A long job: its id is remembered as soon as it is submitted…
+    fake.set_faults(Faults {
+        polls_before_done: 1_000_000,
+        ..Default::default()
+    });
+    h.get_by_label("Run").click();
+    wait_for(&mut h, "the job to be remembered", |wb| {
+        wb.shared.settings.pending_remote_job.is_some()
+    });
+    let kept = h.state().shared.settings.clone();
+    let id = kept.pending_remote_job.clone().unwrap().problem_id;
+    drop(h);
+    // …so a window opened later offers it, and Resume waits for it without submitting again.
+    fake.complete_all();
+    let submits = |fake: &FakeSapi| {
+        fake.seen()
+            .iter()
+            .filter(|r| r.method == "POST" && r.path.ends_with("/problems/"))
+            .count()
+    };
+    let before = submits(&fake);
+    let mut h = harness(Workbench::with_file(Some(&puzzle("euler96_g1.txt")), kept));
+    frames(&mut h);
+    h.get_by_label("presolve (drop what the givens decide)")
+        .click();
+    frames(&mut h);
+    assert!(
+        h.query_by_label_contains(&format!("problem {id}"))
+            .is_some()
+    );
+    h.get_by_label("Resume").click();
+    frames(&mut h);
+    wait_for(&mut h, "the resumed job", |wb| {
+        !wb.is_running() && wb.shared.result.is_some()
+    });
+    let wb = h.state();
+    assert_eq!(
+        wb.shared.result.as_ref().unwrap().samples.info.details["problem_id"],
+        id.as_str()
+    );
+    assert!(wb.shared.settings.pending_remote_job.is_none());
+    assert_eq!(submits(&fake), before, "nothing submitted twice");
+    assert!(
+        !wb.shared
+            .settings
+            .sampler_params("dwave-hybrid")
+            .contains_key("problem_id"),
+        "the next run submits anew"
+    );
+}

@@ -146,34 +146,6 @@ pub(super) fn design_json(
     serde_json::Value::Object(obj)
 }
 
-/// A sampler's details in one line (`problem_id abc, solver X, wall_s 3.2, …`); nested
-/// objects (a service's own timing) are flattened one level.
-pub(super) fn details_line(details: &serde_json::Map<String, serde_json::Value>) -> String {
-    let mut parts = Vec::new();
-    for (k, v) in details {
-        match v {
-            serde_json::Value::Object(inner) => {
-                for (k2, v2) in inner {
-                    parts.push(format!("{k2} {}", plain(v2)));
-                }
-            }
-            _ => parts.push(format!("{k} {}", plain(v))),
-        }
-    }
-    parts.join(", ")
-}
-
-fn plain(v: &serde_json::Value) -> String {
-    match v {
-        serde_json::Value::String(s) => s.clone(),
-        serde_json::Value::Number(n) => match n.as_f64() {
-            Some(f) if n.is_f64() => format!("{f:.4}"),
-            _ => n.to_string(),
-        },
-        other => other.to_string(),
-    }
-}
-
 /// The human-readable report of one solve.
 pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
     let percent = |f: f64| format!("{:.0}%", 100.0 * f);
@@ -200,7 +172,10 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
         println!("  sampler {} chosen by default: {why}", o.sampler);
     }
     if !o.sampler_details.is_empty() {
-        println!("  {}", details_line(&o.sampler_details));
+        println!(
+            "  {}",
+            crate::sampler::SampleInfo::details_line(&o.sampler_details)
+        );
     }
     if let (Some(rounds @ 2..), Some(cuts)) = (o.rounds, o.cuts) {
         println!(

@@ -95,9 +95,24 @@ impl Workbench {
     /// Polls every background job and starts the design facts of a changed puzzle. No drawing.
     pub fn logic(&mut self, ctx: &egui::Context) {
         let s = &mut self.shared;
+        // A remote job is remembered from the moment it has an id until its answer is read.
+        if let Some(job) = s.run.as_ref().and_then(|r| r.remote_job())
+            && !job.problem_id.is_empty()
+            && s.settings.pending_remote_job.as_ref() != Some(&job)
+        {
+            s.settings.pending_remote_job = Some(job);
+        }
         if let Some(job) = &s.run
             && let Some(result) = job.poll()
         {
+            // Read back (or failed for good on the server): nothing left to resume. A run that
+            // failed here while the problem was still queued or running stays resumable.
+            let finished_remotely = job
+                .remote_job()
+                .is_none_or(|j| matches!(j.status.as_str(), "COMPLETED" | "FAILED" | "CANCELLED"));
+            if result.is_ok() || finished_remotely {
+                s.settings.pending_remote_job = None;
+            }
             s.run = None;
             match result {
                 Ok(r) => {

@@ -81,6 +81,20 @@ impl Workbench {
                 };
             }
             Command::Run => self.start_run(ctx),
+            Command::ResumeRemote(job) => {
+                let s = &mut self.shared;
+                s.settings.sampler = job.sampler.clone();
+                let params = s.settings.sampler_params_mut(&job.sampler);
+                params.insert("endpoint".into(), job.endpoint.clone().into());
+                params.insert("solver".into(), job.solver.clone().into());
+                params.insert("problem_id".into(), job.problem_id.clone().into());
+                self.start_run(ctx);
+                // Only this run resumes; the next one submits a new problem.
+                self.shared
+                    .settings
+                    .sampler_params_mut(&job.sampler)
+                    .remove("problem_id");
+            }
             Command::Cancel => {
                 if let Some(job) = &s.run {
                     job.control.cancel();

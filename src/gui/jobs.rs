@@ -10,7 +10,7 @@ use std::time::Instant;
 use crate::outcome::{Ground, Outcome, PuzzleContext, ground_energy};
 use crate::puzzle::{AnyPuzzle, AnySolution, DesignFacts, REFERENCE_NODE_BUDGET};
 use crate::qubo::{Encoding, StoredModel, Weights};
-use crate::sampler::{BestState, Progress, RunControl, Sampler};
+use crate::sampler::{BestState, Progress, RemoteJob, RemoteJobSlot, RunControl, Sampler};
 use crate::solve::Problem;
 use crate::sweep::{self, SweepPoint};
 
@@ -63,6 +63,8 @@ pub struct SampleJob {
     pub history: Arc<Mutex<Vec<[f64; 2]>>>,
     /// When it started.
     pub started: Instant,
+    /// A remote sampler's job (problem id, status), when the sampler is remote.
+    pub remote_job: RemoteJobSlot,
     /// The best state the run has offered so far.
     best_state: BestState,
     /// What decodes it: the puzzle and its encoding (none for bare models).
@@ -101,7 +103,10 @@ impl SampleJob {
                 on_progress();
             });
         let best_state = BestState::new();
-        let control = control.with_best_state(best_state.clone());
+        let remote_job = RemoteJobSlot::default();
+        let control = control
+            .with_best_state(best_state.clone())
+            .with_remote_job(remote_job.clone());
         let decoder = input
             .puzzle
             .as_ref()
@@ -146,11 +151,17 @@ impl SampleJob {
             progress,
             history,
             started,
+            remote_job,
             best_state,
             decoder,
             live: None,
             rx,
         }
+    }
+
+    /// The remote job as last reported (none for local samplers).
+    pub fn remote_job(&self) -> Option<RemoteJob> {
+        self.remote_job.lock().ok()?.clone()
     }
 
     /// The number of the latest best state the run offered (0: none yet).

@@ -29,6 +29,9 @@ pub struct Settings {
     pub sweep: SweepSettings,
     /// Recent files, newest first.
     pub recent: Vec<PathBuf>,
+    /// A remote job submitted and not yet read back (kept so that closing the window does not
+    /// lose it: the solver panel offers to resume or cancel it). Never holds a token.
+    pub pending_remote_job: Option<crate::sampler::RemoteJob>,
 }
 
 /// The sweep panel's set-up.
@@ -68,6 +71,7 @@ impl Default for Settings {
             log_scale: false,
             sweep: SweepSettings::default(),
             recent: Vec::new(),
+            pending_remote_job: None,
         }
     }
 }
@@ -100,6 +104,13 @@ impl Settings {
             (sw.from, sw.to) = (defaults.sweep.from, defaults.sweep.to);
         }
         self.recent.truncate(RECENT_LIMIT);
+        if self
+            .pending_remote_job
+            .as_ref()
+            .is_some_and(|j| j.problem_id.is_empty() || crate::sampler::entry(&j.sampler).is_err())
+        {
+            self.pending_remote_job = None;
+        }
         self
     }
 

@@ -37,6 +37,9 @@ pub enum Command {
     Run,
     /// Cancel sampling.
     Cancel,
+    /// Wait for a remote job submitted earlier (its sampler, with `problem_id` set for this
+    /// run only).
+    ResumeRemote(crate::sampler::RemoteJob),
     /// Undo the last edit.
     Undo,
     /// Redo.

@@ -155,6 +155,14 @@ impl FakeSapi {
         self.state.lock().expect("fake state").faults = faults;
     }
 
+    /// Lets every running problem complete at its next poll (a long job that finishes while
+    /// the client is away).
+    pub fn complete_all(&self) {
+        for p in self.state.lock().expect("fake state").problems.values_mut() {
+            p.polls_left = 0;
+        }
+    }
+
     /// Every request so far.
     pub fn seen(&self) -> Vec<Seen> {
         self.state.lock().expect("fake state").seen.clone()

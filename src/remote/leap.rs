@@ -152,6 +152,39 @@ pub struct Connection {
     pub base_url: String,
 }
 
+/// The settings in effect: dwave.conf files (or `config_file`), the environment, then these
+/// settings — what `remote config` prints and the GUI's remote section shows.
+pub fn resolve_config(
+    settings: &LeapSettings,
+    env: &dyn Environment,
+) -> Result<dwave_config::DwaveConfig, RemoteError> {
+    let files = match &settings.config_file {
+        Some(f) => vec![PathBuf::from(f)],
+        None => dwave_config::config_files(env),
+    };
+    dwave_config::resolve(
+        &files,
+        env,
+        &Overrides {
+            profile: settings.profile.clone(),
+            endpoint: settings.endpoint.clone(),
+            region: settings.region.clone(),
+            solver: settings.solver.clone(),
+        },
+    )
+}
+
+/// A client for the settings in effect (the token required).
+pub fn client(settings: &LeapSettings, env: &dyn Environment) -> Result<Sapi, RemoteError> {
+    let config = resolve_config(settings, env)?;
+    let token: Secret = config.require_token()?.clone();
+    Sapi::new(
+        &config.base_url(),
+        token,
+        Duration::from_secs_f64(settings.request_timeout_s),
+    )
+}
+
 /// Resolves the settings against dwave.conf and the environment, then picks the solver: the
 /// one named (checked to be of `category` and to take `problem_type`), or the least-loaded
 /// online one that is.
@@ -161,27 +194,9 @@ pub fn connect(
     problem_type: &str,
     env: &dyn Environment,
 ) -> Result<Connection, RemoteError> {
-    let files = match &settings.config_file {
-        Some(f) => vec![PathBuf::from(f)],
-        None => dwave_config::config_files(env),
-    };
-    let config = dwave_config::resolve(
-        &files,
-        env,
-        &Overrides {
-            profile: settings.profile.clone(),
-            endpoint: settings.endpoint.clone(),
-            region: settings.region.clone(),
-            solver: settings.solver.clone(),
-        },
-    )?;
-    let token: Secret = config.require_token()?.clone();
+    let config = resolve_config(settings, env)?;
     let base_url = config.base_url();
-    let sapi = Sapi::new(
-        &base_url,
-        token,
-        Duration::from_secs_f64(settings.request_timeout_s),
-    )?;
+    let sapi = client(settings, env)?;
     let fits = |s: &Solver| {
         s.category == category
             && s.properties["supported_problem_types"]

@@ -55,6 +55,28 @@ pub struct SampleSet {
 }
 
 impl SampleInfo {
+    /// Details in one line (`chain_break_fraction 0.0123, problem_id abc, …`); nested objects
+    /// (a service's own timing) are flattened one level. The CLI prints it, the GUI shows it.
+    pub fn details_line(details: &serde_json::Map<String, serde_json::Value>) -> String {
+        let plain = |v: &serde_json::Value| match v {
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Number(n) if n.is_f64() => {
+                format!("{:.4}", n.as_f64().unwrap_or(f64::NAN))
+            }
+            other => other.to_string(),
+        };
+        let mut parts = Vec::new();
+        for (k, v) in details {
+            match v {
+                serde_json::Value::Object(inner) => {
+                    parts.extend(inner.iter().map(|(k2, v2)| format!("{k2} {}", plain(v2))));
+                }
+                _ => parts.push(format!("{k} {}", plain(v))),
+            }
+        }
+        parts.join(", ")
+    }
+
     /// The info of a run cancelled before its first read (e.g. during a pilot run).
     pub fn cancelled_before_sampling(
         sampler: &str,

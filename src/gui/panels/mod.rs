@@ -3,6 +3,7 @@
 
 mod inspector;
 mod puzzle;
+mod remote;
 mod results;
 mod sampler_plots;
 mod solver;
@@ -10,6 +11,7 @@ mod sweep;
 
 pub use inspector::InspectorPanel;
 pub use puzzle::PuzzlePanel;
+pub use remote::RemoteSection;
 pub use results::ResultsPanel;
 pub use solver::SolverPanel;
 pub use sweep::SweepPanel;

@@ -62,6 +62,12 @@ impl ResultsPanel {
         for w in &r.samples.info.warnings {
             ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {w}"));
         }
+        if !r.samples.info.details.is_empty() {
+            // Remote timing (queue, QPU or solver time), chain breaks, what the polish changed.
+            ui.label(crate::sampler::SampleInfo::details_line(
+                &r.samples.info.details,
+            ));
+        }
         cuts_ui(ui, s);
         let width = ui.available_width();
         ui.horizontal_top(|ui| {

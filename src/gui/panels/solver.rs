@@ -1,7 +1,8 @@
 //! The solver panel: every registered sampler in one list with its parameters (widgets drawn
 //! from each sampler's description, help as tooltip), a slider per penalty weight of the
-//! current encoding, Run / Cancel and progress (with the best energy over time), and the
-//! chosen sampler's own plots (`sampler_plots`).
+//! current encoding, Run / Cancel and progress (with the best energy over time), the chosen
+//! sampler's own plots (`sampler_plots`), and for remote samplers the service section
+//! (`remote`).
 
 use super::sampler_plots;
 use crate::gui::jobs::worker_threads;
@@ -9,9 +10,13 @@ use crate::gui::params::params_ui;
 use crate::gui::shared::{Command, Shared};
 use crate::sampler::{AUTO, SAMPLERS, entry};
 
-/// The solver panel (no state of its own: settings hold the parameters).
+/// The solver panel (settings hold the parameters; the remote section keeps what the service
+/// sent).
 #[derive(Default)]
-pub struct SolverPanel {}
+pub struct SolverPanel {
+    /// Shown for samplers that run on a service.
+    pub remote: super::RemoteSection,
+}
 
 impl SolverPanel {
     /// Lays out the panel.
@@ -48,6 +53,9 @@ impl SolverPanel {
                         }
                     }
                     _ => {}
+                }
+                if e.runs_on != crate::sampler::RunsOn::ThisMachine {
+                    self.remote.ui(ui, s, e);
                 }
             }
             Err(err) => {
