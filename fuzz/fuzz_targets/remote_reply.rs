@@ -1,7 +1,8 @@
 #![no_main]
 //! Replies a remote service might send, on arbitrary bytes: the `qp` answer and problem
-//! decoders, SAPI status objects and solver definitions read them or name the problem, never
-//! panic and never allocate by a length the bytes do not back.
+//! decoders, the `bq` sample-set decoder, SAPI status objects, solver definitions and their
+//! working graphs read them or name the problem, never panic and never allocate by a length
+//! the bytes do not back.
 
 use libfuzzer_sys::fuzz_target;
 use qubo_workbench::remote::qp::{decode_answer, decode_problem};
@@ -15,6 +16,12 @@ fuzz_target!(|bytes: &[u8]| {
         assert_eq!(a.solutions.len(), a.energies.len());
     }
     let _ = decode_problem(&v, &[0, 1, 2, 3], &[(0, 1), (1, 2), (2, 3), (0, 3)]);
+    if let Ok(a) = qubo_workbench::remote::bq::decode_answer(&v) {
+        assert_eq!(a.samples.len(), a.energies.len());
+        let _ = qubo_workbench::remote::bq::columns_of_variables(&a.labels, a.labels.len());
+    }
     let _ = ProblemStatus::from_json(&v);
     let _ = Solver::from_json(&v);
+    let _ = qubo_workbench::remote::topology::WorkingGraph::from_properties(&v);
+    let _ = qubo_workbench::remote::sapi::minimum_time_limit_s(&v, 1000);
 });

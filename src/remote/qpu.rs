@@ -155,7 +155,7 @@ impl DwaveQpu {
         };
         let conn = leap::connect(&self.leap, "qpu", "qubo", env)?;
         let props = &conn.solver.properties;
-        let graph = WorkingGraph::from_properties(props);
+        let graph = WorkingGraph::from_properties(props)?;
         let qubo =
             Qubo::from_model(model).map_err(|e| SampleError::ModelNotSupported(e.to_string()))?;
         let n = qubo.num_variables();

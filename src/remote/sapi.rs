@@ -534,16 +534,29 @@ pub fn minimum_time_limit_s(points: &Value, n: usize) -> f64 {
         .into_iter()
         .flatten()
         .filter_map(|p| Some((p.get(0)?.as_f64()?, p.get(1)?.as_f64()?)))
+        .filter(|p| p.0.is_finite() && p.1.is_finite())
         .collect();
+    let mut pts = pts;
+    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // Two points at one size: the larger minimum holds (asking more is never refused).
+    pts.dedup_by(|later, kept| {
+        let same = later.0 == kept.0;
+        if same {
+            kept.1 = kept.1.max(later.1);
+        }
+        same
+    });
     let x = n as f64;
-    match pts.iter().position(|p| p.0 >= x) {
+    let t = match pts.iter().position(|p| p.0 >= x) {
         None => pts.last().map_or(0.0, |p| p.1),
         Some(0) => pts[0].1,
         Some(k) => {
             let (a, b) = (pts[k - 1], pts[k]);
             a.1 + (b.1 - a.1) * (x - a.0) / (b.0 - a.0)
         }
-    }
+    };
+    // A malformed list must not make the limit NaN or negative: the server has the last word.
+    if t.is_finite() { t.max(0.0) } else { 0.0 }
 }
 
 /// Lowercase hex of a digest.
@@ -561,4 +574,21 @@ fn percent_encode(s: &str) -> String {
             _ => format!("%{b:02X}"),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_minimum_time_limit_interpolates_and_survives_odd_lists() {
+        let points = serde_json::json!([[1, 3.0], [1024, 3.0], [4096, 5.0], [10000, 40.0]]);
+        assert_eq!(minimum_time_limit_s(&points, 100), 3.0);
+        assert_eq!(minimum_time_limit_s(&points, 2560), 4.0);
+        assert_eq!(minimum_time_limit_s(&points, 1_000_000), 40.0);
+        let odd = serde_json::json!([[5, 2.0], [5, 9.0], [1, -4.0], "x", [3]]);
+        assert_eq!(minimum_time_limit_s(&odd, 5), 9.0);
+        assert_eq!(minimum_time_limit_s(&odd, 0), 0.0);
+        assert_eq!(minimum_time_limit_s(&serde_json::json!(null), 10), 0.0);
+    }
 }

@@ -11,6 +11,12 @@
 
 use std::collections::BTreeSet;
 
+use super::RemoteError;
+
+/// The largest qubit number read from a solver (Advantage2 systems number about 4 800; a
+/// million leaves room while keeping the adjacency's allocation bounded).
+pub const MAX_QUBIT_INDEX: u32 = 1_000_000;
+
 /// Vertical and horizontal offsets of the production Pegasus layout.
 const VERTICAL_OFFSETS: [usize; 12] = [2, 2, 2, 2, 10, 10, 10, 10, 6, 6, 6, 6];
 const HORIZONTAL_OFFSETS: [usize; 12] = [6, 6, 6, 6, 2, 2, 2, 2, 10, 10, 10, 10];
@@ -53,14 +59,21 @@ impl WorkingGraph {
         }
     }
 
-    /// Reads a solver's `qubits` and `couplers` properties.
-    pub fn from_properties(props: &serde_json::Value) -> Self {
-        let qubits = props["qubits"]
+    /// Reads a solver's `qubits` and `couplers` properties. Qubit numbers index the adjacency,
+    /// so one beyond `MAX_QUBIT_INDEX` is refused rather than allocated for.
+    pub fn from_properties(props: &serde_json::Value) -> Result<Self, RemoteError> {
+        let qubits: Vec<u32> = props["qubits"]
             .as_array()
             .into_iter()
             .flatten()
             .filter_map(|q| q.as_u64().and_then(|q| u32::try_from(q).ok()))
             .collect();
+        if let Some(q) = qubits.iter().find(|&&q| q > MAX_QUBIT_INDEX) {
+            return Err(RemoteError::Protocol(format!(
+                "the solver lists qubit {q}; qubit numbers above {MAX_QUBIT_INDEX} are not \
+                 supported"
+            )));
+        }
         let couplers = props["couplers"]
             .as_array()
             .into_iter()
@@ -71,7 +84,7 @@ impl WorkingGraph {
                 Some((a, b))
             })
             .collect();
-        WorkingGraph::new(qubits, couplers)
+        Ok(WorkingGraph::new(qubits, couplers))
     }
 
     /// Whether `a` and `b` are coupled.
