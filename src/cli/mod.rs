@@ -75,6 +75,12 @@ pub enum Command {
         /// nor written).
         #[arg(long, value_name = "PATH")]
         screenshot: Option<PathBuf>,
+        /// Open with this sampler chosen (a registered name, or auto).
+        #[arg(long, value_name = "NAME")]
+        sampler: Option<String>,
+        /// Set one of that sampler's parameters, e.g. --param endpoint=https://… (repeatable).
+        #[arg(long = "param", value_name = "NAME=VALUE")]
+        params: Vec<String>,
     },
     /// Encode a puzzle, sample it, decode and check the result (every puzzle of a file).
     Solve(SolveArgs),
@@ -123,8 +129,43 @@ fn usage(message: impl Into<String>) -> Failure {
     }
 }
 
-/// `gui [FILE] [--run] [--screenshot PATH]`.
-fn gui(file: Option<PathBuf>, screenshot: Option<PathBuf>, run: bool) -> Result<i32, Failure> {
+/// `gui [FILE] [--run] [--screenshot PATH] [--sampler NAME --param NAME=VALUE…]`.
+fn gui(
+    file: Option<PathBuf>,
+    screenshot: Option<PathBuf>,
+    run: bool,
+    sampler: Option<String>,
+    params: Vec<String>,
+) -> Result<i32, Failure> {
+    let start = match sampler {
+        None if params.is_empty() => None,
+        None => {
+            return Err(usage(
+                "--param needs --sampler NAME: whose parameter is it?",
+            ));
+        }
+        Some(name) => {
+            let mut values = crate::params::ParamValues::new();
+            if name != crate::sampler::AUTO {
+                let e = crate::sampler::entry(&name).map_err(|e| usage(e.to_string()))?;
+                for p in &params {
+                    let (k, v) = p
+                        .split_once('=')
+                        .ok_or_else(|| usage(format!("--param {p}: write NAME=VALUE")))?;
+                    let spec = crate::params::find(e.params, k.trim()).ok_or_else(|| {
+                        usage(format!("--param {p}: {name} has no parameter {k}"))
+                    })?;
+                    let value = spec
+                        .parse_text(v)
+                        .map_err(|e| usage(format!("--param {p}: {e}")))?;
+                    values.insert(spec.name.to_string(), value);
+                }
+            } else if !params.is_empty() {
+                return Err(usage("--param needs a named sampler, not auto"));
+            }
+            Some((name, values))
+        }
+    };
     if let Some(path) = &screenshot {
         if !path
             .extension()
@@ -137,7 +178,7 @@ fn gui(file: Option<PathBuf>, screenshot: Option<PathBuf>, run: bool) -> Result<
         }
         output::check_output("--screenshot", path, output::Output::Image, &[])?;
     }
-    crate::gui::run(file, screenshot, run)
+    crate::gui::run(file, screenshot, run, start)
         .map(|()| 0)
         .map_err(Failure::from)
 }
@@ -155,6 +196,8 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         file: None,
         run: false,
         screenshot: None,
+        sampler: None,
+        params: Vec::new(),
     });
     if cli.screenshot.is_some() && !matches!(command, Command::Gui { .. }) {
         eprintln!(
@@ -167,7 +210,9 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
             file,
             run,
             screenshot,
-        } => gui(file, screenshot.or(cli.screenshot), run),
+            sampler,
+            params,
+        } => gui(file, screenshot.or(cli.screenshot), run, sampler, params),
         Command::Sweep(a) => puzzle_cmds::sweep(a),
         Command::Play(a) => puzzle_cmds::play(a),
         Command::Solve(a) => puzzle_cmds::solve(a),

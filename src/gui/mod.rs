@@ -22,11 +22,13 @@ pub use shared::{Command, Shared};
 
 /// Opens the window (optionally on `file`); `autorun` starts sampling at once; with
 /// `screenshot`, saves a PNG once the window has settled (and a started run has finished) and
-/// exits (settings are then neither read nor written).
+/// exits (settings are then neither read nor written). `sampler` chooses a sampler and sets
+/// some of its parameters first.
 pub fn run(
     file: Option<PathBuf>,
     screenshot: Option<PathBuf>,
     autorun: bool,
+    sampler: Option<(String, crate::params::ParamValues)>,
 ) -> Result<(), String> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
@@ -43,6 +45,11 @@ pub fn run(
         Box::new(move |cc| {
             let mut app = WorkbenchApp::new(cc, file, screenshot);
             app.print_frame_stats = print_stats;
+            if let Some((name, values)) = sampler {
+                let settings = &mut app.workbench.shared.settings;
+                settings.sampler_params_mut(&name).extend(values);
+                settings.sampler = name;
+            }
             if autorun {
                 app.workbench.shared.send(Command::Run);
             }
