@@ -1,7 +1,7 @@
 #![no_main]
 //! Replies a remote service might send, on arbitrary bytes: the `qp` answer and problem
 //! decoders, the `bq` sample-set decoder, SAPI status objects, solver definitions and their
-//! working graphs read them or name the problem, never panic and never allocate by a length
+//! working graphs, the Digital Annealer's solutions and timing read them or name the problem, never panic and never allocate by a length
 //! the bytes do not back.
 
 use libfuzzer_sys::fuzz_target;
@@ -24,4 +24,6 @@ fuzz_target!(|bytes: &[u8]| {
     let _ = Solver::from_json(&v);
     let _ = qubo_workbench::remote::topology::WorkingGraph::from_properties(&v);
     let _ = qubo_workbench::remote::sapi::minimum_time_limit_s(&v, 1000);
+    let _ = qubo_workbench::remote::fujitsu::decode_solution(&v, 64);
+    let _ = qubo_workbench::remote::fujitsu::timing_ms(&v);
 });

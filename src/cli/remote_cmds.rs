@@ -33,6 +33,13 @@ pub enum RemoteCommand {
         #[arg(long, default_value_t = 0)]
         port: u16,
     },
+    /// Serve the loopback fake Fujitsu Digital Annealer (127.0.0.1) until interrupted; it
+    /// accepts the key in FUJITSU_DA_API_KEY and anneals submitted QUBOs with our SA.
+    FakeDa {
+        /// Port (0: any free port; the URL is printed).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+    },
 }
 
 /// Where and as whom to reach D-Wave (flags override DWAVE_* variables, which override
@@ -165,6 +172,19 @@ pub(super) fn remote(a: RemoteArgs) -> Result<i32, Failure> {
                 crate::remote::fake_sapi::example_solvers(),
             )?;
             println!("fake SAPI at {} (Ctrl-C to stop)", fake.base_url);
+            loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            }
+        }
+        RemoteCommand::FakeDa { port } => {
+            let key = ProcessEnv.var("FUJITSU_DA_API_KEY").ok_or_else(|| {
+                super::usage("remote fake-da: set FUJITSU_DA_API_KEY to the key the fake accepts")
+            })?;
+            let fake = crate::remote::fake_da::FakeDa::start_on(port, &key)?;
+            println!(
+                "fake Digital Annealer at {} (Ctrl-C to stop)",
+                fake.base_url
+            );
             loop {
                 std::thread::sleep(Duration::from_secs(3600));
             }

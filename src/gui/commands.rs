@@ -82,18 +82,30 @@ impl Workbench {
             }
             Command::Run => self.start_run(ctx),
             Command::ResumeRemote(job) => {
+                let Ok(e) = crate::sampler::entry(&job.sampler) else {
+                    return;
+                };
+                let has = |k: &str| e.params.iter().any(|p| p.name == k);
+                // The parameter that names a submitted job: SAPI's problem, the DA's job.
+                let resume = if has("job_id") {
+                    "job_id"
+                } else {
+                    "problem_id"
+                };
                 let s = &mut self.shared;
                 s.settings.sampler = job.sampler.clone();
                 let params = s.settings.sampler_params_mut(&job.sampler);
                 params.insert("endpoint".into(), job.endpoint.clone().into());
-                params.insert("solver".into(), job.solver.clone().into());
-                params.insert("problem_id".into(), job.problem_id.clone().into());
+                if has("solver") {
+                    params.insert("solver".into(), job.solver.clone().into());
+                }
+                params.insert(resume.into(), job.problem_id.clone().into());
                 self.start_run(ctx);
-                // Only this run resumes; the next one submits a new problem.
+                // Only this run resumes; the next one submits anew.
                 self.shared
                     .settings
                     .sampler_params_mut(&job.sampler)
-                    .remove("problem_id");
+                    .remove(resume);
             }
             Command::Cancel => {
                 if let Some(job) = &s.run {

@@ -9,19 +9,14 @@
 //! checksum over the part digests, the assembled size against the declared one) and are
 //! submitted by reference; their answers are dimod `bq` sample sets.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use super::loopback::Loopback;
 use super::sapi::media;
-
-/// Largest request body the fake accepts (parts are 5 MiB).
-const MAX_BODY: usize = 64 << 20;
 
 /// Faults a test can switch on.
 #[derive(Clone, Debug, Default)]
@@ -70,18 +65,7 @@ impl FakeProblem {
     }
 }
 
-/// A request as the fake saw it (tests assert on headers and bodies).
-#[derive(Clone, Debug)]
-pub struct Seen {
-    /// Method.
-    pub method: String,
-    /// Path and query.
-    pub path: String,
-    /// Headers, names lowercased.
-    pub headers: Vec<(String, String)>,
-    /// Body after inflating.
-    pub body: Vec<u8>,
-}
+pub use super::loopback::Seen;
 
 /// A multipart upload in progress or complete.
 struct Upload {
@@ -105,8 +89,7 @@ pub struct FakeSapi {
     /// `http://127.0.0.1:PORT/sapi/v2/`.
     pub base_url: String,
     state: Arc<Mutex<State>>,
-    stop: Arc<AtomicBool>,
-    port: u16,
+    _server: Loopback,
 }
 
 impl FakeSapi {
@@ -118,8 +101,6 @@ impl FakeSapi {
 
     /// Starts a fake on `port` of 127.0.0.1 (0: a free one).
     pub fn start_on(port: u16, token: &str, solvers: Vec<Value>) -> std::io::Result<Self> {
-        let listener = TcpListener::bind(("127.0.0.1", port))?;
-        let port = listener.local_addr()?.port();
         let state = Arc::new(Mutex::new(State {
             token: token.to_string(),
             solvers,
@@ -129,24 +110,12 @@ impl FakeSapi {
             uploads: Default::default(),
             next_id: 1,
         }));
-        let stop = Arc::new(AtomicBool::new(false));
-        let (s, st) = (state.clone(), stop.clone());
-        thread::spawn(move || {
-            for conn in listener.incoming() {
-                if st.load(Ordering::Relaxed) {
-                    break;
-                }
-                if let Ok(conn) = conn {
-                    let s = s.clone();
-                    thread::spawn(move || serve(conn, &s));
-                }
-            }
-        });
+        let shared = state.clone();
+        let server = Loopback::start(port, move |seen| respond(seen, &shared))?;
         Ok(FakeSapi {
-            base_url: format!("http://127.0.0.1:{port}/sapi/v2/"),
+            base_url: format!("http://127.0.0.1:{}/sapi/v2/", server.port),
             state,
-            stop,
-            port,
+            _server: server,
         })
     }
 
@@ -166,14 +135,6 @@ impl FakeSapi {
     /// Every request so far.
     pub fn seen(&self) -> Vec<Seen> {
         self.state.lock().expect("fake state").seen.clone()
-    }
-}
-
-impl Drop for FakeSapi {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        // Wake the accept loop so it sees the flag.
-        let _ = TcpStream::connect(("127.0.0.1", self.port));
     }
 }
 
@@ -243,17 +204,8 @@ fn ring_and_hybrid_solvers() -> Vec<Value> {
     ]
 }
 
-fn serve(conn: TcpStream, state: &Mutex<State>) {
-    let _ = conn.set_read_timeout(Some(Duration::from_secs(30)));
-    let mut reader = BufReader::new(match conn.try_clone() {
-        Ok(c) => c,
-        Err(_) => return,
-    });
-    let mut conn = conn;
-    // One request per connection keeps the fake simple; replies say `Connection: close`.
-    let Some(seen) = read_request(&mut reader) else {
-        return;
-    };
+/// One request: the faults first, then the route.
+fn respond(seen: &Seen, state: &Mutex<State>) -> super::loopback::Reply {
     let faults = {
         let mut s = state.lock().expect("fake state");
         s.seen.push(seen.clone());
@@ -263,9 +215,9 @@ fn serve(conn: TcpStream, state: &Mutex<State>) {
         thread::sleep(d);
     }
     if faults.drop_connection {
-        return;
+        return None;
     }
-    let (status, content_type, body) = route(&seen, state);
+    let (status, content_type, body) = route(seen, state);
     let content_type = if faults.wrong_version {
         content_type.replace("version=3.0.0", "version=2.0.0")
     } else {
@@ -276,54 +228,7 @@ fn serve(conn: TcpStream, state: &Mutex<State>) {
     } else {
         body
     };
-    let head = format!(
-        "HTTP/1.1 {status} {}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        reason(status),
-        body.len()
-    );
-    let _ = conn.write_all(head.as_bytes());
-    let _ = conn.write_all(&body);
-}
-
-fn read_request(reader: &mut BufReader<TcpStream>) -> Option<Seen> {
-    let mut line = String::new();
-    reader.read_line(&mut line).ok()?;
-    let mut parts = line.split_whitespace();
-    let (method, path) = (parts.next()?.to_string(), parts.next()?.to_string());
-    let mut headers = Vec::new();
-    loop {
-        let mut h = String::new();
-        reader.read_line(&mut h).ok()?;
-        let h = h.trim_end();
-        if h.is_empty() {
-            break;
-        }
-        let (k, v) = h.split_once(':')?;
-        headers.push((k.trim().to_ascii_lowercase(), v.trim().to_string()));
-    }
-    let get = |name: &str| headers.iter().find(|h| h.0 == name).map(|h| h.1.clone());
-    let length: usize = get("content-length")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    if length > MAX_BODY {
-        return None;
-    }
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body).ok()?;
-    if get("content-encoding").is_some_and(|e| e.eq_ignore_ascii_case("deflate")) {
-        let mut out = Vec::new();
-        flate2::read::ZlibDecoder::new(&body[..])
-            .take(MAX_BODY as u64)
-            .read_to_end(&mut out)
-            .ok()?;
-        body = out;
-    }
-    Some(Seen {
-        method,
-        path,
-        headers,
-        body,
-    })
+    Some((status, content_type, body))
 }
 
 fn versioned(media_type: &str) -> String {
@@ -766,17 +671,4 @@ fn sample_bqm(
             .collect::<Vec<_>>(),
         info.as_object().cloned().unwrap_or_default(),
     ))
-}
-
-fn reason(status: u16) -> &'static str {
-    match status {
-        200 => "OK",
-        400 => "Bad Request",
-        401 => "Unauthorized",
-        404 => "Not Found",
-        409 => "Conflict",
-        429 => "Too Many Requests",
-        500 => "Internal Server Error",
-        _ => "Status",
-    }
 }

@@ -11,12 +11,16 @@
 //! `Secret`, whose `Debug` and `Display` print only a masked form.
 
 pub mod bq;
+pub mod digital_annealer;
 pub mod dwave_config;
 pub mod embedding;
+pub mod fake_da;
 pub mod fake_sapi;
+pub mod fujitsu;
 pub mod http;
 pub mod hybrid;
 pub mod leap;
+pub mod loopback;
 pub mod qp;
 pub mod qpu;
 pub mod sapi;

@@ -117,6 +117,7 @@ pub const SAMPLERS: &[SamplerEntry] = &[
     exact::ENTRY,
     crate::remote::hybrid::ENTRY,
     crate::remote::qpu::ENTRY,
+    crate::remote::digital_annealer::ENTRY,
 ];
 
 /// The sampler name that lets the workbench choose (`choose`): the CLI's and the GUI's default.

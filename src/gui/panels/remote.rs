@@ -1,5 +1,5 @@
 //! The solver panel's remote section, shown when the chosen sampler runs on a service (D-Wave
-//! Leap): the account in effect (endpoint and where it came from; the token as present or
+//! Leap, Fujitsu's Digital Annealer): the account in effect (endpoint and where it came from; the token as present or
 //! missing, never its value), the service's solvers with status and load (a click picks one),
 //! what a run will cost, the running job's live status, and a job left over from an earlier
 //! session to resume or cancel.
@@ -30,9 +30,14 @@ impl RemoteSection {
         self.poll(s);
         let values = crate::params::validate(e.params, &s.settings.sampler_params(e.name))
             .unwrap_or_default();
-        let settings = LeapSettings::from_values(&values);
         ui.separator();
-        ui.strong("Remote service");
+        if e.name == crate::remote::digital_annealer::ENTRY.name {
+            ui.strong("Remote service: Fujitsu Digital Annealer");
+            self.da_ui(ui, s, &values);
+            return;
+        }
+        let settings = LeapSettings::from_values(&values);
+        ui.strong("Remote service: D-Wave Leap");
         for (line, ok) in self.account_lines(&values, &settings) {
             if ok {
                 ui.label(line);
@@ -63,6 +68,43 @@ impl RemoteSection {
         });
         self.solvers_ui(ui, s, e);
         cost_ui(ui, s, e, &values, self.solvers.as_ref());
+        self.live_job_ui(ui, s);
+        self.pending_ui(ui, s);
+    }
+
+    /// The Digital Annealer's account, cost, live job and left-over job.
+    fn da_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared, values: &ParamValues) {
+        let sampler = crate::remote::digital_annealer::DigitalAnnealer::from_values(values);
+        if self.account.as_ref().is_none_or(|(v, _)| v != values) {
+            let line = match sampler.client(leap::process_env()) {
+                Ok(_) => ("key: present".to_string(), true),
+                Err(e) => (e.to_string(), false),
+            };
+            self.account = Some((values.clone(), vec![line]));
+        }
+        for (line, ok) in self
+            .account
+            .as_ref()
+            .map(|a| a.1.clone())
+            .unwrap_or_default()
+        {
+            if ok {
+                ui.label(line);
+            } else {
+                ui.colored_label(ui.visuals().warn_fg_color, line);
+            }
+        }
+        let seconds = values
+            .get("time_limit_sec")
+            .and_then(|v| v.as_u64())
+            .unwrap_or(10);
+        ui.weak(format!("cost: {seconds} s of annealer time per job"));
+        self.live_job_ui(ui, s);
+        self.pending_ui(ui, s);
+    }
+
+    /// The running job's id and state, as the sampler last reported them.
+    fn live_job_ui(&self, ui: &mut egui::Ui, s: &Shared) {
         if let Some(job) = s.run.as_ref().and_then(|r| r.remote_job()) {
             ui.label(format!(
                 "job: {} on {} — {}",
@@ -75,7 +117,6 @@ impl RemoteSection {
                 job.status
             ));
         }
-        self.pending_ui(ui, s);
     }
 
     /// Takes in what the job threads finished.
@@ -234,9 +275,20 @@ fn cancel_on_server(
 ) -> OneShot<Result<String, String>> {
     let mut values = s.settings.sampler_params(&job.sampler);
     values.insert("endpoint".into(), job.endpoint.clone().into());
-    let settings = LeapSettings::from_values(&values);
+    let da = job.sampler == crate::remote::digital_annealer::ENTRY.name;
     OneShot::start(
         move || {
+            if da {
+                let sampler =
+                    crate::remote::digital_annealer::DigitalAnnealer::from_values(&values);
+                let client = sampler
+                    .client(leap::process_env())
+                    .map_err(|e| e.to_string())?;
+                let status = client.cancel(&job.problem_id).map_err(|e| e.to_string())?;
+                let _ = client.delete(&job.problem_id);
+                return Ok(format!("job {} is {} and deleted", job.problem_id, status));
+            }
+            let settings = LeapSettings::from_values(&values);
             let sapi = leap::client(&settings, leap::process_env()).map_err(|e| e.to_string())?;
             let status = sapi.cancel(&job.problem_id).map_err(|e| e.to_string())?;
             Ok(format!("problem {} is {}", job.problem_id, status.status))

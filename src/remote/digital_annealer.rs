@@ -1,0 +1,324 @@
+//! `fujitsu-da`: Fujitsu's Digital Annealer as a sampler. The model goes as a binary polynomial
+//! with the `fujitsuDA3` parameters (their documented ranges described once here for the CLI and
+//! the GUI), the job is polled until done, its result read and deleted, and the solutions become
+//! our `SampleSet` — energies recomputed from the model, the service's timing in `details`.
+//!
+//! The key comes from `key_file`, else `FUJITSU_DA_API_KEY` (sent as `X-Api-Key`), else
+//! `FUJITSU_DA_ACCESS_TOKEN` (`X-Access-Token`); it is never a parameter, so it is never echoed.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value, json};
+
+use super::dwave_config::Environment;
+use super::fujitsu::{Credential, DEFAULT_ENDPOINT, DaClient, decode_solution, request, timing_ms};
+use super::{RemoteError, Secret};
+use crate::params::{ParamDefault, ParamSpec, ParamType, ParamValues};
+use crate::qubo::{Model, Qubo};
+use crate::sampler::{
+    RemoteJob, RunControl, RunsOn, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry,
+};
+
+const fn int(
+    name: &'static str,
+    min: u64,
+    max: u64,
+    default: u64,
+    help: &'static str,
+) -> ParamSpec {
+    ParamSpec {
+        name,
+        ty: ParamType::Int { min, max },
+        default: ParamDefault::Int(default),
+        help,
+        alias: None,
+        exposed: true,
+    }
+}
+
+const fn text(name: &'static str, default: &'static str, help: &'static str) -> ParamSpec {
+    ParamSpec {
+        name,
+        ty: ParamType::Text { max_len: 512 },
+        default: ParamDefault::Auto(default),
+        help,
+        alias: None,
+        exposed: true,
+    }
+}
+
+/// The `fujitsuDA3` parameters sent as they are.
+const SERVICE_PARAMS: [&str; 6] = [
+    "time_limit_sec",
+    "num_run",
+    "num_group",
+    "num_output_solution",
+    "gs_level",
+    "gs_cutoff",
+];
+
+/// The registry entry.
+pub const ENTRY: SamplerEntry = SamplerEntry {
+    name: "fujitsu-da",
+    summary: "Fujitsu Digital Annealer (v4 API): the model as a binary polynomial, solved \
+              remotely (needs a key: FUJITSU_DA_API_KEY or key_file)",
+    params: &[
+        int(
+            "time_limit_sec",
+            1,
+            3600,
+            10,
+            "search time on the annealer, in seconds (billed)",
+        ),
+        int("num_run", 1, 1024, 16, "parallel annealing runs"),
+        int("num_group", 1, 16, 1, "groups of runs"),
+        int(
+            "num_output_solution",
+            1,
+            1024,
+            5,
+            "solutions returned per group (the best found)",
+        ),
+        int("gs_level", 0, 100, 5, "global search level"),
+        int(
+            "gs_cutoff",
+            0,
+            1_000_000,
+            8000,
+            "global search cut-off level",
+        ),
+        text(
+            "endpoint",
+            "FUJITSU_DA_ENDPOINT, or https://api.aispf.global.fujitsu.com/da/",
+            "the service's base URL (https://…; http only to 127.0.0.1 for local fakes)",
+        ),
+        ParamSpec {
+            name: "api_version",
+            ty: ParamType::Choice(&["v4", "v3c"]),
+            default: ParamDefault::Word("v4"),
+            help: "API version in the path (v4: DA4; v3c has the same JSON)",
+            alias: None,
+            exposed: true,
+        },
+        text(
+            "key_file",
+            "FUJITSU_DA_API_KEY, or FUJITSU_DA_ACCESS_TOKEN",
+            "a file holding the API key (its first line)",
+        ),
+        text(
+            "job_id",
+            "submit a new job",
+            "wait for this already-submitted job instead of submitting (nothing is sent twice)",
+        ),
+        ParamSpec {
+            name: "request_timeout_s",
+            ty: ParamType::Float {
+                min: 0.1,
+                max: 3600.0,
+            },
+            default: ParamDefault::Float(60.0),
+            help: "deadline of each HTTP request, in seconds",
+            alias: None,
+            exposed: true,
+        },
+        ParamSpec {
+            name: "poll_interval_s",
+            ty: ParamType::Float {
+                min: 0.01,
+                max: 600.0,
+            },
+            default: ParamDefault::Float(1.0),
+            help: "pause between polls of a running job, in seconds",
+            alias: None,
+            exposed: true,
+        },
+    ],
+    build: |values| Ok(Box::new(DigitalAnnealer::from_values(values))),
+    runs_on: RunsOn::Service("Fujitsu Digital Annealer"),
+};
+
+/// The sampler's settings.
+#[derive(Clone, Debug, Default)]
+pub struct DigitalAnnealer {
+    /// Every parameter as validated.
+    pub values: ParamValues,
+    /// An environment to read instead of the process's (tests).
+    pub environment: Option<BTreeMap<String, String>>,
+}
+
+impl DigitalAnnealer {
+    /// From validated parameter values.
+    pub fn from_values(values: &ParamValues) -> Self {
+        DigitalAnnealer {
+            values: values.clone(),
+            environment: None,
+        }
+    }
+
+    /// Reads `FUJITSU_DA_*` from `env` instead of the process environment.
+    pub fn with_environment(mut self, env: BTreeMap<String, String>) -> Self {
+        self.environment = Some(env);
+        self
+    }
+
+    fn text(&self, k: &str) -> Option<String> {
+        self.values
+            .get(k)
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(str::to_string)
+    }
+
+    fn number(&self, k: &str, default: f64) -> f64 {
+        self.values
+            .get(k)
+            .and_then(Value::as_f64)
+            .unwrap_or(default)
+    }
+
+    /// The client for the settings in effect.
+    pub fn client(&self, env: &dyn Environment) -> Result<DaClient, RemoteError> {
+        // The address first: a key must not even be looked up for one that would leak it.
+        let endpoint = self
+            .text("endpoint")
+            .or_else(|| env.var("FUJITSU_DA_ENDPOINT"))
+            .unwrap_or_else(|| DEFAULT_ENDPOINT.to_string());
+        super::check_endpoint(&endpoint)?;
+        let (secret, credential) = match self.text("key_file") {
+            Some(path) => {
+                let text = crate::io::read_text_limited(std::path::Path::new(&path), 64 << 10)
+                    .map_err(|e| RemoteError::Config(format!("cannot read the key file: {e}")))?;
+                let key = text.lines().next().unwrap_or("").trim().to_string();
+                if key.is_empty() {
+                    return Err(RemoteError::Config(format!(
+                        "{path}: the key file is empty"
+                    )));
+                }
+                (Secret::new(key), Credential::ApiKey)
+            }
+            None => match (
+                env.var("FUJITSU_DA_API_KEY"),
+                env.var("FUJITSU_DA_ACCESS_TOKEN"),
+            ) {
+                (Some(k), _) => (Secret::new(k), Credential::ApiKey),
+                (None, Some(t)) => (Secret::new(t), Credential::AccessToken),
+                (None, None) => {
+                    return Err(RemoteError::Config(
+                        "no Digital Annealer key: set FUJITSU_DA_API_KEY (or \
+                         FUJITSU_DA_ACCESS_TOKEN), or give key_file"
+                            .into(),
+                    ));
+                }
+            },
+        };
+        let version = self.text("api_version").unwrap_or_else(|| "v4".into());
+        DaClient::new(
+            &endpoint,
+            &version,
+            secret,
+            credential,
+            Duration::from_secs_f64(self.number("request_timeout_s", 60.0)),
+        )
+    }
+
+    fn run(&self, model: &dyn Model, control: &RunControl) -> Result<SampleSet, SampleError> {
+        let t0 = Instant::now();
+        let env: &dyn Environment = match &self.environment {
+            Some(e) => e,
+            None => super::leap::process_env(),
+        };
+        let client = self.client(env)?;
+        let qubo =
+            Qubo::from_model(model).map_err(|e| SampleError::ModelNotSupported(e.to_string()))?;
+        let n = qubo.num_variables();
+        let service: Map<String, Value> = SERVICE_PARAMS
+            .iter()
+            .filter_map(|&k| Some((k.to_string(), self.values.get(k)?.clone())))
+            .collect();
+        let body = request(&qubo, service)?;
+        let mut info = SampleInfo {
+            sampler: ENTRY.name.into(),
+            params: self.params(),
+            preprocessing_ns: t0.elapsed().as_nanos() as u64,
+            ..SampleInfo::default()
+        };
+        let mut record = RemoteJob {
+            sampler: ENTRY.name.into(),
+            endpoint: self
+                .text("endpoint")
+                .unwrap_or_else(|| DEFAULT_ENDPOINT.into()),
+            solver: "fujitsuDA3".into(),
+            problem_id: String::new(),
+            status: "submitting".into(),
+        };
+        control.report_remote_job(&record);
+        let t_remote = Instant::now();
+        let job_id = match self.text("job_id") {
+            Some(id) => id,
+            None => client.solve(&body)?,
+        };
+        record.problem_id = job_id.clone();
+        record.status = "Waiting".into();
+        control.report_remote_job(&record);
+        let interval = Duration::from_secs_f64(self.number("poll_interval_s", 1.0));
+        let answer = client.wait(&job_id, interval, &|| control.is_cancelled(), &|status| {
+            let mut now = record.clone();
+            now.status = status.to_string();
+            control.report_remote_job(&now);
+        });
+        let solution = match answer {
+            Ok(s) => s,
+            Err(RemoteError::Cancelled(_)) if control.is_cancelled() => {
+                info.cancelled = true;
+                return Ok(SampleSet {
+                    num_variables: n,
+                    rows: Vec::new(),
+                    info,
+                });
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let wall_s = t_remote.elapsed().as_secs_f64();
+        let t_post = Instant::now();
+        let solutions = decode_solution(&solution, n)?;
+        let worst = solutions
+            .iter()
+            .map(|s| (model.energy(&s.sample) - qubo.offset() - s.energy).abs())
+            .fold(0.0, f64::max);
+        if worst > qubo.energy_tolerance() {
+            info.warnings.push(format!(
+                "the service's energies differ from the model's (offset aside) by up to \
+                 {worst:.6}; the model's are shown"
+            ));
+        }
+        let counted: Vec<(Vec<u8>, usize)> = solutions
+            .into_iter()
+            .map(|s| (s.sample, s.frequency as usize))
+            .collect();
+        info.num_reads_requested = counted.iter().map(|c| c.1).sum();
+        info.sampling_ns = (wall_s * 1e9) as u64;
+        info.details.insert("job_id".into(), json!(job_id));
+        info.details.insert("wall_s".into(), json!(wall_s));
+        info.details
+            .insert("timing".into(), Value::Object(timing_ms(&solution)));
+        let mut set = SampleSet::from_counted(model, counted, info);
+        set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;
+        Ok(set)
+    }
+}
+
+impl Sampler for DigitalAnnealer {
+    fn name(&self) -> &'static str {
+        ENTRY.name
+    }
+
+    fn params(&self) -> Value {
+        Value::Object(self.values.clone())
+    }
+
+    fn sample(&self, model: &dyn Model, control: &RunControl) -> Result<SampleSet, SampleError> {
+        self.run(model, control)
+    }
+}
