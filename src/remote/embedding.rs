@@ -193,6 +193,7 @@ pub fn find_embedding(
             search.occupy(&chain);
             chains[v] = chain;
         }
+        release_unneeded_shared(&mut chains, &neighbours, &mut search);
         let shared = search.shared();
         if shared == 0 {
             clean_rounds += 1;
@@ -217,6 +218,60 @@ pub fn find_embedding(
         )));
     }
     Ok(Embedding { chains })
+}
+
+/// Takes each shared qubit out of the chains that do not need it (their chain stays connected
+/// and still touches every neighbour's chain without it): overlaps a placement left only
+/// because a chain grew through its neighbour.
+fn release_unneeded_shared(
+    chains: &mut [Vec<u32>],
+    neighbours: &[Vec<usize>],
+    search: &mut Search<'_>,
+) {
+    let graph = search.graph;
+    let shared: Vec<u32> = (0..search.usage.len() as u32)
+        .filter(|&q| search.usage[q as usize] > 1)
+        .collect();
+    for q in shared {
+        let owners: Vec<usize> = (0..chains.len())
+            .filter(|&v| chains[v].contains(&q))
+            .collect();
+        for v in owners {
+            if search.usage[q as usize] <= 1 {
+                break;
+            }
+            let rest: Vec<u32> = chains[v].iter().copied().filter(|&x| x != q).collect();
+            if rest.is_empty() || !connected(&rest, graph) {
+                continue;
+            }
+            let touches_all = neighbours[v].iter().all(|&u| {
+                rest.iter().any(|&a| {
+                    graph.adjacency[a as usize]
+                        .iter()
+                        .any(|b| chains[u].contains(b))
+                })
+            });
+            if touches_all {
+                chains[v] = rest;
+                search.usage[q as usize] -= 1;
+            }
+        }
+    }
+}
+
+/// Whether `chain` is connected on the working graph.
+fn connected(chain: &[u32], graph: &WorkingGraph) -> bool {
+    let mut seen = vec![chain[0]];
+    let mut k = 0;
+    while k < seen.len() {
+        for n in &graph.adjacency[seen[k] as usize] {
+            if chain.contains(n) && !seen.contains(n) {
+                seen.push(*n);
+            }
+        }
+        k += 1;
+    }
+    seen.len() == chain.len()
 }
 
 /// Variables in breadth-first order from `start` (then from the most connected ones left), so
