@@ -15,7 +15,7 @@ use super::dwave_config::Environment;
 use super::fujitsu::{Credential, DEFAULT_ENDPOINT, DaClient, decode_solution, request, timing_ms};
 use super::{RemoteError, Secret};
 use crate::params::{ParamDefault, ParamSpec, ParamType, ParamValues};
-use crate::qubo::{Model, Qubo};
+use crate::qubo::Model;
 use crate::sampler::{
     RemoteJob, RunControl, RunsOn, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry,
 };
@@ -225,13 +225,9 @@ impl DigitalAnnealer {
 
     fn run(&self, model: &dyn Model, control: &RunControl) -> Result<SampleSet, SampleError> {
         let t0 = Instant::now();
-        let env: &dyn Environment = match &self.environment {
-            Some(e) => e,
-            None => super::leap::process_env(),
-        };
+        let env = super::environment(&self.environment);
         let client = self.client(env)?;
-        let qubo =
-            Qubo::from_model(model).map_err(|e| SampleError::ModelNotSupported(e.to_string()))?;
+        let qubo = super::model_qubo(model)?;
         let n = qubo.num_variables();
         let service: Map<String, Value> = SERVICE_PARAMS
             .iter()

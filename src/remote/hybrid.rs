@@ -16,8 +16,8 @@ use super::leap::{self, LeapSettings};
 use super::sapi::minimum_time_limit_s;
 use super::{RemoteError, bq};
 use crate::params::{ParamDefault, ParamSpec, ParamType, ParamValues};
+use crate::qubo::Model;
 use crate::qubo::formats::{Format, model_to_bytes};
-use crate::qubo::{Model, Qubo};
 use crate::sampler::{
     RunControl, RunsOn, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry,
 };
@@ -83,14 +83,10 @@ impl DwaveHybrid {
 
     fn run(&self, model: &dyn Model, control: &RunControl) -> Result<SampleSet, SampleError> {
         let t0 = Instant::now();
-        let env: &dyn super::dwave_config::Environment = match &self.environment {
-            Some(e) => e,
-            None => leap::process_env(),
-        };
+        let env = super::environment(&self.environment);
         let conn = leap::connect(&self.leap, "hybrid", "bqm", env)?;
         let props = &conn.solver.properties;
-        let qubo =
-            Qubo::from_model(model).map_err(|e| SampleError::ModelNotSupported(e.to_string()))?;
+        let qubo = super::model_qubo(model)?;
         let n = qubo.num_variables();
         let limits = [
             ("maximum_number_of_variables", n as u64, "variables"),

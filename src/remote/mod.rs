@@ -119,6 +119,25 @@ impl fmt::Display for Secret {
     }
 }
 
+/// Where a remote sampler reads `DWAVE_*`/`FUJITSU_DA_*`: the process environment, or the
+/// map a test gave it.
+pub(crate) fn environment(
+    map: &Option<std::collections::BTreeMap<String, String>>,
+) -> &dyn dwave_config::Environment {
+    match map {
+        Some(m) => m,
+        None => &dwave_config::ProcessEnv,
+    }
+}
+
+/// The model as a stored QUBO, what every remote service is sent.
+pub(crate) fn model_qubo(
+    model: &dyn crate::qubo::Model,
+) -> Result<crate::qubo::Qubo, crate::sampler::SampleError> {
+    crate::qubo::Qubo::from_model(model)
+        .map_err(|e| crate::sampler::SampleError::ModelNotSupported(e.to_string()))
+}
+
 /// Refuses a base URL that would send a token in the clear: HTTPS, or plain HTTP to a loopback
 /// address (the tests' fake servers).
 pub fn check_endpoint(url: &str) -> Result<(), RemoteError> {

@@ -149,15 +149,11 @@ impl DwaveQpu {
 
     fn run(&self, model: &dyn Model, control: &RunControl) -> Result<SampleSet, SampleError> {
         let t0 = Instant::now();
-        let env: &dyn super::dwave_config::Environment = match &self.environment {
-            Some(e) => e,
-            None => leap::process_env(),
-        };
+        let env = super::environment(&self.environment);
         let conn = leap::connect(&self.leap, "qpu", "qubo", env)?;
         let props = &conn.solver.properties;
         let graph = WorkingGraph::from_properties(props)?;
-        let qubo =
-            Qubo::from_model(model).map_err(|e| SampleError::ModelNotSupported(e.to_string()))?;
+        let qubo = super::model_qubo(model)?;
         let n = qubo.num_variables();
         let edges: Vec<(usize, usize)> = qubo
             .couplings()
