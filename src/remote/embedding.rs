@@ -144,6 +144,9 @@ pub fn find_embedding(
     let mut chains: Vec<Vec<u32>> = vec![Vec::new(); n];
     let (mut clean_rounds, mut stale, mut fewest_shared, mut attempt_round) = (0, 0, usize::MAX, 0);
     let mut rounds = 0;
+    // The latest overlap-free chains: what a time-out during polishing still returns.
+    let mut clean: Option<Vec<Vec<u32>>> = None;
+    let mut timed_out = false;
     let mut last_cost = vec![FAR; n];
     while rounds < MAX_ROUNDS && (rounds == 0 || t0.elapsed() < budget || search.shared() == 0) {
         rounds += 1;
@@ -169,6 +172,11 @@ pub fn find_embedding(
             if cancelled() {
                 return Err(EmbedError::Cancelled);
             }
+            // The budget holds inside a round too: a round on a large model takes seconds.
+            if t0.elapsed() >= budget {
+                timed_out = true;
+                break;
+            }
             let old = std::mem::take(&mut chains[v]);
             search.release(&old);
             // On a fresh start only placed neighbours count; later, all of them.
@@ -193,9 +201,13 @@ pub fn find_embedding(
             search.occupy(&chain);
             chains[v] = chain;
         }
+        if timed_out {
+            break;
+        }
         release_unneeded_shared(&mut chains, &neighbours, &mut search);
         let shared = search.shared();
         if shared == 0 {
+            clean = Some(chains.clone());
             clean_rounds += 1;
             if clean_rounds > POLISH_ROUNDS {
                 break;
@@ -206,18 +218,22 @@ pub fn find_embedding(
             stale += 1;
         }
     }
-    if search.shared() > 0 {
-        return Err(EmbedError::NotFound(format!(
-            "chains still share {} qubits after {rounds} rounds ({:.1} s): the model ({n} \
+    match clean {
+        Some(chains) => Ok(Embedding { chains }),
+        None => Err(EmbedError::NotFound(format!(
+            "no overlap-free embedding within {:.1} s ({rounds} rounds{}): the model ({n} \
              variables, {} couplings) is too dense for this heuristic on this working graph \
              ({} qubits); try a longer embedding_timeout_s, or dwave-hybrid",
-            search.shared(),
             t0.elapsed().as_secs_f64(),
+            if timed_out {
+                String::new()
+            } else {
+                format!(", {} qubits still shared", search.shared())
+            },
             edges.len(),
             graph.qubits.len()
-        )));
+        ))),
     }
-    Ok(Embedding { chains })
 }
 
 /// Takes each shared qubit out of the chains that do not need it (their chain stays connected
