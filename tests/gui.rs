@@ -1240,3 +1240,55 @@ fn the_remote_section_lists_solvers_runs_a_hybrid_job_and_resumes_one_left_over(
         "the next run submits anew"
     );
 }
+
+#[test]
+fn the_digital_annealer_runs_from_the_solver_panel_with_its_key_from_a_file() {
+    use qubo_workbench::remote::fake_da::FakeDa;
+    let key = "GUIDA-0123456789abcdef0123";
+    let fake = FakeDa::start(key).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let key_file = dir.path().join("da.key");
+    std::fs::write(&key_file, format!("{key}\n")).unwrap();
+    let mut settings = Settings {
+        sampler: "fujitsu-da".into(),
+        ..Default::default()
+    };
+    set_param(
+        &mut settings,
+        "fujitsu-da",
+        "endpoint",
+        fake.base_url.clone().into(),
+    );
+    set_param(
+        &mut settings,
+        "fujitsu-da",
+        "key_file",
+        key_file.display().to_string().into(),
+    );
+    set_param(&mut settings, "fujitsu-da", "poll_interval_s", 0.01.into());
+    let mut h = harness(Workbench::with_file(
+        Some(&puzzle("euler96_g1.txt")),
+        settings,
+    ));
+    frames(&mut h);
+    h.get_by_label("presolve (drop what the givens decide)")
+        .click();
+    frames(&mut h);
+    assert!(h.query_by_label("key: present").is_some());
+    assert!(
+        h.query_by_label_contains("cost: 10 s of annealer time")
+            .is_some()
+    );
+    h.get_by_label("Run").click();
+    frames(&mut h);
+    wait_for(&mut h, "the Digital Annealer run", |wb| {
+        !wb.is_running() && wb.shared.result.is_some()
+    });
+    let wb = h.state();
+    let r = wb.shared.result.as_ref().unwrap();
+    assert_eq!(r.samples.info.sampler, "fujitsu-da");
+    assert!(r.success_fraction().unwrap() > 0.0);
+    assert!(r.samples.info.details["job_id"].is_string());
+    assert!(wb.shared.settings.pending_remote_job.is_none());
+    assert_eq!(fake.num_jobs(), 0, "the result was deleted once read");
+}

@@ -146,10 +146,14 @@ impl RemoteSection {
         if self.account.as_ref().is_none_or(|(v, _)| v != values) {
             let lines = match leap::resolve_config(settings, leap::process_env()) {
                 Ok(c) => {
+                    // A setting given here is named by its field, not by the CLI flag.
                     let from = |k: &str| {
                         c.sources
                             .get(k)
-                            .map(|s| format!(" (from {s})"))
+                            .map(|s| match s.strip_prefix("--") {
+                                Some(flag) => format!(" (from this panel's {flag} field)"),
+                                None => format!(" (from {s})"),
+                            })
                             .unwrap_or_default()
                     };
                     vec![
