@@ -19,11 +19,13 @@ const MAX_ROUNDS: usize = 200;
 /// Rounds without fewer shared qubits before starting afresh.
 const STALE_ROUNDS: usize = 20;
 /// Rounds spent shortening chains once no qubit is shared.
-const POLISH_ROUNDS: usize = 3;
+const POLISH_ROUNDS: usize = 10;
 /// Cost of a qubit used by `k` other chains: `BASE^k` (free qubits cost 1).
 const BASE_SHIFT: u32 = 3;
 /// The largest `BASE_SHIFT` grows to (3 shared uses · 16 bits stays far below `FAR`).
 const MAX_SHIFT: u32 = 16;
+/// The most rounds a qubit's contest is remembered (keeps costs far below `FAR`).
+const MAX_HISTORY: u32 = 1 << 12;
 /// An unreachable qubit's distance.
 const FAR: u64 = u64::MAX / 4;
 
@@ -205,9 +207,24 @@ pub fn find_embedding(
             break;
         }
         release_unneeded_shared(&mut chains, &neighbours, &mut search);
+        search.note_congestion();
         let shared = search.shared();
         if shared == 0 {
-            clean = Some(chains.clone());
+            // Keep the best overlap-free chains: shortest longest chain, then fewest qubits.
+            let score = |c: &[Vec<u32>]| {
+                (
+                    c.iter().map(Vec::len).max().unwrap_or(0),
+                    c.iter().map(Vec::len).sum::<usize>(),
+                )
+            };
+            if clean
+                .as_ref()
+                .is_none_or(|best| score(&chains) < score(best))
+            {
+                clean = Some(chains.clone());
+            }
+            // Shortening starts afresh: old contests no longer say anything.
+            search.history.fill(0);
             clean_rounds += 1;
             if clean_rounds > POLISH_ROUNDS {
                 break;
@@ -290,6 +307,12 @@ fn connected(chain: &[u32], graph: &WorkingGraph) -> bool {
     seen.len() == chain.len()
 }
 
+/// The cost of passing through a qubit used by `used` other chains and shared in `history`
+/// earlier rounds: `(1 + history) · 2^(shift·used)`.
+fn qubit_cost(used: u32, history: u32, shift: u32) -> u64 {
+    (1 + history as u64) << (shift * used.min(3))
+}
+
 /// Variables in breadth-first order from `start` (then from the most connected ones left), so
 /// each is placed next to neighbours already placed.
 fn placement_order(neighbours: &[Vec<usize>], start: usize) -> Vec<usize> {
@@ -331,6 +354,8 @@ struct Search<'g> {
     parent: Vec<Vec<u32>>,
     cost: Vec<u64>,
     heaps: Vec<BinaryHeap<Reverse<(u64, u32)>>>,
+    /// Rounds each qubit has been shared (see `note_congestion`).
+    history: Vec<u32>,
     rng: u64,
     /// log2 of the cost of a shared qubit; raised while overlaps persist.
     shift: u32,
@@ -347,6 +372,7 @@ impl<'g> Search<'g> {
             graph,
             working,
             usage: vec![0; size],
+            history: vec![0; size],
             dist: Vec::new(),
             parent: Vec::new(),
             cost: vec![0; size],
@@ -357,8 +383,7 @@ impl<'g> Search<'g> {
     }
 
     fn weight(&self, q: u32) -> u64 {
-        let used = self.usage[q as usize].min(3);
-        1u64 << (self.shift * used)
+        qubit_cost(self.usage[q as usize], self.history[q as usize], self.shift)
     }
 
     fn release(&mut self, chain: &[u32]) {
@@ -380,6 +405,18 @@ impl<'g> Search<'g> {
 
     fn clear(&mut self) {
         self.usage.fill(0);
+        self.history.fill(0);
+    }
+
+    /// Remembers which qubits were shared this round (negotiated congestion, as FPGA routers
+    /// do): a qubit contested round after round grows dear for every chain, the one that holds
+    /// it included, so an enclosed chain finally moves.
+    fn note_congestion(&mut self) {
+        for (h, &u) in self.history.iter_mut().zip(&self.usage) {
+            if u > 1 {
+                *h = (*h + 1).min(MAX_HISTORY);
+            }
+        }
     }
 
     /// A chain for a variable whose placed neighbours are `placed`: the root minimising the
@@ -480,7 +517,7 @@ impl<'g> Search<'g> {
         while self.heaps.len() < placed.len() {
             self.heaps.push(BinaryHeap::new());
         }
-        let (graph, usage, shift) = (self.graph, &self.usage, self.shift);
+        let (graph, usage, history, shift) = (self.graph, &self.usage, &self.history, self.shift);
         self.dist
             .par_iter_mut()
             .zip(self.parent.par_iter_mut())
@@ -502,8 +539,8 @@ impl<'g> Search<'g> {
                         break;
                     }
                     for &n in &graph.adjacency[q as usize] {
-                        let used = usage[n as usize].min(3);
-                        let nd = d + (1u64 << (shift * used));
+                        let used = usage[n as usize];
+                        let nd = d + qubit_cost(used, history[n as usize], shift);
                         if nd < dist[n as usize] {
                             dist[n as usize] = nd;
                             parent[n as usize] = q;
