@@ -267,12 +267,7 @@ impl DigitalAnnealer {
         let solution = match answer {
             Ok(s) => s,
             Err(RemoteError::Cancelled(_)) if control.is_cancelled() => {
-                info.cancelled = true;
-                return Ok(SampleSet {
-                    num_variables: n,
-                    rows: Vec::new(),
-                    info,
-                });
+                return Ok(SampleSet::cancelled_without_reads(n, info));
             }
             Err(e) => return Err(e.into()),
         };

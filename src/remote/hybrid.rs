@@ -153,12 +153,7 @@ impl DwaveHybrid {
         let finished = match leap::run_problem(&conn, &self.leap, ENTRY.name, job, control) {
             Ok(f) => f,
             Err(RemoteError::Cancelled(_)) if control.is_cancelled() => {
-                info.cancelled = true;
-                return Ok(SampleSet {
-                    num_variables: n,
-                    rows: Vec::new(),
-                    info,
-                });
+                return Ok(SampleSet::cancelled_without_reads(n, info));
             }
             Err(e) => return Err(e.into()),
         };

@@ -176,7 +176,14 @@ pub fn resolve_config(
 
 /// A client for the settings in effect (the token required).
 pub fn client(settings: &LeapSettings, env: &dyn Environment) -> Result<Sapi, RemoteError> {
-    let config = resolve_config(settings, env)?;
+    client_for(&resolve_config(settings, env)?, settings)
+}
+
+/// A client for settings already resolved (the token required).
+fn client_for(
+    config: &dwave_config::DwaveConfig,
+    settings: &LeapSettings,
+) -> Result<Sapi, RemoteError> {
     let token: Secret = config.require_token()?.clone();
     Sapi::new(
         &config.base_url(),
@@ -194,9 +201,10 @@ pub fn connect(
     problem_type: &str,
     env: &dyn Environment,
 ) -> Result<Connection, RemoteError> {
+    // Resolved once: the config files are read once per run.
     let config = resolve_config(settings, env)?;
     let base_url = config.base_url();
-    let sapi = client(settings, env)?;
+    let sapi = client_for(&config, settings)?;
     let fits = |s: &Solver| {
         s.category == category
             && s.properties["supported_problem_types"]

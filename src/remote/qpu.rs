@@ -168,20 +168,12 @@ impl DwaveQpu {
             seed: Some(self.seed),
             ..SampleInfo::default()
         };
-        let cancelled = |info: SampleInfo| SampleSet {
-            num_variables: n,
-            rows: Vec::new(),
-            info: SampleInfo {
-                cancelled: true,
-                ..info
-            },
-        };
         let budget = std::time::Duration::from_secs_f64(self.embedding_timeout_s);
         let embedding = match find_embedding(n, &edges, &graph, self.seed, budget, &|| {
             control.is_cancelled()
         }) {
             Ok(e) => e,
-            Err(EmbedError::Cancelled) => return Ok(cancelled(info)),
+            Err(EmbedError::Cancelled) => return Ok(SampleSet::cancelled_without_reads(n, info)),
             Err(EmbedError::NotFound(why)) => {
                 return Err(SampleError::ModelNotSupported(format!(
                     "no embedding into {}: {why}",
@@ -218,7 +210,9 @@ impl DwaveQpu {
         info.preprocessing_ns = t0.elapsed().as_nanos() as u64;
         let finished = match leap::run_problem(&conn, &self.leap, ENTRY.name, || Ok(job), control) {
             Ok(f) => f,
-            Err(RemoteError::Cancelled(_)) if control.is_cancelled() => return Ok(cancelled(info)),
+            Err(RemoteError::Cancelled(_)) if control.is_cancelled() => {
+                return Ok(SampleSet::cancelled_without_reads(n, info));
+            }
             Err(e) => return Err(e.into()),
         };
         let t_post = Instant::now();

@@ -96,6 +96,19 @@ impl SampleInfo {
 }
 
 impl SampleSet {
+    /// A run cancelled before any read came back (a remote job cancelled while it queued or
+    /// ran): no rows, `info.cancelled` set.
+    pub fn cancelled_without_reads(num_variables: usize, info: SampleInfo) -> Self {
+        SampleSet {
+            num_variables,
+            rows: Vec::new(),
+            info: SampleInfo {
+                cancelled: true,
+                ..info
+            },
+        }
+    }
+
     /// Aggregates final states, their energies recomputed exactly (f64, from `model`, in
     /// parallel): what every local sampler returns, whatever precision its kernel used.
     pub fn from_states(
