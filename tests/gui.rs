@@ -1292,3 +1292,43 @@ fn the_digital_annealer_runs_from_the_solver_panel_with_its_key_from_a_file() {
     assert!(wb.shared.settings.pending_remote_job.is_none());
     assert_eq!(fake.num_jobs(), 0, "the result was deleted once read");
 }
+
+#[test]
+fn a_qpu_run_from_the_solver_panel_embeds_by_clique_and_shows_what_the_chains_did() {
+    use qubo_workbench::remote::fake_sapi::{FakeSapi, example_solvers};
+    let token = "GUIQPU-0123456789abcdef0123";
+    let fake = FakeSapi::start(token, example_solvers()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let conf = dwave_conf(dir.path(), token);
+    let mut settings = Settings {
+        sampler: "dwave-qpu".into(),
+        ..Default::default()
+    };
+    for (name, value) in [
+        ("endpoint", fake.base_url.clone().into()),
+        ("config_file", conf.display().to_string().into()),
+        ("embedding", "clique".into()),
+        ("postprocess", "tabu".into()),
+    ] {
+        set_param(&mut settings, "dwave-qpu", name, value);
+    }
+    let mut h = harness(Workbench::with_file(
+        Some(&puzzle("shidoku-6givens.txt")),
+        settings,
+    ));
+    frames(&mut h);
+    assert!(h.query_by_label_contains("token: present").is_some());
+    assert!(h.query_by_label_contains("cost: about").is_some());
+    h.get_by_label("Run").click();
+    frames(&mut h);
+    wait_for(&mut h, "the QPU run", |wb| {
+        !wb.is_running() && wb.shared.result.is_some()
+    });
+    let r = h.state().shared.result.as_ref().unwrap();
+    assert_eq!(r.samples.info.sampler, "dwave-qpu");
+    assert_eq!(r.samples.info.details["embedding"], "clique");
+    assert!(r.success_fraction().unwrap() > 0.0);
+    // The results panel says how the chains were made and how often they broke.
+    assert!(h.query_by_label_contains("embedding clique").is_some());
+    assert!(h.query_by_label_contains("chain_break_fraction").is_some());
+}

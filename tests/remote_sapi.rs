@@ -657,7 +657,7 @@ fn the_qpu_sampler_embeds_into_a_defective_p16_and_unembeds_true_samples() {
     let cbf = d["chain_break_fraction"].as_f64().unwrap();
     assert!((0.0..=1.0).contains(&cbf));
     assert!(d["qubits_used"].as_u64().unwrap() >= 14);
-    assert!(d["descent_changed_fraction"].is_number());
+    assert!(d["postprocess_changed_fraction"].is_number());
     // The problem went as qp on the P16's working graph: lin has one entry per working qubit.
     let seen = fake.seen();
     let submit = seen
@@ -681,11 +681,153 @@ fn the_qpu_sampler_embeds_into_a_defective_p16_and_unembeds_true_samples() {
     let raw = qpu(&fake, &[("postprocess", "none".into())])
         .sample(&model, &RunControl::new())
         .unwrap();
-    assert!(raw.info.details.get("descent_changed_fraction").is_none());
+    assert!(
+        raw.info
+            .details
+            .get("postprocess_changed_fraction")
+            .is_none()
+    );
     // A model larger than the QPU is refused with the reason, before anything is sent.
     let e = qpu(&fake, &[("solver", "Advantage_mock".into())])
         .sample(&model, &RunControl::new())
         .unwrap_err();
     assert!(matches!(e, SampleError::ModelNotSupported(_)), "{e}");
     assert!(e.to_string().contains("14 variables but only 4"), "{e}");
+}
+
+#[test]
+fn the_qpu_sampler_embeds_by_clique_from_a_file_and_polishes_by_tabu_on_request() {
+    use qubo_workbench::qubo::Model;
+    use qubo_workbench::sampler::{RunControl, Sampler};
+    let fake = FakeSapi::start(TOKEN, example_solvers()).unwrap();
+    let (model, ground) = small_model();
+    let clique = qpu(
+        &fake,
+        &[
+            ("embedding", "clique".into()),
+            ("postprocess", "tabu".into()),
+        ],
+    )
+    .sample(&model, &RunControl::new())
+    .unwrap();
+    let d = &clique.info.details;
+    assert_eq!(d["embedding"], "clique");
+    assert_eq!(d["postprocess"], "tabu");
+    // K14 on P16: 14 chains of about 14/12 + 2 qubits.
+    assert!(d["max_chain_length"].as_u64().unwrap() <= 4, "{d:?}");
+    assert!((clique.rows[0].energy - ground).abs() < 1e-9);
+    for row in &clique.rows {
+        assert!((row.energy - model.energy(&row.sample)).abs() < 1e-9);
+    }
+
+    // The same chains from a file (variable index → qubits, minorminer's shape).
+    let dir = tempfile::tempdir().unwrap();
+    let props = example_solvers()
+        .into_iter()
+        .find(|s| s["identity"]["name"] == "Advantage_system_mock")
+        .unwrap()["properties"]
+        .clone();
+    let graph = qubo_workbench::remote::topology::WorkingGraph::from_properties(&props).unwrap();
+    let chains = qubo_workbench::remote::clique::pegasus_clique(14, &graph, 16).unwrap();
+    let file = dir.path().join("chains.json");
+    let object: serde_json::Map<String, serde_json::Value> = chains
+        .chains
+        .iter()
+        .enumerate()
+        .map(|(v, c)| (v.to_string(), serde_json::json!(c)))
+        .collect();
+    std::fs::write(&file, serde_json::Value::Object(object).to_string()).unwrap();
+    let path = file.to_str().unwrap();
+    let from_file = qpu(&fake, &[("embedding_file", path.into())])
+        .sample(&model, &RunControl::new())
+        .unwrap();
+    assert_eq!(from_file.info.details["embedding"], "file");
+    assert_eq!(
+        from_file.info.details["qubits_used"],
+        clique.info.details["qubits_used"]
+    );
+
+    // A file that does not fit says which file and why, before anything is sent.
+    let submits = |f: &FakeSapi| {
+        f.seen()
+            .iter()
+            .filter(|r| r.method == "POST" && r.path.ends_with("/problems/"))
+            .count()
+    };
+    let before = submits(&fake);
+    for (text, expected) in [
+        (r#"{"0": [0]}"#.to_string(), "variable 1 has no chain"),
+        (
+            r#"{"x": [0]}"#.to_string(),
+            "key \"x\" is not a variable index",
+        ),
+        ("[1, 2]".to_string(), "expected a JSON object"),
+        (
+            serde_json::json!(
+                (0..14)
+                    .map(|v| (v.to_string(), serde_json::json!([graph.qubits[0]])))
+                    .collect::<serde_json::Map<_, _>>()
+            )
+            .to_string(),
+            "is in the chains of",
+        ),
+    ] {
+        std::fs::write(&file, text).unwrap();
+        let e = qpu(&fake, &[("embedding_file", path.into())])
+            .sample(&model, &RunControl::new())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(expected) && e.contains("chains.json"), "{e}");
+    }
+    assert_eq!(submits(&fake), before);
+
+    // The clique construction needs a Pegasus solver, and says so.
+    let e = qpu(
+        &fake,
+        &[
+            ("solver", "Advantage_mock".into()),
+            ("embedding", "clique".into()),
+        ],
+    )
+    .sample(
+        &qubo_workbench::qubo::StoredModel::new(
+            qubo_workbench::qubo::random::random_qubo(3, 2, 1).unwrap(),
+        ),
+        &RunControl::new(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("topology is ring"), "{e}");
+}
+
+#[test]
+fn the_cli_solves_a_sudoku_on_the_fake_qpu_with_the_token_from_the_environment() {
+    let fake = FakeSapi::start(TOKEN, example_solvers()).unwrap();
+    let puzzle = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/puzzles/sudoku/shidoku-6givens.txt"
+    );
+    let out = cli(
+        &fake,
+        TOKEN,
+        &[
+            "solve",
+            puzzle,
+            "--presolve",
+            "--sampler",
+            "dwave-qpu",
+            "--json",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["best"]["valid"], true);
+    let d = &v["sampler_details"];
+    assert_eq!(d["solver"], "Advantage_system_mock");
+    assert!(d["chain_break_fraction"].is_number());
+    assert!(!String::from_utf8_lossy(&out.stdout).contains(TOKEN));
 }

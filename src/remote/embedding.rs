@@ -20,6 +20,8 @@ const MAX_ROUNDS: usize = 200;
 const STALE_ROUNDS: usize = 20;
 /// Rounds spent shortening chains once no qubit is shared.
 const POLISH_ROUNDS: usize = 10;
+/// Rounds of `tighten` at most (each re-places every chain once).
+const TIGHTEN_ROUNDS: usize = 10;
 /// Cost of a qubit used by `k` other chains: `BASE^k` (free qubits cost 1).
 const BASE_SHIFT: u32 = 3;
 /// The largest `BASE_SHIFT` grows to (3 shared uses · 16 bits stays far below `FAR`).
@@ -236,7 +238,12 @@ pub fn find_embedding(
         }
     }
     match clean {
-        Some(chains) => Ok(Embedding { chains }),
+        Some(mut chains) => {
+            tighten(&mut chains, &neighbours, &mut search, &|| {
+                cancelled() || t0.elapsed() >= budget
+            });
+            Ok(Embedding { chains })
+        }
         None => Err(EmbedError::NotFound(format!(
             "no overlap-free embedding within {:.1} s ({rounds} rounds{}): the model ({n} \
              variables, {} couplings) is too dense for this heuristic on this working graph \
@@ -251,6 +258,53 @@ pub fn find_embedding(
             graph.qubits.len()
         ))),
     }
+}
+
+/// Re-places each chain, longest first, on free qubits only (other chains impassable, every
+/// free qubit costing 1) and keeps the new chain when it is shorter: overlap-free chains stay
+/// overlap-free and only shrink. Rounds repeat while some chain shrinks, until `stop`.
+fn tighten(
+    chains: &mut [Vec<u32>],
+    neighbours: &[Vec<usize>],
+    search: &mut Search<'_>,
+    stop: &dyn Fn() -> bool,
+) {
+    search.usage.fill(0);
+    for chain in chains.iter() {
+        search.occupy(chain);
+    }
+    search.strict = true;
+    for _ in 0..TIGHTEN_ROUNDS {
+        let mut order: Vec<usize> = (0..chains.len()).collect();
+        order.sort_by_key(|&v| Reverse(chains[v].len()));
+        let mut shrunk = false;
+        for v in order {
+            if stop() {
+                search.strict = false;
+                return;
+            }
+            if chains[v].len() <= 1 {
+                continue;
+            }
+            let old = std::mem::take(&mut chains[v]);
+            search.release(&old);
+            match search.place(&neighbours[v], chains, FAR) {
+                Ok((chain, _)) if chain.len() < old.len() => {
+                    search.occupy(&chain);
+                    chains[v] = chain;
+                    shrunk = true;
+                }
+                _ => {
+                    search.occupy(&old);
+                    chains[v] = old;
+                }
+            }
+        }
+        if !shrunk {
+            break;
+        }
+    }
+    search.strict = false;
 }
 
 /// Takes each shared qubit out of the chains that do not need it (their chain stays connected
@@ -359,6 +413,8 @@ struct Search<'g> {
     rng: u64,
     /// log2 of the cost of a shared qubit; raised while overlaps persist.
     shift: u32,
+    /// Tightening: qubits of other chains are impassable and free ones cost 1.
+    strict: bool,
 }
 
 impl<'g> Search<'g> {
@@ -379,11 +435,16 @@ impl<'g> Search<'g> {
             heaps: Vec::new(),
             rng: seed ^ 0x9e37_79b9_7f4a_7c15,
             shift: BASE_SHIFT,
+            strict: false,
         }
     }
 
     fn weight(&self, q: u32) -> u64 {
-        qubit_cost(self.usage[q as usize], self.history[q as usize], self.shift)
+        match (self.strict, self.usage[q as usize]) {
+            (true, 0) => 1,
+            (true, _) => FAR,
+            (false, used) => qubit_cost(used, self.history[q as usize], self.shift),
+        }
     }
 
     fn release(&mut self, chain: &[u32]) {
@@ -518,6 +579,7 @@ impl<'g> Search<'g> {
             self.heaps.push(BinaryHeap::new());
         }
         let (graph, usage, history, shift) = (self.graph, &self.usage, &self.history, self.shift);
+        let strict = self.strict;
         self.dist
             .par_iter_mut()
             .zip(self.parent.par_iter_mut())
@@ -540,7 +602,12 @@ impl<'g> Search<'g> {
                     }
                     for &n in &graph.adjacency[q as usize] {
                         let used = usage[n as usize];
-                        let nd = d + qubit_cost(used, history[n as usize], shift);
+                        let step = match (strict, used) {
+                            (true, 0) => 1,
+                            (true, _) => continue,
+                            (false, _) => qubit_cost(used, history[n as usize], shift),
+                        };
+                        let nd = d + step;
                         if nd < dist[n as usize] {
                             dist[n as usize] = nd;
                             parent[n as usize] = q;

@@ -1,10 +1,12 @@
 //! `dwave-qpu`: D-Wave Leap's quantum annealers. The logical model is minor-embedded into the
-//! solver's working graph (`embedding`), each chain held together by a coupling of
+//! solver's working graph — by the Cai–Macready–Roy search (`embedding`), by a clique
+//! construction on Pegasus (`clique`), or from a file — each chain held together by a coupling of
 //! `chain_strength`, scaled into the solver's `h_range`/`j_range` when it does not fit (and the
 //! run says so), sent in the `qp` encoding, and the answer unembedded: majority vote per chain
 //! (ties broken by the seed), then — on by default — steepest descent on the logical model,
-//! because chains that broke leave reads that a few flips make much better. What the chains
-//! and the descent did is reported in `info.details`.
+//! because chains that broke leave reads that a few flips make much better (or a brief tabu
+//! walk, on request: long chains freeze, and annealing alone rarely reaches a valid 9×9
+//! Sudoku). What the chains and the post-processing did is reported in `info.details`.
 //!
 //! Invariant: resuming a problem (`problem_id`) re-derives the same embedding from the same
 //! solver graph and `seed`, so the answer is unembedded with the chains it was sent with.
@@ -15,12 +17,14 @@ use std::time::Instant;
 use serde_json::{Value, json};
 
 use super::RemoteError;
+use super::clique::pegasus_clique;
 use super::embedding::{EmbedError, Embedding, find_embedding};
 use super::leap::{self, LeapSettings};
 use super::qp::{PhysicalProblem, decode_answer, encode_problem};
 use super::topology::WorkingGraph;
 use crate::params::{ParamDefault, ParamSpec, ParamType, ParamValues};
 use crate::qubo::{Csr, Model, Qubo};
+use crate::sampler::tabu::tabu_polish;
 use crate::sampler::{
     RunControl, RunsOn, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry,
 };
@@ -66,9 +70,35 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
         },
         ParamSpec {
             name: "postprocess",
-            ty: ParamType::Choice(&["descent", "none"]),
+            ty: ParamType::Choice(&["descent", "tabu", "none"]),
             default: ParamDefault::Word("descent"),
-            help: "after the majority vote: steepest descent on the logical model, or nothing",
+            help: "after the majority vote, on the logical model: steepest descent (to the \
+                   nearest local minimum), a brief tabu walk (10 moves per variable: much \
+                   stronger, and the answer is then partly classical — details say how much \
+                   it changed), or nothing",
+            alias: None,
+            exposed: true,
+        },
+        ParamSpec {
+            name: "embedding",
+            ty: ParamType::Choice(&["auto", "clique", "heuristic"]),
+            default: ParamDefault::Word("auto"),
+            help: "how variables become chains of qubits: clique (Pegasus solvers: chains that \
+                   all touch each other, so any model up to about 12·(m − 1) variables embeds, \
+                   in milliseconds), heuristic (the Cai–Macready–Roy search: shorter chains on \
+                   sparse models), or auto (clique for dense models, heuristic otherwise, each \
+                   falling back on the other)",
+            alias: None,
+            exposed: true,
+        },
+        ParamSpec {
+            name: "embedding_file",
+            ty: ParamType::Text { max_len: 512 },
+            default: ParamDefault::Auto("find chains (see embedding)"),
+            help: "chains to use instead of finding them: a JSON object from variable index (the \
+                   model's order, as `encode` writes it) to its list of qubits — the shape \
+                   minorminer's find_embedding returns; checked against the solver's working \
+                   graph before anything is sent",
             alias: None,
             exposed: true,
         },
@@ -110,10 +140,14 @@ pub struct DwaveQpu {
     pub annealing_time: Option<f64>,
     /// Chain coupling (`None`: uniform torque compensation).
     pub chain_strength: Option<f64>,
-    /// Steepest descent after the vote.
-    pub descent: bool,
+    /// What runs on the logical model after the vote.
+    pub postprocess: Postprocess,
     /// Embedding and tie-break seed.
     pub seed: u64,
+    /// How chains are found.
+    pub embedding: EmbeddingMethod,
+    /// Chains read from this file instead of found.
+    pub embedding_file: Option<String>,
     /// Seconds the embedding search may take.
     pub embedding_timeout_s: f64,
     /// An environment to read instead of the process's (tests).
@@ -131,8 +165,21 @@ impl DwaveQpu {
                 .unwrap_or(100),
             annealing_time: values.get("annealing_time").and_then(Value::as_f64),
             chain_strength: values.get("chain_strength").and_then(Value::as_f64),
-            descent: values.get("postprocess").and_then(Value::as_str) != Some("none"),
+            postprocess: match values.get("postprocess").and_then(Value::as_str) {
+                Some("none") => Postprocess::None,
+                Some("tabu") => Postprocess::Tabu,
+                _ => Postprocess::Descent,
+            },
             seed: values.get("seed").and_then(Value::as_u64).unwrap_or(1),
+            embedding: match values.get("embedding").and_then(Value::as_str) {
+                Some("clique") => EmbeddingMethod::Clique,
+                Some("heuristic") => EmbeddingMethod::Heuristic,
+                _ => EmbeddingMethod::Auto,
+            },
+            embedding_file: values
+                .get("embedding_file")
+                .and_then(Value::as_str)
+                .map(str::to_string),
             embedding_timeout_s: values
                 .get("embedding_timeout_s")
                 .and_then(Value::as_f64)
@@ -149,6 +196,14 @@ impl DwaveQpu {
 
     fn run(&self, model: &dyn Model, control: &RunControl) -> Result<SampleSet, SampleError> {
         let t0 = Instant::now();
+        let given = match &self.embedding_file {
+            Some(path) => Some((
+                path,
+                read_embedding(std::path::Path::new(path), model.num_variables())
+                    .map_err(SampleError::ModelNotSupported)?,
+            )),
+            None => None,
+        };
         let env = super::environment(&self.environment);
         let conn = leap::connect(&self.leap, "qpu", "qubo", env)?;
         let props = &conn.solver.properties;
@@ -169,10 +224,17 @@ impl DwaveQpu {
             ..SampleInfo::default()
         };
         let budget = std::time::Duration::from_secs_f64(self.embedding_timeout_s);
-        let embedding = match find_embedding(n, &edges, &graph, self.seed, budget, &|| {
-            control.is_cancelled()
-        }) {
-            Ok(e) => e,
+        let found = match given {
+            Some((path, e)) => e
+                .verify(&edges, &graph)
+                .map(|()| (e, "file"))
+                .map_err(|why| EmbedError::NotFound(format!("{path} does not fit: {why}"))),
+            None => choose_embedding(self.embedding, n, &edges, &graph, props, |n, edges, g| {
+                find_embedding(n, edges, g, self.seed, budget, &|| control.is_cancelled())
+            }),
+        };
+        let (embedding, method) = match found {
+            Ok(found) => found,
             Err(EmbedError::Cancelled) => return Ok(SampleSet::cancelled_without_reads(n, info)),
             Err(EmbedError::NotFound(why)) => {
                 return Err(SampleError::ModelNotSupported(format!(
@@ -248,9 +310,13 @@ impl DwaveQpu {
             let (mut x, broken) = majority_vote(row, &chain_positions, &mut tie_state);
             broken_reads += broken as f64 / n.max(1) as f64 * count as f64;
             total_reads += count as u64;
-            if self.descent {
+            if self.postprocess != Postprocess::None {
                 let before = model.energy(&x);
-                if steepest_descent(&csr, model, &mut x) {
+                let changed = match self.postprocess {
+                    Postprocess::Tabu => tabu_polish(&csr, &mut x, tabu_moves(n)),
+                    _ => steepest_descent(&csr, model, &mut x),
+                };
+                if changed {
                     changed_reads += count as u64;
                     energy_drop += (before - model.energy(&x)) * count as f64;
                 }
@@ -262,6 +328,7 @@ impl DwaveQpu {
         d.insert("problem_id".into(), json!(finished.problem_id));
         d.insert("solver".into(), json!(conn.solver.name));
         d.insert("endpoint".into(), json!(conn.base_url));
+        d.insert("embedding".into(), json!(method));
         d.insert("qubits_used".into(), json!(embedding.num_qubits()));
         d.insert(
             "max_chain_length".into(),
@@ -270,13 +337,14 @@ impl DwaveQpu {
         d.insert("chain_strength".into(), json!(chain_strength));
         d.insert("chain_break_fraction".into(), json!(broken_reads / reads));
         d.insert("scaled_by".into(), json!(scale.max(1.0)));
-        if self.descent {
+        if self.postprocess != Postprocess::None {
+            d.insert("postprocess".into(), json!(self.postprocess.name()));
             d.insert(
-                "descent_changed_fraction".into(),
+                "postprocess_changed_fraction".into(),
                 json!(changed_reads as f64 / reads),
             );
             d.insert(
-                "descent_mean_energy_drop".into(),
+                "postprocess_mean_energy_drop".into(),
                 json!(energy_drop / reads),
             );
         }
@@ -306,11 +374,13 @@ impl Sampler for DwaveQpu {
             "chain_strength".into(),
             self.chain_strength.map_or(Value::Null, Value::from),
         );
-        m.insert(
-            "postprocess".into(),
-            json!(if self.descent { "descent" } else { "none" }),
-        );
+        m.insert("postprocess".into(), json!(self.postprocess.name()));
         m.insert("seed".into(), json!(self.seed));
+        m.insert("embedding".into(), json!(self.embedding.name()));
+        m.insert(
+            "embedding_file".into(),
+            self.embedding_file.clone().map_or(Value::Null, Value::from),
+        );
         m.insert(
             "embedding_timeout_s".into(),
             json!(self.embedding_timeout_s),
@@ -320,6 +390,166 @@ impl Sampler for DwaveQpu {
 
     fn sample(&self, model: &dyn Model, control: &RunControl) -> Result<SampleSet, SampleError> {
         self.run(model, control)
+    }
+}
+
+/// What runs on each unembedded read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Postprocess {
+    /// Steepest descent to the nearest local minimum.
+    #[default]
+    Descent,
+    /// A brief tabu walk (`tabu_moves`).
+    Tabu,
+    /// The vote's result as it is.
+    None,
+}
+
+impl Postprocess {
+    /// The parameter's word.
+    pub fn name(self) -> &'static str {
+        match self {
+            Postprocess::Descent => "descent",
+            Postprocess::Tabu => "tabu",
+            Postprocess::None => "none",
+        }
+    }
+}
+
+/// Moves of the tabu polish on an n-variable model: 10 per variable, bounded so a read costs
+/// at most about 10⁷ gain evaluations (each move scans every variable).
+fn tabu_moves(n: usize) -> usize {
+    (10 * n).min(10_000_000 / n.max(1)).max(1)
+}
+
+/// How the logical variables become chains.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EmbeddingMethod {
+    /// Clique for dense models, heuristic for sparse ones; each falls back on the other.
+    #[default]
+    Auto,
+    /// Chains that all touch (Pegasus solvers).
+    Clique,
+    /// The Cai–Macready–Roy search.
+    Heuristic,
+}
+
+impl EmbeddingMethod {
+    /// The parameter's word.
+    pub fn name(self) -> &'static str {
+        match self {
+            EmbeddingMethod::Auto => "auto",
+            EmbeddingMethod::Clique => "clique",
+            EmbeddingMethod::Heuristic => "heuristic",
+        }
+    }
+}
+
+/// The share of possible couplings a model must have for `auto` to choose the clique: that
+/// dense, the heuristic's chains are no shorter than the clique's and take seconds to find.
+const DENSE_MODEL: f64 = 0.5;
+
+/// Embeds the logical graph by `method` (the heuristic search given as `heuristic`); the
+/// embedding and the name of the method that found it.
+pub fn choose_embedding(
+    method: EmbeddingMethod,
+    n: usize,
+    edges: &[(usize, usize)],
+    graph: &WorkingGraph,
+    props: &Value,
+    heuristic: impl Fn(usize, &[(usize, usize)], &WorkingGraph) -> Result<Embedding, EmbedError>,
+) -> Result<(Embedding, &'static str), EmbedError> {
+    let clique = || match pegasus_shape(props) {
+        Ok(m) => pegasus_clique(n, graph, m).map(|e| (e, "clique")),
+        Err(why) => Err(EmbedError::NotFound(why)),
+    };
+    let heuristic = || heuristic(n, edges, graph).map(|e| (e, "heuristic"));
+    let pairs = (n * n.saturating_sub(1) / 2).max(1) as f64;
+    let dense = edges.len() as f64 / pairs >= DENSE_MODEL;
+    let (first, second): (&dyn Fn() -> _, &dyn Fn() -> _) = match method {
+        EmbeddingMethod::Clique => return clique(),
+        EmbeddingMethod::Heuristic => return heuristic(),
+        EmbeddingMethod::Auto if dense => (&clique, &heuristic),
+        EmbeddingMethod::Auto => (&heuristic, &clique),
+    };
+    match first() {
+        Err(EmbedError::NotFound(why_first)) => second().map_err(|e| match e {
+            EmbedError::NotFound(why_second) => {
+                EmbedError::NotFound(format!("{why_first}; and {why_second}"))
+            }
+            cancelled => cancelled,
+        }),
+        other => other,
+    }
+}
+
+/// The largest embedding file read (a P16 embedding is tens of kilobytes).
+const MAX_EMBEDDING_FILE_BYTES: u64 = 16 << 20;
+
+/// Chains from a JSON file `{"variable index": [qubit, …], …}` (minorminer's shape, keyed by
+/// the model's variable order), checked to give every one of the `n` variables a chain; what
+/// is wrong, naming the file, otherwise. (Read before connecting: a bad file costs no request.)
+pub fn read_embedding(path: &std::path::Path, n: usize) -> Result<Embedding, String> {
+    let shown = path.display();
+    let text = crate::io::read_text_limited(path, MAX_EMBEDDING_FILE_BYTES)
+        .map_err(|e| format!("cannot read the embedding file: {e}"))?;
+    let value: Value = serde_json::from_str(&text)
+        .map_err(|e| format!("{shown}: not JSON ({e}); expected {{\"0\": [qubits], …}}"))?;
+    embedding_from_json(&value, n).map_err(|why| format!("{shown}: {why}"))
+}
+
+/// Chains from `{"variable index": [qubit, …], …}`, one for each of the `n` variables.
+pub fn embedding_from_json(value: &Value, n: usize) -> Result<Embedding, String> {
+    let object = value
+        .as_object()
+        .ok_or("expected a JSON object from variable index to a list of qubits")?;
+    let mut chains: Vec<Option<Vec<u32>>> = vec![None; n];
+    for (key, qubits) in object {
+        let v = key
+            .parse::<usize>()
+            .ok()
+            .filter(|&v| v < n)
+            .ok_or_else(|| {
+                format!(
+                    "key \"{key}\" is not a variable index of this model (0 to {})",
+                    n.saturating_sub(1)
+                )
+            })?;
+        let chain = qubits
+            .as_array()
+            .and_then(|list| {
+                list.iter()
+                    .map(|q| q.as_u64().and_then(|q| u32::try_from(q).ok()))
+                    .collect::<Option<Vec<u32>>>()
+            })
+            .ok_or_else(|| format!("the chain of variable {v} is not a list of qubits"))?;
+        chains[v] = Some(chain);
+    }
+    let chains = chains
+        .into_iter()
+        .enumerate()
+        .map(|(v, c)| c.ok_or_else(|| format!("variable {v} has no chain")))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Embedding { chains })
+}
+
+/// P(m)'s m from a solver's `topology` property; why not when it is not Pegasus.
+fn pegasus_shape(props: &Value) -> Result<usize, String> {
+    let topology = &props["topology"];
+    match (topology["type"].as_str(), topology["shape"][0].as_u64()) {
+        (Some("pegasus"), Some(m)) if (2..=64).contains(&m) => Ok(m as usize),
+        (Some("pegasus"), _) => Err("the solver's Pegasus shape is missing or outside 2..=64 \
+                                     (use --embedding heuristic)"
+            .to_string()),
+        (Some(kind), _) => Err(format!(
+            "the clique embedding is built for Pegasus solvers, and this one's topology is \
+             {kind} (use --embedding heuristic)"
+        )),
+        (None, _) => Err(
+            "the solver does not say its topology, which the clique embedding \
+                          needs (use --embedding heuristic)"
+                .to_string(),
+        ),
     }
 }
 

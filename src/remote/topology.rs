@@ -18,8 +18,15 @@ use super::RemoteError;
 pub const MAX_QUBIT_INDEX: u32 = 1_000_000;
 
 /// Vertical and horizontal offsets of the production Pegasus layout.
-const VERTICAL_OFFSETS: [usize; 12] = [2, 2, 2, 2, 10, 10, 10, 10, 6, 6, 6, 6];
-const HORIZONTAL_OFFSETS: [usize; 12] = [6, 6, 6, 6, 2, 2, 2, 2, 10, 10, 10, 10];
+/// Vertical qubit (0, w, k, z) lies at x = 12w + k and spans y from 12z + v(k) for 12 units;
+/// horizontal (1, w, k, z) at y = 12w + k spans x from 12z + h(k).
+pub(super) const VERTICAL_OFFSETS: [usize; 12] = [2, 2, 2, 2, 10, 10, 10, 10, 6, 6, 6, 6];
+pub(super) const HORIZONTAL_OFFSETS: [usize; 12] = [6, 6, 6, 6, 2, 2, 2, 2, 10, 10, 10, 10];
+
+/// The linear index of Pegasus P(m) qubit (u, w, k, z).
+pub(super) fn pegasus_index(m: usize, u: usize, w: usize, k: usize, z: usize) -> u32 {
+    (z + (m - 1) * (k + 12 * (w + m * u))) as u32
+}
 
 /// A working graph: which qubits work, and their neighbours.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -122,7 +129,7 @@ impl WorkingGraph {
 pub fn pegasus(m: usize) -> WorkingGraph {
     assert!(m >= 2, "Pegasus needs m ≥ 2");
     let m1 = m - 1;
-    let index = |u: usize, w: usize, k: usize, z: usize| (z + m1 * (k + 12 * (w + m * u))) as u32;
+    let index = |u: usize, w: usize, k: usize, z: usize| pegasus_index(m, u, w, k, z);
     // The fabric: at the first and last w of each orientation, only the k that couple.
     let min_offset = |o: &[usize; 12]| *o.iter().min().expect("12 offsets");
     let max_offset = |o: &[usize; 12]| *o.iter().max().expect("12 offsets");

@@ -13,7 +13,7 @@ pub mod rng;
 mod sample_set;
 pub mod schedule;
 mod sqa;
-mod tabu;
+pub mod tabu;
 mod tempering;
 
 pub use annealing::{BetaRangeRule, Kernel, SimulatedAnnealing};
