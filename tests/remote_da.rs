@@ -81,11 +81,56 @@ fn a_job_is_solved_read_and_deleted_with_one_credential_header() {
     assert_eq!(body["fujitsuDA3"]["num_run"], 32);
     assert_eq!(body["fujitsuDA3"]["time_limit_sec"], 10);
     assert!(body["binary_polynomial"]["terms"][0]["p"].is_array());
+    assert!(body.get("penalty_binary_polynomial").is_none());
+    assert!(
+        body["fujitsuDA3"].get("penalty_coef").is_none(),
+        "penalty settings only go with a penalty polynomial"
+    );
     assert!(
         seen.iter().filter(|r| r.method == "GET").count() >= 3,
         "polled"
     );
     assert!(seen.iter().any(|r| r.method == "DELETE"));
+}
+
+#[test]
+fn the_model_goes_as_the_penalty_polynomial_with_its_coefficient_on_request() {
+    let fake = FakeDa::start(KEY).unwrap();
+    let (m, ground) = model();
+    let set = sampler(
+        &fake,
+        &[
+            ("polynomial", "penalty".into()),
+            ("penalty_coef", 3.into()),
+            ("penalty_auto_mode", 0.into()),
+        ],
+    )
+    .sample(&m, &RunControl::new())
+    .unwrap();
+    // Energies are the model's, whatever the annealer multiplied the penalty by.
+    for row in &set.rows {
+        assert!((row.energy - m.energy(&row.sample)).abs() < 1e-9);
+    }
+    assert!((set.rows[0].energy - ground).abs() < 1e-9);
+    let seen = fake.seen();
+    let submit = seen.iter().find(|r| r.method == "POST").unwrap();
+    let body: serde_json::Value = serde_json::from_slice(&submit.body).unwrap();
+    assert_eq!(body["binary_polynomial"]["terms"], serde_json::json!([]));
+    let terms = body["penalty_binary_polynomial"]["terms"]
+        .as_array()
+        .unwrap();
+    let q = qubo_workbench::qubo::Qubo::from_model(&m).unwrap();
+    let nonzero = q.linear().iter().filter(|&&c| c != 0.0).count()
+        + q.couplings().iter().filter(|c| c.value != 0.0).count();
+    assert_eq!(terms.len(), nonzero, "every linear term and coupling");
+    assert_eq!(body["fujitsuDA3"]["penalty_coef"], 3);
+    assert_eq!(body["fujitsuDA3"]["penalty_auto_mode"], 0);
+    assert_eq!(body["fujitsuDA3"]["penalty_inc_rate"], 150);
+    // The documented ranges hold before anything is sent.
+    let mut given = serde_json::Map::new();
+    given.insert("penalty_inc_rate".into(), 250.into());
+    let e = qubo_workbench::params::validate(ENTRY.params, &given).unwrap_err();
+    assert!(e.to_string().contains("penalty_inc_rate"), "{e}");
 }
 
 #[test]

@@ -49,14 +49,21 @@ const fn text(name: &'static str, default: &'static str, help: &'static str) -> 
 }
 
 /// The `fujitsuDA3` parameters sent as they are.
-const SERVICE_PARAMS: [&str; 6] = [
+const SERVICE_PARAMS: [&str; 10] = [
     "time_limit_sec",
     "num_run",
     "num_group",
     "num_output_solution",
     "gs_level",
     "gs_cutoff",
+    "penalty_coef",
+    "penalty_auto_mode",
+    "penalty_inc_rate",
+    "max_penalty_coef",
 ];
+
+/// The largest penalty coefficient sent (coefficients beyond 2^52 lose exactness on DA4).
+const MAX_PENALTY_COEF: u64 = 1 << 52;
 
 /// The registry entry.
 pub const ENTRY: SamplerEntry = SamplerEntry {
@@ -87,6 +94,47 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
             1_000_000,
             8000,
             "global search cut-off level",
+        ),
+        ParamSpec {
+            name: "polynomial",
+            ty: ParamType::Choice(&["objective", "penalty"]),
+            default: ParamDefault::Word("objective"),
+            help: "how the model is sent: as the objective (binary_polynomial), or as the \
+                   constraint penalty (penalty_binary_polynomial) — our puzzle models are \
+                   penalties through and through, every valid solution at the ground energy — \
+                   which the annealer multiplies by penalty_coef and, with penalty_auto_mode, \
+                   raises while its runs end on broken constraints (energies shown are always \
+                   the model's)",
+            alias: None,
+            exposed: true,
+        },
+        int(
+            "penalty_coef",
+            1,
+            MAX_PENALTY_COEF,
+            1,
+            "multiplier of the penalty polynomial (with polynomial = penalty)",
+        ),
+        int(
+            "penalty_auto_mode",
+            0,
+            10_000,
+            1,
+            "automatic raising of penalty_coef (0: off; with polynomial = penalty)",
+        ),
+        int(
+            "penalty_inc_rate",
+            100,
+            200,
+            150,
+            "how fast penalty_auto_mode raises the coefficient, in percent",
+        ),
+        int(
+            "max_penalty_coef",
+            0,
+            MAX_PENALTY_COEF,
+            0,
+            "the most penalty_auto_mode may raise the coefficient to (0: no limit)",
         ),
         text(
             "endpoint",
@@ -229,11 +277,14 @@ impl DigitalAnnealer {
         let client = self.client(env)?;
         let qubo = super::model_qubo(model)?;
         let n = qubo.num_variables();
+        let as_penalty = self.text("polynomial").as_deref() == Some("penalty");
+        // Penalty settings mean nothing without a penalty polynomial: not sent then.
         let service: Map<String, Value> = SERVICE_PARAMS
             .iter()
+            .filter(|k| as_penalty || !k.contains("penalty"))
             .filter_map(|&k| Some((k.to_string(), self.values.get(k)?.clone())))
             .collect();
-        let body = request(&qubo, service)?;
+        let body = request(&qubo, service, as_penalty)?;
         let mut info = SampleInfo {
             sampler: ENTRY.name.into(),
             params: self.params(),

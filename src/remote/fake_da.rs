@@ -273,14 +273,33 @@ fn solve(request: &Value) -> Result<Value, String> {
         }
     }
     let get = |k: &str, d: u64| params.get(k).and_then(Value::as_u64).unwrap_or(d);
-    let terms = request
+    // The objective plus penalty_coef × the penalty polynomial (either may be empty).
+    let coef = params
+        .get("penalty_coef")
+        .and_then(Value::as_f64)
+        .unwrap_or(1.0);
+    let objective = request
         .pointer("/binary_polynomial/terms")
         .and_then(Value::as_array)
         .ok_or("binary_polynomial.terms is missing")?;
+    let penalty = match request.get("penalty_binary_polynomial") {
+        None => &Vec::new(),
+        Some(p) => p
+            .get("terms")
+            .and_then(Value::as_array)
+            .ok_or("penalty_binary_polynomial.terms is missing")?,
+    };
+    if objective.is_empty() && penalty.is_empty() {
+        return Err("both polynomials are empty".into());
+    }
     let mut linear: BTreeMap<usize, f64> = BTreeMap::new();
     let mut quadratic = Vec::new();
     let mut offset = 0.0;
-    for t in terms {
+    for (t, scale) in objective
+        .iter()
+        .map(|t| (t, 1.0))
+        .chain(penalty.iter().map(|t| (t, coef)))
+    {
         let c = t
             .get("c")
             .or_else(|| t.get("coefficient"))
@@ -289,6 +308,7 @@ fn solve(request: &Value) -> Result<Value, String> {
         if c.abs() > super::fujitsu::MAX_COEFFICIENT {
             return Err(format!("coefficient {c} is beyond 2^52"));
         }
+        let c = c * scale;
         let p: Vec<usize> = t
             .get("p")
             .or_else(|| t.get("polynomials"))

@@ -257,7 +257,13 @@ fn job_result(v: &Value) -> Result<JobResult, RemoteError> {
 
 /// The request body: the model as a binary polynomial (linear `[i]`, quadratic `[i, j]`; the
 /// constant left out) and the `fujitsuDA3` parameters. Refuses coefficients beyond 2^52.
-pub fn request(q: &crate::qubo::Qubo, params: Map<String, Value>) -> Result<Value, RemoteError> {
+/// `as_penalty` sends it as `penalty_binary_polynomial` (weighted by `penalty_coef`) beside an
+/// empty objective.
+pub fn request(
+    q: &crate::qubo::Qubo,
+    params: Map<String, Value>,
+    as_penalty: bool,
+) -> Result<Value, RemoteError> {
     let mut terms = Vec::with_capacity(q.num_variables() + q.num_interactions());
     for (i, &c) in q.linear().iter().enumerate() {
         if c != 0.0 {
@@ -277,10 +283,18 @@ pub fn request(q: &crate::qubo::Qubo, params: Map<String, Value>) -> Result<Valu
         .into_iter()
         .map(|(c, p)| json!({ "c": c, "p": p }))
         .collect();
-    Ok(json!({
-        "fujitsuDA3": params,
-        "binary_polynomial": { "terms": terms },
-    }))
+    Ok(if as_penalty {
+        json!({
+            "fujitsuDA3": params,
+            "binary_polynomial": { "terms": [] },
+            "penalty_binary_polynomial": { "terms": terms },
+        })
+    } else {
+        json!({
+            "fujitsuDA3": params,
+            "binary_polynomial": { "terms": terms },
+        })
+    })
 }
 
 /// Reads a `qubo_solution`: each solution's configuration (`{"index": bool}`) as a 0/1 vector
@@ -345,14 +359,14 @@ mod tests {
     #[test]
     fn requests_are_polynomials_without_the_constant() {
         let q = Qubo::new(vec![-1.0, 0.0, 2.0], [(0, 1, 3.0)], 7.0).unwrap();
-        let r = request(&q, Map::new()).unwrap();
+        let r = request(&q, Map::new(), false).unwrap();
         assert_eq!(
             r["binary_polynomial"]["terms"],
             json!([{"c": -1.0, "p": [0]}, {"c": 2.0, "p": [2]}, {"c": 3.0, "p": [0, 1]}])
         );
         let huge = Qubo::new(vec![1e17], [], 0.0).unwrap();
         assert!(
-            request(&huge, Map::new())
+            request(&huge, Map::new(), false)
                 .unwrap_err()
                 .to_string()
                 .contains("2^52")
