@@ -1,31 +1,119 @@
-//! Weight sweeps: sample a puzzle at several values of one penalty weight and report how the
-//! success fraction and mean energy move, so a weight's sweet spot is seen, not guessed.
-//! The GUI's sweep panel and the CLI's `sweep` command both call `run`. A sweep re-weights the
-//! one encoding it is given (never re-encodes) and reuses one classical reference.
+//! Weight sweeps: sample a puzzle at several values of one penalty weight (or on a grid of two)
+//! and say, per point, what a user tuning weights needs to know: how often reads are valid (with
+//! a 95 % interval), how often they reach the ground, the time to a valid solution with 99 %
+//! confidence, which constraint groups break, and whether the weights let an invalid state win
+//! ("penalty too weak": an invalid read whose energy is at or below a valid solution's, kept as
+//! a witness). The GUI's sweep panel and the CLI's `sweep` and `tune` commands all call `run`.
+//!
+//! Invariants: a sweep re-weights the one encoding it is given (never re-encodes) and reuses one
+//! classical reference; "penalty too weak" is decided against the energy of a valid solution at
+//! that point's weights (`Encoding::satisfied_energy`), never against other samples.
+
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::qubo::{QuboError, Weights};
-use crate::sampler::{RunControl, Sampler};
+use crate::qubo::{Encoding, QuboError, Weights};
+use crate::sampler::{RunControl, SampleError, Sampler};
 use crate::solve::{Problem, SolveError, solve};
 
-/// One weight value's figures.
+/// An invalid read at or below a valid solution's energy: proof that the weights are too weak.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Witness {
+    /// Its energy.
+    pub energy: f64,
+    /// The read, one character 0/1 per variable of the encoding.
+    pub sample: String,
+    /// The constraint groups it breaks (their labels, at most `MAX_WITNESS_LABELS`).
+    pub broken: Vec<String>,
+    /// What the referee found wrong with its decoded solution (at most `MAX_WITNESS_LABELS`).
+    pub violations: Vec<String>,
+}
+
+/// At most this many labels are kept in a witness's lists.
+const MAX_WITNESS_LABELS: usize = 50;
+
+/// One point's figures (pooled over its repeats).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SweepPoint {
+    /// Every weight's value at this point (the swept ones and the fixed ones).
+    pub weights: BTreeMap<String, f64>,
     /// The swept weight's value.
     pub value: f64,
+    /// The second swept weight's value (two-weight sweeps).
+    pub value2: Option<f64>,
+    /// Reads over all repeats.
+    pub reads: usize,
     /// Share of reads decoding to a valid solution.
     pub success_fraction: f64,
+    /// Wilson 95 % interval of that share.
+    pub success_ci95: [f64; 2],
     /// Share of reads at the ground energy (when known at this weight).
     pub ground_fraction: Option<f64>,
+    /// Time to a valid solution with 99 % confidence (`None` when no read was valid).
+    pub tts99_s: Option<f64>,
     /// Mean energy over reads.
     pub mean_energy: f64,
     /// Lowest energy sampled.
     pub min_energy: f64,
-    /// Time to a valid solution with 99 % confidence.
-    pub tts99_s: Option<f64>,
-    /// Sampling wall time.
+    /// A valid solution's energy at these weights (when the reference found one).
+    pub valid_energy: Option<f64>,
+    /// Mean number of broken constraint groups per read, by weight name.
+    pub broken_per_read: BTreeMap<String, f64>,
+    /// Whether some invalid read had energy ≤ `valid_energy`: the weights let it win.
+    pub penalty_too_weak: bool,
+    /// The lowest such read.
+    pub witness: Option<Witness>,
+    /// Sampling wall time over all repeats.
     pub sample_s: f64,
+}
+
+/// What a sweep point is judged by, for heatmaps and `tune`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    /// Time to a valid solution with 99 % confidence (lower is better).
+    Tts99,
+    /// Share of valid reads (higher is better).
+    Valid,
+    /// Penalty too weak: 1 when flagged, else 0.
+    Weak,
+}
+
+impl Metric {
+    /// Every metric, in the order menus list them.
+    pub const ALL: [Metric; 3] = [Metric::Tts99, Metric::Valid, Metric::Weak];
+
+    /// The word the CLI and JSON use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Tts99 => "tts99",
+            Metric::Valid => "valid",
+            Metric::Weak => "weak",
+        }
+    }
+
+    /// What the metric says, for titles and legends.
+    pub fn title(self) -> &'static str {
+        match self {
+            Metric::Tts99 => "TTS99 (s, lower is better)",
+            Metric::Valid => "valid fraction",
+            Metric::Weak => "penalty too weak (1 = an invalid read wins)",
+        }
+    }
+
+    /// From its word.
+    pub fn parse(word: &str) -> Option<Metric> {
+        Metric::ALL.into_iter().find(|m| m.name() == word)
+    }
+
+    /// The point's value of this metric (`None`: TTS99 with no valid read).
+    pub fn of(self, p: &SweepPoint) -> Option<f64> {
+        match self {
+            Metric::Tts99 => p.tts99_s,
+            Metric::Valid => Some(p.success_fraction),
+            Metric::Weak => Some(if p.penalty_too_weak { 1.0 } else { 0.0 }),
+        }
+    }
 }
 
 /// Why a sweep could not run.
@@ -39,12 +127,21 @@ pub enum SweepError {
         /// The encoding's weights.
         known: String,
     },
+    /// The swept weight scales no term of this encoding: sweeping it would plot noise.
+    #[error(
+        "weight '{0}' has no terms in this encoding (presolve removes them when the givens \
+         decide everything they touch): sweeping it changes nothing"
+    )]
+    NoTerms(String),
     /// A weight value the encoding refuses (e.g. not finite).
     #[error(transparent)]
     Qubo(#[from] QuboError),
     /// A step count out of range.
     #[error("a sweep takes 1 to {MAX_SWEEP_STEPS} values, not {0}")]
     Steps(usize),
+    /// Too many points or repeats in all.
+    #[error("{0}")]
+    TooLarge(String),
     /// An end of the range is NaN or infinite.
     #[error("the {name} value of the sweep is {value}; it must be a finite number")]
     NotFinite {
@@ -56,10 +153,17 @@ pub enum SweepError {
     /// A point's sampling failed.
     #[error(transparent)]
     Solve(#[from] SolveError),
+    /// The sampler could not be rebuilt with another seed for a repeat.
+    #[error("cannot reseed the sampler for a repeat: {0}")]
+    Reseed(String),
 }
 
-/// Most values one sweep takes (each is a full sampling run).
+/// Most values one swept weight takes (each is a full sampling run).
 pub const MAX_SWEEP_STEPS: usize = 1000;
+/// Most points (values × values2) of one sweep.
+pub const MAX_SWEEP_POINTS: usize = 10_000;
+/// Most repeats per point.
+pub const MAX_REPEATS: usize = 1000;
 
 /// `steps` values from `from` to `to` inclusive (one value when steps = 1); both ends finite and
 /// 1 ≤ steps ≤ `MAX_SWEEP_STEPS`.
@@ -80,7 +184,7 @@ pub fn values(from: f64, to: f64, steps: usize) -> Result<Vec<f64>, SweepError> 
     })
 }
 
-/// What to sweep: one weight of an encoded puzzle over some values, the others fixed.
+/// What to sweep: one weight (or two, on a grid) of an encoded puzzle, the others fixed.
 pub struct SweepSpec<'a> {
     /// The encoded puzzle and its reference.
     pub problem: Problem<'a>,
@@ -90,10 +194,37 @@ pub struct SweepSpec<'a> {
     pub weight: &'a str,
     /// Its values.
     pub values: &'a [f64],
+    /// A second weight and its values: every pair is a point (`values` outer).
+    pub second: Option<(&'a str, &'a [f64])>,
+    /// Runs per point, each with its own seed (1: one run).
+    pub repeats: usize,
 }
 
-/// Samples the puzzle once per value of the swept weight; `on_point` hears about each point as
-/// it is done. Stops early (returning the points done) when `control` is cancelled.
+impl SweepSpec<'_> {
+    /// Points the sweep has.
+    pub fn num_points(&self) -> usize {
+        self.values.len() * self.second.map_or(1, |(_, v)| v.len())
+    }
+}
+
+/// Checks that `name` is a weight of `encoding` with terms to scale.
+pub fn check_sweepable(encoding: &Encoding, name: &str) -> Result<(), SweepError> {
+    match encoding
+        .terms_per_weight()
+        .into_iter()
+        .find(|(n, _)| n == name)
+    {
+        None => Err(SweepError::UnknownWeight {
+            name: name.to_string(),
+            known: encoding.weight_names().join(", "),
+        }),
+        Some((_, 0)) => Err(SweepError::NoTerms(name.to_string())),
+        Some(_) => Ok(()),
+    }
+}
+
+/// Samples the puzzle at every point (`repeats` runs each); `on_point` hears about each point
+/// as it is done. Stops early (returning the points done) when `control` is cancelled.
 pub fn run(
     spec: &SweepSpec,
     sampler: &dyn Sampler,
@@ -101,35 +232,227 @@ pub fn run(
     mut on_point: impl FnMut(&SweepPoint),
 ) -> Result<Vec<SweepPoint>, SweepError> {
     let encoding = spec.problem.encoding;
-    if !encoding.weight_names().contains(&spec.weight) {
-        return Err(SweepError::UnknownWeight {
-            name: spec.weight.to_string(),
-            known: encoding.weight_names().join(", "),
-        });
+    check_sweepable(encoding, spec.weight)?;
+    if let Some((w2, _)) = spec.second {
+        check_sweepable(encoding, w2)?;
     }
-    let mut points = Vec::with_capacity(spec.values.len());
-    for &value in spec.values {
-        if control.is_cancelled() {
-            break;
+    if spec.num_points() > MAX_SWEEP_POINTS {
+        return Err(SweepError::TooLarge(format!(
+            "{} points, more than the {MAX_SWEEP_POINTS} a sweep takes",
+            spec.num_points()
+        )));
+    }
+    if !(1..=MAX_REPEATS).contains(&spec.repeats) {
+        return Err(SweepError::TooLarge(format!(
+            "{} repeats; a point takes 1 to {MAX_REPEATS}",
+            spec.repeats
+        )));
+    }
+    let samplers = (0..spec.repeats)
+        .map(|r| reseeded(sampler, r))
+        .collect::<Result<Vec<_>, _>>()?;
+    let pairs: Vec<(f64, Option<f64>)> = spec
+        .values
+        .iter()
+        .flat_map(|&v| match spec.second {
+            None => vec![(v, None)],
+            Some((_, v2s)) => v2s.iter().map(|&v2| (v, Some(v2))).collect(),
+        })
+        .collect();
+    let mut points = Vec::with_capacity(pairs.len());
+    'points: for (value, value2) in pairs {
+        let mut weights = spec.base.clone().with(spec.weight, value)?;
+        if let (Some((w2, _)), Some(v2)) = (spec.second, value2) {
+            weights = weights.with(w2, v2)?;
         }
-        let weights = spec.base.clone().with(spec.weight, value)?;
-        let out = solve(spec.problem, &weights, sampler, control)?;
-        if out.cancelled {
-            break;
+        let mut pool = Pool::new(spec.problem, &weights);
+        for s in &samplers {
+            if control.is_cancelled() {
+                break 'points;
+            }
+            let sampler: &dyn Sampler = s.as_deref().unwrap_or(sampler);
+            let out = solve(spec.problem, &weights, sampler, control)?;
+            if out.cancelled {
+                break 'points;
+            }
+            pool.add(spec.problem.encoding, &out);
         }
-        let point = SweepPoint {
-            value,
-            success_fraction: out.success_fraction,
-            ground_fraction: out.ground_fraction,
-            mean_energy: out.outcome.mean_energy(),
-            min_energy: out.min_energy.unwrap_or(f64::NAN),
-            tts99_s: out.tts99_s,
-            sample_s: out.timing.sample_s,
-        };
+        let point = pool.point(encoding, &weights, value, value2);
         on_point(&point);
         points.push(point);
     }
     Ok(points)
+}
+
+/// The sampler for repeat `r`: the given one for r = 0 (or when it draws its own seed each
+/// run), else the same sampler with seed + r.
+fn reseeded(sampler: &dyn Sampler, r: usize) -> Result<Option<Box<dyn Sampler>>, SweepError> {
+    if r == 0 {
+        return Ok(None);
+    }
+    let params = sampler.params();
+    let Some(object) = params.as_object() else {
+        return Ok(None);
+    };
+    let Some(seed) = object.get("seed").and_then(serde_json::Value::as_u64) else {
+        // No fixed seed: every run draws its own, so repeats differ already.
+        return Ok(None);
+    };
+    let mut values: crate::params::ParamValues = object
+        .iter()
+        .filter(|(_, v)| !v.is_null())
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    values.insert("seed".into(), seed.wrapping_add(r as u64).into());
+    crate::sampler::sampler_from_params(sampler.name(), &values)
+        .map(Some)
+        .map_err(|e: SampleError| SweepError::Reseed(e.to_string()))
+}
+
+/// Reads of one point's repeats, summed.
+struct Pool {
+    reads: usize,
+    valid: usize,
+    ground: usize,
+    ground_known: bool,
+    energy_sum: f64,
+    min_energy: f64,
+    sample_s: f64,
+    broken: BTreeMap<String, f64>,
+    valid_energy: Option<f64>,
+    witness: Option<Witness>,
+}
+
+impl Pool {
+    fn new(problem: Problem, weights: &Weights) -> Pool {
+        let valid_energy = problem
+            .reference
+            .solution()
+            .and_then(|_| problem.encoding.satisfied_energy(weights).ok());
+        Pool {
+            reads: 0,
+            valid: 0,
+            ground: 0,
+            ground_known: true,
+            energy_sum: 0.0,
+            min_energy: f64::INFINITY,
+            sample_s: 0.0,
+            broken: BTreeMap::new(),
+            valid_energy,
+            witness: None,
+        }
+    }
+
+    fn add(&mut self, encoding: &Encoding, out: &crate::solve::SolveOutcome) {
+        let o = &out.outcome;
+        let reads = o.num_reads();
+        self.reads += reads;
+        self.valid += (out.success_fraction * reads as f64).round() as usize;
+        match out.ground_fraction {
+            Some(g) => self.ground += (g * reads as f64).round() as usize,
+            None => self.ground_known = false,
+        }
+        self.sample_s += out.timing.sample_s;
+        // Energies resolve to the model's own tolerance, at least 1e-9 relative.
+        let tolerance = |e: f64| o.energy_tolerance.max(1e-9 * (1.0 + e.abs()));
+        for (row, verdict) in o.samples.rows.iter().zip(&o.rows) {
+            let n = row.num_occurrences as f64;
+            self.energy_sum += row.energy * n;
+            self.min_energy = self.min_energy.min(row.energy);
+            for b in &verdict.broken {
+                *self.broken.entry(b.weight.clone()).or_default() += n;
+            }
+            let beats_valid = self
+                .valid_energy
+                .is_some_and(|v| row.energy <= v + tolerance(v));
+            if verdict.valid == Some(false)
+                && beats_valid
+                && self.witness.as_ref().is_none_or(|w| row.energy < w.energy)
+            {
+                self.witness = Some(Witness {
+                    energy: row.energy,
+                    sample: row.sample.iter().map(|&b| char::from(b'0' + b)).collect(),
+                    broken: verdict
+                        .broken
+                        .iter()
+                        .take(MAX_WITNESS_LABELS)
+                        .map(|b| b.constraint.clone())
+                        .collect(),
+                    violations: verdict
+                        .violations
+                        .iter()
+                        .take(MAX_WITNESS_LABELS)
+                        .map(|v| format!("{}: {}", v.constraint, v.detail))
+                        .collect(),
+                });
+            }
+        }
+        // Weights with no broken group still get a zero, so every point lists every weight.
+        for name in encoding.weight_names() {
+            self.broken.entry(name.to_string()).or_default();
+        }
+    }
+
+    fn point(
+        self,
+        encoding: &Encoding,
+        weights: &Weights,
+        value: f64,
+        value2: Option<f64>,
+    ) -> SweepPoint {
+        let n = self.reads.max(1) as f64;
+        let p = self.valid as f64 / n;
+        let t_read = self.sample_s / n;
+        let tts99_s = match p {
+            p if p <= 0.0 || self.reads == 0 => None,
+            p if p >= 1.0 => Some(t_read),
+            p => Some(t_read * 0.01f64.ln() / (1.0 - p).ln()),
+        };
+        SweepPoint {
+            weights: encoding
+                .weight_specs()
+                .iter()
+                .map(|s| (s.name.clone(), weights.get(&s.name).unwrap_or(s.default)))
+                .collect(),
+            value,
+            value2,
+            reads: self.reads,
+            success_fraction: p,
+            success_ci95: wilson_interval(self.valid, self.reads),
+            ground_fraction: self.ground_known.then(|| self.ground as f64 / n),
+            tts99_s,
+            mean_energy: if self.reads == 0 {
+                f64::NAN
+            } else {
+                self.energy_sum / n
+            },
+            min_energy: if self.reads == 0 {
+                f64::NAN
+            } else {
+                self.min_energy
+            },
+            valid_energy: self.valid_energy,
+            broken_per_read: self.broken.into_iter().map(|(k, v)| (k, v / n)).collect(),
+            penalty_too_weak: self.witness.is_some(),
+            witness: self.witness,
+            sample_s: self.sample_s,
+        }
+    }
+}
+
+/// The Wilson score interval (95 %) of `hits` successes in `trials`: honest at 0 and 1, where
+/// the normal approximation collapses to a point.
+pub fn wilson_interval(hits: usize, trials: usize) -> [f64; 2] {
+    if trials == 0 {
+        return [0.0, 1.0];
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let n = trials as f64;
+    let p = hits as f64 / n;
+    let denominator = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denominator;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denominator;
+    [(centre - half).max(0.0), (centre + half).min(1.0)]
 }
 
 #[cfg(test)]
@@ -171,6 +494,8 @@ mod tests {
             base: &base,
             weight,
             values,
+            second: None,
+            repeats: 1,
         };
         let pts = run(&spec("hint", &[0.0, 2.0]), &sa, &RunControl::new(), |_| {}).unwrap();
         assert_eq!(pts.len(), 2);
@@ -180,5 +505,91 @@ mod tests {
         assert!(pts[0].ground_fraction.unwrap() > 0.5, "{pts:?}");
         let e = run(&spec("nope", &[1.0]), &sa, &RunControl::new(), |_| {});
         assert!(e.unwrap_err().to_string().contains("unknown weight 'nope'"));
+        // hint = 0 lets a state that drops the givens tie with the solution: flagged, with
+        // the witness's broken rule named; at the default hint nothing invalid wins.
+        assert!(pts[0].penalty_too_weak, "{pts:?}");
+        let w = pts[0].witness.as_ref().unwrap();
+        assert!(w.energy <= pts[0].valid_energy.unwrap() + 1e-9);
+        assert!(!w.violations.is_empty() || !w.broken.is_empty(), "{w:?}");
+        assert_eq!(w.sample.len(), encoding.num_variables());
+        assert!(!pts[1].penalty_too_weak, "{pts:?}");
+        assert!(pts[1].witness.is_none());
+        let [lo, hi] = pts[1].success_ci95;
+        assert!(lo <= pts[1].success_fraction && pts[1].success_fraction <= hi);
+        assert_eq!(pts[1].weights["hint"], 2.0);
+        assert!(pts[1].weights.contains_key("cell"));
+    }
+
+    #[test]
+    fn two_weights_make_a_grid_and_repeats_pool_their_reads() {
+        let p = AnyPuzzle::Sudoku(Sudoku::from_line("1.3...1.2.......").unwrap());
+        let encoding = p.encode(&EncodeOptions::default()).unwrap();
+        let reference = p.solve_classically(REFERENCE_NODE_BUDGET);
+        let sa = SimulatedAnnealing {
+            num_reads: 10,
+            num_sweeps: 200,
+            seed: Some(5),
+            ..Default::default()
+        };
+        let base = Weights::new();
+        let spec = SweepSpec {
+            problem: Problem {
+                puzzle: &p,
+                encoding: &encoding,
+                reference: &reference,
+            },
+            base: &base,
+            weight: "hint",
+            values: &[0.0, 1.0, 2.0],
+            second: Some(("cell", &[0.5, 1.0])),
+            repeats: 3,
+        };
+        let pts = run(&spec, &sa, &RunControl::new(), |_| {}).unwrap();
+        assert_eq!(pts.len(), 6);
+        assert_eq!(
+            pts.iter()
+                .map(|p| (p.value, p.value2.unwrap()))
+                .collect::<Vec<_>>(),
+            vec![
+                (0.0, 0.5),
+                (0.0, 1.0),
+                (1.0, 0.5),
+                (1.0, 1.0),
+                (2.0, 0.5),
+                (2.0, 1.0)
+            ]
+        );
+        assert!(
+            pts.iter().all(|p| p.reads == 30),
+            "three repeats of 10 reads"
+        );
+        assert_eq!(pts[3].weights["cell"], 1.0);
+        // Repeats are reseeded (seed + r), so they are not three copies of one run.
+        let third = reseeded(&sa, 2).unwrap().unwrap();
+        assert_eq!(third.params()["seed"], 7);
+        assert_eq!(third.params()["num_sweeps"], 200);
+        assert!(reseeded(&sa, 0).unwrap().is_none());
+    }
+
+    #[test]
+    fn weights_without_terms_are_refused_and_intervals_are_wilson() {
+        let p = AnyPuzzle::Sudoku(Sudoku::from_line("1.3...1.2.......").unwrap());
+        let encoding = p
+            .encode(&EncodeOptions {
+                presolve: true,
+                ..Default::default()
+            })
+            .unwrap();
+        let e = check_sweepable(&encoding, "hint").unwrap_err().to_string();
+        assert!(e.contains("no terms") && e.contains("presolve"), "{e}");
+        assert!(check_sweepable(&encoding, "cell").is_ok());
+        assert_eq!(wilson_interval(0, 0), [0.0, 1.0]);
+        let [lo, hi] = wilson_interval(0, 100);
+        assert!(lo < 1e-12 && (0.03..0.04).contains(&hi), "{lo} {hi}");
+        let [lo, hi] = wilson_interval(50, 100);
+        assert!(
+            (0.40..0.41).contains(&lo) && (0.59..0.60).contains(&hi),
+            "{lo} {hi}"
+        );
     }
 }

@@ -578,6 +578,8 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
         base: &base,
         weight: &a.weight,
         values: &values,
+        second: None,
+        repeats: 1,
     };
     let points = crate::sweep::run(&spec, sampler.as_ref(), &control, |p| {
         if !a.json {

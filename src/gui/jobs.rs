@@ -277,6 +277,8 @@ impl SweepJob {
                 base: &weights,
                 weight: &weight,
                 values: &values,
+                second: None,
+                repeats: 1,
             };
             let result = sweep::run(&spec, sampler.as_ref(), &worker_control, |p| {
                 let _ = point_tx.send(SweepMessage::Point(p.clone()));
