@@ -236,7 +236,7 @@ pub type FactsJob = OneShot<DesignFacts<AnySolution>>;
 /// What a sweep thread reports.
 pub enum SweepMessage {
     /// One finished point.
-    Point(SweepPoint),
+    Point(Box<SweepPoint>),
     /// The end (cancelled sweeps end with `Ok` too).
     Done(Result<(), String>),
 }
@@ -281,7 +281,7 @@ impl SweepJob {
                 repeats: 1,
             };
             let result = sweep::run(&spec, sampler.as_ref(), &worker_control, |p| {
-                let _ = point_tx.send(SweepMessage::Point(p.clone()));
+                let _ = point_tx.send(SweepMessage::Point(Box::new(p.clone())));
                 repaint();
             });
             let _ = tx.send(SweepMessage::Done(

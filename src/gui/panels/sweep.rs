@@ -37,7 +37,7 @@ impl SweepPanel {
         let Some(job) = &self.job else { return };
         for m in job.poll() {
             match m {
-                SweepMessage::Point(p) => self.points.push(p),
+                SweepMessage::Point(p) => self.points.push(*p),
                 SweepMessage::Done(r) => {
                     self.job = None;
                     s.status = match r {
