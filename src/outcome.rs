@@ -224,6 +224,35 @@ impl Outcome {
         total / self.num_reads() as f64
     }
 
+    /// The energy histogram as a chart (valid reads stacked under the others; the ground
+    /// energy named in the title when known).
+    pub fn histogram_chart(&self, description: &str) -> crate::render::Drawing {
+        use crate::render::chart::{BarChart, colors};
+        let bars = self.histogram();
+        let has_puzzle = self.rows.iter().all(|r| r.valid.is_some());
+        BarChart {
+            title: match self.ground_energy {
+                Some(g) => format!("Energies of {} reads (ground {g}) — {description}", self.num_reads()),
+                None => format!("Energies of {} reads — {description}", self.num_reads()),
+            },
+            x_label: "energy".into(),
+            y_label: "reads".into(),
+            bars: bars
+                .iter()
+                .map(|b| (b.energy, b.width, vec![b.valid as f64, b.other as f64]))
+                .collect(),
+            parts: if has_puzzle {
+                vec![
+                    ("valid".into(), colors::VALID),
+                    ("invalid".into(), colors::OTHER),
+                ]
+            } else {
+                vec![("valid".into(), colors::VALID), ("reads".into(), colors::OTHER)]
+            },
+        }
+        .drawing()
+    }
+
     /// The energy histogram, valid and other reads apart: one bar per distinct energy when
     /// there are at most 60 (puzzle energies are few and exact), else 40 equal bins.
     pub fn histogram(&self) -> Vec<Bar> {

@@ -129,6 +129,9 @@ pub struct SolveArgs {
     /// Draw the best solution to a PNG or SVG file (with several puzzles: NAME-K.png).
     #[arg(long)]
     pub render: Option<PathBuf>,
+    /// Plot the energy histogram (valid and other reads) to a PNG or SVG file.
+    #[arg(long, value_name = "FILE")]
+    pub histogram: Option<PathBuf>,
     /// Save the samples as dimod SampleSet JSON (.json) or CSV (.csv) (several puzzles: NAME-K.json).
     #[arg(long)]
     pub save_samples: Option<PathBuf>,
@@ -312,6 +315,34 @@ pub struct SweepArgs {
     /// Number of values (1 to 1000).
     #[arg(long, default_value_t = 9)]
     pub steps: usize,
+    /// A second weight: every pair of values is a point (a heatmap with --plot).
+    #[arg(long)]
+    pub weight2: Option<String>,
+    /// First value of the second weight.
+    #[arg(long, allow_negative_numbers = true, requires = "weight2")]
+    pub from2: Option<f64>,
+    /// Last value of the second weight.
+    #[arg(long, allow_negative_numbers = true, requires = "weight2")]
+    pub to2: Option<f64>,
+    /// Number of values of the second weight (1 to 1000).
+    #[arg(long, default_value_t = 5, requires = "weight2")]
+    pub steps2: usize,
+    /// Runs per point, each with its own seed; the reads are pooled (1 to 1000).
+    #[arg(long, default_value_t = 1)]
+    pub repeats: usize,
+    /// What the heatmap (two weights) or the plot shows: tts99, valid or weak.
+    #[arg(long, default_value = "valid")]
+    pub metric: String,
+    /// Plot the sweep to a PNG or SVG file (one weight: valid and ground fractions with the
+    /// flags, or TTS99; two weights: a heatmap of --metric).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Plot the broken constraint groups per read, stacked by weight, to a PNG or SVG file.
+    #[arg(long, value_name = "FILE")]
+    pub plot_broken: Option<PathBuf>,
+    /// Write the points as CSV (one row per point, every metric).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
     /// Fix another weight, e.g. --set box=2 (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,

@@ -28,6 +28,9 @@ pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
     if let Some(out) = &a.render {
         check_output("--render", out, Output::Image, &[input])?;
     }
+    if let Some(out) = &a.histogram {
+        check_output("--histogram", out, Output::Image, &[input])?;
+    }
     if let Some(out) = &a.save_samples {
         check_output("--save-samples", out, Output::Samples, &[input])?;
     }
@@ -208,6 +211,10 @@ fn solve_one(
         if let Some(out) = &a.render {
             let solution = outcome.best.as_ref().and_then(|b| b.decoded.as_ref());
             export(&puzzle.draw(solution), &path_for(out), PX_PER_UNIT)?;
+        }
+        if let Some(out) = &a.histogram {
+            let chart = outcome.outcome.histogram_chart(&puzzle.describe());
+            export(&chart, &path_for(out), 2.0)?;
         }
         if let Some(out) = &a.save_samples {
             let labels: Vec<String> = encoding.labels().iter().map(|l| l.to_string()).collect();
@@ -525,6 +532,23 @@ pub(super) fn play(a: PlayArgs) -> Result<i32, Failure> {
 
 /// `sweep PUZZLE --weight NAME --from A --to B`.
 pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
+    use crate::sweep::{Metric, SweepPoint};
+    let input = a.puzzle.puzzle.as_path();
+    for (flag, out) in [("--plot", &a.plot), ("--plot-broken", &a.plot_broken)] {
+        if let Some(out) = out {
+            check_output(flag, out, Output::Image, &[input])?;
+        }
+    }
+    if let Some(out) = &a.csv {
+        check_output("--csv", out, Output::Text, &[input])?;
+    }
+    let metric = Metric::parse(&a.metric).ok_or_else(|| {
+        usage(format!(
+            "--metric {}: one of {}",
+            a.metric,
+            Metric::ALL.map(Metric::name).join(", ")
+        ))
+    })?;
     let loaded = pick(load(&a.puzzle)?, a.index, &a.puzzle.puzzle)?;
     refuse_conflicts(&loaded.puzzle, &loaded.origin)?;
     let puzzle = loaded.puzzle;
@@ -535,19 +559,37 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
     };
     let encoding = puzzle.encode(&options)?;
     let base = weights_for(&encoding, "--set", &a.set)?;
-    if !encoding.weight_names().contains(&a.weight.as_str()) {
-        return Err(usage(format!(
-            "--weight {}: unknown weight (this model's weights: {})",
-            a.weight,
-            encoding.weight_names().join(", ")
-        )));
-    }
+    crate::sweep::check_sweepable(&encoding, &a.weight)
+        .map_err(|e| usage(format!("--weight {}: {e}", a.weight)))?;
     let values = crate::sweep::values(a.from, a.to, a.steps).map_err(|e| {
         usage(format!(
             "--from {} --to {} --steps {}: {e}",
             a.from, a.to, a.steps
         ))
     })?;
+    let values2 = match &a.weight2 {
+        None => None,
+        Some(w2) => {
+            crate::sweep::check_sweepable(&encoding, w2)
+                .map_err(|e| usage(format!("--weight2 {w2}: {e}")))?;
+            let (Some(from2), Some(to2)) = (a.from2, a.to2) else {
+                return Err(usage(format!("--weight2 {w2} needs --from2 and --to2")));
+            };
+            Some(crate::sweep::values(from2, to2, a.steps2).map_err(|e| {
+                usage(format!(
+                    "--from2 {from2} --to2 {to2} --steps2 {}: {e}",
+                    a.steps2
+                ))
+            })?)
+        }
+    };
+    if !(1..=crate::sweep::MAX_REPEATS).contains(&a.repeats) {
+        return Err(usage(format!(
+            "--repeats {}: a point takes 1 to {} repeats",
+            a.repeats,
+            crate::sweep::MAX_REPEATS
+        )));
+    }
     let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
     let (sampler, reason) = build_sampler(
         &a.sampler,
@@ -563,10 +605,16 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
     }
     let (control, bar) = control_with_progress(threads(&a.sampler)?, "sweep");
     let control = control.with_target_energy(a.sampler.target_energy);
+    let second = a.weight2.as_deref().zip(values2.as_deref());
     if !a.json {
         println!(
-            "{:>10} {:>9} {:>9} {:>12} {:>12}",
-            a.weight, "success", "ground", "mean E", "min E"
+            "{:>10} {:>10} {:>22} {:>9} {:>11}  {}",
+            a.weight,
+            a.weight2.as_deref().unwrap_or(""),
+            "valid [95 % interval]",
+            "ground",
+            "TTS99",
+            "penalty too weak"
         );
     }
     let spec = crate::sweep::SweepSpec {
@@ -578,29 +626,68 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
         base: &base,
         weight: &a.weight,
         values: &values,
-        second: None,
-        repeats: 1,
+        second,
+        repeats: a.repeats,
     };
-    let points = crate::sweep::run(&spec, sampler.as_ref(), &control, |p| {
+    let points = crate::sweep::run(&spec, sampler.as_ref(), &control, |p: &SweepPoint| {
         if !a.json {
             println!(
-                "{:>10.4} {:>8.1}% {:>9} {:>12.4} {:>12}",
+                "{:>10.4} {:>10} {:>6.1}% [{:>5.1}, {:>5.1}] {:>9} {:>11}  {}",
                 p.value,
+                p.value2.map_or(String::new(), |v| format!("{v:.4}")),
                 100.0 * p.success_fraction,
+                100.0 * p.success_ci95[0],
+                100.0 * p.success_ci95[1],
                 p.ground_fraction
                     .map_or("—".into(), |g| format!("{:.1}%", 100.0 * g)),
-                p.mean_energy,
-                p.min_energy
+                p.tts99_s.map_or("—".into(), |t| format!("{t:.3e} s")),
+                match &p.witness {
+                    Some(w) => format!(
+                        "YES (E {} ≤ valid {})",
+                        w.energy,
+                        p.valid_energy.unwrap_or(f64::NAN)
+                    ),
+                    None => "no".into(),
+                }
             );
         }
     })?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    let description = puzzle.describe();
+    if let Some(out) = &a.plot {
+        let d = crate::sweep::plot(&points, &a.weight, a.weight2.as_deref(), metric, &description);
+        export(&d, out, 2.0)?;
+    }
+    if let Some(out) = &a.plot_broken {
+        export(&crate::sweep::plot_broken(&points, &a.weight, &description), out, 2.0)?;
+    }
+    if let Some(out) = &a.csv {
+        crate::io::write_atomic(out, crate::sweep::to_csv(&points).as_bytes())?;
+    }
+    let best = crate::sweep::best_point(&points, metric);
     if a.json {
-        print_json(
-            &json!({"weight": a.weight, "description": puzzle.describe(), "points": points}),
-        )?;
+        print_json(&json!({
+            "weight": a.weight,
+            "weight2": a.weight2,
+            "metric": metric.name(),
+            "repeats": a.repeats,
+            "description": description,
+            "points": points,
+            "best": best.map(|k| &points[k]),
+        }))?;
+    } else if let Some(k) = best {
+        println!(
+            "best by {}: {}",
+            metric.name(),
+            points[k]
+                .weights
+                .iter()
+                .map(|(n, v)| format!("{n}={v}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
     }
     Ok(0)
 }

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-/// An sRGB colour with straight (not premultiplied) alpha.
+/// An sRGB colour with straight (not premultiplied) alpha (default: opaque black).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Color {
     /// Red, 0–255.
@@ -14,6 +14,12 @@ pub struct Color {
     pub b: u8,
     /// Opacity, 0 (transparent) – 255 (opaque).
     pub a: u8,
+}
+
+impl Default for Color {
+    fn default() -> Self {
+        Color::rgb(0, 0, 0)
+    }
 }
 
 impl Color {
