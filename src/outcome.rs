@@ -232,7 +232,10 @@ impl Outcome {
         let has_puzzle = self.rows.iter().all(|r| r.valid.is_some());
         BarChart {
             title: match self.ground_energy {
-                Some(g) => format!("Energies of {} reads (ground {g}) — {description}", self.num_reads()),
+                Some(g) => format!(
+                    "Energies of {} reads (ground {g}) — {description}",
+                    self.num_reads()
+                ),
                 None => format!("Energies of {} reads — {description}", self.num_reads()),
             },
             x_label: "energy".into(),
@@ -247,7 +250,10 @@ impl Outcome {
                     ("invalid".into(), colors::OTHER),
                 ]
             } else {
-                vec![("valid".into(), colors::VALID), ("reads".into(), colors::OTHER)]
+                vec![
+                    ("valid".into(), colors::VALID),
+                    ("reads".into(), colors::OTHER),
+                ]
             },
         }
         .drawing()

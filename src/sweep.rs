@@ -465,7 +465,9 @@ pub fn best_point(points: &[SweepPoint], metric: Metric) -> Option<usize> {
 /// The points as CSV: the weights, then every metric (empty where unknown), broken groups per
 /// read as `broken:NAME` columns.
 pub fn to_csv(points: &[SweepPoint]) -> String {
-    let weights: Vec<&String> = points.first().map_or(Vec::new(), |p| p.weights.keys().collect());
+    let weights: Vec<&String> = points
+        .first()
+        .map_or(Vec::new(), |p| p.weights.keys().collect());
     let groups: Vec<&String> = points
         .first()
         .map_or(Vec::new(), |p| p.broken_per_read.keys().collect());
@@ -595,7 +597,10 @@ pub fn plot(
     let mut series = vec![Series {
         name: "valid (95 % interval)".into(),
         color: colors::VALID,
-        points: points.iter().map(|p| [p.value, p.success_fraction]).collect(),
+        points: points
+            .iter()
+            .map(|p| [p.value, p.success_fraction])
+            .collect(),
         band: points
             .iter()
             .map(|p| [p.value, p.success_ci95[0], p.success_ci95[1]])

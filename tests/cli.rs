@@ -308,6 +308,163 @@ fn sweep_reports_success_per_weight_value() {
 }
 
 #[test]
+fn a_two_weight_sweep_has_every_point_and_metric_and_its_plots_carry_their_labels() {
+    let p = puzzle("shidoku-6givens.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let (map, line, broken, csv) = (
+        dir.path().join("map.svg"),
+        dir.path().join("line.png"),
+        dir.path().join("broken.svg"),
+        dir.path().join("points.csv"),
+    );
+    let sa = [
+        "--sampler",
+        "sa",
+        "--num-reads",
+        "20",
+        "--num-sweeps",
+        "100",
+        "--seed",
+        "1",
+    ];
+    let mut args = vec![
+        "sweep",
+        p.to_str().unwrap(),
+        "--weight",
+        "hint",
+        "--from",
+        "0",
+        "--to",
+        "2",
+        "--steps",
+        "3",
+        "--weight2",
+        "cell",
+        "--from2",
+        "0.5",
+        "--to2",
+        "1.5",
+        "--steps2",
+        "2",
+        "--repeats",
+        "2",
+        "--metric",
+        "tts99",
+        "--plot",
+        map.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+        "--json",
+    ];
+    args.extend(sa);
+    let v = stdout_json(&run(&args));
+    let pts = v["points"].as_array().unwrap();
+    assert_eq!(pts.len(), 3 * 2, "steps × steps2 points");
+    for p in pts {
+        for key in [
+            "weights",
+            "success_fraction",
+            "success_ci95",
+            "ground_fraction",
+            "tts99_s",
+            "broken_per_read",
+            "penalty_too_weak",
+            "mean_energy",
+            "reads",
+        ] {
+            assert!(p.get(key).is_some(), "{key} missing from {p}");
+        }
+        assert_eq!(p["reads"], 40, "two repeats of 20 reads");
+        assert!(p["weights"]["hint"].is_number() && p["weights"]["cell"].is_number());
+    }
+    // hint = 0 lets the givens go: flagged at every cell weight, and not at hint = 2.
+    assert!(
+        pts.iter()
+            .filter(|p| p["value"] == 0.0)
+            .all(|p| p["penalty_too_weak"] == true)
+    );
+    assert!(
+        pts.iter()
+            .filter(|p| p["value"] == 2.0)
+            .all(|p| p["penalty_too_weak"] == false)
+    );
+    assert_eq!(v["metric"], "tts99");
+    let svg = std::fs::read_to_string(&map).unwrap();
+    for label in [">hint<", ">cell<", "TTS99", "penalty too weak"] {
+        assert!(svg.contains(label), "{label} missing from the heatmap");
+    }
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(rows.lines().count(), 1 + 6);
+    assert!(rows.lines().next().unwrap().contains("tts99_s"));
+
+    // One weight: the fractions plot (PNG) and the broken constraints (SVG).
+    let mut args = vec![
+        "sweep",
+        p.to_str().unwrap(),
+        "--weight",
+        "hint",
+        "--from",
+        "0",
+        "--to",
+        "2",
+        "--steps",
+        "3",
+        "--plot",
+        line.to_str().unwrap(),
+        "--plot-broken",
+        broken.to_str().unwrap(),
+    ];
+    args.extend(sa);
+    let out = run(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(png_size(&line).0 > 100);
+    let svg = std::fs::read_to_string(&broken).unwrap();
+    for label in [">hint<", "broken groups per read", ">cell<", ">row<"] {
+        assert!(svg.contains(label), "{label} missing from the broken plot");
+    }
+    // A weight presolve emptied is refused, with the reason.
+    let out = run(&[
+        "sweep",
+        p.to_str().unwrap(),
+        "--presolve",
+        "--weight",
+        "hint",
+        "--from",
+        "0",
+        "--to",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no terms"), "{}", stderr(&out));
+}
+
+#[test]
+fn solve_plots_the_energy_histogram() {
+    let p = puzzle("shidoku-6givens.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("h.svg");
+    let out = run(&[
+        "solve",
+        p.to_str().unwrap(),
+        "--sampler",
+        "sa",
+        "--num-reads",
+        "100",
+        "--num-sweeps",
+        "50",
+        "--histogram",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    for label in [">energy<", ">reads<", ">valid<", "Energies of 100 reads"] {
+        assert!(text.contains(label), "{label} missing from the histogram");
+    }
+    let out = run(&["solve", p.to_str().unwrap(), "--histogram", "h.txt"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+#[test]
 fn generate_random_qubo_writes_a_sparse_model() {
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("big.coo");

@@ -608,13 +608,12 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
     let second = a.weight2.as_deref().zip(values2.as_deref());
     if !a.json {
         println!(
-            "{:>10} {:>10} {:>22} {:>9} {:>11}  {}",
+            "{:>10} {:>10} {:>22} {:>9} {:>11}  penalty too weak",
             a.weight,
             a.weight2.as_deref().unwrap_or(""),
             "valid [95 % interval]",
             "ground",
             "TTS99",
-            "penalty too weak"
         );
     }
     let spec = crate::sweep::SweepSpec {
@@ -657,11 +656,21 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
     }
     let description = puzzle.describe();
     if let Some(out) = &a.plot {
-        let d = crate::sweep::plot(&points, &a.weight, a.weight2.as_deref(), metric, &description);
+        let d = crate::sweep::plot(
+            &points,
+            &a.weight,
+            a.weight2.as_deref(),
+            metric,
+            &description,
+        );
         export(&d, out, 2.0)?;
     }
     if let Some(out) = &a.plot_broken {
-        export(&crate::sweep::plot_broken(&points, &a.weight, &description), out, 2.0)?;
+        export(
+            &crate::sweep::plot_broken(&points, &a.weight, &description),
+            out,
+            2.0,
+        )?;
     }
     if let Some(out) = &a.csv {
         crate::io::write_atomic(out, crate::sweep::to_csv(&points).as_bytes())?;

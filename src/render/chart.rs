@@ -400,7 +400,11 @@ impl BarChart {
         let xs = bars
             .iter()
             .flat_map(|(x, w, _)| [x - w / 2.0, x + w / 2.0])
-            .chain(if bunched { centres.to_vec() } else { Vec::new() });
+            .chain(if bunched {
+                centres.to_vec()
+            } else {
+                Vec::new()
+            });
         let top = self
             .bars
             .iter()
