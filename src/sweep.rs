@@ -154,6 +154,9 @@ pub enum SweepError {
     /// A point's sampling failed.
     #[error(transparent)]
     Solve(#[from] SolveError),
+    /// Cancelled before anything was measured.
+    #[error("cancelled before the first point was measured")]
+    Cancelled,
     /// The sampler could not be rebuilt with another seed for a repeat.
     #[error("cannot reseed the sampler for a repeat: {0}")]
     Reseed(String),
@@ -261,28 +264,166 @@ pub fn run(
         })
         .collect();
     let mut points = Vec::with_capacity(pairs.len());
-    'points: for (value, value2) in pairs {
+    for (value, value2) in pairs {
         let mut weights = spec.base.clone().with(spec.weight, value)?;
         if let (Some((w2, _)), Some(v2)) = (spec.second, value2) {
             weights = weights.with(w2, v2)?;
         }
-        let mut pool = Pool::new(spec.problem, &weights);
-        for s in &samplers {
-            if control.is_cancelled() {
-                break 'points;
-            }
-            let sampler: &dyn Sampler = s.as_deref().unwrap_or(sampler);
-            let out = solve(spec.problem, &weights, sampler, control)?;
-            if out.cancelled {
-                break 'points;
-            }
-            pool.add(spec.problem.encoding, &out);
-        }
-        let point = pool.point(encoding, &weights, value, value2);
+        let Some(point) = evaluate(
+            spec.problem,
+            &weights,
+            sampler,
+            &samplers,
+            control,
+            value,
+            value2,
+        )?
+        else {
+            break;
+        };
         on_point(&point);
         points.push(point);
     }
     Ok(points)
+}
+
+/// One point: every repeat's run at `weights`, pooled; `None` when cancelled.
+fn evaluate(
+    problem: Problem,
+    weights: &Weights,
+    sampler: &dyn Sampler,
+    reseeded: &[Option<Box<dyn Sampler>>],
+    control: &RunControl,
+    value: f64,
+    value2: Option<f64>,
+) -> Result<Option<SweepPoint>, SweepError> {
+    let mut pool = Pool::new(problem, weights);
+    for s in reseeded {
+        if control.is_cancelled() {
+            return Ok(None);
+        }
+        let sampler: &dyn Sampler = s.as_deref().unwrap_or(sampler);
+        let out = solve(problem, weights, sampler, control)?;
+        if out.cancelled {
+            return Ok(None);
+        }
+        pool.add(problem.encoding, &out);
+    }
+    Ok(Some(pool.point(problem.encoding, weights, value, value2)))
+}
+
+/// A suggestion's search: every point it tried, in order, and which it moved to.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Suggestion {
+    /// The best point found (lowest TTS99; among points with no valid read, the highest valid
+    /// fraction is no help, so the start is kept). Never a point flagged "penalty too weak".
+    pub best: SweepPoint,
+    /// Every point tried, in order.
+    pub path: Vec<SweepPoint>,
+    /// `accepted[k]`: the search moved to `path[k]`.
+    pub accepted: Vec<bool>,
+    /// Why the search stopped (converged, budget, cancelled).
+    pub stopped: String,
+}
+
+/// How good a point is for `suggest`: lower is better (TTS99, then fewer invalid reads).
+fn tuning_score(p: &SweepPoint) -> (f64, f64) {
+    if p.penalty_too_weak {
+        return (f64::INFINITY, f64::INFINITY);
+    }
+    (p.tts99_s.unwrap_or(f64::INFINITY), -p.success_fraction)
+}
+
+/// Suggests weights: a coordinate search on TTS99 over every weight with terms, multiplying one
+/// weight at a time by a factor (2, then √2, …) up or down and keeping a move only when TTS99
+/// improves (and the point is not "penalty too weak"), until the factor falls below 1.1, the
+/// `budget` runs out or `control` is cancelled. `on_point` hears about every point tried.
+pub fn suggest(
+    problem: Problem,
+    base: &Weights,
+    sampler: &dyn Sampler,
+    repeats: usize,
+    budget: std::time::Duration,
+    control: &RunControl,
+    mut on_point: impl FnMut(&SweepPoint, bool),
+) -> Result<Suggestion, SweepError> {
+    let t0 = std::time::Instant::now();
+    let encoding = problem.encoding;
+    let names: Vec<String> = encoding
+        .terms_per_weight()
+        .into_iter()
+        .filter(|(_, terms)| *terms > 0)
+        .map(|(n, _)| n)
+        .collect();
+    let samplers = (0..repeats.clamp(1, MAX_REPEATS))
+        .map(|r| reseeded(sampler, r))
+        .collect::<Result<Vec<_>, _>>()?;
+    let resolved = |w: &Weights, name: &str| {
+        w.get(name).unwrap_or_else(|| {
+            encoding
+                .weight_specs()
+                .iter()
+                .find(|s| s.name == name)
+                .map_or(1.0, |s| s.default)
+        })
+    };
+    let (mut path, mut accepted) = (Vec::new(), Vec::new());
+    let Some(start) = evaluate(problem, base, sampler, &samplers, control, 0.0, None)? else {
+        return Err(SweepError::Cancelled);
+    };
+    on_point(&start, true);
+    let mut current = (base.clone(), start.clone());
+    path.push(start);
+    accepted.push(true);
+    let mut factor: f64 = 2.0;
+    let stopped = 'search: loop {
+        let mut moved = false;
+        for name in &names {
+            for up in [true, false] {
+                if control.is_cancelled() {
+                    break 'search "cancelled".to_string();
+                }
+                if t0.elapsed() >= budget {
+                    break 'search format!("the {:.0} s budget ran out", budget.as_secs_f64());
+                }
+                let v = resolved(&current.0, name);
+                let next = if v == 0.0 {
+                    if up { 0.5 } else { continue }
+                } else if up {
+                    v * factor
+                } else {
+                    v / factor
+                };
+                let weights = current.0.clone().with(name, next)?;
+                let Some(point) =
+                    evaluate(problem, &weights, sampler, &samplers, control, next, None)?
+                else {
+                    break 'search "cancelled".to_string();
+                };
+                let better = tuning_score(&point) < tuning_score(&current.1);
+                on_point(&point, better);
+                path.push(point.clone());
+                accepted.push(better);
+                if better {
+                    current = (weights, point);
+                    moved = true;
+                    break; // this weight moved; on to the next one
+                }
+            }
+        }
+        if !moved {
+            factor = factor.sqrt();
+            if factor < 1.1 {
+                break "converged (no factor above 1.1 improves TTS99)".to_string();
+            }
+        }
+    };
+    Ok(Suggestion {
+        best: current.1,
+        path,
+        accepted,
+        stopped,
+    })
 }
 
 /// The sampler for repeat `r`: the given one for r = 0 (or when it draws its own seed each
@@ -629,6 +770,57 @@ pub fn plot(
         note: "flagged: an invalid read at or below a valid solution's energy. Valid falling \
                with nothing flagged: a penalty so strong the sampler freezes."
             .into(),
+    }
+    .drawing()
+}
+
+/// A suggestion's search as a chart: TTS99 of every point tried, in order, and the best so
+/// far (the path the search took), with flagged points marked.
+pub fn plot_suggestion(found: &Suggestion, description: &str) -> Drawing {
+    use crate::render::chart::{LineChart, Series, colors};
+    let mut best = f64::INFINITY;
+    let mut so_far = Vec::new();
+    for (k, (p, &moved)) in found.path.iter().zip(&found.accepted).enumerate() {
+        if let (true, Some(t)) = (moved, p.tts99_s) {
+            best = best.min(t);
+        }
+        if best.is_finite() {
+            so_far.push([k as f64, best]);
+        }
+    }
+    LineChart {
+        title: format!("Suggesting weights: TTS99 of each point tried — {description}"),
+        x_label: "point tried".into(),
+        y_label: "TTS99 (s)".into(),
+        series: vec![
+            Series {
+                name: "best so far".into(),
+                color: colors::VALID,
+                points: so_far,
+                ..Series::default()
+            },
+            Series {
+                name: "tried".into(),
+                color: colors::OTHER,
+                points: found
+                    .path
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, p)| Some([k as f64, p.tts99_s?]))
+                    .collect(),
+                ..Series::default()
+            },
+        ],
+        flags: found
+            .path
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.penalty_too_weak)
+            .filter_map(|(k, p)| Some([k as f64, p.tts99_s?]))
+            .collect(),
+        flag_name: "penalty too weak".into(),
+        y_range: None,
+        note: format!("stopped: {}", found.stopped),
     }
     .drawing()
 }

@@ -439,6 +439,47 @@ fn a_two_weight_sweep_has_every_point_and_metric_and_its_plots_carry_their_label
 }
 
 #[test]
+fn tune_suggests_weights_within_its_budget_and_never_a_flagged_point() {
+    let p = puzzle("shidoku-6givens.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let plot = dir.path().join("tune.svg");
+    let out = run(&[
+        "tune",
+        p.to_str().unwrap(),
+        "--sampler",
+        "sa",
+        "--num-reads",
+        "30",
+        "--num-sweeps",
+        "100",
+        "--seed",
+        "2",
+        "--set",
+        "hint=0.5",
+        "--budget",
+        "20",
+        "--plot",
+        plot.to_str().unwrap(),
+        "--json",
+    ]);
+    let v = stdout_json(&out);
+    let path = v["path"].as_array().unwrap();
+    assert!(path.len() >= 3, "the search tried points");
+    assert_eq!(v["accepted"].as_array().unwrap().len(), path.len());
+    assert_eq!(v["best"]["penalty_too_weak"], false);
+    // The suggestion beats the start (hint 0.5 leaves most reads invalid).
+    let start = path[0]["success_fraction"].as_f64().unwrap();
+    let best = v["best"]["success_fraction"].as_f64().unwrap();
+    assert!(best > start, "{start} → {best}");
+    assert!(v["weights"]["hint"].as_f64().unwrap() > 0.5);
+    assert!(v["stopped"].is_string());
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.contains("best so far") && svg.contains(">point tried<"));
+    let out = run(&["tune", p.to_str().unwrap(), "--budget", "NaN"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+#[test]
 fn solve_plots_the_energy_histogram() {
     let p = puzzle("shidoku-6givens.txt");
     let dir = tempfile::tempdir().unwrap();

@@ -467,3 +467,38 @@ pub(super) fn build_sampler(
 pub(super) fn threads(a: &SamplerArgs) -> Result<Option<usize>, Failure> {
     Ok(a.threads.map(|t| t as usize))
 }
+
+/// `tune`.
+#[derive(Args)]
+pub struct TuneArgs {
+    /// The puzzle file.
+    #[command(flatten)]
+    pub puzzle: PuzzleArgs,
+    /// Seconds the search may take (it stops after the point running then).
+    #[arg(long, default_value_t = 60.0)]
+    pub budget: f64,
+    /// Runs per point, each with its own seed (1 to 1000).
+    #[arg(long, default_value_t = 1)]
+    pub repeats: usize,
+    /// Start from these weights, e.g. --set hint=3 (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    /// Presolve on, off or the kind's default.
+    #[command(flatten)]
+    pub presolve: PresolveArgs,
+    /// The kind's formulation by name; default: the kind's first.
+    #[arg(long, value_name = "NAME")]
+    pub formulation: Option<String>,
+    /// The sampler.
+    #[command(flatten)]
+    pub sampler: SamplerArgs,
+    /// Which puzzle of the file (1-based).
+    #[arg(long, default_value_t = 1)]
+    pub index: usize,
+    /// Plot TTS99 of every point tried and the best so far to a PNG or SVG file.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}

@@ -97,8 +97,11 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Time the annealing kernels (built-in models, or COO files).
     Bench(BenchArgs),
-    /// Sample a puzzle at several values of one weight: success and mean energy per value.
+    /// Sample a puzzle at several values of one weight (or a grid of two): valid fraction with
+    /// its interval, ground fraction, TTS99, broken constraints and "penalty too weak" per point.
     Sweep(SweepArgs),
+    /// Suggest penalty weights: a coordinate search on TTS99 within a time budget.
+    Tune(TuneArgs),
     /// Play whole Minesweeper games with a strategy (exact probabilities or a sampler's
     /// estimate) and report the win rate.
     Play(PlayArgs),
@@ -214,6 +217,7 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
             params,
         } => gui(file, screenshot.or(cli.screenshot), run, sampler, params),
         Command::Sweep(a) => puzzle_cmds::sweep(a),
+        Command::Tune(a) => puzzle_cmds::tune(a),
         Command::Play(a) => puzzle_cmds::play(a),
         Command::Solve(a) => puzzle_cmds::solve(a),
         Command::Encode(a) => puzzle_cmds::encode(a),

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::args::{
     CheckArgs, EncodeArgs, GenerateArgs, PlayArgs, PlayStrategy, RenderArgs, SolveArgs, SweepArgs,
-    build_sampler, load, pick, threads, weights_for,
+    TuneArgs, build_sampler, load, pick, threads, weights_for,
 };
 use super::output::{
     Output, check_output, control_with_progress, design_json, numbered, print_json, print_outcome,
@@ -696,6 +696,127 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
                 .map(|(n, v)| format!("{n}={v}"))
                 .collect::<Vec<_>>()
                 .join(" ")
+        );
+    }
+    Ok(0)
+}
+
+/// `tune`: suggest weights by a coordinate search on TTS99.
+pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
+    let input = a.puzzle.puzzle.as_path();
+    if let Some(out) = &a.plot {
+        check_output("--plot", out, Output::Image, &[input])?;
+    }
+    if !(a.budget.is_finite() && (0.0..=86_400.0).contains(&a.budget)) {
+        return Err(usage(format!(
+            "--budget {}: seconds in 0 to 86400",
+            a.budget
+        )));
+    }
+    if !(1..=crate::sweep::MAX_REPEATS).contains(&a.repeats) {
+        return Err(usage(format!(
+            "--repeats {}: a point takes 1 to {} repeats",
+            a.repeats,
+            crate::sweep::MAX_REPEATS
+        )));
+    }
+    let loaded = pick(load(&a.puzzle)?, a.index, &a.puzzle.puzzle)?;
+    refuse_conflicts(&loaded.puzzle, &loaded.origin)?;
+    let puzzle = loaded.puzzle;
+    let options = EncodeOptions {
+        presolve: a.presolve.on_for(puzzle.kind()),
+        formulation: a.formulation.clone(),
+        ..Default::default()
+    };
+    let encoding = puzzle.encode(&options)?;
+    let base = weights_for(&encoding, "--set", &a.set)?;
+    let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
+    let (sampler, reason) = build_sampler(
+        &a.sampler,
+        Task {
+            num_variables: encoding.num_variables(),
+            has_target: reference.solution().is_some() || a.sampler.target_energy.is_some(),
+            stored: encoding.unstored().is_none(),
+            marginals: puzzle.kind().has_probabilities(),
+        },
+    )?;
+    if let Some(why) = reason {
+        eprintln!("sampler: {} ({why})", sampler.name());
+    }
+    let (control, bar) = control_with_progress(threads(&a.sampler)?, "tune");
+    let control = control.with_target_energy(a.sampler.target_energy);
+    // Four significant digits: the search moves by factors of √2 and finer, not by 1e-16.
+    let short = |v: f64| format!("{}", format!("{v:.4e}").parse::<f64>().unwrap_or(v));
+    let show = |w: &std::collections::BTreeMap<String, f64>| {
+        w.iter()
+            .map(|(n, v)| format!("{n}={}", short(*v)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let problem = Problem {
+        puzzle: &puzzle,
+        encoding: &encoding,
+        reference: &reference,
+    };
+    let budget = std::time::Duration::from_secs_f64(a.budget);
+    let found = crate::sweep::suggest(
+        problem,
+        &base,
+        sampler.as_ref(),
+        a.repeats,
+        budget,
+        &control,
+        |p, moved| {
+            if !a.json {
+                println!(
+                    "{} {:>6.1}% valid  TTS99 {:>11}{}  {}",
+                    if moved { "→" } else { " " },
+                    100.0 * p.success_fraction,
+                    p.tts99_s.map_or("—".into(), |t| format!("{t:.3e} s")),
+                    if p.penalty_too_weak {
+                        "  penalty too weak"
+                    } else {
+                        ""
+                    },
+                    show(&p.weights)
+                );
+            }
+        },
+    )?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    if let Some(out) = &a.plot {
+        export(
+            &crate::sweep::plot_suggestion(&found, &puzzle.describe()),
+            out,
+            2.0,
+        )?;
+    }
+    if a.json {
+        print_json(&json!({
+            "description": puzzle.describe(),
+            "weights": found.best.weights,
+            "best": found.best,
+            "path": found.path,
+            "accepted": found.accepted,
+            "stopped": found.stopped,
+        }))?;
+    } else {
+        println!(
+            "suggested ({}): {}",
+            found.stopped,
+            show(&found.best.weights)
+        );
+        println!(
+            "use them: --weight {}",
+            found
+                .best
+                .weights
+                .iter()
+                .map(|(n, v)| format!("{n}={}", short(*v)))
+                .collect::<Vec<_>>()
+                .join(" --weight ")
         );
     }
     Ok(0)
