@@ -211,6 +211,22 @@ impl SweepSpec<'_> {
     }
 }
 
+/// Why a weight cannot be swept or tuned in this encoding (`None`: it can): it scales no term.
+pub fn no_terms_reason(encoding: &Encoding, name: &str, presolved: bool) -> Option<String> {
+    let terms = encoding
+        .terms_per_weight()
+        .into_iter()
+        .find(|(n, _)| n == name)?
+        .1;
+    (terms == 0).then(|| {
+        if presolved {
+            format!("presolve removed every {name} term: this weight changes nothing now")
+        } else {
+            format!("no {name} term in this encoding: this weight changes nothing")
+        }
+    })
+}
+
 /// Checks that `name` is a weight of `encoding` with terms to scale.
 pub fn check_sweepable(encoding: &Encoding, name: &str) -> Result<(), SweepError> {
     match encoding
@@ -663,9 +679,25 @@ pub fn to_csv(points: &[SweepPoint]) -> String {
     out
 }
 
-/// The sweep's main plot: for one weight, the valid fraction with its 95 % band, the ground
-/// fraction and the "penalty too weak" flags (or TTS99, with `Metric::Tts99`); for two, a
-/// heatmap of `metric` with the flagged cells outlined.
+/// A sweep's main chart, kept (not only drawn) so the GUI can tell what a click hit.
+pub enum SweepChart {
+    /// One weight: fractions or TTS99 against it.
+    Line(crate::render::chart::LineChart),
+    /// Two weights: a heatmap of the metric.
+    Heat(crate::render::chart::Heatmap),
+}
+
+impl SweepChart {
+    /// The chart as a drawing.
+    pub fn drawing(&self) -> Drawing {
+        match self {
+            SweepChart::Line(c) => c.drawing(),
+            SweepChart::Heat(c) => c.drawing(),
+        }
+    }
+}
+
+/// The sweep's main plot (`chart`, drawn).
 pub fn plot(
     points: &[SweepPoint],
     weight: &str,
@@ -673,6 +705,19 @@ pub fn plot(
     metric: Metric,
     description: &str,
 ) -> Drawing {
+    chart(points, weight, weight2, metric, description).drawing()
+}
+
+/// The sweep's main chart: for one weight, the valid fraction with its 95 % band, the ground
+/// fraction and the "penalty too weak" flags (or TTS99, with `Metric::Tts99`); for two, a
+/// heatmap of `metric` with the flagged cells outlined.
+pub fn chart(
+    points: &[SweepPoint],
+    weight: &str,
+    weight2: Option<&str>,
+    metric: Metric,
+    description: &str,
+) -> SweepChart {
     use crate::render::chart::{Heatmap, LineChart, Series, colors};
     let flag_name = "penalty too weak".to_string();
     if let Some(w2) = weight2 {
@@ -692,7 +737,7 @@ pub fn plot(
                 flagged[row * xs.len() + col] = p.penalty_too_weak;
             }
         }
-        return Heatmap {
+        return SweepChart::Heat(Heatmap {
             title: format!("{}: {weight} × {w2} — {description}", metric.title()),
             x_label: weight.to_string(),
             y_label: w2.to_string(),
@@ -707,12 +752,11 @@ pub fn plot(
                 Metric::Tts99 => "TTS99 (s)".into(),
                 m => m.name().into(),
             },
-        }
-        .drawing();
+        });
     }
     let weak: Vec<&SweepPoint> = points.iter().filter(|p| p.penalty_too_weak).collect();
     if metric == Metric::Tts99 {
-        return LineChart {
+        return SweepChart::Line(LineChart {
             title: format!("TTS99 against {weight} — {description}"),
             x_label: weight.to_string(),
             y_label: "TTS99 (s)".into(),
@@ -732,8 +776,7 @@ pub fn plot(
             flag_name,
             y_range: None,
             note: String::new(),
-        }
-        .drawing();
+        });
     }
     let mut series = vec![Series {
         name: "valid (95 % interval)".into(),
@@ -759,7 +802,7 @@ pub fn plot(
             ..Series::default()
         });
     }
-    LineChart {
+    SweepChart::Line(LineChart {
         title: format!("Valid reads against {weight} — {description}"),
         x_label: weight.to_string(),
         y_label: "share of reads".into(),
@@ -770,8 +813,7 @@ pub fn plot(
         note: "flagged: an invalid read at or below a valid solution's energy. Valid falling \
                with nothing flagged: a penalty so strong the sampler freezes."
             .into(),
-    }
-    .drawing()
+    })
 }
 
 /// A suggestion's search as a chart: TTS99 of every point tried, in order, and the best so

@@ -409,6 +409,114 @@ fn a_weight_sweep_plots_points_and_a_click_can_set_the_weight() {
         vec![0.0, 1.0, 2.0]
     );
     assert!(pts[2].success_fraction > pts[0].success_fraction, "{pts:?}");
+    assert!(
+        pts[0].penalty_too_weak && !pts[2].penalty_too_weak,
+        "{pts:?}"
+    );
+    // A click on the plot's middle picks the middle point's weight.
+    h.get_by_label("sweep plot").click();
+    frames(&mut h);
+    assert_eq!(h.state().shared.doc.weight("hint"), Some(1.0));
+}
+
+#[test]
+fn a_flagged_point_shows_its_witness_and_a_two_weight_sweep_sets_both_weights() {
+    let mut settings = Settings::default();
+    set_sa(&mut settings, "num_sweeps", serde_json::json!(200));
+    set_sa(&mut settings, "seed", serde_json::json!(3));
+    // One point, at hint = 0: an invalid read ties with the solution.
+    (settings.sweep.from, settings.sweep.to, settings.sweep.steps) = (0.0, 0.0, 1);
+    settings.sweep.num_reads = 30;
+    settings.sweep.weight = "hint".into();
+    let mut h = harness(Workbench::with_file(
+        Some(&puzzle("shidoku-6givens.txt")),
+        settings,
+    ));
+    frames(&mut h);
+    h.get_by_label("Run sweep").click();
+    h.step();
+    wait_for(&mut h, "the sweep", |wb| !wb.is_sweeping());
+    assert!(h.state().sweep.points[0].penalty_too_weak);
+    h.get_by_label("sweep plot").click();
+    frames(&mut h);
+    assert_eq!(h.state().sweep.witness_of, Some(0));
+    assert!(
+        h.query_by_label_contains("penalty too weak: an invalid read")
+            .is_some()
+    );
+
+    // A grid: hint × cell, 2 × 2 points; a click on a cell sets both weights.
+    {
+        let sw = &mut h.state_mut().shared.settings.sweep;
+        (sw.from, sw.to, sw.steps) = (0.0, 2.0, 2);
+        (sw.weight2, sw.from2, sw.to2, sw.steps2) = ("cell".into(), 0.5, 1.5, 2);
+        sw.metric = "tts99".into();
+    }
+    frames(&mut h);
+    h.get_by_label("Run sweep").click();
+    h.step();
+    wait_for(&mut h, "the grid", |wb| !wb.is_sweeping());
+    let pts = &h.state().sweep.points;
+    assert_eq!(pts.len(), 4);
+    assert!(pts.iter().all(|p| p.value2.is_some()));
+    h.get_by_label("sweep plot").click();
+    frames(&mut h);
+    let doc = &h.state().shared.doc;
+    let (hint, cell) = (doc.weight("hint").unwrap(), doc.weight("cell").unwrap());
+    assert!(
+        [0.0, 2.0].contains(&hint) && [0.5, 1.5].contains(&cell),
+        "{hint} {cell}"
+    );
+    // The points and the plot export.
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, svg) = (dir.path().join("p.csv"), dir.path().join("p.svg"));
+    h.state_mut().shared.send(Command::ExportSweep(csv.clone()));
+    h.state_mut()
+        .shared
+        .send(Command::ExportSweepPlot(svg.clone()));
+    frames(&mut h);
+    assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 5);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains(">hint<") && text.contains(">cell<") && text.contains("TTS99"));
+}
+
+#[test]
+fn suggest_weights_searches_and_use_these_sets_them_and_idle_weights_say_why() {
+    let mut settings = Settings::default();
+    set_sa(&mut settings, "num_sweeps", serde_json::json!(100));
+    set_sa(&mut settings, "seed", serde_json::json!(2));
+    settings.sweep.num_reads = 30;
+    settings.sweep.tune_budget_s = 20.0;
+    let mut h = harness(Workbench::with_file(
+        Some(&puzzle("shidoku-6givens.txt")),
+        settings,
+    ));
+    frames(&mut h);
+    h.state_mut().shared.doc.set_weight("hint", 0.5).unwrap();
+    frames(&mut h);
+    h.get_by_label("Suggest weights").click();
+    h.step();
+    wait_for(&mut h, "the suggestion", |wb| !wb.is_sweeping());
+    let found = h.state().sweep.suggestion.clone().expect("a suggestion");
+    assert!(found.path.len() >= 3);
+    assert!(!found.best.penalty_too_weak);
+    assert!(found.best.success_fraction > found.path[0].success_fraction);
+    h.get_by_label("Use these").click();
+    frames(&mut h);
+    let doc = &h.state().shared.doc;
+    for (name, value) in &found.best.weights {
+        assert_eq!(doc.weight(name), Some(*value), "{name}");
+    }
+    // With presolve on, hint has no terms: its slider says so and it cannot be swept.
+    h.get_by_label("presolve (drop what the givens decide)")
+        .click();
+    frames(&mut h);
+    assert!(
+        h.query_all_by_label_contains("hint (no terms)")
+            .next()
+            .is_some()
+    );
+    assert_ne!(h.state().shared.settings.sweep.weight, "hint");
 }
 
 #[test]

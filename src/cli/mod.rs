@@ -81,6 +81,10 @@ pub enum Command {
         /// Set one of that sampler's parameters, e.g. --param endpoint=https://… (repeatable).
         #[arg(long = "param", value_name = "NAME=VALUE")]
         params: Vec<String>,
+        /// Start a weight sweep as the window opens, e.g. --sweep hint=0:4:9; twice for a
+        /// two-weight grid (with --screenshot: shoot the finished sweep).
+        #[arg(long = "sweep", value_name = "WEIGHT=FROM:TO:STEPS")]
+        sweeps: Vec<String>,
     },
     /// Encode a puzzle, sample it, decode and check the result (every puzzle of a file).
     Solve(SolveArgs),
@@ -139,7 +143,34 @@ fn gui(
     run: bool,
     sampler: Option<String>,
     params: Vec<String>,
+    sweeps: Vec<String>,
 ) -> Result<i32, Failure> {
+    if sweeps.len() > 2 {
+        return Err(usage("--sweep: at most two weights (a grid)"));
+    }
+    let sweep: Vec<(String, f64, f64, usize)> = sweeps
+        .iter()
+        .map(|spec| {
+            let bad = || {
+                usage(format!(
+                    "--sweep {spec}: write WEIGHT=FROM:TO:STEPS, e.g. hint=0:4:9"
+                ))
+            };
+            let (name, range) = spec.split_once('=').ok_or_else(bad)?;
+            let parts: Vec<&str> = range.split(':').collect();
+            let [from, to, steps] = parts.as_slice() else {
+                return Err(bad());
+            };
+            let (from, to, steps) = (
+                from.trim().parse::<f64>().map_err(|_| bad())?,
+                to.trim().parse::<f64>().map_err(|_| bad())?,
+                steps.trim().parse::<usize>().map_err(|_| bad())?,
+            );
+            crate::sweep::values(from, to, steps)
+                .map_err(|e| usage(format!("--sweep {spec}: {e}")))?;
+            Ok((name.trim().to_string(), from, to, steps))
+        })
+        .collect::<Result<_, Failure>>()?;
     let start = match sampler {
         None if params.is_empty() => None,
         None => {
@@ -181,7 +212,7 @@ fn gui(
         }
         output::check_output("--screenshot", path, output::Output::Image, &[])?;
     }
-    crate::gui::run(file, screenshot, run, start)
+    crate::gui::run(file, screenshot, run, start, sweep)
         .map(|()| 0)
         .map_err(Failure::from)
 }
@@ -201,6 +232,7 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         screenshot: None,
         sampler: None,
         params: Vec::new(),
+        sweeps: Vec::new(),
     });
     if cli.screenshot.is_some() && !matches!(command, Command::Gui { .. }) {
         eprintln!(
@@ -215,7 +247,15 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
             screenshot,
             sampler,
             params,
-        } => gui(file, screenshot.or(cli.screenshot), run, sampler, params),
+            sweeps,
+        } => gui(
+            file,
+            screenshot.or(cli.screenshot),
+            run,
+            sampler,
+            params,
+            sweeps,
+        ),
         Command::Sweep(a) => puzzle_cmds::sweep(a),
         Command::Tune(a) => puzzle_cmds::tune(a),
         Command::Play(a) => puzzle_cmds::play(a),

@@ -196,6 +196,8 @@ impl Workbench {
                     FileAction::ExportImage => Command::ExportImage(path),
                     FileAction::ExportQubo => Command::ExportQubo(path),
                     FileAction::ExportSamples => Command::ExportSamples(path),
+                    FileAction::ExportSweep => Command::ExportSweep(path),
+                    FileAction::ExportSweepPlot => Command::ExportSweepPlot(path),
                 };
                 self.apply(c, ctx);
             }
@@ -347,6 +349,7 @@ impl eframe::App for WorkbenchApp {
             } else if !self.screenshot_requested
                 && wb.frame_stats.frames >= 10
                 && !wb.is_running()
+                && !wb.is_sweeping()
                 && wb.shared.commands.is_empty()
                 && (wb.inspector.is_ready() || wb.frame_stats.frames > 300)
             {

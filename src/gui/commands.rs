@@ -25,6 +25,8 @@ impl Workbench {
                     FileAction::ExportQubo => Some("model.coo".to_string()),
                     FileAction::ExportSamples => Some("samples.json".to_string()),
                     FileAction::SaveAs => Some("puzzle.txt".to_string()),
+                    FileAction::ExportSweep => Some("sweep.csv".to_string()),
+                    FileAction::ExportSweepPlot => Some("sweep.png".to_string()),
                     _ => None,
                 };
                 let repaint_ctx = ctx.clone();
@@ -68,6 +70,20 @@ impl Workbench {
                 s.status = match write_model(&p, &model.qubo, Some(&labels)) {
                     Ok(()) => format!("wrote {}", p.display()),
                     Err(e) => e.to_string(),
+                };
+            }
+            Command::RunSweep => self.sweep.start(&mut self.shared, ctx),
+            Command::ExportSweep(p) => {
+                self.shared.status = match self.sweep.export_points(&p) {
+                    Ok(()) => format!("wrote {}", p.display()),
+                    Err(e) => e,
+                };
+            }
+            Command::ExportSweepPlot(p) => {
+                let description = s.doc.puzzle().map(|p| p.describe()).unwrap_or_default();
+                self.shared.status = match self.sweep.export_plot(&p, &description) {
+                    Ok(()) => format!("wrote {}", p.display()),
+                    Err(e) => e,
                 };
             }
             Command::ExportSamples(p) => {

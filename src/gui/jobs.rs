@@ -241,6 +241,22 @@ pub enum SweepMessage {
     Done(Result<(), String>),
 }
 
+/// What a sweep or a suggestion works on: the document's puzzle, encoding and weights.
+pub type SweepInput = (AnyPuzzle, Arc<Encoding>, Weights);
+
+/// What a sweep measures: one weight over `values` (or a grid with a second), `repeats` runs
+/// per point.
+pub struct SweepRequest {
+    /// The swept weight.
+    pub weight: String,
+    /// Its values.
+    pub values: Vec<f64>,
+    /// A second weight and its values.
+    pub second: Option<(String, Vec<f64>)>,
+    /// Runs per point.
+    pub repeats: usize,
+}
+
 /// A weight sweep on its own thread.
 pub struct SweepJob {
     /// Cancel through this.
@@ -251,18 +267,17 @@ pub struct SweepJob {
 }
 
 impl SweepJob {
-    /// Sweeps `weight` over `values` on the document's encoding (never re-encoded).
+    /// Sweeps the request's weights on the document's encoding (never re-encoded).
     pub fn start(
-        input: (AnyPuzzle, Arc<Encoding>, Weights),
-        weight: String,
-        values: Vec<f64>,
+        input: SweepInput,
+        request: SweepRequest,
         sampler: Box<dyn Sampler>,
         repaint: impl Fn() + Send + 'static,
     ) -> Self {
         let control = RunControl::new().with_threads(Some(worker_threads()));
         let (tx, rx) = channel();
         let worker_control = control.clone();
-        let total = values.len();
+        let total = request.values.len() * request.second.as_ref().map_or(1, |s| s.1.len());
         std::thread::spawn(move || {
             let (puzzle, encoding, weights) = input;
             let point_tx = tx.clone();
@@ -275,10 +290,13 @@ impl SweepJob {
                     reference: &reference,
                 },
                 base: &weights,
-                weight: &weight,
-                values: &values,
-                second: None,
-                repeats: 1,
+                weight: &request.weight,
+                values: &request.values,
+                second: request
+                    .second
+                    .as_ref()
+                    .map(|(w, v)| (w.as_str(), v.as_slice())),
+                repeats: request.repeats,
             };
             let result = sweep::run(&spec, sampler.as_ref(), &worker_control, |p| {
                 let _ = point_tx.send(SweepMessage::Point(Box::new(p.clone())));
@@ -297,6 +315,74 @@ impl SweepJob {
         if out.is_empty() && matches!(self.rx.try_recv(), Err(TryRecvError::Disconnected)) {
             out.push(SweepMessage::Done(Err(
                 "the sweep thread stopped unexpectedly".into(),
+            )));
+        }
+        out
+    }
+}
+
+/// What a weight suggestion's thread reports.
+pub enum TuneMessage {
+    /// A point tried, and whether the search moved to it.
+    Point(Box<SweepPoint>, bool),
+    /// The end: the suggestion, or why there is none.
+    Done(Result<Box<sweep::Suggestion>, String>),
+}
+
+/// "Suggest weights" on its own thread (`sweep::suggest`).
+pub struct TuneJob {
+    /// Cancel through this.
+    pub control: RunControl,
+    rx: Receiver<TuneMessage>,
+}
+
+impl TuneJob {
+    /// Searches weights from the document's, for at most `budget_s` seconds.
+    pub fn start(
+        input: SweepInput,
+        sampler: Box<dyn Sampler>,
+        repeats: usize,
+        budget_s: f64,
+        repaint: impl Fn() + Send + 'static,
+    ) -> Self {
+        let control = RunControl::new().with_threads(Some(worker_threads()));
+        let (tx, rx) = channel();
+        let worker_control = control.clone();
+        std::thread::spawn(move || {
+            let (puzzle, encoding, weights) = input;
+            let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
+            let problem = Problem {
+                puzzle: &puzzle,
+                encoding: &encoding,
+                reference: &reference,
+            };
+            let point_tx = tx.clone();
+            let budget = std::time::Duration::from_secs_f64(budget_s.clamp(0.0, 86_400.0));
+            let result = sweep::suggest(
+                problem,
+                &weights,
+                sampler.as_ref(),
+                repeats,
+                budget,
+                &worker_control,
+                |p, moved| {
+                    let _ = point_tx.send(TuneMessage::Point(Box::new(p.clone()), moved));
+                    repaint();
+                },
+            );
+            let _ = tx.send(TuneMessage::Done(
+                result.map(Box::new).map_err(|e| e.to_string()),
+            ));
+        });
+        TuneJob { control, rx }
+    }
+
+    /// Messages that arrived since the last poll.
+    pub fn poll(&self) -> Vec<TuneMessage> {
+        let mut out: Vec<TuneMessage> = self.rx.try_iter().collect();
+        if out.is_empty() && matches!(self.rx.try_recv(), Err(TryRecvError::Disconnected)) {
+            out.push(TuneMessage::Done(Err(
+                "the suggestion thread stopped unexpectedly".into(),
             )));
         }
         out
@@ -371,6 +457,10 @@ pub enum FileAction {
     ExportQubo,
     /// Export the last run's samples.
     ExportSamples,
+    /// Export the sweep's points.
+    ExportSweep,
+    /// Export the sweep's plot.
+    ExportSweepPlot,
 }
 
 /// A native file dialog on a worker thread (rfd's async dialog, driven by a tiny executor):
@@ -403,6 +493,8 @@ impl DialogJob {
                     dialog.add_filter("QUBO models", &["qubo", "coo", "json", "bqm"])
                 }
                 FileAction::ExportSamples => dialog.add_filter("samples", &["json", "csv"]),
+                FileAction::ExportSweep => dialog.add_filter("sweep points", &["json", "csv"]),
+                FileAction::ExportSweepPlot => dialog.add_filter("images", &["png", "svg"]),
             };
             if let Some(name) = suggested {
                 dialog = dialog.set_file_name(name);

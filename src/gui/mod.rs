@@ -23,12 +23,14 @@ pub use shared::{Command, Shared};
 /// Opens the window (optionally on `file`); `autorun` starts sampling at once; with
 /// `screenshot`, saves a PNG once the window has settled (and a started run has finished) and
 /// exits (settings are then neither read nor written). `sampler` chooses a sampler and sets
-/// some of its parameters first.
+/// some of its parameters first; `sweep` (weight, from, to, steps — one, or two for a grid)
+/// starts a weight sweep.
 pub fn run(
     file: Option<PathBuf>,
     screenshot: Option<PathBuf>,
     autorun: bool,
     sampler: Option<(String, crate::params::ParamValues)>,
+    sweep: Vec<(String, f64, f64, usize)>,
 ) -> Result<(), String> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
@@ -52,6 +54,15 @@ pub fn run(
             }
             if autorun {
                 app.workbench.shared.send(Command::Run);
+            }
+            if let Some((weight, from, to, steps)) = sweep.first().cloned() {
+                let sw = &mut app.workbench.shared.settings.sweep;
+                (sw.weight, sw.from, sw.to, sw.steps) = (weight, from, to, steps);
+                sw.weight2.clear();
+                if let Some((weight, from, to, steps)) = sweep.get(1).cloned() {
+                    (sw.weight2, sw.from2, sw.to2, sw.steps2) = (weight, from, to, steps);
+                }
+                app.workbench.shared.send(Command::RunSweep);
             }
             Ok(Box::new(app))
         }),

@@ -48,6 +48,20 @@ pub struct SweepSettings {
     pub steps: usize,
     /// Reads per value.
     pub num_reads: usize,
+    /// A second weight (empty: one-weight sweep); every pair of values is a point.
+    pub weight2: String,
+    /// Its first value.
+    pub from2: f64,
+    /// Its last value.
+    pub to2: f64,
+    /// Its number of values.
+    pub steps2: usize,
+    /// Runs per point, each with its own seed.
+    pub repeats: usize,
+    /// What the plot (one weight: TTS99 or the fractions) and the heatmap show: a `Metric` name.
+    pub metric: String,
+    /// Seconds "Suggest weights" may search.
+    pub tune_budget_s: f64,
 }
 
 impl Default for SweepSettings {
@@ -58,6 +72,13 @@ impl Default for SweepSettings {
             to: 4.0,
             steps: 9,
             num_reads: 100,
+            weight2: String::new(),
+            from2: 0.5,
+            to2: 2.0,
+            steps2: 4,
+            repeats: 1,
+            metric: "valid".into(),
+            tune_budget_s: 30.0,
         }
     }
 }

@@ -33,6 +33,12 @@ pub enum Command {
     ExportQubo(PathBuf),
     /// Export the last run's samples.
     ExportSamples(PathBuf),
+    /// Start the sweep set up in the sweep panel's settings.
+    RunSweep,
+    /// Export the sweep's points (.json or .csv).
+    ExportSweep(PathBuf),
+    /// Export the sweep's plot (.png or .svg).
+    ExportSweepPlot(PathBuf),
     /// Start sampling.
     Run,
     /// Cancel sampling.

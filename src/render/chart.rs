@@ -286,9 +286,7 @@ fn triangle(d: &mut Drawing, [x, y]: [f32; 2], color: Color) {
 }
 
 impl LineChart {
-    /// The chart as a drawing.
-    pub fn drawing(&self) -> Drawing {
-        let mut d = Drawing::new(WIDTH, HEIGHT);
+    fn frame(&self) -> Frame {
         let xs = self
             .series
             .iter()
@@ -304,10 +302,25 @@ impl LineChart {
                     .chain(s.band.iter().flat_map(|b| [b[1], b[2]]))
             })
             .chain(self.flags.iter().map(|p| p[1]));
-        let f = Frame {
+        Frame {
             x: padded_range(xs),
             y: self.y_range.unwrap_or_else(|| padded_range(ys)),
-        };
+        }
+    }
+
+    /// The x value under a point of the drawing (in its units), when it is over the plot area.
+    pub fn x_at(&self, [x, y]: [f32; 2]) -> Option<f64> {
+        let inside = (Frame::X0..=Frame::X1).contains(&x) && (Frame::Y1..=Frame::Y0).contains(&y);
+        inside.then(|| {
+            let f = self.frame();
+            f.x[0] + (x - Frame::X0) as f64 / (Frame::X1 - Frame::X0) as f64 * (f.x[1] - f.x[0])
+        })
+    }
+
+    /// The chart as a drawing.
+    pub fn drawing(&self) -> Drawing {
+        let mut d = Drawing::new(WIDTH, HEIGHT);
+        let f = self.frame();
         axes(&mut d, &f, &self.title, &self.x_label, &self.y_label);
         for s in &self.series {
             let band: Vec<&[f64; 3]> = s
@@ -464,7 +477,22 @@ fn ramp(t: f64) -> Color {
     Color::rgb(c(0), c(1), c(2))
 }
 
+/// The heatmap's cell area (left, right, bottom, top) in drawing units.
+const HEATMAP_AREA: [f32; 4] = [LEFT, WIDTH - RIGHT - 90.0, HEIGHT - BOTTOM, TOP];
+
 impl Heatmap {
+    /// The (column, row) of the cell under a point of the drawing (in its units).
+    pub fn cell_at(&self, [x, y]: [f32; 2]) -> Option<(usize, usize)> {
+        let [x0, x1, y0, y1] = HEATMAP_AREA;
+        let (nx, ny) = (self.xs.len(), self.ys.len());
+        if nx == 0 || ny == 0 || !(x0..x1).contains(&x) || !(y1..y0).contains(&y) {
+            return None;
+        }
+        let col = ((x - x0) / (x1 - x0) * nx as f32) as usize;
+        let row = ((y0 - y) / (y0 - y1) * ny as f32) as usize;
+        Some((col.min(nx - 1), row.min(ny - 1)))
+    }
+
     /// Where `value` falls on the colour ramp (1 = good).
     fn shade(&self, value: f64, range: [f64; 2]) -> f64 {
         let v = if self.log_scale {
@@ -493,7 +521,7 @@ impl Heatmap {
             self.title.clone(),
             INK,
         );
-        let (x0, x1, y0, y1) = (LEFT, WIDTH - RIGHT - 90.0, HEIGHT - BOTTOM, TOP);
+        let [x0, x1, y0, y1] = HEATMAP_AREA;
         if nx == 0 || ny == 0 || self.cells.len() != nx * ny {
             text(
                 &mut d,
@@ -511,12 +539,15 @@ impl Heatmap {
                 v
             }
         };
-        let range = {
-            let r = padded_range(self.cells.iter().flatten().map(|&v| scaled(v)));
-            // Undo the padding: the ramp spans exactly the data.
-            let pad = (r[1] - r[0]) / 1.1 * 0.05;
-            [r[0] + pad, r[1] - pad]
-        };
+        let range = self
+            .cells
+            .iter()
+            .flatten()
+            .map(|&v| scaled(v))
+            .filter(|v| v.is_finite())
+            .fold([f64::INFINITY, f64::NEG_INFINITY], |[lo, hi], v| {
+                [lo.min(v), hi.max(v)]
+            });
         let (cw, ch) = ((x1 - x0) / nx as f32, (y0 - y1) / ny as f32);
         let show_values = nx <= 16 && ny <= 16;
         for row in 0..ny {

@@ -106,8 +106,20 @@ impl SolverPanel {
         ui.label("Penalty weights");
         for spec in enc.weight_specs() {
             let mut v = s.doc.weight(&spec.name).unwrap_or(spec.default);
-            let slider = egui::Slider::new(&mut v, spec.min..=spec.max).text(&spec.name);
-            if ui.add(slider).on_hover_text(&spec.help).changed()
+            // A weight that scales no term is shown, greyed, with the reason: moving it would
+            // change nothing, and a sweep of it would plot noise.
+            let idle = crate::sweep::no_terms_reason(&enc, &spec.name, s.doc.options.presolve);
+            let text = match idle {
+                Some(_) => format!("{} (no terms)", spec.name),
+                None => spec.name.clone(),
+            };
+            let slider = egui::Slider::new(&mut v, spec.min..=spec.max).text(text);
+            let response = ui.add_enabled(idle.is_none(), slider);
+            let response = match &idle {
+                Some(why) => response.on_disabled_hover_text(why),
+                None => response.on_hover_text(&spec.help),
+            };
+            if response.changed()
                 && let Err(e) = s.doc.set_weight(&spec.name, v)
             {
                 s.status = e;

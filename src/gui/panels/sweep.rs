@@ -1,94 +1,198 @@
-//! Weight sweep: pick a weight, a range and steps; N reads at each value in the background;
-//! success fraction and mean energy plotted against the weight. Clicking a point sets it.
+//! Weight sweep and suggestion: one weight (or a grid of two) sampled in the background, the
+//! answers drawn by the same chart the CLI exports — valid fraction with its interval, ground
+//! fraction and "penalty too weak" flags, or a heatmap of TTS99 / valid / weak — and a search
+//! that suggests weights. A click on the plot sets the weight(s) of that point; a click on a
+//! flagged point shows its witness (the invalid read that beats a valid solution) drawn on the
+//! board. Weights without terms are not offered (the slider says why).
 
-use egui_plot::{Line, Plot, PlotPoints, Points};
+use std::path::Path;
 
-use crate::gui::jobs::{SweepJob, SweepMessage};
-use crate::gui::shared::Shared;
-use crate::sweep::{SweepPoint, values};
+use crate::gui::jobs::{
+    FileAction, SweepInput, SweepJob, SweepMessage, SweepRequest, TuneJob, TuneMessage,
+};
+use crate::gui::shared::{Command, Shared};
+use crate::sweep::{Metric, Suggestion, SweepChart, SweepPoint, values};
 
-/// The sweep panel: its points and the running job.
+/// The sweep panel: its points, the running sweep or suggestion, and what was clicked.
 #[derive(Default)]
 pub struct SweepPanel {
     /// Points of the last (or running) sweep.
     pub points: Vec<SweepPoint>,
     job: Option<SweepJob>,
-    /// Weight the points belong to.
+    /// Weight the points belong to (and the second one of a grid).
     weight: String,
+    weight2: Option<String>,
+    /// The running suggestion and the points it tried so far.
+    tune: Option<TuneJob>,
+    /// Points the running (or last) suggestion tried, with whether it moved there.
+    pub tried: Vec<(SweepPoint, bool)>,
+    /// The last suggestion.
+    pub suggestion: Option<Suggestion>,
+    /// The point whose witness is shown (a flagged point clicked).
+    pub witness_of: Option<usize>,
+    /// The plot in its own window, full size.
+    enlarged: bool,
+    /// The metric chosen in the panel (exports use it too).
+    metric: Option<Metric>,
 }
 
 impl SweepPanel {
-    /// Whether a sweep is going.
+    /// Whether a sweep or a suggestion is going.
     pub fn is_running(&self) -> bool {
-        self.job.is_some()
+        self.job.is_some() || self.tune.is_some()
     }
 
-    /// Cancels and forgets the sweep (a new document).
+    /// Cancels and forgets everything (a new document).
     pub fn clear(&mut self) {
         if let Some(j) = &self.job {
             j.control.cancel();
         }
-        self.job = None;
-        self.points.clear();
+        if let Some(j) = &self.tune {
+            j.control.cancel();
+        }
+        *self = SweepPanel::default();
     }
 
-    /// Takes the points that arrived (called from `Workbench::logic`).
+    /// Takes what arrived (called from `Workbench::logic`).
     pub fn poll(&mut self, s: &mut Shared) {
-        let Some(job) = &self.job else { return };
-        for m in job.poll() {
-            match m {
-                SweepMessage::Point(p) => self.points.push(*p),
-                SweepMessage::Done(r) => {
-                    self.job = None;
-                    s.status = match r {
-                        Ok(()) => format!(
-                            "sweep of '{}' done: {} points",
-                            self.weight,
-                            self.points.len()
-                        ),
-                        Err(e) => format!("sweep failed: {e}"),
-                    };
-                    break;
+        if let Some(job) = &self.job {
+            for m in job.poll() {
+                match m {
+                    SweepMessage::Point(p) => self.points.push(*p),
+                    SweepMessage::Done(r) => {
+                        self.job = None;
+                        s.status = match r {
+                            Ok(()) => format!("sweep done: {} points", self.points.len()),
+                            Err(e) => format!("sweep failed: {e}"),
+                        };
+                        break;
+                    }
+                }
+            }
+        }
+        if let Some(job) = &self.tune {
+            for m in job.poll() {
+                match m {
+                    TuneMessage::Point(p, moved) => self.tried.push((*p, moved)),
+                    TuneMessage::Done(r) => {
+                        self.tune = None;
+                        match r {
+                            Ok(found) => {
+                                s.status = format!("suggestion: {}", found.stopped);
+                                self.suggestion = Some(*found);
+                            }
+                            Err(e) => s.status = format!("no suggestion: {e}"),
+                        }
+                        break;
+                    }
                 }
             }
         }
     }
 
-    fn start(&mut self, s: &mut Shared, ctx: &egui::Context) {
+    /// The document's puzzle, encoding and weights, and a sampler with the sweep's reads; or
+    /// why not (in the status line).
+    fn inputs(s: &mut Shared) -> Option<(SweepInput, Box<dyn crate::sampler::Sampler>)> {
         let (Some(puzzle), Some(encoding)) = (s.doc.puzzle().cloned(), s.doc.encoding.clone())
         else {
-            return;
+            return None;
         };
         if let Some(c) = puzzle.conflicts().first() {
             s.status = format!("not swept: the givens conflict: {}", c.detail);
-            return;
+            return None;
         }
         let reads = serde_json::json!(s.settings.sweep.num_reads);
-        let sampler = match s.build_sampler(&[("num_reads", reads)]) {
-            Ok(x) => x,
+        match s.build_sampler(&[("num_reads", reads)]) {
+            Ok(sampler) => Some(((puzzle, encoding, s.doc.weights.clone()), sampler)),
             Err(e) => {
                 s.status = e;
-                return;
+                None
             }
+        }
+    }
+
+    /// Starts the sweep the settings describe (the Run sweep button, or `gui --sweep`).
+    pub fn start(&mut self, s: &mut Shared, ctx: &egui::Context) {
+        let Some((input, sampler)) = Self::inputs(s) else {
+            return;
         };
         let sw = &s.settings.sweep;
-        let values = match values(sw.from, sw.to, sw.steps) {
-            Ok(v) => v,
-            Err(e) => {
+        let second = (!sw.weight2.is_empty() && sw.weight2 != sw.weight)
+            .then(|| values(sw.from2, sw.to2, sw.steps2).map(|v| (sw.weight2.clone(), v)))
+            .transpose();
+        let (values, second) = match (values(sw.from, sw.to, sw.steps), second) {
+            (Ok(v), Ok(second)) => (v, second),
+            (Err(e), _) | (_, Err(e)) => {
                 s.status = format!("not swept: {e}");
                 return;
             }
         };
         self.weight = sw.weight.clone();
+        self.weight2 = second.as_ref().map(|(w, _)| w.clone());
         self.points.clear();
+        self.witness_of = None;
+        // The plot is what a sweep is for: open it full size (the panel's copy is small).
+        self.enlarged = true;
         let repaint = ctx.clone();
-        self.job = Some(SweepJob::start(
-            (puzzle, encoding, s.doc.weights.clone()),
-            sw.weight.clone(),
+        let request = SweepRequest {
+            weight: sw.weight.clone(),
             values,
+            second,
+            repeats: sw.repeats.max(1),
+        };
+        self.job = Some(SweepJob::start(input, request, sampler, move || {
+            repaint.request_repaint()
+        }));
+    }
+
+    fn start_suggestion(&mut self, s: &mut Shared, ctx: &egui::Context) {
+        let Some((input, sampler)) = Self::inputs(s) else {
+            return;
+        };
+        self.tried.clear();
+        self.suggestion = None;
+        let repaint = ctx.clone();
+        let sw = &s.settings.sweep;
+        self.tune = Some(TuneJob::start(
+            input,
             sampler,
+            sw.repeats.max(1),
+            sw.tune_budget_s,
             move || repaint.request_repaint(),
         ));
+    }
+
+    /// The chart of the current points.
+    fn chart(&self, metric: Metric, description: &str) -> SweepChart {
+        crate::sweep::chart(
+            &self.points,
+            &self.weight,
+            self.weight2.as_deref(),
+            metric,
+            description,
+        )
+    }
+
+    /// Writes the points as JSON (with the swept weights) or CSV, by extension.
+    pub fn export_points(&self, path: &Path) -> Result<(), String> {
+        let bytes = match path.extension().and_then(|e| e.to_str()) {
+            Some("csv") => crate::sweep::to_csv(&self.points).into_bytes(),
+            Some("json") => serde_json::to_vec_pretty(&serde_json::json!({
+                "weight": self.weight,
+                "weight2": self.weight2,
+                "points": self.points,
+            }))
+            .map_err(|e| e.to_string())?,
+            _ => return Err(format!("{}: use .json or .csv", path.display())),
+        };
+        crate::io::write_atomic(path, &bytes).map_err(|e| e.to_string())
+    }
+
+    /// Writes the plot as PNG or SVG (the metric chosen in the panel).
+    pub fn export_plot(&self, path: &Path, description: &str) -> Result<(), String> {
+        let metric = self.metric.unwrap_or(Metric::Valid);
+        crate::render::image::export(&self.chart(metric, description).drawing(), path, 2.0)
+            .map_err(|e| e.to_string())
     }
 
     /// Lays out the panel.
@@ -98,26 +202,47 @@ impl SweepPanel {
             ui.weak("sweeps need a puzzle (its weights)");
             return;
         };
+        let presolved = s.doc.options.presolve;
         let names: Vec<String> = enc.weight_names().iter().map(|n| n.to_string()).collect();
-        if !names.contains(&s.settings.sweep.weight) {
-            // The weight this kind's designers tune first.
+        let idle = |n: &str| crate::sweep::no_terms_reason(&enc, n, presolved);
+        let usable: Vec<&String> = names.iter().filter(|n| idle(n).is_none()).collect();
+        if !usable.contains(&&s.settings.sweep.weight) {
+            // The weight this kind's designers tune first, if it has terms here.
             let kind_default = s
                 .doc
                 .puzzle()
                 .map(|p| p.kind().default_sweep_weight().to_string())
-                .filter(|w| names.contains(w));
+                .filter(|w| usable.contains(&w));
             s.settings.sweep.weight = kind_default
-                .or_else(|| names.first().cloned())
+                .or_else(|| usable.first().map(|n| n.to_string()))
                 .unwrap_or_default();
         }
         let sw = &mut s.settings.sweep;
-        egui::ComboBox::from_label("weight to sweep")
-            .selected_text(sw.weight.clone())
-            .show_ui(ui, |ui| {
-                for n in &names {
-                    ui.selectable_value(&mut sw.weight, n.clone(), n);
-                }
-            });
+        let weight_choice = |ui: &mut egui::Ui, label: &str, chosen: &mut String, none: bool| {
+            egui::ComboBox::from_label(label)
+                .selected_text(if chosen.is_empty() {
+                    "(none)".to_string()
+                } else {
+                    chosen.clone()
+                })
+                .show_ui(ui, |ui| {
+                    if none {
+                        ui.selectable_value(chosen, String::new(), "(none)");
+                    }
+                    for n in &names {
+                        match idle(n) {
+                            None => {
+                                ui.selectable_value(chosen, n.clone(), n);
+                            }
+                            Some(why) => {
+                                ui.add_enabled(false, egui::Button::selectable(false, n))
+                                    .on_disabled_hover_text(why);
+                            }
+                        }
+                    }
+                });
+        };
+        weight_choice(ui, "weight to sweep", &mut sw.weight, false);
         ui.horizontal(|ui| {
             ui.add(
                 egui::DragValue::new(&mut sw.from)
@@ -125,22 +250,56 @@ impl SweepPanel {
                     .prefix("from "),
             );
             ui.add(egui::DragValue::new(&mut sw.to).speed(0.1).prefix("to "));
-        });
-        ui.horizontal(|ui| {
             ui.add(
                 egui::DragValue::new(&mut sw.steps)
                     .range(1..=200)
                     .prefix("steps "),
             );
+        });
+        weight_choice(ui, "second weight", &mut sw.weight2, true);
+        if !sw.weight2.is_empty() {
+            ui.horizontal(|ui| {
+                ui.add(
+                    egui::DragValue::new(&mut sw.from2)
+                        .speed(0.1)
+                        .prefix("from "),
+                );
+                ui.add(egui::DragValue::new(&mut sw.to2).speed(0.1).prefix("to "));
+                ui.add(
+                    egui::DragValue::new(&mut sw.steps2)
+                        .range(1..=100)
+                        .prefix("steps "),
+                );
+            });
+        }
+        ui.horizontal(|ui| {
             ui.add(
                 egui::DragValue::new(&mut sw.num_reads)
                     .range(1..=100_000)
                     .prefix("reads "),
             );
+            ui.add(
+                egui::DragValue::new(&mut sw.repeats)
+                    .range(1..=100)
+                    .prefix("repeats "),
+            )
+            .on_hover_text("runs per point, each with its own seed; the reads are pooled");
         });
+        let mut metric = Metric::parse(&sw.metric).unwrap_or(Metric::Valid);
+        egui::ComboBox::from_label("plot")
+            .selected_text(metric.name())
+            .show_ui(ui, |ui| {
+                for m in Metric::ALL {
+                    ui.selectable_value(&mut metric, m, m.name())
+                        .on_hover_text(m.title());
+                }
+            });
+        sw.metric = metric.name().to_string();
+        self.metric = Some(metric);
         ui.horizontal(|ui| {
+            let idle = !self.is_running();
             if ui
-                .add_enabled(self.job.is_none(), egui::Button::new("Run sweep"))
+                .add_enabled(idle, egui::Button::new("Run sweep"))
                 .clicked()
             {
                 self.start(s, ui.ctx());
@@ -154,64 +313,195 @@ impl SweepPanel {
             }
             if let Some(j) = &self.job {
                 ui.spinner();
-                ui.label(format!("{} / {}", self.points.len(), j.total));
+                ui.label(format!("{} / {} points", self.points.len(), j.total));
             }
         });
+        self.suggestion_ui(ui, s);
         if self.points.is_empty() {
             return;
         }
-        let success: Vec<[f64; 2]> = self
-            .points
-            .iter()
-            .map(|p| [p.value, p.success_fraction])
-            .collect();
-        let energy: Vec<[f64; 2]> = self
-            .points
-            .iter()
-            .map(|p| [p.value, p.mean_energy])
-            .collect();
-        let weight = self.weight.clone();
-        let plot_success = Plot::new("sweep-success")
-            .height(140.0)
-            .x_axis_label(weight.clone())
-            .y_axis_label("success")
-            .include_y(0.0)
-            .include_y(1.0)
-            .allow_scroll(false)
-            .show(ui, |plot| {
-                plot.line(Line::new(
-                    "success fraction",
-                    PlotPoints::from(success.clone()),
-                ));
-                plot.points(Points::new("points", PlotPoints::from(success.clone())).radius(3.0));
-                plot.pointer_coordinate()
-            });
-        let plot_energy = Plot::new("sweep-energy")
-            .height(120.0)
-            .x_axis_label(weight.clone())
-            .y_axis_label("mean energy")
-            .allow_scroll(false)
-            .show(ui, |plot| {
-                plot.line(Line::new("mean energy", PlotPoints::from(energy.clone())));
-                plot.points(Points::new("points", PlotPoints::from(energy)).radius(3.0));
-                plot.pointer_coordinate()
-            });
-        // A click on either plot picks the nearest point's weight value.
-        for resp in [&plot_success, &plot_energy] {
-            if resp.response.clicked()
-                && let Some(at) = resp.inner
-                && let Some(p) = self
-                    .points
-                    .iter()
-                    .min_by(|a, b| (a.value - at.x).abs().total_cmp(&(b.value - at.x).abs()))
-            {
-                let value = p.value;
-                s.status = match s.doc.set_weight(&weight, value) {
-                    Ok(()) => format!("{weight} set to {value}"),
-                    Err(e) => e,
-                };
-            }
+        let description = s.doc.puzzle().map(|p| p.describe()).unwrap_or_default();
+        let chart = self.chart(metric, &description);
+        let drawing = chart.drawing();
+        let width = ui.available_width();
+        let (rect, response) = ui.allocate_exact_size(
+            egui::vec2(width, width * drawing.height / drawing.width),
+            egui::Sense::click(),
+        );
+        response.widget_info(|| {
+            egui::WidgetInfo::labeled(egui::accesskit::Role::Canvas, true, "sweep plot")
+        });
+        let placed = crate::gui::painter::paint(ui.painter(), &drawing, rect, s.fonts_installed);
+        if response.clicked()
+            && let Some(pos) = response.interact_pointer_pos()
+        {
+            self.clicked(&chart, placed.to_units(pos), s);
         }
-        ui.weak("click a point to use its weight");
+        ui.horizontal(|ui| {
+            ui.toggle_value(&mut self.enlarged, "Enlarge");
+            if ui.button("Save plot…").clicked() {
+                s.send(Command::Dialog(FileAction::ExportSweepPlot));
+            }
+            if ui.button("Export points…").clicked() {
+                s.send(Command::Dialog(FileAction::ExportSweep));
+            }
+        });
+        ui.weak("click a point (or a cell) to use its weights; a flagged one shows its witness");
+        if self.enlarged {
+            let mut open = true;
+            egui::Window::new("Sweep plot")
+                .open(&mut open)
+                .default_rect(egui::Rect::from_min_size(
+                    egui::pos2(310.0, 40.0),
+                    egui::vec2(760.0, 500.0),
+                ))
+                .show(ui.ctx(), |ui| {
+                    let size = ui.available_size();
+                    let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click());
+                    response.widget_info(|| {
+                        egui::WidgetInfo::labeled(
+                            egui::accesskit::Role::Canvas,
+                            true,
+                            "sweep plot, large",
+                        )
+                    });
+                    let placed =
+                        crate::gui::painter::paint(ui.painter(), &drawing, rect, s.fonts_installed);
+                    if response.clicked()
+                        && let Some(pos) = response.interact_pointer_pos()
+                    {
+                        self.clicked(&chart, placed.to_units(pos), s);
+                    }
+                });
+            self.enlarged = open;
+        }
+        self.witness_ui(ui, s);
+    }
+
+    /// A click on the chart: set the point's weights; show the witness of a flagged point.
+    fn clicked(&mut self, chart: &SweepChart, at: [f32; 2], s: &mut Shared) {
+        let hit = match chart {
+            SweepChart::Heat(map) => map.cell_at(at).and_then(|(col, row)| {
+                let (x, y) = (map.xs[col], map.ys[row]);
+                self.points
+                    .iter()
+                    .position(|p| p.value == x && p.value2 == Some(y))
+            }),
+            SweepChart::Line(line) => line.x_at(at).and_then(|x| {
+                (0..self.points.len()).min_by(|&a, &b| {
+                    (self.points[a].value - x)
+                        .abs()
+                        .total_cmp(&(self.points[b].value - x).abs())
+                })
+            }),
+        };
+        let Some(k) = hit else { return };
+        let p = &self.points[k];
+        let mut set = vec![(self.weight.clone(), p.value)];
+        if let (Some(w2), Some(v2)) = (&self.weight2, p.value2) {
+            set.push((w2.clone(), v2));
+        }
+        let mut said = Vec::new();
+        for (w, v) in set {
+            if let Err(e) = s.doc.set_weight(&w, v) {
+                s.status = e;
+                return;
+            }
+            said.push(format!("{w} = {v}"));
+        }
+        s.status = format!("set {}", said.join(", "));
+        self.witness_of = p.penalty_too_weak.then_some(k);
+    }
+
+    /// The witness of the clicked flagged point: what it breaks, and the board it decodes to.
+    fn witness_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
+        let Some(p) = self.witness_of.and_then(|k| self.points.get(k)) else {
+            return;
+        };
+        let Some(w) = &p.witness else { return };
+        ui.separator();
+        ui.colored_label(
+            egui::Color32::from_rgb(210, 30, 30),
+            format!(
+                "penalty too weak: an invalid read at energy {} ≤ a valid solution's {}",
+                w.energy,
+                p.valid_energy.map_or("?".into(), |v| v.to_string())
+            ),
+        );
+        for line in w.violations.iter().chain(&w.broken).take(8) {
+            ui.label(format!("• {line}"));
+        }
+        let (Some(puzzle), Some(encoding)) = (s.doc.puzzle(), s.doc.encoding.as_ref()) else {
+            return;
+        };
+        let sample: Vec<u8> = w.sample.bytes().map(|b| b - b'0').collect();
+        if sample.len() != encoding.num_variables() {
+            return; // swept on another encoding
+        }
+        let decoded = puzzle.decode(encoding, &sample);
+        let drawing = puzzle.draw(Some(&decoded));
+        let width = ui.available_width().min(260.0);
+        let (rect, _) = ui.allocate_exact_size(
+            egui::vec2(width, width * drawing.height / drawing.width),
+            egui::Sense::hover(),
+        );
+        crate::gui::painter::paint(ui.painter(), &drawing, rect, s.fonts_installed);
+    }
+
+    /// "Suggest weights": the search, its progress, and "Use these".
+    fn suggestion_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(!self.is_running(), egui::Button::new("Suggest weights"))
+                .on_hover_text(
+                    "a coordinate search on TTS99: one weight at a time × or ÷ 2, then √2, …; \
+                     never a point where an invalid read wins",
+                )
+                .clicked()
+            {
+                self.start_suggestion(s, ui.ctx());
+            }
+            ui.add(
+                egui::DragValue::new(&mut s.settings.sweep.tune_budget_s)
+                    .range(1.0..=3600.0)
+                    .suffix(" s budget"),
+            );
+            if let Some(j) = &self.tune {
+                if ui.button("Stop").clicked() {
+                    j.control.cancel();
+                }
+                ui.spinner();
+                ui.label(format!("{} tried", self.tried.len()));
+            }
+        });
+        let Some(found) = &self.suggestion else {
+            return;
+        };
+        let shown: Vec<String> = found
+            .best
+            .weights
+            .iter()
+            .map(|(n, v)| format!("{n} {}", format!("{v:.3e}").parse::<f64>().unwrap_or(*v)))
+            .collect();
+        ui.label(format!(
+            "suggested: {} (TTS99 {}, {:.0} % valid; {} points tried)",
+            shown.join(", "),
+            found
+                .best
+                .tts99_s
+                .map_or("—".into(), |t| format!("{t:.2e} s")),
+            100.0 * found.best.success_fraction,
+            found.path.len()
+        ));
+        if ui.button("Use these").clicked() {
+            let weights = found.best.weights.clone();
+            for (name, value) in weights {
+                if let Err(e) = s.doc.set_weight(&name, value) {
+                    s.status = e;
+                    return;
+                }
+            }
+            s.status = "suggested weights set".into();
+        }
     }
 }
