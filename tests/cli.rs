@@ -658,6 +658,19 @@ fn check_without_a_solution_prints_design_facts() {
     assert_eq!(v["solutions"], "1");
     assert_eq!(v["givens"], 32);
     assert_eq!(v["conflicts"], Value::Array(vec![]));
+    // The difficulty: the classical search's effort always, the QUBO path's TTS99 on request.
+    assert!(v["search nodes"].as_u64().unwrap() > 0);
+    assert!(v.get("qubo_difficulty").is_none());
+    let v = stdout_json(&run(&[
+        "check",
+        puzzle("shidoku-6givens.txt").to_str().unwrap(),
+        "--tts",
+        "--json",
+    ]));
+    let q = &v["qubo_difficulty"];
+    assert!(q["tts99_s"].as_f64().unwrap() > 0.0, "{q}");
+    assert_eq!(q["stopped_at_budget"], false);
+    assert!(q["sampler"].is_string());
     // A grid with few givens has several solutions: the second one is shown.
     let open = dir.path().join("open.txt");
     std::fs::write(&open, "1...............\n").unwrap();

@@ -193,6 +193,13 @@ pub struct CheckArgs {
     /// The solution (one-line form or JSON, or a file holding it); without it, the puzzle's
     /// design facts are printed.
     pub solution: Option<String>,
+    /// With the design facts: also the QUBO path's difficulty, the TTS99 of the default
+    /// sampler at default weights (one sampling run, stopped after --tts-budget-s).
+    #[arg(long)]
+    pub tts: bool,
+    /// Seconds the --tts run may take; a run stopped there reports "above the budget".
+    #[arg(long, default_value_t = 10.0)]
+    pub tts_budget_s: f64,
     /// Which puzzle of the file (1-based).
     #[arg(long, default_value_t = 1)]
     pub index: usize,

@@ -328,15 +328,42 @@ pub(super) fn check(a: CheckArgs) -> Result<i32, Failure> {
     let Some(solution) = &a.solution else {
         let facts = puzzle.design_facts(REFERENCE_NODE_BUDGET);
         let good = facts.conflicts.is_empty() && facts.solutions != SolutionCount::Zero;
+        if !(a.tts_budget_s.is_finite() && (0.1..=86_400.0).contains(&a.tts_budget_s)) {
+            return Err(usage(format!(
+                "--tts-budget-s {}: seconds in 0.1 to 86400",
+                a.tts_budget_s
+            )));
+        }
+        let qubo = (a.tts && good)
+            .then(|| qubo_difficulty(&puzzle, a.tts_budget_s))
+            .transpose()?;
         if a.json {
             let mut v = design_json(&puzzle, &facts);
             if let Some(obj) = v.as_object_mut() {
                 obj.insert("description".into(), puzzle.describe().into());
+                if let Some(q) = &qubo {
+                    obj.insert("qubo_difficulty".into(), q.clone());
+                }
             }
             print_json(&v)?;
         } else {
             println!("{}: {}", loaded.origin, puzzle.describe());
             println!("  {}", facts.summary());
+            if let Some(q) = &qubo {
+                println!(
+                    "  QUBO path: TTS99 {} with {} at default weights ({:.0} % of {} reads valid)",
+                    match (q["tts99_s"].as_f64(), q["stopped_at_budget"].as_bool()) {
+                        (Some(t), _) => format!("{t:.3e} s"),
+                        (None, Some(true)) => {
+                            format!("above {} s (stopped there)", a.tts_budget_s)
+                        }
+                        (None, _) => "— (no valid read)".into(),
+                    },
+                    q["sampler"].as_str().unwrap_or("?"),
+                    100.0 * q["success_fraction"].as_f64().unwrap_or(0.0),
+                    q["num_reads"]
+                );
+            }
             for c in facts.conflicts.iter().skip(1) {
                 println!("  also: {}", c.detail);
             }
@@ -820,4 +847,56 @@ pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
         );
     }
     Ok(0)
+}
+
+/// The QUBO path's difficulty: the default sampler (`auto`) on the default encoding and
+/// weights, its TTS99 and valid fraction.
+fn qubo_difficulty(puzzle: &AnyPuzzle, budget_s: f64) -> Result<serde_json::Value, Failure> {
+    let options = EncodeOptions {
+        presolve: puzzle.kind().presolves_by_default(),
+        ..Default::default()
+    };
+    let encoding = puzzle.encode(&options)?;
+    let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
+    let task = Task {
+        num_variables: encoding.num_variables(),
+        has_target: reference.solution().is_some(),
+        stored: encoding.unstored().is_none(),
+        marginals: puzzle.kind().has_probabilities(),
+    };
+    let (name, _) = crate::sampler::resolve(crate::sampler::AUTO, task);
+    let sampler = crate::sampler::sampler_from_params(&name, &Default::default())
+        .map_err(|e| Failure::from(crate::solve::SolveError::from(e)))?;
+    let problem = Problem {
+        puzzle,
+        encoding: &encoding,
+        reference: &reference,
+    };
+    let weights = crate::qubo::Weights::new();
+    // The budget: a watcher cancels the run when it is spent (or stops when the run ends).
+    let control = crate::sampler::RunControl::new();
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+    let watcher = {
+        let control = control.clone();
+        std::thread::spawn(move || {
+            let budget = std::time::Duration::from_secs_f64(budget_s);
+            if done_rx.recv_timeout(budget).is_err() {
+                control.cancel();
+            }
+        })
+    };
+    let out = crate::solve::solve(problem, &weights, sampler.as_ref(), &control);
+    let _ = done_tx.send(());
+    let _ = watcher.join();
+    let out = out?;
+    let stopped = out.cancelled;
+    Ok(json!({
+        "stopped_at_budget": stopped,
+        "sampler": name,
+        "presolve": options.presolve,
+        "tts99_s": if stopped { None } else { out.tts99_s },
+        "success_fraction": out.success_fraction,
+        "num_reads": out.num_reads,
+        "sample_s": out.timing.sample_s,
+    }))
 }

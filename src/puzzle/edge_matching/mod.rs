@@ -831,8 +831,10 @@ impl Puzzle for EdgeMatching {
     fn design_facts(&self, node_budget: u64) -> DesignFacts<EdgeSolution> {
         let conflicts = self.conflicts();
         let [corners, edges, inner, _] = self.class_counts();
+        let mut nodes = None;
         let (solutions, first, second) = if conflicts.is_empty() {
             let found = solve::search(self, 2, node_budget);
+            nodes = Some(found.nodes);
             let count = match (found.solutions.len(), found.gave_up) {
                 (2.., _) => SolutionCount::AtLeastTwo,
                 (_, true) => SolutionCount::Unknown { nodes: found.nodes },
@@ -861,6 +863,10 @@ impl Puzzle for EdgeMatching {
         ];
         if let Some(odd) = check::odd_colour(self) {
             facts.push(("no perfect tiling".into(), odd.into()));
+        }
+        if let Some(nodes) = nodes {
+            // The classical difficulty: what proving the solution count cost.
+            facts.push(("search nodes".into(), nodes.into()));
         }
         DesignFacts {
             solutions,

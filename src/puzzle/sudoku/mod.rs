@@ -301,10 +301,12 @@ impl Puzzle for Sudoku {
     fn design_facts(&self, node_budget: u64) -> DesignFacts<SudokuSolution> {
         let conflicts = self.conflicts();
         let side = self.side();
+        let mut nodes = None;
         let (solutions, first, second_solution) = if !conflicts.is_empty() {
             (SolutionCount::Zero, None, None)
         } else {
             let found = solve::search(self, 2, node_budget);
+            nodes = Some(found.nodes);
             let count = match (found.solutions.len(), found.gave_up) {
                 (2.., _) => SolutionCount::AtLeastTwo,
                 (_, true) => SolutionCount::Unknown { nodes: found.nodes },
@@ -322,10 +324,14 @@ impl Puzzle for Sudoku {
         DesignFacts {
             solutions,
             conflicts,
-            facts: vec![
+            facts: [
                 ("size".into(), format!("{side}×{side}").into()),
                 ("givens".into(), self.num_givens().into()),
-            ],
+            ]
+            .into_iter()
+            // The classical difficulty: what proving the solution count cost.
+            .chain(nodes.map(|n| ("search nodes".to_string(), n.into())))
+            .collect(),
             solution: first,
             second_solution,
             probabilities: None,
