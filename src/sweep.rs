@@ -352,8 +352,9 @@ fn tuning_score(p: &SweepPoint) -> (f64, f64) {
 
 /// Suggests weights: a coordinate search on TTS99 over every weight with terms, multiplying one
 /// weight at a time by a factor (2, then √2, …) up or down and keeping a move only when TTS99
-/// improves (and the point is not "penalty too weak"), until the factor falls below 1.1, the
-/// `budget` runs out or `control` is cancelled. `on_point` hears about every point tried.
+/// improves — confirmed by a second measurement of both points with fresh seeds — and the point
+/// is not "penalty too weak", until the factor falls below 1.1, the `budget` runs out or
+/// `control` is cancelled. `on_point` hears about every point tried.
 pub fn suggest(
     problem: Problem,
     base: &Weights,
@@ -371,7 +372,12 @@ pub fn suggest(
         .filter(|(_, terms)| *terms > 0)
         .map(|(n, _)| n)
         .collect();
-    let samplers = (0..repeats.clamp(1, MAX_REPEATS))
+    let repeats = repeats.clamp(1, MAX_REPEATS);
+    let samplers = (0..repeats)
+        .map(|r| reseeded(sampler, r))
+        .collect::<Result<Vec<_>, _>>()?;
+    // Fresh seeds for confirming a move: a point that looked better once may have been lucky.
+    let confirmers = (repeats..2 * repeats)
         .map(|r| reseeded(sampler, r))
         .collect::<Result<Vec<_>, _>>()?;
     let resolved = |w: &Weights, name: &str| {
@@ -416,12 +422,27 @@ pub fn suggest(
                 else {
                     break 'search "cancelled".to_string();
                 };
-                let better = tuning_score(&point) < tuning_score(&current.1);
+                let mut better = tuning_score(&point) < tuning_score(&current.1);
+                let mut kept = point.clone();
+                if better {
+                    // Confirm with fresh seeds, both sides (the winner's curse: the current
+                    // point's own figure was the best of its draws, and so is this one's).
+                    let again = |w: &Weights| {
+                        evaluate(problem, w, sampler, &confirmers, control, next, None)
+                    };
+                    match (again(&weights)?, again(&current.0)?) {
+                        (Some(new), Some(old)) => {
+                            better = tuning_score(&new) < tuning_score(&old);
+                            kept = new;
+                        }
+                        _ => break 'search "cancelled".to_string(),
+                    }
+                }
                 on_point(&point, better);
-                path.push(point.clone());
+                path.push(point);
                 accepted.push(better);
                 if better {
-                    current = (weights, point);
+                    current = (weights, kept);
                     moved = true;
                     break; // this weight moved; on to the next one
                 }

@@ -558,6 +558,67 @@ pub(super) fn play(a: PlayArgs) -> Result<i32, Failure> {
 }
 
 /// `sweep PUZZLE --weight NAME --from A --to B`.
+/// What `sweep` and `tune` work on: the puzzle (its givens consistent), its encoding, the
+/// weights given with --set, the classical reference, and the sampler.
+struct Tuning {
+    puzzle: AnyPuzzle,
+    encoding: crate::qubo::Encoding,
+    base: crate::qubo::Weights,
+    reference: crate::puzzle::Reference<crate::puzzle::AnySolution>,
+    sampler: Box<dyn crate::sampler::Sampler>,
+    /// Why `auto` chose the sampler (printed once the flags are all checked).
+    sampler_note: Option<String>,
+}
+
+fn prepare_tuning(
+    puzzle_args: &super::args::PuzzleArgs,
+    index: usize,
+    presolve: &super::args::PresolveArgs,
+    formulation: &Option<String>,
+    set: &[String],
+    sampler_args: &super::args::SamplerArgs,
+) -> Result<Tuning, Failure> {
+    let loaded = pick(load(puzzle_args)?, index, &puzzle_args.puzzle)?;
+    refuse_conflicts(&loaded.puzzle, &loaded.origin)?;
+    let puzzle = loaded.puzzle;
+    let options = EncodeOptions {
+        presolve: presolve.on_for(puzzle.kind()),
+        formulation: formulation.clone(),
+        ..Default::default()
+    };
+    let encoding = puzzle.encode(&options)?;
+    let base = weights_for(&encoding, "--set", set)?;
+    let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
+    let (sampler, reason) = build_sampler(
+        sampler_args,
+        Task {
+            num_variables: encoding.num_variables(),
+            has_target: reference.solution().is_some() || sampler_args.target_energy.is_some(),
+            stored: encoding.unstored().is_none(),
+            marginals: puzzle.kind().has_probabilities(),
+        },
+    )?;
+    Ok(Tuning {
+        puzzle,
+        encoding,
+        base,
+        reference,
+        sampler_note: reason.map(|why| format!("sampler: {} ({why})", sampler.name())),
+        sampler,
+    })
+}
+
+fn check_repeats(repeats: usize) -> Result<(), Failure> {
+    if (1..=crate::sweep::MAX_REPEATS).contains(&repeats) {
+        Ok(())
+    } else {
+        Err(usage(format!(
+            "--repeats {repeats}: a point takes 1 to {} repeats",
+            crate::sweep::MAX_REPEATS
+        )))
+    }
+}
+
 pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
     use crate::sweep::{Metric, SweepPoint};
     let input = a.puzzle.puzzle.as_path();
@@ -576,16 +637,22 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
             Metric::ALL.map(Metric::name).join(", ")
         ))
     })?;
-    let loaded = pick(load(&a.puzzle)?, a.index, &a.puzzle.puzzle)?;
-    refuse_conflicts(&loaded.puzzle, &loaded.origin)?;
-    let puzzle = loaded.puzzle;
-    let options = EncodeOptions {
-        presolve: a.presolve.on_for(puzzle.kind()),
-        formulation: a.formulation.clone(),
-        ..Default::default()
-    };
-    let encoding = puzzle.encode(&options)?;
-    let base = weights_for(&encoding, "--set", &a.set)?;
+    check_repeats(a.repeats)?;
+    let Tuning {
+        puzzle,
+        encoding,
+        base,
+        reference,
+        sampler,
+        sampler_note,
+    } = prepare_tuning(
+        &a.puzzle,
+        a.index,
+        &a.presolve,
+        &a.formulation,
+        &a.set,
+        &a.sampler,
+    )?;
     crate::sweep::check_sweepable(&encoding, &a.weight)
         .map_err(|e| usage(format!("--weight {}: {e}", a.weight)))?;
     let values = crate::sweep::values(a.from, a.to, a.steps).map_err(|e| {
@@ -610,25 +677,8 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
             })?)
         }
     };
-    if !(1..=crate::sweep::MAX_REPEATS).contains(&a.repeats) {
-        return Err(usage(format!(
-            "--repeats {}: a point takes 1 to {} repeats",
-            a.repeats,
-            crate::sweep::MAX_REPEATS
-        )));
-    }
-    let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
-    let (sampler, reason) = build_sampler(
-        &a.sampler,
-        Task {
-            num_variables: encoding.num_variables(),
-            has_target: reference.solution().is_some() || a.sampler.target_energy.is_some(),
-            stored: encoding.unstored().is_none(),
-            marginals: puzzle.kind().has_probabilities(),
-        },
-    )?;
-    if let Some(why) = reason {
-        eprintln!("sampler: {} ({why})", sampler.name());
+    if let Some(note) = sampler_note {
+        eprintln!("{note}");
     }
     let (control, bar) = control_with_progress(threads(&a.sampler)?, "sweep");
     let control = control.with_target_energy(a.sampler.target_energy);
@@ -740,35 +790,24 @@ pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
             a.budget
         )));
     }
-    if !(1..=crate::sweep::MAX_REPEATS).contains(&a.repeats) {
-        return Err(usage(format!(
-            "--repeats {}: a point takes 1 to {} repeats",
-            a.repeats,
-            crate::sweep::MAX_REPEATS
-        )));
-    }
-    let loaded = pick(load(&a.puzzle)?, a.index, &a.puzzle.puzzle)?;
-    refuse_conflicts(&loaded.puzzle, &loaded.origin)?;
-    let puzzle = loaded.puzzle;
-    let options = EncodeOptions {
-        presolve: a.presolve.on_for(puzzle.kind()),
-        formulation: a.formulation.clone(),
-        ..Default::default()
-    };
-    let encoding = puzzle.encode(&options)?;
-    let base = weights_for(&encoding, "--set", &a.set)?;
-    let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
-    let (sampler, reason) = build_sampler(
+    check_repeats(a.repeats)?;
+    let Tuning {
+        puzzle,
+        encoding,
+        base,
+        reference,
+        sampler,
+        sampler_note,
+    } = prepare_tuning(
+        &a.puzzle,
+        a.index,
+        &a.presolve,
+        &a.formulation,
+        &a.set,
         &a.sampler,
-        Task {
-            num_variables: encoding.num_variables(),
-            has_target: reference.solution().is_some() || a.sampler.target_energy.is_some(),
-            stored: encoding.unstored().is_none(),
-            marginals: puzzle.kind().has_probabilities(),
-        },
     )?;
-    if let Some(why) = reason {
-        eprintln!("sampler: {} ({why})", sampler.name());
+    if let Some(note) = sampler_note {
+        eprintln!("{note}");
     }
     let (control, bar) = control_with_progress(threads(&a.sampler)?, "tune");
     let control = control.with_target_energy(a.sampler.target_energy);
