@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::qubo::{Encoding, QuboError, Weights};
 use crate::render::Drawing;
@@ -19,7 +19,7 @@ use crate::sampler::{RunControl, SampleError, Sampler};
 use crate::solve::{Problem, SolveError, solve};
 
 /// An invalid read at or below a valid solution's energy: proof that the weights are too weak.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Witness {
     /// Its energy.
     pub energy: f64,
@@ -35,7 +35,7 @@ pub struct Witness {
 const MAX_WITNESS_LABELS: usize = 50;
 
 /// One point's figures (pooled over its repeats).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SweepPoint {
     /// Every weight's value at this point (the swept ones and the fixed ones).
     pub weights: BTreeMap<String, f64>,
@@ -329,7 +329,7 @@ fn evaluate(
 }
 
 /// A suggestion's search: every point it tried, in order, and which it moved to.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Suggestion {
     /// The best point found (lowest TTS99; among points with no valid read, the highest valid
     /// fraction is no help, so the start is kept). Never a point flagged "penalty too weak".

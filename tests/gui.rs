@@ -417,6 +417,25 @@ fn a_weight_sweep_plots_points_and_a_click_can_set_the_weight() {
     h.get_by_label("sweep plot").click();
     frames(&mut h);
     assert_eq!(h.state().shared.doc.weight("hint"), Some(1.0));
+    // The sweep is kept with the autosaved work, and comes back with it.
+    let mut snapshot = h.state().shared.doc.snapshot().unwrap();
+    snapshot.sweep = h.state().sweep.saved();
+    let json = serde_json::to_string(&snapshot).unwrap();
+    let mut back: qubo_workbench::gui::document::Snapshot = serde_json::from_str(&json).unwrap();
+    let saved = back.sweep.take().expect("the sweep is in the snapshot");
+    let mut wb = Workbench::with_file(None, Settings::default());
+    wb.shared.doc = qubo_workbench::gui::document::Document::from_snapshot(back);
+    wb.sweep.restore(saved);
+    let (kept, shown) = (&wb.sweep.points, &h.state().sweep.points);
+    assert_eq!(kept.len(), shown.len());
+    for (a, b) in kept.iter().zip(shown) {
+        assert_eq!(
+            (a.value, a.reads, &a.weights),
+            (b.value, b.reads, &b.weights)
+        );
+        assert_eq!(a.penalty_too_weak, b.penalty_too_weak);
+        assert!((a.success_fraction - b.success_fraction).abs() < 1e-12);
+    }
 }
 
 #[test]
@@ -499,6 +518,8 @@ fn suggest_weights_searches_and_use_these_sets_them_and_idle_weights_say_why() {
     wait_for(&mut h, "the suggestion", |wb| !wb.is_sweeping());
     let found = h.state().sweep.suggestion.clone().expect("a suggestion");
     assert!(found.path.len() >= 3);
+    assert!(!h.state().sweep.tried.is_empty(), "tried");
+    assert!(h.query_by_label("suggestion path").is_some());
     assert!(!found.best.penalty_too_weak);
     assert!(found.best.success_fraction > found.path[0].success_fraction);
     h.get_by_label("Use these").click();

@@ -305,10 +305,14 @@ impl WorkbenchApp {
             .unwrap_or_default();
         let mut workbench = Workbench::with_file(file.as_deref(), settings);
         if file.is_none()
-            && let Some(snapshot) =
+            && let Some(mut snapshot) =
                 storage.and_then(|s| eframe::get_value::<Snapshot>(s, DOCUMENT_KEY))
         {
+            let sweep = snapshot.sweep.take();
             workbench.shared.doc = Document::from_snapshot(snapshot);
+            if let Some(sweep) = sweep {
+                workbench.sweep.restore(sweep);
+            }
             workbench.shared.status = "restored the autosaved work".into();
         }
         WorkbenchApp {
@@ -374,7 +378,9 @@ impl eframe::App for WorkbenchApp {
             return;
         }
         eframe::set_value(storage, SETTINGS_KEY, &self.workbench.shared.settings);
-        if let Some(snapshot) = self.workbench.shared.doc.snapshot() {
+        if let Some(mut snapshot) = self.workbench.shared.doc.snapshot() {
+            // A sweep measures this document: it is kept with it.
+            snapshot.sweep = self.workbench.sweep.saved();
             eframe::set_value(storage, DOCUMENT_KEY, &snapshot);
         }
     }

@@ -70,6 +70,9 @@ pub struct Snapshot {
     pub options: EncodeOptions,
     /// Weight values set.
     pub weights: Weights,
+    /// The last finished sweep and suggestion (kept with the work they measured).
+    #[serde(default)]
+    pub sweep: Option<crate::gui::panels::SavedSweep>,
 }
 
 impl Document {
@@ -127,6 +130,7 @@ impl Document {
             dirty: self.dirty,
             options: self.options.clone(),
             weights: self.weights.clone(),
+            sweep: None,
         })
     }
 

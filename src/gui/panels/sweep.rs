@@ -13,6 +13,19 @@ use crate::gui::jobs::{
 use crate::gui::shared::{Command, Shared};
 use crate::sweep::{Metric, Suggestion, SweepChart, SweepPoint, values};
 
+/// A finished sweep (and suggestion), as kept in the autosaved document.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SavedSweep {
+    /// The swept weight.
+    pub weight: String,
+    /// The second swept weight of a grid.
+    pub weight2: Option<String>,
+    /// The points.
+    pub points: Vec<SweepPoint>,
+    /// The last suggestion.
+    pub suggestion: Option<Suggestion>,
+}
+
 /// The sweep panel: its points, the running sweep or suggestion, and what was clicked.
 #[derive(Default)]
 pub struct SweepPanel {
@@ -40,6 +53,25 @@ impl SweepPanel {
     /// Whether a sweep or a suggestion is going.
     pub fn is_running(&self) -> bool {
         self.job.is_some() || self.tune.is_some()
+    }
+
+    /// The finished sweep and suggestion, to keep with the document (`None`: nothing to keep).
+    pub fn saved(&self) -> Option<SavedSweep> {
+        (!self.points.is_empty() || self.suggestion.is_some()).then(|| SavedSweep {
+            weight: self.weight.clone(),
+            weight2: self.weight2.clone(),
+            points: self.points.clone(),
+            suggestion: self.suggestion.clone(),
+        })
+    }
+
+    /// Shows a kept sweep again (a restored document).
+    pub fn restore(&mut self, saved: SavedSweep) {
+        self.clear();
+        self.weight = saved.weight;
+        self.weight2 = saved.weight2;
+        self.points = saved.points;
+        self.suggestion = saved.suggestion;
     }
 
     /// Cancels and forgets everything (a new document).
@@ -475,6 +507,7 @@ impl SweepPanel {
             }
         });
         let Some(found) = &self.suggestion else {
+            self.path_ui(ui, s);
             return;
         };
         let shown: Vec<String> = found
@@ -502,6 +535,34 @@ impl SweepPanel {
                 }
             }
             s.status = "suggested weights set".into();
+        }
+        self.path_ui(ui, s);
+    }
+
+    /// The search's path: TTS99 of each point tried and the best so far, as `tune --plot`.
+    fn path_ui(&self, ui: &mut egui::Ui, s: &Shared) {
+        if let Some((first, _)) = self.tried.first() {
+            let path = Suggestion {
+                best: first.clone(),
+                path: self.tried.iter().map(|(p, _)| p.clone()).collect(),
+                accepted: self.tried.iter().map(|(_, moved)| *moved).collect(),
+                stopped: match &self.suggestion {
+                    Some(found) => found.stopped.clone(),
+                    None => "still searching".into(),
+                },
+            };
+            let description = s.doc.puzzle().map(|p| p.describe()).unwrap_or_default();
+            let drawing = crate::sweep::plot_suggestion(&path, &description);
+            let width = ui.available_width();
+            // (Sensing clicks, though none do anything, gives it an accessibility node.)
+            let (rect, response) = ui.allocate_exact_size(
+                egui::vec2(width, width * drawing.height / drawing.width),
+                egui::Sense::click(),
+            );
+            response.widget_info(|| {
+                egui::WidgetInfo::labeled(egui::accesskit::Role::Canvas, true, "suggestion path")
+            });
+            crate::gui::painter::paint(ui.painter(), &drawing, rect, s.fonts_installed);
         }
     }
 }
