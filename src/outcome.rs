@@ -271,7 +271,10 @@ impl Outcome {
         let mut distinct: Vec<f64> = rows.iter().map(|r| r.energy).collect();
         distinct.dedup();
         let few = distinct.len() <= 60;
-        let (centres, width) = if few {
+        let (centres, width) = if distinct.len() == 1 {
+            // One energy: a bar one unit wide, so the axis around it counts in units, not 1e-9s.
+            (distinct, 1.0)
+        } else if few {
             let gap = distinct
                 .windows(2)
                 .map(|w| w[1] - w[0])

@@ -100,11 +100,15 @@ impl ResultsPanel {
             .color(if decoded { INVALID } else { PLAIN })
             .stack_on(&[&valid_chart]);
         let ground = r.ground_energy;
+        let (x_axis, y_axis) = super::sampler_plots::round_axes("energy", "reads");
         Plot::new("energy-histogram")
             .height(ui.available_height().max(120.0))
             .legend(Legend::default())
-            .x_axis_label("energy")
-            .y_axis_label("reads")
+            .custom_x_axes(vec![x_axis])
+            .custom_y_axes(vec![y_axis])
+            .grid_spacing(super::sampler_plots::GRID_SPACING_MIN..=300.0)
+            .x_grid_spacer(super::sampler_plots::round_grid)
+            .y_grid_spacer(super::sampler_plots::round_grid)
             .allow_scroll(false)
             .show(ui, |plot| {
                 if decoded {
