@@ -444,3 +444,73 @@ pub fn solve_with_cuts(
         }
     }
 }
+
+/// The QUBO path's difficulty for designers: the default sampler (`auto`) on the kind's default
+/// encoding at default weights, one run stopped after `budget_s` seconds.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct QuboDifficulty {
+    /// The sampler `auto` chose.
+    pub sampler: String,
+    /// Whether the encoding was presolved (the kind's default).
+    pub presolve: bool,
+    /// Time to a valid solution with 99 % confidence (`None`: no valid read, or stopped).
+    pub tts99_s: Option<f64>,
+    /// Share of reads that were valid.
+    pub success_fraction: f64,
+    /// Reads.
+    pub num_reads: usize,
+    /// Sampling wall time.
+    pub sample_s: f64,
+    /// The run was stopped at the budget (TTS99 is above it).
+    pub stopped_at_budget: bool,
+}
+
+/// Measures `QuboDifficulty` (the CLI's `check --tts`, the editor's "Estimate TTS99").
+pub fn qubo_difficulty(puzzle: &AnyPuzzle, budget_s: f64) -> Result<QuboDifficulty, SolveError> {
+    let options = crate::puzzle::EncodeOptions {
+        presolve: puzzle.kind().presolves_by_default(),
+        ..Default::default()
+    };
+    let encoding = puzzle
+        .encode(&options)
+        .map_err(|e| SolveError::Encode(e.to_string()))?;
+    let reference = puzzle.solve_classically(crate::puzzle::REFERENCE_NODE_BUDGET);
+    let task = crate::sampler::Task {
+        num_variables: encoding.num_variables(),
+        has_target: reference.solution().is_some(),
+        stored: encoding.unstored().is_none(),
+        marginals: puzzle.kind().has_probabilities(),
+    };
+    let (name, _) = crate::sampler::resolve(crate::sampler::AUTO, task);
+    let sampler = crate::sampler::sampler_from_params(&name, &Default::default())?;
+    let problem = Problem {
+        puzzle,
+        encoding: &encoding,
+        reference: &reference,
+    };
+    // The budget: a watcher cancels the run when it is spent (or stops when the run ends).
+    let control = RunControl::new();
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+    let watcher = {
+        let control = control.clone();
+        let budget = std::time::Duration::from_secs_f64(budget_s.clamp(0.0, 86_400.0));
+        std::thread::spawn(move || {
+            if done_rx.recv_timeout(budget).is_err() {
+                control.cancel();
+            }
+        })
+    };
+    let out = solve(problem, &Weights::new(), sampler.as_ref(), &control);
+    let _ = done_tx.send(());
+    let _ = watcher.join();
+    let out = out?;
+    Ok(QuboDifficulty {
+        sampler: name,
+        presolve: options.presolve,
+        tts99_s: if out.cancelled { None } else { out.tts99_s },
+        success_fraction: out.success_fraction,
+        num_reads: out.num_reads,
+        sample_s: out.timing.sample_s,
+        stopped_at_budget: out.cancelled,
+    })
+}

@@ -1461,3 +1461,23 @@ fn a_qpu_run_from_the_solver_panel_embeds_by_clique_and_shows_what_the_chains_di
     assert!(h.query_by_label_contains("embedding clique").is_some());
     assert!(h.query_by_label_contains("chain_break_fraction").is_some());
 }
+
+#[test]
+fn the_editor_estimates_the_qubo_paths_difficulty_on_request() {
+    let mut h = harness(Workbench::with_file(
+        Some(&puzzle("shidoku-6givens.txt")),
+        Settings::default(),
+    ));
+    frames(&mut h);
+    wait_for(&mut h, "the design facts", |wb| {
+        wb.shared.current_facts().is_some()
+    });
+    // The classical search's effort is always there.
+    assert!(h.query_by_label_contains("search nodes").is_some());
+    h.get_by_label("Estimate TTS99").click();
+    wait_for(&mut h, "the estimate", |wb| wb.puzzle.difficulty.is_some());
+    let (_, d) = h.state().puzzle.difficulty.clone().unwrap();
+    let d = d.unwrap();
+    assert!(d.tts99_s.unwrap() > 0.0 && !d.stopped_at_budget);
+    assert!(h.query_by_label_contains("QUBO path: TTS99").is_some());
+}

@@ -335,8 +335,9 @@ pub(super) fn check(a: CheckArgs) -> Result<i32, Failure> {
             )));
         }
         let qubo = (a.tts && good)
-            .then(|| qubo_difficulty(&puzzle, a.tts_budget_s))
-            .transpose()?;
+            .then(|| crate::solve::qubo_difficulty(&puzzle, a.tts_budget_s))
+            .transpose()?
+            .map(|q| serde_json::to_value(q).unwrap_or_default());
         if a.json {
             let mut v = design_json(&puzzle, &facts);
             if let Some(obj) = v.as_object_mut() {
@@ -886,56 +887,4 @@ pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
         );
     }
     Ok(0)
-}
-
-/// The QUBO path's difficulty: the default sampler (`auto`) on the default encoding and
-/// weights, its TTS99 and valid fraction.
-fn qubo_difficulty(puzzle: &AnyPuzzle, budget_s: f64) -> Result<serde_json::Value, Failure> {
-    let options = EncodeOptions {
-        presolve: puzzle.kind().presolves_by_default(),
-        ..Default::default()
-    };
-    let encoding = puzzle.encode(&options)?;
-    let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
-    let task = Task {
-        num_variables: encoding.num_variables(),
-        has_target: reference.solution().is_some(),
-        stored: encoding.unstored().is_none(),
-        marginals: puzzle.kind().has_probabilities(),
-    };
-    let (name, _) = crate::sampler::resolve(crate::sampler::AUTO, task);
-    let sampler = crate::sampler::sampler_from_params(&name, &Default::default())
-        .map_err(|e| Failure::from(crate::solve::SolveError::from(e)))?;
-    let problem = Problem {
-        puzzle,
-        encoding: &encoding,
-        reference: &reference,
-    };
-    let weights = crate::qubo::Weights::new();
-    // The budget: a watcher cancels the run when it is spent (or stops when the run ends).
-    let control = crate::sampler::RunControl::new();
-    let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
-    let watcher = {
-        let control = control.clone();
-        std::thread::spawn(move || {
-            let budget = std::time::Duration::from_secs_f64(budget_s);
-            if done_rx.recv_timeout(budget).is_err() {
-                control.cancel();
-            }
-        })
-    };
-    let out = crate::solve::solve(problem, &weights, sampler.as_ref(), &control);
-    let _ = done_tx.send(());
-    let _ = watcher.join();
-    let out = out?;
-    let stopped = out.cancelled;
-    Ok(json!({
-        "stopped_at_budget": stopped,
-        "sampler": name,
-        "presolve": options.presolve,
-        "tts99_s": if stopped { None } else { out.tts99_s },
-        "success_fraction": out.success_fraction,
-        "num_reads": out.num_reads,
-        "sample_s": out.timing.sample_s,
-    }))
 }

@@ -14,6 +14,7 @@ use crate::gui::params::params_ui;
 use crate::gui::shared::{Command, Shared};
 use crate::params::ParamValues;
 use crate::puzzle::{Kind, SolutionCount};
+use crate::solve::QuboDifficulty;
 
 const GOOD: Color32 = Color32::from_rgb(30, 140, 60);
 const BAD: Color32 = Color32::from_rgb(200, 40, 40);
@@ -46,7 +47,16 @@ pub struct PuzzlePanel {
     pub show_classical_solution: bool,
     /// Where the drawing landed last frame (tests click through it).
     pub placement: Option<Placement>,
+    /// The QUBO path's difficulty being measured, for this puzzle ("Estimate TTS99").
+    difficulty_job: Option<(crate::puzzle::AnyPuzzle, DifficultyJob)>,
+    /// The last measurement, for this puzzle (or why there is none).
+    pub difficulty: Option<(crate::puzzle::AnyPuzzle, Result<QuboDifficulty, String>)>,
 }
+
+/// Seconds "Estimate TTS99" samples at most.
+const DIFFICULTY_BUDGET_S: f64 = 10.0;
+
+type DifficultyJob = crate::gui::jobs::OneShot<Result<QuboDifficulty, String>>;
 
 impl Default for PuzzlePanel {
     fn default() -> Self {
@@ -58,6 +68,8 @@ impl Default for PuzzlePanel {
             show_second_solution: false,
             show_classical_solution: false,
             placement: None,
+            difficulty_job: None,
+            difficulty: None,
         }
     }
 }
@@ -288,6 +300,72 @@ impl PuzzlePanel {
                     .on_disabled_hover_text("Run a sampler on this position first");
                 });
                 ui.selectable_value(&mut self.probability_view, ProbabilityView::Off, "off");
+            }
+        });
+        if good {
+            self.difficulty_ui(ui, s);
+        }
+    }
+
+    /// The QUBO path's difficulty on request: the default sampler at default weights, in the
+    /// background, at most `DIFFICULTY_BUDGET_S` seconds; shown for the puzzle it measured.
+    fn difficulty_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
+        let Some(puzzle) = s.doc.puzzle().cloned() else {
+            return;
+        };
+        if let Some((of, job)) = &self.difficulty_job
+            && let Some(answer) = job.poll()
+        {
+            self.difficulty = Some((of.clone(), answer.and_then(|r| r)));
+            self.difficulty_job = None;
+        }
+        ui.horizontal_wrapped(|ui| {
+            let running = self.difficulty_job.is_some();
+            if ui
+                .add_enabled(!running, egui::Button::new("Estimate TTS99"))
+                .on_hover_text(format!(
+                    "the QUBO path's difficulty: the default sampler at default weights, one run \
+                     of at most {DIFFICULTY_BUDGET_S} s (the classical search's effort is the \
+                     'search nodes' above)"
+                ))
+                .clicked()
+            {
+                let p = puzzle.clone();
+                let repaint = ui.ctx().clone();
+                let job = crate::gui::jobs::OneShot::start(
+                    move || {
+                        crate::solve::qubo_difficulty(&p, DIFFICULTY_BUDGET_S)
+                            .map_err(|e| e.to_string())
+                    },
+                    move || repaint.request_repaint(),
+                );
+                self.difficulty_job = Some((puzzle.clone(), job));
+            }
+            if running {
+                ui.spinner();
+                ui.ctx()
+                    .request_repaint_after(std::time::Duration::from_millis(200));
+            }
+            match &self.difficulty {
+                Some((of, Ok(d))) if *of == puzzle => {
+                    ui.label(match (d.tts99_s, d.stopped_at_budget) {
+                        (Some(t), _) => format!(
+                            "QUBO path: TTS99 {t:.3} s with {} ({:.0} % of {} reads valid)",
+                            d.sampler,
+                            100.0 * d.success_fraction,
+                            d.num_reads
+                        ),
+                        (None, true) => format!(
+                            "QUBO path: TTS99 above {DIFFICULTY_BUDGET_S} s with {}",
+                            d.sampler
+                        ),
+                        (None, false) => format!("QUBO path: no valid read with {}", d.sampler),
+                    });
+                }
+                Some((of, Err(e))) if *of == puzzle => {
+                    ui.colored_label(BAD, format!("could not estimate: {e}"));
+                }
+                _ => {}
             }
         });
     }
