@@ -217,7 +217,7 @@ impl Search<'_> {
             let mut stalled = 0;
             let mut moves = 0usize;
             while stalled < self.stall_moves && n > 0 {
-                let Some(i) = self.choose(&walk, &tabu_until, moves, best_energy) else {
+                let Some(i) = choose(&walk, &tabu_until, moves, best_energy) else {
                     break; // every move tabu and none aspirated (tenure ≥ n)
                 };
                 walk.flip(self.csr, i);
@@ -261,22 +261,22 @@ impl Search<'_> {
             reported_until
         }
     }
+}
 
-    /// The best admissible move: the lowest gain among variables not tabu, or a tabu one whose
-    /// flip beats the best energy (aspiration). Ties go to the lowest index.
-    #[inline]
-    fn choose(&self, walk: &Walk, tabu_until: &[usize], moves: usize, best: f64) -> Option<usize> {
-        let mut chosen = None;
-        let mut lowest = f64::INFINITY;
-        for (i, &until) in tabu_until.iter().enumerate() {
-            let g = walk.gain(i);
-            if g < lowest && (until <= moves || walk.energy + g < best - improvement(best)) {
-                lowest = g;
-                chosen = Some(i);
-            }
+/// The best admissible move: the lowest gain among variables not tabu, or a tabu one whose
+/// flip beats the best energy (aspiration). Ties go to the lowest index.
+#[inline]
+fn choose(walk: &Walk, tabu_until: &[usize], moves: usize, best: f64) -> Option<usize> {
+    let mut chosen = None;
+    let mut lowest = f64::INFINITY;
+    for (i, &until) in tabu_until.iter().enumerate() {
+        let g = walk.gain(i);
+        if g < lowest && (until <= moves || walk.energy + g < best - improvement(best)) {
+            lowest = g;
+            chosen = Some(i);
         }
-        chosen
     }
+    chosen
 }
 
 /// A brief tabu walk from `x` on the model `csr` (`moves` one-flip moves, tenure
@@ -290,18 +290,9 @@ pub fn tabu_polish(csr: &Csr, x: &mut [u8], moves: usize) -> bool {
     let tenure = (n / 4).clamp(1, 20).min(n.saturating_sub(1));
     let mut tabu_until = vec![0usize; n];
     for step in 0..moves {
-        let mut chosen = None;
-        let mut lowest = f64::INFINITY;
-        for (i, &until) in tabu_until.iter().enumerate() {
-            let g = walk.gain(i);
-            if g < lowest
-                && (until <= step || walk.energy + g < best_energy - improvement(best_energy))
-            {
-                lowest = g;
-                chosen = Some(i);
-            }
-        }
-        let Some(i) = chosen else { break };
+        let Some(i) = choose(&walk, &tabu_until, step, best_energy) else {
+            break;
+        };
         walk.flip(csr, i);
         tabu_until[i] = step + 1 + tenure;
         if walk.energy < best_energy - improvement(best_energy) {
