@@ -211,20 +211,22 @@ impl SweepSpec<'_> {
     }
 }
 
-/// Why a weight cannot be swept or tuned in this encoding (`None`: it can): it scales no term.
-pub fn no_terms_reason(encoding: &Encoding, name: &str, presolved: bool) -> Option<String> {
-    let terms = encoding
+/// The weights that cannot be swept or tuned in this encoding — they scale no term — each
+/// with the reason in words (one pass over the groups: panels call it once per frame).
+pub fn idle_weights(encoding: &Encoding, presolved: bool) -> BTreeMap<String, String> {
+    encoding
         .terms_per_weight()
         .into_iter()
-        .find(|(n, _)| n == name)?
-        .1;
-    (terms == 0).then(|| {
-        if presolved {
-            format!("presolve removed every {name} term: this weight changes nothing now")
-        } else {
-            format!("no {name} term in this encoding: this weight changes nothing")
-        }
-    })
+        .filter(|(_, terms)| *terms == 0)
+        .map(|(name, _)| {
+            let why = if presolved {
+                format!("presolve removed every {name} term: this weight changes nothing now")
+            } else {
+                format!("no {name} term in this encoding: this weight changes nothing")
+            };
+            (name, why)
+        })
+        .collect()
 }
 
 /// Checks that `name` is a weight of `encoding` with terms to scale.
@@ -837,14 +839,15 @@ pub fn chart(
     })
 }
 
-/// A suggestion's search as a chart: TTS99 of every point tried, in order, and the best so
-/// far (the path the search took), with flagged points marked.
-pub fn plot_suggestion(found: &Suggestion, description: &str) -> Drawing {
+/// A suggestion's search as a chart: TTS99 of every point `tried` (with whether the search
+/// moved there), in order, and the best so far (the path the search took), with flagged points
+/// marked; `stopped` says why it ended (or that it goes on).
+pub fn plot_suggestion(tried: &[(SweepPoint, bool)], stopped: &str, description: &str) -> Drawing {
     use crate::render::chart::{LineChart, Series, colors};
     let mut best = f64::INFINITY;
     let mut so_far = Vec::new();
-    for (k, (p, &moved)) in found.path.iter().zip(&found.accepted).enumerate() {
-        if let (true, Some(t)) = (moved, p.tts99_s) {
+    for (k, (p, moved)) in tried.iter().enumerate() {
+        if let (true, Some(t)) = (*moved, p.tts99_s) {
             best = best.min(t);
         }
         if best.is_finite() {
@@ -865,25 +868,23 @@ pub fn plot_suggestion(found: &Suggestion, description: &str) -> Drawing {
             Series {
                 name: "tried".into(),
                 color: colors::OTHER,
-                points: found
-                    .path
+                points: tried
                     .iter()
                     .enumerate()
-                    .filter_map(|(k, p)| Some([k as f64, p.tts99_s?]))
+                    .filter_map(|(k, (p, _))| Some([k as f64, p.tts99_s?]))
                     .collect(),
                 ..Series::default()
             },
         ],
-        flags: found
-            .path
+        flags: tried
             .iter()
             .enumerate()
-            .filter(|(_, p)| p.penalty_too_weak)
-            .filter_map(|(k, p)| Some([k as f64, p.tts99_s?]))
+            .filter(|(_, (p, _))| p.penalty_too_weak)
+            .filter_map(|(k, (p, _))| Some([k as f64, p.tts99_s?]))
             .collect(),
         flag_name: "penalty too weak".into(),
         y_range: None,
-        note: format!("stopped: {}", found.stopped),
+        note: format!("stopped: {stopped}"),
     }
     .drawing()
 }

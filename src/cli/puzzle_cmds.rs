@@ -855,7 +855,16 @@ pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
     }
     if let Some(out) = &a.plot {
         export(
-            &crate::sweep::plot_suggestion(&found, &puzzle.describe()),
+            &crate::sweep::plot_suggestion(
+                &found
+                    .path
+                    .iter()
+                    .cloned()
+                    .zip(found.accepted.iter().copied())
+                    .collect::<Vec<_>>(),
+                &found.stopped,
+                &puzzle.describe(),
+            ),
             out,
             2.0,
         )?;

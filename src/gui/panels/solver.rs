@@ -104,11 +104,12 @@ impl SolverPanel {
             return;
         };
         ui.label("Penalty weights");
+        let idle_weights = crate::sweep::idle_weights(&enc, s.doc.options.presolve);
         for spec in enc.weight_specs() {
             let mut v = s.doc.weight(&spec.name).unwrap_or(spec.default);
             // A weight that scales no term is shown, greyed, with the reason: moving it would
             // change nothing, and a sweep of it would plot noise.
-            let idle = crate::sweep::no_terms_reason(&enc, &spec.name, s.doc.options.presolve);
+            let idle = idle_weights.get(&spec.name);
             let text = match idle {
                 Some(_) => format!("{} (no terms)", spec.name),
                 None => spec.name.clone(),
@@ -116,7 +117,7 @@ impl SolverPanel {
             let slider = egui::Slider::new(&mut v, spec.min..=spec.max).text(text);
             let response = ui.add_enabled(idle.is_none(), slider);
             let response = match &idle {
-                Some(why) => response.on_disabled_hover_text(why),
+                Some(why) => response.on_disabled_hover_text(why.as_str()),
                 None => response.on_hover_text(&spec.help),
             };
             if response.changed()

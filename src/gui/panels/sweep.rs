@@ -236,7 +236,8 @@ impl SweepPanel {
         };
         let presolved = s.doc.options.presolve;
         let names: Vec<String> = enc.weight_names().iter().map(|n| n.to_string()).collect();
-        let idle = |n: &str| crate::sweep::no_terms_reason(&enc, n, presolved);
+        let idle_weights = crate::sweep::idle_weights(&enc, presolved);
+        let idle = |n: &str| idle_weights.get(n);
         let usable: Vec<&String> = names.iter().filter(|n| idle(n).is_none()).collect();
         if !usable.contains(&&s.settings.sweep.weight) {
             // The weight this kind's designers tune first, if it has terms here.
@@ -541,18 +542,13 @@ impl SweepPanel {
 
     /// The search's path: TTS99 of each point tried and the best so far, as `tune --plot`.
     fn path_ui(&self, ui: &mut egui::Ui, s: &Shared) {
-        if let Some((first, _)) = self.tried.first() {
-            let path = Suggestion {
-                best: first.clone(),
-                path: self.tried.iter().map(|(p, _)| p.clone()).collect(),
-                accepted: self.tried.iter().map(|(_, moved)| *moved).collect(),
-                stopped: match &self.suggestion {
-                    Some(found) => found.stopped.clone(),
-                    None => "still searching".into(),
-                },
-            };
+        if !self.tried.is_empty() {
+            let stopped = self
+                .suggestion
+                .as_ref()
+                .map_or("still searching", |found| found.stopped.as_str());
             let description = s.doc.puzzle().map(|p| p.describe()).unwrap_or_default();
-            let drawing = crate::sweep::plot_suggestion(&path, &description);
+            let drawing = crate::sweep::plot_suggestion(&self.tried, stopped, &description);
             let width = ui.available_width();
             // (Sensing clicks, though none do anything, gives it an accessibility node.)
             let (rect, response) = ui.allocate_exact_size(
