@@ -528,16 +528,20 @@ impl Pool {
         let o = &out.outcome;
         let reads = o.num_reads();
         self.reads += reads;
-        self.valid += (out.success_fraction * reads as f64).round() as usize;
-        match out.ground_fraction {
-            Some(g) => self.ground += (g * reads as f64).round() as usize,
-            None => self.ground_known = false,
-        }
+        self.ground_known &= o.ground_energy.is_some();
         self.sample_s += out.timing.sample_s;
         // Energies resolve to the model's own tolerance, at least 1e-9 relative.
         let tolerance = |e: f64| o.energy_tolerance.max(1e-9 * (1.0 + e.abs()));
         for (row, verdict) in o.samples.rows.iter().zip(&o.rows) {
             let n = row.num_occurrences as f64;
+            if verdict.valid == Some(true) {
+                self.valid += row.num_occurrences;
+            }
+            if o.ground_energy
+                .is_some_and(|g| crate::qubo::energy_matches(row.energy, g, o.energy_tolerance))
+            {
+                self.ground += row.num_occurrences;
+            }
             self.energy_sum += row.energy * n;
             self.min_energy = self.min_energy.min(row.energy);
             for b in &verdict.broken {
