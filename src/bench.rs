@@ -14,7 +14,7 @@ use crate::outcome::{Ground, Outcome, ground_energy};
 use crate::puzzle::{AnyPuzzle, EncodeOptions, PuzzleError, REFERENCE_NODE_BUDGET, Sudoku};
 use crate::qubo::formats::{FormatError, read_model};
 use crate::qubo::{Coupling, Ising, Qubo, QuboError, StoredModel, random_qubo};
-use crate::sampler::rng::splitmix64;
+use crate::rng::splitmix64;
 use crate::sampler::{
     Kernel, ParallelTempering, QuantumAnnealing, RunControl, SampleSet, Sampler,
     SimulatedAnnealing, TabuSearch,

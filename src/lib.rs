@@ -7,6 +7,8 @@
 
 #![warn(missing_docs)]
 
+/// Minesweeper games played whole by a strategy (win rates; the CLI's `play`).
+pub mod autoplay;
 /// Timing the samplers (`qubo-workbench bench`).
 pub mod bench;
 /// The memory budget checked before allocations sized by input.
@@ -29,6 +31,8 @@ pub mod qubo;
 pub mod remote;
 /// Pictures: `Drawing` and its PNG/SVG export.
 pub mod render;
+/// Random numbers: SplitMix64 seeding and xoshiro128+ (below the QUBO core and the samplers).
+pub mod rng;
 /// Samplers behind one trait: simulated annealing, tabu search, exact enumeration.
 pub mod sampler;
 /// One call for the whole flow: encode → sample → decode → check.

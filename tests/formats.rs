@@ -80,7 +80,7 @@ fn ising_round_trip_keeps_every_energy() {
     let mut state = 3u64;
     for _ in 0..100 {
         let x: Vec<u8> = (0..n)
-            .map(|_| (qubo_workbench::sampler::rng::splitmix64(&mut state) & 1) as u8)
+            .map(|_| (qubo_workbench::rng::splitmix64(&mut state) & 1) as u8)
             .collect();
         let s: Vec<i8> = x.iter().map(|&b| if b == 1 { 1 } else { -1 }).collect();
         let e = q.energy(&x).unwrap();

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use proptest::prelude::*;
 use qubo_workbench::gui::settings::Settings;
-use qubo_workbench::puzzle::{Kind, REGISTERED, parse_puzzles};
+use qubo_workbench::puzzle::{Kind, parse_puzzles};
 use qubo_workbench::qubo::formats::{Format, parse_model};
 
 /// Records the largest single allocation, so a test can assert that no input (a header
@@ -108,7 +108,7 @@ fn seeds() -> Vec<String> {
         r#"{"type":"BinaryQuadraticModel","version":{"bqm_schema":"3.0.0"},"use_bytes":false,"index_type":"int32","bias_type":"float64","num_variables":2,"num_interactions":1,"variable_labels":["a",["t",1]],"variable_type":"SPIN","offset":0.5,"info":{},"linear_biases":[1.0,-1.0],"quadratic_biases":[2.0],"quadratic_head":[0],"quadratic_tail":[1]}"#.to_string(),
     ];
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles");
-    for kind in REGISTERED {
+    for &kind in Kind::ALL {
         let dir = root.join(kind.name());
         for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
             let path = entry.path();

@@ -18,7 +18,7 @@ use std::path::Path;
 use qubo_workbench::outcome::ground_energy;
 use qubo_workbench::params::{ParamValues, defaults};
 use qubo_workbench::puzzle::{
-    AnyPuzzle, EncodeOptions, Kind, REFERENCE_NODE_BUDGET, REGISTERED, Reference, SolutionCount,
+    AnyPuzzle, EncodeOptions, Kind, REFERENCE_NODE_BUDGET, Reference, SolutionCount,
     load_puzzles,
 };
 use qubo_workbench::qubo::{Model, StoredModel};
@@ -58,7 +58,7 @@ fn small_instances(kind: Kind) -> Vec<AnyPuzzle> {
 
 #[test]
 fn every_kind_ships_small_instances() {
-    for &kind in REGISTERED {
+    for &kind in Kind::ALL {
         assert!(
             !small_instances(kind).is_empty(),
             "{kind}: ship at least one instance whose presolved model has ≤ {SMALL} variables"
@@ -68,7 +68,7 @@ fn every_kind_ships_small_instances() {
 
 #[test]
 fn text_and_json_forms_round_trip() {
-    for &kind in REGISTERED {
+    for &kind in Kind::ALL {
         for p in small_instances(kind) {
             let back = kind.parse_text(&p.to_text(), "round-trip").unwrap();
             assert_eq!(back.len(), 1, "{kind}");
@@ -97,7 +97,7 @@ fn text_and_json_forms_round_trip() {
 
 #[test]
 fn exact_ground_states_are_valid_and_known_solutions_are_ground_states() {
-    for &kind in REGISTERED {
+    for &kind in Kind::ALL {
         for p in small_instances(kind) {
             let enc = p.encode(&EncodeOptions::presolved(true)).unwrap();
             let weights = enc.default_weights();
@@ -134,7 +134,7 @@ fn exact_ground_states_are_valid_and_known_solutions_are_ground_states() {
 
 #[test]
 fn the_referee_rejects_a_corrupted_solution() {
-    for &kind in REGISTERED {
+    for &kind in Kind::ALL {
         for p in small_instances(kind) {
             let enc = p.encode(&EncodeOptions::default()).unwrap();
             let known = p.solve_classically(REFERENCE_NODE_BUDGET);
@@ -157,7 +157,7 @@ fn the_referee_rejects_a_corrupted_solution() {
 
 #[test]
 fn drawings_with_and_without_a_solution() {
-    for &kind in REGISTERED {
+    for &kind in Kind::ALL {
         for p in small_instances(kind) {
             let bare = p.draw(None);
             assert!(bare.width > 0.0 && bare.height > 0.0 && !bare.shapes.is_empty());
@@ -174,7 +174,7 @@ fn drawings_with_and_without_a_solution() {
 
 #[test]
 fn generated_instances_are_consistent_solvable_and_deterministic() {
-    for &kind in REGISTERED {
+    for &kind in Kind::ALL {
         let specs = kind.generator_params();
         assert!(!specs.is_empty(), "{kind}: a generator with parameters");
         let params: ParamValues = defaults(specs);
@@ -195,7 +195,7 @@ fn generated_instances_are_consistent_solvable_and_deterministic() {
 
 #[test]
 fn every_kind_has_presets_and_a_sweep_weight_it_encodes() {
-    for &kind in REGISTERED {
+    for &kind in Kind::ALL {
         let presets = kind.presets();
         assert!(!presets.is_empty(), "{kind}: the New menu offers something");
         for (name, p) in presets {

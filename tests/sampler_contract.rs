@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use qubo_workbench::params::{ParamSpec, ParamType, ParamValues};
 use qubo_workbench::qubo::{Qubo, StoredModel};
-use qubo_workbench::sampler::rng::splitmix64;
+use qubo_workbench::rng::splitmix64;
 use qubo_workbench::sampler::{
     ExactSolver, Kernel, ParallelTempering, QuantumAnnealing, RunControl, RunsOn, SAMPLERS,
     Sampler, SimulatedAnnealing, TabuSearch, sampler_from_params,

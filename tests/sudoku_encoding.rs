@@ -85,7 +85,7 @@ fn presolve_keeps_full_model_energies() {
     let mut state = 7u64;
     for _ in 0..50 {
         let x: Vec<u8> = (0..pre.num_variables())
-            .map(|_| (qubo_workbench::sampler::rng::splitmix64(&mut state) & 1) as u8)
+            .map(|_| (qubo_workbench::rng::splitmix64(&mut state) & 1) as u8)
             .collect();
         let mut expanded = vec![0u8; 729];
         for (label, value) in pre.full_assignment(&x) {

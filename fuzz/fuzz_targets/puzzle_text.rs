@@ -3,10 +3,10 @@
 //! drawn, encoded and written back.
 
 use libfuzzer_sys::fuzz_target;
-use qubo_workbench::puzzle::{EncodeOptions, REGISTERED, parse_puzzles};
+use qubo_workbench::puzzle::{EncodeOptions, Kind, parse_puzzles};
 
 fuzz_target!(|text: &str| {
-    let kinds = std::iter::once(None).chain(REGISTERED.iter().copied().map(Some));
+    let kinds = std::iter::once(None).chain(Kind::ALL.iter().copied().map(Some));
     for kind in kinds {
         if let Ok(parsed) = parse_puzzles(text, kind, "fuzz") {
             for p in parsed.iter().take(2) {

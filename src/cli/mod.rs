@@ -17,9 +17,6 @@ use clap::{Parser, Subcommand};
 use crate::params::{ParamDefault, ParamSpec, ParamType};
 pub use args::*;
 
-/// Pixels per puzzle unit in exported images (the GUI's exports use the same).
-pub const PX_PER_UNIT: f32 = 48.0;
-
 /// `generate random-qubo`'s parameters (a model, not a puzzle kind).
 pub const RANDOM_QUBO_PARAMS: &[ParamSpec] = &[
     ParamSpec {

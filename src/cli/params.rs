@@ -189,7 +189,7 @@ pub fn sampler_owners() -> Owners {
 
 /// Every registered kind's generator, and `random-qubo`.
 pub fn generator_owners() -> Owners {
-    let mut owners: Owners = crate::puzzle::REGISTERED
+    let mut owners: Owners = crate::puzzle::Kind::ALL
         .iter()
         .map(|k| (k.name(), k.generator_params()))
         .collect();

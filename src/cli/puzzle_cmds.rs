@@ -12,7 +12,8 @@ use super::args::{
 use super::output::{
     Output, check_output, control_with_progress, design_json, numbered, print_json, print_outcome,
 };
-use super::{Failure, PX_PER_UNIT, RANDOM_QUBO_PARAMS, usage};
+use super::{Failure, RANDOM_QUBO_PARAMS, usage};
+use crate::render::PX_PER_UNIT;
 use crate::puzzle::{
     AnyPuzzle, AnySolution, EncodeOptions, Kind, LoadedPuzzle, PuzzleError, REFERENCE_NODE_BUDGET,
     SolutionCount, refuse_conflicts,
@@ -99,7 +100,7 @@ fn exact_probabilities_only(
     for (offset, loaded) in puzzles.iter().enumerate() {
         let number = first_index + offset;
         let t = std::time::Instant::now();
-        let budget = crate::puzzle::minesweeper::probability::ENGINE_NODE_BUDGET;
+        let budget = loaded.puzzle.kind().probability_budget();
         let exact = match loaded.puzzle.exact_probabilities(budget) {
             Some(Ok(p)) => p,
             Some(Err(e)) => {
@@ -196,7 +197,7 @@ fn solve_one(
         outcome.add_probabilities(
             puzzle,
             a.method.unwrap_or_default(),
-            crate::puzzle::minesweeper::probability::ENGINE_NODE_BUDGET,
+            puzzle.kind().probability_budget(),
         );
         if let Some(bar) = bar {
             bar.finish_and_clear();
@@ -397,7 +398,7 @@ pub(super) fn render(a: RenderArgs) -> Result<i32, Failure> {
         None => None,
     };
     // Kinds that answer with probabilities are drawn with their exact ones.
-    let budget = crate::puzzle::minesweeper::probability::ENGINE_NODE_BUDGET;
+    let budget = puzzle.kind().probability_budget();
     let drawing = match puzzle.exact_probabilities(budget) {
         Some(Ok(p)) => puzzle.draw_probabilities(solution.as_ref(), &p),
         Some(Err(e)) => {
@@ -439,9 +440,6 @@ pub(super) fn generate(a: GenerateArgs) -> Result<i32, Failure> {
     if let Some(path) = &a.output {
         check_output("-o", path, Output::Text, &[])?;
     }
-    if !kind.is_available() {
-        return Err(PuzzleError::KindNotAvailable(kind).into());
-    }
     let values = a
         .params
         .0
@@ -462,7 +460,7 @@ pub(super) fn generate(a: GenerateArgs) -> Result<i32, Failure> {
 /// deal_seed + 1, …,
 /// played in parallel (exact) or one after another with the sampler's threads (sample).
 pub(super) fn play(a: PlayArgs) -> Result<i32, Failure> {
-    use crate::puzzle::minesweeper::autoplay::{GameRecord, Strategy, play_game};
+    use crate::autoplay::{GameRecord, Strategy, play_game};
     use rayon::prelude::*;
     let (w, h, m) = (a.width as usize, a.height as usize, a.mines as usize);
     if m >= w * h {

@@ -17,11 +17,8 @@ use super::jobs::{DialogJob, FileAction, OneShot};
 use super::panels::{InspectorPanel, PuzzlePanel, ResultsPanel, SolverPanel, SweepPanel};
 use super::settings::Settings;
 use super::shared::{Command, Shared};
-use crate::puzzle::{AnyPuzzle, REFERENCE_NODE_BUDGET, Sudoku};
+use crate::puzzle::{AnyPuzzle, Kind, REFERENCE_NODE_BUDGET};
 use crate::render::image::ImageError;
-
-/// Pixels per puzzle unit in exported images (as the CLI).
-pub const PX_PER_UNIT: f32 = crate::cli::PX_PER_UNIT;
 
 /// The window's content: shared state and panels.
 pub struct Workbench {
@@ -46,9 +43,10 @@ pub struct Workbench {
     pub close_now: bool,
 }
 
-/// The example loaded when nothing else is: Project Euler 96 grid 1 (Norvig's easy50, MIT).
+/// The document loaded when nothing else is: the first registered kind's example (Project Euler
+/// 96 grid 1, from Norvig's easy50, MIT).
 pub fn example_puzzle() -> AnyPuzzle {
-    AnyPuzzle::Sudoku(Sudoku::from_line(crate::bench::SUDOKUS[0].1).expect("valid example"))
+    Kind::ALL[0].example()
 }
 
 impl Workbench {

@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-use super::app::{PX_PER_UNIT, Workbench};
+use super::app::Workbench;
+use crate::render::PX_PER_UNIT;
 use super::document::Document;
 use super::jobs::{DialogJob, FileAction, GenerateJob, RunInput, SampleJob};
 use super::shared::Command;

@@ -12,10 +12,14 @@ impl Workbench {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
                 ui.menu_button("New", |ui| {
-                    // Every registered kind's blank presets; families not built yet, greyed.
-                    for kind in Kind::ALL {
-                        if !kind.is_available() {
-                            ui.add_enabled(false, egui::Button::new(format!("{kind} (coming)")));
+                    // Every registered kind's example, then its blank presets.
+                    for &kind in Kind::ALL {
+                        if ui
+                            .button(format!("{kind} example"))
+                            .on_hover_text(kind.example_file())
+                            .clicked()
+                        {
+                            self.shared.send(Command::New(Box::new(kind.example())));
                         }
                         for (name, puzzle) in kind.presets() {
                             if ui.button(name).clicked() {

@@ -29,45 +29,6 @@ pub const MAX_PUZZLE_FILE_BYTES: u64 = 256 << 20;
 /// answer "unknown" (a few seconds at most on the slowest kind).
 pub const REFERENCE_NODE_BUDGET: u64 = 5_000_000;
 
-/// The puzzle families the product knows by name (built or not yet built).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Kind {
-    /// Digit grids, n²×n².
-    Sudoku,
-    /// Digit grids with mine probabilities.
-    Minesweeper,
-    /// Path layers, one per number.
-    Numberlink,
-    /// Eternity II style tiles.
-    EdgeMatching,
-}
-
-impl Kind {
-    /// Every family, in menu order.
-    pub const ALL: [Kind; 4] = [
-        Kind::Sudoku,
-        Kind::Minesweeper,
-        Kind::Numberlink,
-        Kind::EdgeMatching,
-    ];
-
-    /// The name in files and on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Sudoku => "sudoku",
-            Kind::Minesweeper => "minesweeper",
-            Kind::Numberlink => "numberlink",
-            Kind::EdgeMatching => "edge-matching",
-        }
-    }
-
-    /// Whether this build has the kind (it is in the registry).
-    pub fn is_available(self) -> bool {
-        REGISTERED.contains(&self)
-    }
-}
-
 impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -79,7 +40,8 @@ impl FromStr for Kind {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let want = s.to_ascii_lowercase().replace('_', "-");
         Kind::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|k| k.name() == want)
             .ok_or_else(|| PuzzleError::UnknownKind(s.to_string()))
     }
@@ -234,15 +196,13 @@ pub enum PuzzleError {
     #[error(transparent)]
     Param(#[from] ParamError),
     /// A kind name nobody knows.
-    #[error("unknown puzzle kind '{0}' (sudoku, minesweeper, numberlink, edge-matching)")]
+    #[error("unknown puzzle kind '{0}' (known: {known})", known = kind_names())]
     UnknownKind(String),
-    /// A known family this build does not have yet.
-    #[error("puzzle kind '{0}' is not available yet in this build (available: {avail})", avail = available_names())]
-    KindNotAvailable(Kind),
 }
 
-fn available_names() -> String {
-    REGISTERED
+/// The registered kinds' names, for messages.
+fn kind_names() -> String {
+    Kind::ALL
         .iter()
         .map(|k| k.name())
         .collect::<Vec<_>>()
@@ -410,10 +370,13 @@ pub trait Puzzle:
     /// Whether the kind's question is per-cell probabilities (`exact_probabilities` and
     /// `sampled_probabilities` answer it): runs then want many independent reads.
     const HAS_PROBABILITIES: bool = false;
-    /// Whether presolve is on unless the user turns it off (CLI `--no-presolve`, the solver
-    /// panel's checkbox): for kinds whose deductions are sound and decide most of the model,
-    /// so that default settings solve.
+    /// Whether presolve is on unless the user turns it off (the solver panel's checkbox; the
+    /// command line's switch): for kinds whose deductions are sound and decide most of the
+    /// model, so that default settings solve.
     const PRESOLVE_BY_DEFAULT: bool = false;
+    /// Search nodes `exact_probabilities` may spend (kinds with probabilities; the others
+    /// never use it).
+    const PROBABILITY_NODE_BUDGET: u64 = REFERENCE_NODE_BUDGET;
 
     /// Reads the kind's text form(s): every puzzle in `text`, with its line. `origin` names the
     /// source in messages (`FILE`, then `FILE:LINE`); `hints` carry what the caller knows.
@@ -517,10 +480,53 @@ pub trait Puzzle:
     fn draw(&self, solution: Option<&Self::Solution>) -> Drawing;
 }
 
-/// The registry: one line per kind (`Variant => type`, the variant named as in `Kind`).
-/// Generates `AnyPuzzle`, `AnySolution`, `REGISTERED` and every dispatch.
+/// The registry: one line per kind — `Variant = "name" => type, example "FILE"` (the example a
+/// path below `puzzles/`, compiled in). Generates `Kind` (with `ALL`, in menu order, and its
+/// names), `AnyPuzzle`, `AnySolution` and every dispatch, so a new kind is its folder plus one
+/// line here, and no arm can be forgotten.
 macro_rules! registry {
-    ($($variant:ident => $ty:ty),+ $(,)?) => {
+    ($($(#[$doc:meta])* $variant:ident = $name:literal => $ty:ty, example $example:literal;)+) => {
+        /// The puzzle families this build has, named as in files and on the command line.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum Kind {
+            $(
+                $(#[$doc])*
+                #[serde(rename = $name)]
+                $variant,
+            )+
+        }
+
+        impl Kind {
+            /// Every registered family, in menu order.
+            pub const ALL: &'static [Kind] = &[$(Kind::$variant),+];
+
+            /// The name in files and on the command line.
+            pub fn name(self) -> &'static str {
+                match self { $(Kind::$variant => $name,)+ }
+            }
+
+            /// The kind's example instance (File ▸ New ▸ Example; the window's first document is
+            /// the first kind's): the file's first puzzle.
+            pub fn example(self) -> AnyPuzzle {
+                match self {
+                    $(Kind::$variant => {
+                        let text = include_str!(concat!("../../puzzles/", $example));
+                        let origin = concat!("puzzles/", $example);
+                        <$ty>::parse_text(text, origin, &ParseHints::default())
+                            .ok()
+                            .and_then(|mut all| (!all.is_empty()).then(|| all.swap_remove(0)))
+                            .map(|l| AnyPuzzle::$variant(l.puzzle))
+                            .expect("the registry's example parses (tests/puzzle_contract.rs)")
+                    })+
+                }
+            }
+
+            /// The example's file, below `puzzles/`.
+            pub fn example_file(self) -> &'static str {
+                match self { $(Kind::$variant => $example,)+ }
+            }
+        }
+
         /// Any puzzle, as files (`{"kind": "sudoku", …}`), the CLI and the GUI hold it.
         #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
         #[serde(tag = "kind", rename_all = "kebab-case")]
@@ -539,9 +545,6 @@ macro_rules! registry {
                 $variant(<$ty as Puzzle>::Solution),
             )+
         }
-
-        /// The kinds this build has, in menu order.
-        pub const REGISTERED: &[Kind] = &[$(Kind::$variant),+];
 
         /// A solution of another kind than the puzzle (a caller's mistake, reported, not a panic).
         #[allow(dead_code)]
@@ -581,7 +584,6 @@ macro_rules! registry {
                 match self { $(AnyPuzzle::$variant(p) => p.encode(options),)+ }
             }
             /// A repaired candidate (`Puzzle::repair`).
-            #[allow(unreachable_patterns)]
             pub fn repair(&self, solution: &AnySolution) -> Option<AnySolution> {
                 match (self, solution) {
                     $((AnyPuzzle::$variant(p), AnySolution::$variant(s)) => p.repair(s).map(AnySolution::$variant),)+
@@ -589,7 +591,6 @@ macro_rules! registry {
                 }
             }
             /// The nogoods a candidate shows (`Puzzle::cuts`).
-            #[allow(unreachable_patterns)]
             pub fn cuts(&self, solution: &AnySolution) -> Vec<Vec<Label>> {
                 match (self, solution) {
                     $((AnyPuzzle::$variant(p), AnySolution::$variant(s)) => p.cuts(s),)+
@@ -603,7 +604,6 @@ macro_rules! registry {
                 }
             }
             /// The sample that decodes to `solution`.
-            #[allow(unreachable_patterns)]
             pub fn solution_sample(&self, encoding: &Encoding, solution: &AnySolution) -> Option<Vec<u8>> {
                 match (self, solution) {
                     $((AnyPuzzle::$variant(p), AnySolution::$variant(s)) => p.solution_sample(encoding, s),)+
@@ -611,7 +611,6 @@ macro_rules! registry {
                 }
             }
             /// The referee's verdict: every broken rule.
-            #[allow(unreachable_patterns)]
             pub fn check(&self, solution: &AnySolution) -> Vec<Violation> {
                 match (self, solution) {
                     $((AnyPuzzle::$variant(p), AnySolution::$variant(s)) => p.check(s),)+
@@ -639,7 +638,6 @@ macro_rules! registry {
                 }
             }
             /// The solution's score, for kinds scored by degree.
-            #[allow(unreachable_patterns)]
             pub fn score(&self, solution: &AnySolution) -> Option<Score> {
                 match (self, solution) {
                     $((AnyPuzzle::$variant(p), AnySolution::$variant(s)) => p.score(s),)+
@@ -652,7 +650,6 @@ macro_rules! registry {
             }
             /// Per-cell probabilities from decoded samples and their read counts (kinds that
             /// have them; candidates of another kind are ignored).
-            #[allow(unreachable_patterns)]
             pub fn sampled_probabilities(&self, candidates: &[(&AnySolution, u64)]) -> Option<CellProbabilities> {
                 match self {
                     $(AnyPuzzle::$variant(p) => {
@@ -668,7 +665,6 @@ macro_rules! registry {
                 }
             }
             /// The picture with per-cell probabilities shown.
-            #[allow(unreachable_patterns)]
             pub fn draw_probabilities(&self, solution: Option<&AnySolution>, probabilities: &CellProbabilities) -> Drawing {
                 match (self, solution) {
                     $((AnyPuzzle::$variant(p), Some(AnySolution::$variant(s))) => p.draw_probabilities(Some(s), probabilities),
@@ -682,7 +678,6 @@ macro_rules! registry {
                 }
             }
             /// The solution's one-line form.
-            #[allow(unreachable_patterns)]
             pub fn solution_to_string(&self, solution: &AnySolution) -> String {
                 match (self, solution) {
                     $((AnyPuzzle::$variant(p), AnySolution::$variant(s)) => p.solution_to_string(s),)+
@@ -690,7 +685,6 @@ macro_rules! registry {
                 }
             }
             /// The solution as JSON.
-            #[allow(unreachable_patterns)]
             pub fn solution_to_json(&self, solution: &AnySolution) -> serde_json::Value {
                 match (self, solution) {
                     $((AnyPuzzle::$variant(p), AnySolution::$variant(s)) => p.solution_to_json(s),)+
@@ -704,7 +698,6 @@ macro_rules! registry {
                 }
             }
             /// The picture, with a candidate solution if given (one of another kind is ignored).
-            #[allow(unreachable_patterns)]
             pub fn draw(&self, solution: Option<&AnySolution>) -> Drawing {
                 match (self, solution) {
                     $(
@@ -717,19 +710,16 @@ macro_rules! registry {
 
         impl Kind {
             /// Reads this kind's text form (see `Puzzle::parse_text`).
-            #[allow(unreachable_patterns)]
             pub fn parse_text(self, text: &str, origin: &str) -> Result<Vec<Located<AnyPuzzle>>, PuzzleError> {
                 self.parse_text_with(text, origin, &ParseHints::default())
             }
             /// Reads this kind's text form with hints from outside the file.
-            #[allow(unreachable_patterns)]
             pub fn parse_text_with(self, text: &str, origin: &str, hints: &ParseHints) -> Result<Vec<Located<AnyPuzzle>>, PuzzleError> {
                 match self {
-                    $(Kind::$variant => Ok(<$ty>::parse_text(text, origin, hints)?
+                    $(Kind::$variant => <$ty>::parse_text(text, origin, hints).map(|all| all
                         .into_iter()
                         .map(|l| l.map(AnyPuzzle::$variant))
                         .collect()),)+
-                    other => Err(PuzzleError::KindNotAvailable(other)),
                 }
             }
             /// The first registered kind whose text form `text` looks like.
@@ -739,74 +729,64 @@ macro_rules! registry {
                 })+
                 None
             }
-            /// Blank instances for the New menu (none for kinds not built).
-            #[allow(unreachable_patterns)]
+            /// Blank instances for the New menu.
             pub fn presets(self) -> Vec<(String, AnyPuzzle)> {
                 match self {
                     $(Kind::$variant => <$ty>::presets()
                         .into_iter()
                         .map(|(name, p)| (name, AnyPuzzle::$variant(p)))
                         .collect(),)+
-                    _ => Vec::new(),
                 }
             }
-            /// The generator's parameters (empty for kinds not built).
-            #[allow(unreachable_patterns)]
+            /// The generator's parameters.
             pub fn generator_params(self) -> &'static [ParamSpec] {
                 match self {
                     $(Kind::$variant => <$ty>::generator_params(),)+
-                    _ => &[],
                 }
             }
             /// A generated instance from (unvalidated) parameter values.
-            #[allow(unreachable_patterns)]
             pub fn generate(self, params: &ParamValues) -> Result<AnyPuzzle, PuzzleError> {
                 match self {
                     $(Kind::$variant => {
                         let values = crate::params::validate(<$ty>::generator_params(), params)?;
                         Ok(AnyPuzzle::$variant(<$ty>::generate(&values)?))
                     })+
-                    other => Err(PuzzleError::KindNotAvailable(other)),
                 }
             }
             /// Whether the kind answers with per-cell probabilities.
-            #[allow(unreachable_patterns)]
             pub fn has_probabilities(self) -> bool {
                 match self {
                     $(Kind::$variant => <$ty>::HAS_PROBABILITIES,)+
-                    _ => false,
                 }
             }
             /// The kind's formulations, the default first (empty: one, unnamed).
-            #[allow(unreachable_patterns)]
             pub fn formulations(self) -> &'static [Formulation] {
                 match self {
                     $(Kind::$variant => <$ty>::formulations(),)+
-                    _ => &[],
                 }
             }
             /// Whether presolve is on by default (`Puzzle::PRESOLVE_BY_DEFAULT`).
-            #[allow(unreachable_patterns)]
             pub fn presolves_by_default(self) -> bool {
                 match self {
                     $(Kind::$variant => <$ty>::PRESOLVE_BY_DEFAULT,)+
-                    _ => false,
+                }
+            }
+            /// Search nodes the exact probabilities may spend (`Puzzle::PROBABILITY_NODE_BUDGET`).
+            pub fn probability_budget(self) -> u64 {
+                match self {
+                    $(Kind::$variant => <$ty>::PROBABILITY_NODE_BUDGET,)+
                 }
             }
             /// Whether the generator promises a unique solution.
-            #[allow(unreachable_patterns)]
             pub fn generates_unique(self) -> bool {
                 match self {
                     $(Kind::$variant => <$ty>::GENERATES_UNIQUE,)+
-                    _ => false,
                 }
             }
             /// The weight a sweep offers first.
-            #[allow(unreachable_patterns)]
             pub fn default_sweep_weight(self) -> &'static str {
                 match self {
                     $(Kind::$variant => <$ty>::default_sweep_weight(),)+
-                    _ => "",
                 }
             }
         }
@@ -814,10 +794,14 @@ macro_rules! registry {
 }
 
 registry! {
-    Sudoku => sudoku::Sudoku,
-    Minesweeper => minesweeper::Minesweeper,
-    Numberlink => numberlink::Numberlink,
-    EdgeMatching => edge_matching::EdgeMatching,
+    /// Digit grids, n²×n².
+    Sudoku = "sudoku" => sudoku::Sudoku, example "sudoku/euler96_g1.txt";
+    /// Digit grids with mine probabilities.
+    Minesweeper = "minesweeper" => minesweeper::Minesweeper, example "minesweeper/beginner-9x9-seed3.txt";
+    /// Path layers, one per number.
+    Numberlink = "numberlink" => numberlink::Numberlink, example "numberlink/generated/7x7-6pairs-seed1.txt";
+    /// Eternity II style tiles.
+    EdgeMatching = "edge-matching" => edge_matching::EdgeMatching, example "edge-matching/seed-article-4x4.txt";
 }
 
 /// Parses puzzle text: our JSON (one object or an array), or the kind's text form (when no kind
@@ -948,9 +932,13 @@ mod tests {
     }
 
     #[test]
-    fn every_family_is_built() {
-        for kind in Kind::ALL {
-            assert!(kind.is_available(), "{kind}");
+    fn kind_names_are_the_serde_names_and_examples_parse() {
+        for &kind in Kind::ALL {
+            assert_eq!(
+                serde_json::to_value(kind).unwrap(),
+                serde_json::json!(kind.name())
+            );
+            assert_eq!(kind.example().kind(), kind);
         }
         let e = parse_puzzles("1 2\n", Some(Kind::Numberlink), "x").unwrap_err();
         assert!(e.to_string().starts_with("x:"), "{e}");

@@ -2,7 +2,7 @@
 //! integer coefficients in ±1..=±10 and about `degree` couplings per variable, all from a seed.
 
 use super::{Qubo, QuboError};
-use crate::sampler::rng::splitmix64;
+use crate::rng::splitmix64;
 
 /// A random model of `n` variables with about `degree` couplings per variable (every pair when
 /// `degree ≥ n − 1`). The same (n, degree, seed) always gives the same model.

@@ -160,13 +160,13 @@ pub fn find_embedding(
             search.clear();
             chains.iter_mut().for_each(Vec::clear);
             last_cost.fill(FAR);
-            let start = (crate::sampler::rng::splitmix64(&mut rng) % n.max(1) as u64) as usize;
+            let start = (crate::rng::splitmix64(&mut rng) % n.max(1) as u64) as usize;
             order = placement_order(&neighbours, start);
             (stale, fewest_shared, attempt_round) = (0, usize::MAX, 0);
         } else {
             // A new order each round: a fixed one can cycle between the same placements.
             for i in (1..order.len()).rev() {
-                let j = (crate::sampler::rng::splitmix64(&mut rng) % (i as u64 + 1)) as usize;
+                let j = (crate::rng::splitmix64(&mut rng) % (i as u64 + 1)) as usize;
                 order.swap(i, j);
             }
         }
@@ -629,7 +629,7 @@ impl<'g> Search<'g> {
             // Ties go to better-connected qubits (away from the fabric's edge), then at random.
             let degree = self.graph.adjacency[q as usize].len() as u64;
             let tie =
-                (u64::MAX - degree) << 48 | crate::sampler::rng::splitmix64(&mut self.rng) >> 16;
+                (u64::MAX - degree) << 48 | crate::rng::splitmix64(&mut self.rng) >> 16;
             if best.is_none_or(|(bs, bt, _)| (s, tie) < (bs, bt)) {
                 best = Some((s, tie, q));
             }

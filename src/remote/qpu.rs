@@ -670,7 +670,7 @@ fn majority_vote(row: &[u8], chains: &[Vec<usize>], tie_state: &mut u64) -> (Vec
             match (2 * ones).cmp(&chain.len()) {
                 std::cmp::Ordering::Greater => 1,
                 std::cmp::Ordering::Less => 0,
-                std::cmp::Ordering::Equal => (crate::sampler::rng::splitmix64(tie_state) & 1) as u8,
+                std::cmp::Ordering::Equal => (crate::rng::splitmix64(tie_state) & 1) as u8,
             }
         })
         .collect();

@@ -106,7 +106,7 @@ impl WorkingGraph {
     pub fn with_defects(&self, dead_qubits: f64, dead_couplers: f64, seed: u64) -> Self {
         let mut state = seed;
         let mut coin = |p: f64| {
-            let r = crate::sampler::rng::splitmix64(&mut state);
+            let r = crate::rng::splitmix64(&mut state);
             ((r >> 11) as f64 / (1u64 << 53) as f64) < p
         };
         let qubits: Vec<u32> = self

@@ -6,3 +6,6 @@ mod drawing;
 pub mod image;
 
 pub use drawing::{Color, Drawing, Shape, Stroke, palette};
+
+/// Pixels per puzzle unit in exported images: `render` and the window's Export image… alike.
+pub const PX_PER_UNIT: f32 = 48.0;

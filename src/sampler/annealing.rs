@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::control::ProgressTracker;
 use super::kernel::{BLOCK, KernelModel, inverse_beta, lowest, run_bytes, sweep_lanes, with_avx2};
 use super::precision::KernelScale;
-use super::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
+use crate::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
 use super::schedule::{BetaScheduleType, Schedule, ScheduleSpec};
 use super::{
     RunControl, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry, build_from_json,
@@ -744,7 +744,7 @@ mod tests {
 
     fn random_model(n: usize, seed: u64) -> StoredModel {
         let mut s = seed;
-        let mut next = || (super::super::rng::splitmix64(&mut s) % 2001) as f64 / 100.0 - 10.0;
+        let mut next = || (crate::rng::splitmix64(&mut s) % 2001) as f64 / 100.0 - 10.0;
         let linear = (0..n).map(|_| next()).collect();
         let mut terms = Vec::new();
         for i in 0..n {

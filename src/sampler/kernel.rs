@@ -5,7 +5,7 @@
 //! +1 when x_i = 0 and −1 when x_i = 1, so ΔE of flipping i is `field·sign`; a flip updates the
 //! neighbours' fields in O(degree) and only when some lane accepted.
 
-use super::rng::{LaneRng, neg_ln_uniform};
+use crate::rng::{LaneRng, neg_ln_uniform};
 use crate::budget::bytes_of;
 use crate::qubo::{Csr, Model};
 

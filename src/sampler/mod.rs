@@ -9,7 +9,6 @@ mod exact;
 mod grouped;
 mod kernel;
 pub mod precision;
-pub mod rng;
 mod sample_set;
 pub mod schedule;
 mod sqa;

@@ -27,7 +27,7 @@ use super::annealing::{LANES, lane_groups};
 use super::control::ProgressTracker;
 use super::kernel::{BLOCK, KernelModel, lowest, run_bytes, with_avx2};
 use super::precision::KernelScale;
-use super::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
+use crate::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
 use super::{
     RunControl, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry, build_from_json,
 };

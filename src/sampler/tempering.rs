@@ -28,7 +28,7 @@ use super::control::ProgressTracker;
 use super::grouped::{LaneState, LaneTables, Sweep};
 use super::kernel::{KernelModel, inverse_beta, run_bytes, sweep_lanes, with_avx2};
 use super::precision::KernelScale;
-use super::rng::{LaneRng, Xoshiro128p};
+use crate::rng::{LaneRng, Xoshiro128p};
 use super::schedule::default_beta_range;
 use super::{
     RunControl, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry, build_from_json,
@@ -1251,7 +1251,7 @@ mod tests {
     fn a_target_energy_stops_the_run_at_a_ground_state() {
         // 24 variables: no lane of 16 random starts is at the ground state by chance.
         let mut seed = 9u64;
-        let mut coef = || (crate::sampler::rng::splitmix64(&mut seed) % 401) as f64 / 100.0 - 2.0;
+        let mut coef = || (crate::rng::splitmix64(&mut seed) % 401) as f64 / 100.0 - 2.0;
         let linear = (0..24).map(|_| coef()).collect();
         let terms: Vec<_> = (0..24)
             .flat_map(|i| (i + 1..24).map(move |j| (i, j)))

@@ -17,7 +17,6 @@
 //! Invariant: `cells.len() == width · height`, a layout (when present) has the same length,
 //! and opened numbers are 0–8.
 
-pub mod autoplay;
 mod check;
 mod draw;
 mod encode;
@@ -740,6 +739,7 @@ impl Puzzle for Minesweeper {
     const KIND: Kind = Kind::Minesweeper;
     const GENERATES_UNIQUE: bool = false;
     const HAS_PROBABILITIES: bool = true;
+    const PROBABILITY_NODE_BUDGET: u64 = probability::ENGINE_NODE_BUDGET;
 
     fn parse_text(
         text: &str,

@@ -533,13 +533,13 @@ mod tests {
         let mut checked = 0;
         for trial in 0..200 {
             let (w, h) = (3 + trial % 3, 3 + (trial / 3) % 3);
-            let mines = 1 + (crate::sampler::rng::splitmix64(&mut seed) as usize) % (w * h / 3);
+            let mines = 1 + (crate::rng::splitmix64(&mut seed) as usize) % (w * h / 3);
             let full = super::super::generate::generate(w, h, mines, seed ^ trial as u64).unwrap();
             // Open a few more safe cells and flag a known mine now and then.
             let mut p = full.clone();
             let layout = p.layout.clone().unwrap();
             for (k, &mine) in layout.iter().enumerate() {
-                let r = crate::sampler::rng::splitmix64(&mut seed);
+                let r = crate::rng::splitmix64(&mut seed);
                 if !mine && r.is_multiple_of(5) {
                     p.open(k / w, k % w);
                 } else if mine && r.is_multiple_of(7) {

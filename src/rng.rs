@@ -1,5 +1,6 @@
-//! Random numbers for the annealing kernels: xoshiro128+ (one state per read, laid out in lanes
-//! for the multi-replica kernel) and a branch-free −ln(u) for Metropolis threshold compares.
+//! Random numbers, below the QUBO core and the samplers: SplitMix64 (seeds, test data, random
+//! models), xoshiro128+ (one state per read, laid out in lanes for the multi-replica kernels) and a
+//! branch-free −ln(u) for Metropolis threshold compares.
 //!
 //! The scalar and lane kernels draw the same numbers for the same read and do the same float
 //! operations, so a read's result does not depend on which kernel (or thread) ran it.

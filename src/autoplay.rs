@@ -1,6 +1,8 @@
-//! Whole games played by a strategy, for win rates: after the first click (the centre, always
-//! safe), every move opens the cells the strategy believes safe (probability 0) — or, when
-//! there are none, the cell it believes least likely to hold a mine (a guess). Ties go to the
+//! Minesweeper games played whole by a strategy, for win rates (`play` in the CLI): a pipeline
+//! beside `solve` and `sweep` that drives a sampler, not puzzle logic. After the first click
+//! (the centre, always safe), every move opens the cells the strategy believes safe
+//! (probability 0) — or, when there are
+//! none, the cell it believes least likely to hold a mine (a guess). Ties go to the
 //! cell with the fewest neighbours (corners, then edges: the likeliest to be a 0 and open an
 //! area), then reading order. Cells the strategy is sure of (probability 1) are flagged.
 //!
@@ -8,8 +10,8 @@
 //! (the share of reads with a mine in each cell), so the win rates show what the estimate's
 //! errors cost a player.
 
-use super::probability::{ENGINE_NODE_BUDGET, exact_probabilities};
-use super::{Cell, GameState, Minesweeper};
+use crate::puzzle::minesweeper::probability::{ENGINE_NODE_BUDGET, exact_probabilities};
+use crate::puzzle::minesweeper::{Cell, GameState, Minesweeper};
 use crate::puzzle::{EncodeOptions, Puzzle};
 use crate::qubo::StoredModel;
 use crate::sampler::{RunControl, Sampler};
@@ -67,7 +69,7 @@ fn probabilities(p: &Minesweeper, strategy: &Strategy) -> Result<Option<Vec<f64>
                 .map(|r| (p.decode(&enc, &r.sample), r.num_occurrences as u64))
                 .collect();
             let candidates: Vec<_> = decoded.iter().map(|(s, n)| (s, *n)).collect();
-            Ok(Some(super::probability::sampled(p, &candidates).p))
+            Ok(Some(crate::puzzle::minesweeper::probability::sampled(p, &candidates).p))
         }
     }
 }
