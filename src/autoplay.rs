@@ -69,7 +69,9 @@ fn probabilities(p: &Minesweeper, strategy: &Strategy) -> Result<Option<Vec<f64>
                 .map(|r| (p.decode(&enc, &r.sample), r.num_occurrences as u64))
                 .collect();
             let candidates: Vec<_> = decoded.iter().map(|(s, n)| (s, *n)).collect();
-            Ok(Some(crate::puzzle::minesweeper::probability::sampled(p, &candidates).p))
+            Ok(Some(
+                crate::puzzle::minesweeper::probability::sampled(p, &candidates).p,
+            ))
         }
     }
 }

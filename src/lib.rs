@@ -35,6 +35,8 @@ pub mod render;
 pub mod rng;
 /// Samplers behind one trait: simulated annealing, tabu search, exact enumeration.
 pub mod sampler;
+/// The sampler registry (local and remote) and `auto`'s rule.
+pub mod samplers;
 /// One call for the whole flow: encode → sample → decode → check.
 pub mod solve;
 /// Weight sweeps: success and energy against one penalty weight.

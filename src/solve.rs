@@ -475,14 +475,14 @@ pub fn qubo_difficulty(puzzle: &AnyPuzzle, budget_s: f64) -> Result<QuboDifficul
         .encode(&options)
         .map_err(|e| SolveError::Encode(e.to_string()))?;
     let reference = puzzle.solve_classically(crate::puzzle::REFERENCE_NODE_BUDGET);
-    let task = crate::sampler::Task {
+    let task = crate::samplers::Task {
         num_variables: encoding.num_variables(),
         has_target: reference.solution().is_some(),
         stored: encoding.unstored().is_none(),
         marginals: puzzle.kind().has_probabilities(),
     };
-    let (name, _) = crate::sampler::resolve(crate::sampler::AUTO, task);
-    let sampler = crate::sampler::sampler_from_params(&name, &Default::default())?;
+    let (name, _) = crate::samplers::resolve(crate::samplers::AUTO, task);
+    let sampler = crate::samplers::sampler_from_params(&name, &Default::default())?;
     let problem = Problem {
         puzzle,
         encoding: &encoding,

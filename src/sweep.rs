@@ -485,7 +485,7 @@ fn reseeded(sampler: &dyn Sampler, r: usize) -> Result<Option<Box<dyn Sampler>>,
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     values.insert("seed".into(), seed.wrapping_add(r as u64).into());
-    crate::sampler::sampler_from_params(sampler.name(), &values)
+    crate::samplers::sampler_from_params(sampler.name(), &values)
         .map(Some)
         .map_err(|e: SampleError| SweepError::Reseed(e.to_string()))
 }

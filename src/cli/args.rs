@@ -8,7 +8,8 @@ use super::params::{GeneratorFlags, SamplerFlags};
 use super::{Failure, usage};
 use crate::puzzle::{Kind, LoadedPuzzle, ParseHints, load_puzzles_with};
 use crate::qubo::{Encoding, Weights};
-use crate::sampler::{Sampler, entry};
+use crate::sampler::Sampler;
+use crate::samplers::entry;
 
 /// Which puzzle file, and its kind.
 #[derive(Args, Clone)]
@@ -79,7 +80,7 @@ impl EncodingArgs {
 pub struct SamplerArgs {
     /// Which sampler runs.
     // The possible values (and their help) come from the registry: `sampler_names`.
-    #[arg(long, default_value = crate::sampler::AUTO, value_parser = sampler_names())]
+    #[arg(long, default_value = crate::samplers::AUTO, value_parser = sampler_names())]
     pub sampler: String,
     /// The sampler's parameters.
     #[command(flatten)]
@@ -95,9 +96,9 @@ pub struct SamplerArgs {
 
 /// `auto` and every registered sampler, each with its one-line summary for `--help`.
 fn sampler_names() -> clap::builder::PossibleValuesParser {
-    let auto = clap::builder::PossibleValue::new(crate::sampler::AUTO)
+    let auto = clap::builder::PossibleValue::new(crate::samplers::AUTO)
         .help("chosen for the model, and the output says which and why");
-    let registered = crate::sampler::SAMPLERS
+    let registered = crate::samplers::SAMPLERS
         .iter()
         .map(|e| clap::builder::PossibleValue::new(e.name).help(e.summary));
     clap::builder::PossibleValuesParser::new(std::iter::once(auto).chain(registered))
@@ -436,9 +437,9 @@ pub(super) fn weights_for(
 /// A sampler built from the flags for `task`; with `--sampler auto`, also why it was chosen.
 pub(super) fn build_sampler(
     a: &SamplerArgs,
-    task: crate::sampler::Task,
+    task: crate::samplers::Task,
 ) -> Result<(Box<dyn Sampler>, Option<String>), Failure> {
-    let (name, reason) = crate::sampler::resolve(&a.sampler, task);
+    let (name, reason) = crate::samplers::resolve(&a.sampler, task);
     let e = entry(&name).map_err(|e| usage(format!("--sampler {}: {e}", a.sampler)))?;
     let (values, reason) = match reason {
         None => (a.params.0.values_for(e.name, e.params)?, None),
@@ -465,7 +466,7 @@ pub(super) fn build_sampler(
         }
     };
     Ok((
-        crate::sampler::sampler_from_params(e.name, &values)?,
+        crate::samplers::sampler_from_params(e.name, &values)?,
         reason,
     ))
 }

@@ -177,8 +177,8 @@ fn gui(
         }
         Some(name) => {
             let mut values = crate::params::ParamValues::new();
-            if name != crate::sampler::AUTO {
-                let e = crate::sampler::entry(&name).map_err(|e| usage(e.to_string()))?;
+            if name != crate::samplers::AUTO {
+                let e = crate::samplers::entry(&name).map_err(|e| usage(e.to_string()))?;
                 for p in &params {
                     let (k, v) = p
                         .split_once('=')

@@ -21,7 +21,7 @@ pub(super) fn sample(a: SampleArgs) -> Result<i32, Failure> {
     let model = StoredModel::new(file.qubo);
     let (sampler, reason) = build_sampler(
         &a.sampler,
-        crate::sampler::Task {
+        crate::samplers::Task {
             num_variables: model.qubo.num_variables(),
             stored: true,
             ..Default::default()

@@ -181,7 +181,7 @@ macro_rules! param_flags {
 
 /// Every registered sampler with its parameters.
 pub fn sampler_owners() -> Owners {
-    crate::sampler::SAMPLERS
+    crate::samplers::SAMPLERS
         .iter()
         .map(|e| (e.name, e.params))
         .collect()

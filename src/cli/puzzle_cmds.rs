@@ -13,14 +13,14 @@ use super::output::{
     Output, check_output, control_with_progress, design_json, numbered, print_json, print_outcome,
 };
 use super::{Failure, RANDOM_QUBO_PARAMS, usage};
-use crate::render::PX_PER_UNIT;
 use crate::puzzle::{
     AnyPuzzle, AnySolution, EncodeOptions, Kind, LoadedPuzzle, PuzzleError, REFERENCE_NODE_BUDGET,
     SolutionCount, refuse_conflicts,
 };
 use crate::qubo::formats::write_model;
+use crate::render::PX_PER_UNIT;
 use crate::render::image::export;
-use crate::sampler::Task;
+use crate::samplers::Task;
 use crate::solve::{ProbabilityMethod, Problem, SolveOutcome};
 
 /// `solve PUZZLE`: encode, sample, decode and referee every puzzle of a file.
@@ -486,7 +486,7 @@ pub(super) fn play(a: PlayArgs) -> Result<i32, Failure> {
         }
         PlayStrategy::Sample => {
             let mut args = a.sampler.clone();
-            if args.sampler == crate::sampler::AUTO {
+            if args.sampler == crate::samplers::AUTO {
                 args.sampler = "sa".into();
             }
             let task = Task {

@@ -4,13 +4,13 @@
 use std::path::PathBuf;
 
 use super::app::Workbench;
-use crate::render::PX_PER_UNIT;
 use super::document::Document;
 use super::jobs::{DialogJob, FileAction, GenerateJob, RunInput, SampleJob};
 use super::shared::Command;
 use crate::params::ParamValues;
 use crate::puzzle::{Kind, load_puzzles};
 use crate::qubo::formats::{read_model, write_model};
+use crate::render::PX_PER_UNIT;
 use crate::render::image::export;
 
 impl Workbench {
@@ -99,21 +99,18 @@ impl Workbench {
             }
             Command::Run => self.start_run(ctx),
             Command::ResumeRemote(job) => {
-                let Ok(e) = crate::sampler::entry(&job.sampler) else {
+                let Ok(e) = crate::samplers::entry(&job.sampler) else {
                     return;
                 };
-                let has = |k: &str| e.params.iter().any(|p| p.name == k);
-                // The parameter that names a submitted job: SAPI's problem, the DA's job.
-                let resume = if has("job_id") {
-                    "job_id"
-                } else {
-                    "problem_id"
+                let crate::sampler::RunsOn::Service(service) = e.runs_on else {
+                    return;
                 };
+                let resume = service.resume_param;
                 let s = &mut self.shared;
                 s.settings.sampler = job.sampler.clone();
                 let params = s.settings.sampler_params_mut(&job.sampler);
                 params.insert("endpoint".into(), job.endpoint.clone().into());
-                if has("solver") {
+                if e.params.iter().any(|p| p.name == "solver") {
                     params.insert("solver".into(), job.solver.clone().into());
                 }
                 params.insert(resume.into(), job.problem_id.clone().into());

@@ -86,7 +86,7 @@ impl Default for SweepSettings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            sampler: crate::sampler::AUTO.into(),
+            sampler: crate::samplers::AUTO.into(),
             sampler_params: BTreeMap::new(),
             order: Order::Index,
             log_scale: false,
@@ -111,11 +111,11 @@ impl Settings {
     /// is cut to its limit.
     pub fn sanitized(mut self) -> Settings {
         let defaults = Settings::default();
-        if self.sampler != crate::sampler::AUTO && crate::sampler::entry(&self.sampler).is_err() {
+        if self.sampler != crate::samplers::AUTO && crate::samplers::entry(&self.sampler).is_err() {
             self.sampler = defaults.sampler.clone();
         }
         self.sampler_params.retain(|name, values| {
-            crate::sampler::entry(name)
+            crate::samplers::entry(name)
                 .is_ok_and(|e| crate::params::validate(e.params, values).is_ok())
         });
         let sw = &mut self.sweep;
@@ -128,7 +128,7 @@ impl Settings {
         if self
             .pending_remote_job
             .as_ref()
-            .is_some_and(|j| j.problem_id.is_empty() || crate::sampler::entry(&j.sampler).is_err())
+            .is_some_and(|j| j.problem_id.is_empty() || crate::samplers::entry(&j.sampler).is_err())
         {
             self.pending_remote_job = None;
         }

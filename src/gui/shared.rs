@@ -93,9 +93,9 @@ impl Shared {
         let no_solution = self
             .current_facts()
             .is_some_and(|f| f.is_ok_and(|f| f.solution.is_none()));
-        crate::sampler::resolve(
+        crate::samplers::resolve(
             &self.settings.sampler,
-            crate::sampler::Task {
+            crate::samplers::Task {
                 num_variables: n,
                 has_target: self.doc.puzzle().is_some() && !no_solution,
                 stored: self
@@ -121,7 +121,7 @@ impl Shared {
         for (k, v) in extra {
             params.insert(k.to_string(), v.clone());
         }
-        crate::sampler::sampler_from_params(&name, &params)
+        crate::samplers::sampler_from_params(&name, &params)
             .map_err(|e| format!("sampler {name}: {e}"))
     }
 

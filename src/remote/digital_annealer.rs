@@ -18,6 +18,7 @@ use crate::params::{ParamDefault, ParamSpec, ParamType, ParamValues};
 use crate::qubo::Model;
 use crate::sampler::{
     RemoteJob, RunControl, RunsOn, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry,
+    Service,
 };
 
 const fn int(
@@ -183,7 +184,9 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
         },
     ],
     build: |values| Ok(Box::new(DigitalAnnealer::from_values(values))),
-    runs_on: RunsOn::Service("Fujitsu Digital Annealer"),
+    runs_on: RunsOn::Service(&SERVICE),
+    plots: &[],
+    effort: None,
 };
 
 /// The sampler's settings.
@@ -363,4 +366,41 @@ impl Sampler for DigitalAnnealer {
     fn sample(&self, model: &dyn Model, control: &RunControl) -> Result<SampleSet, SampleError> {
         self.run(model, control)
     }
+}
+
+/// Fujitsu's Digital Annealer as the window presents it.
+pub static SERVICE: Service = Service {
+    name: "Fujitsu Digital Annealer",
+    account: account_lines,
+    solvers: None,
+    cost: |values, _, _| {
+        let seconds = values
+            .get("time_limit_sec")
+            .and_then(Value::as_u64)
+            .unwrap_or(10);
+        format!("cost: {seconds} s of annealer time per job")
+    },
+    cancel: cancel_job,
+    resume_param: "job_id",
+};
+
+/// The key as present or missing (never its value), or why it cannot be read.
+fn account_lines(values: &ParamValues) -> Vec<(String, bool)> {
+    vec![
+        match DigitalAnnealer::from_values(values).client(super::leap::process_env()) {
+            Ok(_) => ("key: present".to_string(), true),
+            Err(e) => (e.to_string(), false),
+        },
+    ]
+}
+
+/// Cancels a job submitted earlier and deletes it (a network call: job threads only).
+fn cancel_job(values: &ParamValues, job_id: &str) -> Result<String, String> {
+    let client = DigitalAnnealer::from_values(values)
+        .client(super::leap::process_env())
+        .map_err(|e| e.to_string())?;
+    let status = client.cancel(job_id).map_err(|e| e.to_string())?;
+    // The job is gone either way; a failed delete leaves it to the service's own expiry.
+    let _ = client.delete(job_id);
+    Ok(format!("job {job_id} is {status} and deleted"))
 }

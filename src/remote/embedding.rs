@@ -628,8 +628,7 @@ impl<'g> Search<'g> {
             }
             // Ties go to better-connected qubits (away from the fabric's edge), then at random.
             let degree = self.graph.adjacency[q as usize].len() as u64;
-            let tie =
-                (u64::MAX - degree) << 48 | crate::rng::splitmix64(&mut self.rng) >> 16;
+            let tie = (u64::MAX - degree) << 48 | crate::rng::splitmix64(&mut self.rng) >> 16;
             if best.is_none_or(|(bs, bt, _)| (s, tie) < (bs, bt)) {
                 best = Some((s, tie, q));
             }

@@ -339,7 +339,9 @@ fn solve(request: &Value) -> Result<Value, String> {
     let mut values = crate::params::ParamValues::new();
     values.insert("num_reads".into(), json!(get("num_run", 16).min(64)));
     values.insert("seed".into(), json!(1));
-    let sa = crate::sampler::sampler_from_params("sa", &values).map_err(|e| e.to_string())?;
+    let sa = crate::sampler::annealing::ENTRY
+        .build_with(&values)
+        .map_err(|e| e.to_string())?;
     let set = sa
         .sample(
             &StoredModel::new(qubo),

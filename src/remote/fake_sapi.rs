@@ -495,7 +495,9 @@ fn sample_qp(
     let mut values = crate::params::ParamValues::new();
     values.insert("num_reads".into(), json!(reads));
     values.insert("seed".into(), json!(1));
-    let sa = crate::sampler::sampler_from_params("sa", &values).map_err(|e| e.to_string())?;
+    let sa = crate::sampler::annealing::ENTRY
+        .build_with(&values)
+        .map_err(|e| e.to_string())?;
     let set = sa
         .sample(
             &StoredModel::new(qubo),
@@ -647,7 +649,9 @@ fn sample_bqm(
     let mut values = crate::params::ParamValues::new();
     values.insert("num_reads".into(), json!(16));
     values.insert("seed".into(), json!(1));
-    let sa = crate::sampler::sampler_from_params("sa", &values).map_err(|e| e.to_string())?;
+    let sa = crate::sampler::annealing::ENTRY
+        .build_with(&values)
+        .map_err(|e| e.to_string())?;
     let set = sa
         .sample(
             &StoredModel::new(file.qubo),

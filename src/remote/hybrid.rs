@@ -38,7 +38,9 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
         leap::REQUEST_TIMEOUT_S,
     ],
     build: |values| Ok(Box::new(DwaveHybrid::from_values(values))),
-    runs_on: RunsOn::Service("D-Wave Leap"),
+    runs_on: RunsOn::Service(&leap::HYBRID_SERVICE),
+    plots: &[],
+    effort: None,
 };
 
 const TIME_LIMIT: ParamSpec = ParamSpec {

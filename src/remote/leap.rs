@@ -16,7 +16,7 @@ use super::dwave_config::{self, Environment, Overrides, ProcessEnv};
 use super::sapi::{Sapi, Solver};
 use super::{RemoteError, Secret};
 use crate::params::{ParamDefault, ParamSpec, ParamType, ParamValues};
-use crate::sampler::{RemoteJob, RunControl};
+use crate::sampler::{RemoteJob, RunControl, Service, ServiceSolver, ServiceSolvers};
 
 const fn text(name: &'static str, default: &'static str, help: &'static str) -> ParamSpec {
     ParamSpec {
@@ -315,4 +315,126 @@ pub fn run_problem(
         problem_id: id,
         wall_s: t0.elapsed().as_secs_f64(),
     })
+}
+
+/// D-Wave Leap as the window presents it, for the hybrid solvers.
+pub static HYBRID_SERVICE: Service = Service {
+    name: "D-Wave Leap",
+    account: account_lines,
+    solvers: Some(ServiceSolvers {
+        category: "hybrid",
+        list: list_solvers,
+    }),
+    cost: hybrid_cost,
+    cancel: cancel_problem,
+    resume_param: "problem_id",
+};
+
+/// D-Wave Leap as the window presents it, for the QPU solvers.
+pub static QPU_SERVICE: Service = Service {
+    name: "D-Wave Leap",
+    account: account_lines,
+    solvers: Some(ServiceSolvers {
+        category: "qpu",
+        list: list_solvers,
+    }),
+    cost: qpu_cost,
+    cancel: cancel_problem,
+    resume_param: "problem_id",
+};
+
+/// Endpoint and token lines, each with where it came from; the token only as present or
+/// missing. A setting given as a parameter is named by its field, not by a command-line flag.
+fn account_lines(values: &ParamValues) -> Vec<(String, bool)> {
+    let settings = LeapSettings::from_values(values);
+    match resolve_config(&settings, process_env()) {
+        Ok(c) => {
+            let from = |k: &str| {
+                c.sources
+                    .get(k)
+                    .map(|s| match s.strip_prefix("--") {
+                        Some(field) => format!(" (from this panel's {field} field)"),
+                        None => format!(" (from {s})"),
+                    })
+                    .unwrap_or_default()
+            };
+            vec![
+                (
+                    format!("endpoint: {}{}", c.base_url(), from("endpoint")),
+                    true,
+                ),
+                match &c.token {
+                    Some(_) => (format!("token: present{}", from("token")), true),
+                    None => (
+                        "token: missing — set DWAVE_API_TOKEN, or token = … in a dwave.conf \
+                         profile"
+                            .to_string(),
+                        false,
+                    ),
+                },
+            ]
+        }
+        Err(e) => vec![(e.to_string(), false)],
+    }
+}
+
+/// The solvers the account may use (a network call: job threads only).
+fn list_solvers(values: &ParamValues) -> Result<Vec<ServiceSolver>, String> {
+    let settings = LeapSettings::from_values(values);
+    let solvers = client(&settings, process_env())
+        .and_then(|c| c.solvers())
+        .map_err(|e| e.to_string())?;
+    Ok(solvers
+        .into_iter()
+        .map(|s| ServiceSolver {
+            name: s.name,
+            category: s.category,
+            online: s.online,
+            avg_load: s.avg_load,
+            description: s.description,
+            properties: s.properties,
+        })
+        .collect())
+}
+
+/// Cancels a problem submitted earlier (a network call: job threads only).
+fn cancel_problem(values: &ParamValues, problem_id: &str) -> Result<String, String> {
+    let settings = LeapSettings::from_values(values);
+    let sapi = client(&settings, process_env()).map_err(|e| e.to_string())?;
+    let status = sapi.cancel(problem_id).map_err(|e| e.to_string())?;
+    Ok(format!("problem {problem_id} is {}", status.status))
+}
+
+/// A hybrid run bills its time limit, never less than the solver's minimum for the size.
+fn hybrid_cost(values: &ParamValues, num_variables: usize, solver: Option<&Value>) -> String {
+    let n = num_variables;
+    let minimum = solver.map(|p| super::sapi::minimum_time_limit_s(&p["minimum_time_limit"], n));
+    let limit = values.get("time_limit").and_then(Value::as_f64);
+    match (limit, minimum) {
+        (Some(t), Some(m)) => {
+            format!("cost: {t} s of solver time (minimum {m} s for {n} variables)")
+        }
+        (None, Some(m)) => format!("cost: {m} s of solver time (the minimum for {n} variables)"),
+        (Some(t), None) => format!("cost: {t} s of solver time"),
+        (None, None) => {
+            "cost: the solver's minimum time for the model (list solvers to see it)".into()
+        }
+    }
+}
+
+/// A QPU run bills each read's anneal and readout.
+fn qpu_cost(values: &ParamValues, _num_variables: usize, _solver: Option<&Value>) -> String {
+    let reads = values
+        .get("num_reads")
+        .and_then(Value::as_u64)
+        .unwrap_or(100);
+    let anneal_us = values
+        .get("annealing_time")
+        .and_then(Value::as_f64)
+        .unwrap_or(20.0);
+    // Each read anneals and then reads out (about 100–200 µs on Advantage systems).
+    let estimate_ms = reads as f64 * (anneal_us + 150.0) / 1000.0;
+    format!(
+        "cost: about {estimate_ms:.0} ms of QPU time ({reads} reads × ({anneal_us} µs anneal + readout))"
+    )
 }

@@ -29,6 +29,13 @@ pub mod topology;
 
 use std::fmt;
 
+/// A service's failure reaches the sampler layer wrapped (that layer knows no service).
+impl From<RemoteError> for crate::sampler::SampleError {
+    fn from(e: RemoteError) -> Self {
+        crate::sampler::SampleError::Service(crate::sampler::ServiceError::new(e))
+    }
+}
+
 /// What went wrong talking to a remote service, in words that say where.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum RemoteError {

@@ -126,7 +126,9 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
         leap::REQUEST_TIMEOUT_S,
     ],
     build: |values| Ok(Box::new(DwaveQpu::from_values(values))),
-    runs_on: RunsOn::Service("D-Wave Leap"),
+    runs_on: RunsOn::Service(&leap::QPU_SERVICE),
+    plots: &[],
+    effort: None,
 };
 
 /// The QPU sampler's settings.

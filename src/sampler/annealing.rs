@@ -15,7 +15,6 @@ use serde::{Deserialize, Serialize};
 use super::control::ProgressTracker;
 use super::kernel::{BLOCK, KernelModel, inverse_beta, lowest, run_bytes, sweep_lanes, with_avx2};
 use super::precision::KernelScale;
-use crate::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
 use super::schedule::{BetaScheduleType, Schedule, ScheduleSpec};
 use super::{
     RunControl, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry, build_from_json,
@@ -23,6 +22,7 @@ use super::{
 use crate::budget::{bytes_of, check_memory};
 use crate::params::{ParamDefault, ParamSpec, ParamType};
 use crate::qubo::{Csr, Model};
+use crate::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
 
 /// Which sweep kernel runs the reads. Results are identical; only speed differs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -67,6 +67,8 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
     params: PARAMS,
     build: build_from_json::<SimulatedAnnealing>,
     runs_on: super::RunsOn::ThisMachine,
+    plots: &[],
+    effort: Some("num_sweeps"),
 };
 
 const PARAMS: &[ParamSpec] = &[

@@ -35,6 +35,8 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
     }],
     build: build_from_json::<ExactSolver>,
     runs_on: super::RunsOn::ThisMachine,
+    plots: &[],
+    effort: None,
 };
 
 /// Exact enumeration's parameters.
@@ -137,6 +139,14 @@ impl Dense {
                     tracker.add(CHECK, heap.peek().map_or(f64::INFINITY, |c| c.0));
                 }
             }
+        }
+        // The states since the last report (all of them in a block under CHECK), so the
+        // reports add up to the total.
+        if tracker.wants_reports() {
+            tracker.add(
+                steps - (steps - 1) / CHECK * CHECK,
+                heap.peek().map_or(f64::INFINITY, |c| c.0),
+            );
         }
         Some(heap.into_vec())
     }

@@ -9,8 +9,8 @@
 //! Counts are small integers held exactly in f32.
 
 use super::kernel::with_avx2;
-use crate::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
 use crate::qubo::grouped::GroupedKernel;
+use crate::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
 
 /// Reads per lane group in annealing (tempering runs 8, 16 or 32 replicas side by side).
 pub(super) const LANES: usize = 32;

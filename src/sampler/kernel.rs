@@ -5,9 +5,9 @@
 //! +1 when x_i = 0 and −1 when x_i = 1, so ΔE of flipping i is `field·sign`; a flip updates the
 //! neighbours' fields in O(degree) and only when some lane accepted.
 
-use crate::rng::{LaneRng, neg_ln_uniform};
 use crate::budget::bytes_of;
 use crate::qubo::{Csr, Model};
+use crate::rng::{LaneRng, neg_ln_uniform};
 
 /// Defines `NAME(args) -> T { body }` and calls it, compiled twice — generic and with AVX2
 /// enabled — and chosen at run time, so the binary stays portable while the lane loops

@@ -1,19 +1,21 @@
 //! Samplers behind one trait. Each sampler keeps its parameters in its own struct (with
 //! dwave-samplers' names and meanings) and answers `sample(model, control)` with a `SampleSet`.
-//! Local and (later) remote samplers block in the caller's job thread alike; `RunControl`
-//! carries cancellation and progress.
+//! Local and remote samplers block in the caller's job thread alike; `RunControl` carries
+//! cancellation and progress. Each sampler describes itself in a `SamplerEntry` (its module's
+//! `ENTRY`); the registry that lists them all, local and remote, is `crate::samplers`, above
+//! this module and `remote` — this module knows no service.
 
-mod annealing;
+pub mod annealing;
 mod control;
-mod exact;
+pub mod exact;
 mod grouped;
 mod kernel;
 pub mod precision;
 mod sample_set;
 pub mod schedule;
-mod sqa;
+pub mod sqa;
 pub mod tabu;
-mod tempering;
+pub mod tempering;
 
 pub use annealing::{BetaRangeRule, Kernel, SimulatedAnnealing};
 pub use control::{BestState, Progress, RemoteJob, RemoteJobSlot, RunControl, Snapshot};
@@ -60,7 +62,43 @@ pub enum SampleError {
     Budget(#[from] crate::budget::BudgetError),
     /// A remote service failed or refused (configuration, network, authentication, …).
     #[error(transparent)]
-    Remote(#[from] crate::remote::RemoteError),
+    Service(ServiceError),
+}
+
+/// A remote service's failure, carried without this layer knowing the service's own error type
+/// (`remote` converts its errors into it; `downcast_ref` gets them back).
+#[derive(Clone, Debug)]
+pub struct ServiceError(std::sync::Arc<dyn std::error::Error + Send + Sync>);
+
+impl ServiceError {
+    /// Wraps a service's error.
+    pub fn new(error: impl std::error::Error + Send + Sync + 'static) -> Self {
+        ServiceError(std::sync::Arc::new(error))
+    }
+
+    /// The service's own error, when it is a `T`.
+    pub fn downcast_ref<T: std::error::Error + 'static>(&self) -> Option<&T> {
+        self.0.downcast_ref::<T>()
+    }
+}
+
+impl std::fmt::Display for ServiceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for ServiceError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
+}
+
+/// Two failures are equal when they say the same (the wrapped types need not be comparable).
+impl PartialEq for ServiceError {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_string() == other.to_string()
+    }
 }
 
 impl SampleError {
@@ -82,7 +120,9 @@ pub trait Sampler: Send + Sync {
     fn sample(&self, model: &dyn Model, control: &RunControl) -> Result<SampleSet, SampleError>;
 }
 
-/// A registered sampler: its name, what it is, its parameters, and how to build it.
+/// A sampler's description of itself (dimod's `parameters` and `properties`, as data): its name,
+/// what it is, its parameters, how to build it, what the window can plot for it, and where it
+/// runs. Panels and commands read these fields; none matches on a sampler's name.
 pub struct SamplerEntry {
     /// The name on the command line, in settings and in results.
     pub name: &'static str,
@@ -95,131 +135,101 @@ pub struct SamplerEntry {
     /// Where it runs: this machine, or a remote service (which needs an account and a network,
     /// and whose reads are not repeatable by seed).
     pub runs_on: RunsOn,
+    /// What the window can plot for it beside its parameters.
+    pub plots: &'static [SamplerPlot],
+    /// The parameter that sets how much work each read does (sweeps, restarts), for callers
+    /// that scale a run up or down; `None` when a read's work is fixed (enumeration).
+    pub effort: Option<&'static str>,
+}
+
+impl SamplerEntry {
+    /// Builds the sampler from parameter values, checked against its description first
+    /// (missing ones take their defaults).
+    pub fn build_with(&self, params: &ParamValues) -> Result<Box<dyn Sampler>, SampleError> {
+        let values = crate::params::validate(self.params, params)?;
+        (self.build)(&values)
+    }
+
+    /// Whether it runs on this machine (reads repeatable by seed, no account needed).
+    pub fn is_local(&self) -> bool {
+        self.runs_on == RunsOn::ThisMachine
+    }
+}
+
+/// A plot a sampler offers beside its parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SamplerPlot {
+    /// The quantum annealing schedule from the parameters: s, the transverse field Γ and the
+    /// slice coupling per sweep (`SqaPlan`).
+    QuantumSchedule,
+    /// The temperature ladder a finished run used (its `info.params`).
+    Ladder,
 }
 
 /// Where a sampler runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum RunsOn {
     /// This machine's CPU.
     ThisMachine,
-    /// A remote service, by its name as users know it (`D-Wave Leap`).
-    Service(&'static str),
+    /// A remote service.
+    Service(&'static Service),
 }
 
-/// Every sampler the library offers, in the order a menu lists them. A new sampler is one file
-/// plus one line here.
-pub const SAMPLERS: &[SamplerEntry] = &[
-    annealing::ENTRY,
-    tempering::ENTRY,
-    sqa::ENTRY,
-    tabu::ENTRY,
-    exact::ENTRY,
-    crate::remote::hybrid::ENTRY,
-    crate::remote::qpu::ENTRY,
-    crate::remote::digital_annealer::ENTRY,
-];
-
-/// The sampler name that lets the workbench choose (`choose`): the CLI's and the GUI's default.
-pub const AUTO: &str = "auto";
-
-/// A sampler chosen for a model, and why (shown to the user).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Choice {
-    /// A registered sampler's name.
+/// A remote service as the window presents it: its name, the account it needs, its solvers and
+/// what a run costs. The functions live with the service's client (`remote`); the window calls
+/// them on its job threads or with settings only, never matching on the service's name.
+#[derive(Debug)]
+pub struct Service {
+    /// The name users know it by (`D-Wave Leap`).
     pub name: &'static str,
-    /// One sentence for the output.
-    pub reason: &'static str,
+    /// The account lines for these (validated) parameter values: endpoint and credential and
+    /// where each came from, the credential never shown; `false` marks a line that needs action.
+    /// Reads configuration files: call it when the values change, not every frame.
+    pub account: fn(&ParamValues) -> Vec<(String, bool)>,
+    /// The service's solvers to choose from (the `solver` parameter), when it has several.
+    pub solvers: Option<ServiceSolvers>,
+    /// What a run will cost, in words, for the parameter values, the model's variables and the
+    /// chosen solver's properties (when listed).
+    pub cost: fn(&ParamValues, usize, Option<&serde_json::Value>) -> String,
+    /// Cancels a job an earlier run submitted (by its id), saying what became of it: a network
+    /// call, for job threads.
+    pub cancel: fn(&ParamValues, &str) -> Result<String, String>,
+    /// The parameter that makes a run wait for a job submitted earlier instead of submitting
+    /// again (`problem_id`, `job_id`).
+    pub resume_param: &'static str,
 }
 
-/// Models this small are enumerated: exact answers in well under a second.
-pub const EXACT_UP_TO: usize = 20;
-
-/// What `auto` weighs when it picks a sampler for a job.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Task {
-    /// Variables of the model.
-    pub num_variables: usize,
-    /// A valid solution's energy is known (a solved puzzle), so a search can stop there.
-    pub has_target: bool,
-    /// The model is stored (not only a structure: too large to store).
-    pub stored: bool,
-    /// The job wants per-cell probabilities (Minesweeper): many independent reads, no early
-    /// stop.
-    pub marginals: bool,
+/// How a service lists its solvers.
+#[derive(Debug)]
+pub struct ServiceSolvers {
+    /// The category of solver this sampler uses (`qpu`, `hybrid`); others are listed greyed.
+    pub category: &'static str,
+    /// The solvers the account may use: a network call, for job threads.
+    pub list: fn(&ParamValues) -> Result<Vec<ServiceSolver>, String>,
 }
 
-/// The default sampler for `task`.
-pub fn choose(task: Task) -> Choice {
-    if task.marginals {
-        Choice {
-            name: "sa",
-            reason: "probabilities are shares of reads: simulated annealing gives many \
-                     independent reads quickly (tempering would stop at the first valid state, \
-                     enumeration lists each state once)",
-        }
-    } else if task.stored && task.num_variables <= EXACT_UP_TO {
-        Choice {
-            name: "exact",
-            reason: "small enough to enumerate every state: exact ground states",
-        }
-    } else if task.has_target {
-        Choice {
-            name: "pt",
-            reason: "a puzzle: parallel tempering searches until it reaches a valid solution's \
-                     energy, and solves the full Sudoku models and random 6×6 edge-matching \
-                     boards that annealing at default settings does not",
-        }
-    } else if !task.stored {
-        Choice {
-            name: "sa",
-            reason: "too large to store and no known solution to stop at: annealing on the \
-                     model's structure (counts per group, side and colour, no stored \
-                     couplings) gives many reads quickly",
-        }
-    } else {
-        Choice {
-            name: "sa",
-            reason: "no known target energy to stop at: simulated annealing gives many \
-                     independent reads quickly",
-        }
+/// One solver a service offers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServiceSolver {
+    /// Its name (the `solver` parameter's value).
+    pub name: String,
+    /// Its category (`qpu`, `hybrid`, `software`).
+    pub category: String,
+    /// Whether it takes problems now.
+    pub online: bool,
+    /// Average load, 0 to 1, when reported.
+    pub avg_load: Option<f64>,
+    /// One line from the operator.
+    pub description: String,
+    /// All its properties as the service sent them.
+    pub properties: serde_json::Value,
+}
+
+/// Services are one per name.
+impl PartialEq for Service {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
     }
-}
-
-/// The sampler a name stands for: `AUTO` resolves by `choose` (with its reason), any other name
-/// is itself.
-pub fn resolve(name: &str, task: Task) -> (String, Option<&'static str>) {
-    if name == AUTO {
-        let c = choose(task);
-        (c.name.to_string(), Some(c.reason))
-    } else {
-        (name.to_string(), None)
-    }
-}
-
-/// The registered sampler of that name.
-pub fn entry(name: &str) -> Result<&'static SamplerEntry, SampleError> {
-    SAMPLERS
-        .iter()
-        .find(|e| e.name == name)
-        .ok_or_else(|| SampleError::UnknownSampler {
-            name: name.to_string(),
-            available: SAMPLERS
-                .iter()
-                .map(|e| e.name)
-                .collect::<Vec<_>>()
-                .join(", "),
-        })
-}
-
-/// Builds a sampler by name from parameter values (checked against its description; missing
-/// ones take their defaults).
-pub fn sampler_from_params(
-    name: &str,
-    params: &ParamValues,
-) -> Result<Box<dyn Sampler>, SampleError> {
-    let e = entry(name)?;
-    let values = crate::params::validate(e.params, params)?;
-    (e.build)(&values)
 }
 
 /// `build` for samplers whose parameter struct deserializes from the validated values.
@@ -236,42 +246,4 @@ where
     serde_json::from_value::<S>(serde_json::Value::Object(object))
         .map(|s| Box::new(s) as Box<dyn Sampler>)
         .map_err(|e| SampleError::BadParameters(e.to_string()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn auto_chooses_by_size_target_and_storage() {
-        let task = |n, has_target, stored| Task {
-            num_variables: n,
-            has_target,
-            stored,
-            marginals: false,
-        };
-        assert_eq!(choose(task(12, true, true)).name, "exact");
-        assert_eq!(choose(task(500, true, true)).name, "pt");
-        assert_eq!(choose(task(500, false, true)).name, "sa");
-        // Probabilities want many independent reads, whatever the size.
-        for n in [5, 500] {
-            let marginals = Task {
-                marginals: true,
-                ..task(n, true, true)
-            };
-            assert_eq!(choose(marginals).name, "sa");
-        }
-        // A model too large to store runs on its structure: tempering when there is a target,
-        // annealing when there is none (the full Eternity II).
-        assert_eq!(choose(task(12, true, false)).name, "pt");
-        assert_eq!(choose(task(155_253, true, false)).name, "pt");
-        assert_eq!(choose(task(155_253, false, false)).name, "sa");
-        let (name, reason) = resolve(AUTO, task(155_253, false, false));
-        assert_eq!(name, "sa");
-        assert!(reason.unwrap().contains("too large to store"));
-        assert_eq!(
-            resolve("tabu", task(10, true, false)),
-            ("tabu".to_string(), None)
-        );
-    }
 }

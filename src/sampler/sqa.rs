@@ -27,13 +27,13 @@ use super::annealing::{LANES, lane_groups};
 use super::control::ProgressTracker;
 use super::kernel::{BLOCK, KernelModel, lowest, run_bytes, with_avx2};
 use super::precision::KernelScale;
-use crate::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
 use super::{
     RunControl, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry, build_from_json,
 };
 use crate::budget::{bytes_of, check_memory};
 use crate::params::{ParamDefault, ParamSpec, ParamType};
 use crate::qubo::{Csr, Model};
+use crate::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
 
 /// The registry entry: `sqa` and its parameters (OpenJij's names and defaults).
 pub const ENTRY: SamplerEntry = SamplerEntry {
@@ -42,6 +42,8 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
     params: PARAMS,
     build: build_from_json::<QuantumAnnealing>,
     runs_on: super::RunsOn::ThisMachine,
+    plots: &[super::SamplerPlot::QuantumSchedule],
+    effort: Some("num_sweeps"),
 };
 
 /// Most Trotter slices.

@@ -17,13 +17,13 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::control::ProgressTracker;
-use crate::rng::Xoshiro128p;
 use super::{
     RunControl, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry, build_from_json,
 };
 use crate::budget::{bytes_of, check_memory};
 use crate::params::{ParamDefault, ParamSpec, ParamType};
 use crate::qubo::{Csr, Model};
+use crate::rng::Xoshiro128p;
 
 /// The registry entry: `tabu` and its parameters (dwave-samplers' TabuSampler names).
 pub const ENTRY: SamplerEntry = SamplerEntry {
@@ -32,6 +32,8 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
     params: PARAMS,
     build: build_from_json::<TabuSearch>,
     runs_on: super::RunsOn::ThisMachine,
+    plots: &[],
+    effort: Some("num_restarts"),
 };
 
 const PARAMS: &[ParamSpec] = &[

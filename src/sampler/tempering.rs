@@ -28,7 +28,6 @@ use super::control::ProgressTracker;
 use super::grouped::{LaneState, LaneTables, Sweep};
 use super::kernel::{KernelModel, inverse_beta, run_bytes, sweep_lanes, with_avx2};
 use super::precision::KernelScale;
-use crate::rng::{LaneRng, Xoshiro128p};
 use super::schedule::default_beta_range;
 use super::{
     RunControl, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry, build_from_json,
@@ -36,6 +35,7 @@ use super::{
 use crate::budget::{bytes_of, check_memory};
 use crate::params::{ParamDefault, ParamSpec, ParamType};
 use crate::qubo::{Csr, Model};
+use crate::rng::{LaneRng, Xoshiro128p};
 
 /// The registry entry: `pt` and its parameters.
 pub const ENTRY: SamplerEntry = SamplerEntry {
@@ -44,6 +44,8 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
     params: PARAMS,
     build: build_from_json::<ParallelTempering>,
     runs_on: super::RunsOn::ThisMachine,
+    plots: &[super::SamplerPlot::Ladder],
+    effort: Some("num_sweeps"),
 };
 
 /// Most replicas per ladder: one lane group of the kernel.

@@ -1,104 +1,85 @@
 //! The solver panel's remote section, shown when the chosen sampler runs on a service (D-Wave
-//! Leap, Fujitsu's Digital Annealer): the account in effect (endpoint and where it came from; the token as present or
-//! missing, never its value), the service's solvers with status and load (a click picks one),
-//! what a run will cost, the running job's live status, and a job left over from an earlier
-//! session to resume or cancel.
+//! Leap, Fujitsu's Digital Annealer): the account in effect (endpoint and where it came from; the
+//! credential as present or missing, never its value), the service's solvers with status and
+//! load (a click picks one), what a run will cost, the running job's live status, and a job left
+//! over from an earlier session to resume or cancel. Everything service-specific comes from the
+//! sampler's `Service` description (`sampler::Service`, written beside its client in `remote`).
 //!
 //! Invariant: every network call runs on a job thread; the panel only lays out what came back.
 
 use crate::gui::jobs::OneShot;
 use crate::gui::shared::{Command, Shared};
 use crate::params::ParamValues;
-use crate::remote::leap::{self, LeapSettings};
-use crate::remote::sapi::{Solver, minimum_time_limit_s};
-use crate::sampler::{RemoteJob, SamplerEntry};
+use crate::sampler::{RemoteJob, RunsOn, SamplerEntry, Service, ServiceSolver};
 
 /// The remote section's own state: the solver list and a server-side cancel in flight.
 #[derive(Default)]
 pub struct RemoteSection {
-    listing: Option<OneShot<Result<Vec<Solver>, String>>>,
+    listing: Option<OneShot<Result<Vec<ServiceSolver>, String>>>,
     /// The last list fetched (or why it could not be).
-    pub solvers: Option<Result<Vec<Solver>, String>>,
+    pub solvers: Option<Result<Vec<ServiceSolver>, String>>,
     cancelling: Option<OneShot<Result<String, String>>>,
-    /// The settings the account lines were resolved for, and the lines.
-    account: Option<(ParamValues, Vec<(String, bool)>)>,
+    /// The sampler and settings the account lines were resolved for, and the lines.
+    account: Option<(&'static str, ParamValues, AccountLines)>,
 }
 
+/// A service's account lines: the text, and `false` where the user must act.
+type AccountLines = Vec<(String, bool)>;
+
 impl RemoteSection {
-    /// Draws the section for sampler `e` (a remote one).
+    /// Draws the section for sampler `e` (nothing for a local one).
     pub fn ui(&mut self, ui: &mut egui::Ui, s: &mut Shared, e: &'static SamplerEntry) {
+        let RunsOn::Service(service) = e.runs_on else {
+            return;
+        };
         self.poll(s);
         let values = crate::params::validate(e.params, &s.settings.sampler_params(e.name))
             .unwrap_or_default();
         ui.separator();
-        if e.name == crate::remote::digital_annealer::ENTRY.name {
-            ui.strong("Remote service: Fujitsu Digital Annealer");
-            self.da_ui(ui, s, &values);
-            return;
-        }
-        let settings = LeapSettings::from_values(&values);
-        ui.strong("Remote service: D-Wave Leap");
-        for (line, ok) in self.account_lines(&values, &settings) {
+        ui.strong(format!("Remote service: {}", service.name));
+        for (line, ok) in self.account_lines(e.name, service, &values) {
             if ok {
                 ui.label(line);
             } else {
                 ui.colored_label(ui.visuals().warn_fg_color, line);
             }
         }
-        ui.horizontal(|ui| {
-            let busy = self.listing.is_some();
-            if ui
-                .add_enabled(!busy, egui::Button::new("List solvers"))
-                .clicked()
-            {
-                let settings = settings.clone();
-                let ctx = ui.ctx().clone();
-                self.listing = Some(OneShot::start(
-                    move || {
-                        leap::client(&settings, leap::process_env())
-                            .and_then(|c| c.solvers())
-                            .map_err(|e| e.to_string())
-                    },
-                    move || ctx.request_repaint(),
-                ));
-            }
-            if busy {
-                ui.spinner();
-            }
-        });
-        self.solvers_ui(ui, s, e);
-        cost_ui(ui, s, e, &values, self.solvers.as_ref());
-        self.live_job_ui(ui, s);
-        self.pending_ui(ui, s);
-    }
-
-    /// The Digital Annealer's account, cost, live job and left-over job.
-    fn da_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared, values: &ParamValues) {
-        let sampler = crate::remote::digital_annealer::DigitalAnnealer::from_values(values);
-        if self.account.as_ref().is_none_or(|(v, _)| v != values) {
-            let line = match sampler.client(leap::process_env()) {
-                Ok(_) => ("key: present".to_string(), true),
-                Err(e) => (e.to_string(), false),
-            };
-            self.account = Some((values.clone(), vec![line]));
+        let mut chosen_properties = None;
+        if let Some(listing) = &service.solvers {
+            ui.horizontal(|ui| {
+                let busy = self.listing.is_some();
+                if ui
+                    .add_enabled(!busy, egui::Button::new("List solvers"))
+                    .clicked()
+                {
+                    let values = values.clone();
+                    let list = listing.list;
+                    let ctx = ui.ctx().clone();
+                    self.listing = Some(OneShot::start(
+                        move || list(&values),
+                        move || ctx.request_repaint(),
+                    ));
+                }
+                if busy {
+                    ui.spinner();
+                }
+            });
+            self.solvers_ui(ui, s, e, listing.category);
+            // The cost is figured for the solver chosen, else the first of the right category.
+            let named = values.get("solver").and_then(|v| v.as_str());
+            chosen_properties = self
+                .solvers
+                .as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .and_then(|list| {
+                    list.iter()
+                        .find(|x| Some(x.name.as_str()) == named)
+                        .or_else(|| list.iter().find(|x| x.category == listing.category))
+                })
+                .map(|x| x.properties.clone());
         }
-        for (line, ok) in self
-            .account
-            .as_ref()
-            .map(|a| a.1.clone())
-            .unwrap_or_default()
-        {
-            if ok {
-                ui.label(line);
-            } else {
-                ui.colored_label(ui.visuals().warn_fg_color, line);
-            }
-        }
-        let seconds = values
-            .get("time_limit_sec")
-            .and_then(|v| v.as_u64())
-            .unwrap_or(10);
-        ui.weak(format!("cost: {seconds} s of annealer time per job"));
+        let n = s.doc.model.as_ref().map_or(0, |m| m.qubo.num_variables());
+        ui.weak((service.cost)(&values, n, chosen_properties.as_ref()));
         self.live_job_ui(ui, s);
         self.pending_ui(ui, s);
     }
@@ -137,57 +118,34 @@ impl RemoteSection {
         }
     }
 
-    /// Endpoint and token lines, resolved again only when the sampler's settings change.
+    /// The account lines, resolved again only when the sampler or its settings change (the
+    /// service reads configuration files).
     fn account_lines(
         &mut self,
+        sampler: &'static str,
+        service: &Service,
         values: &ParamValues,
-        settings: &LeapSettings,
     ) -> Vec<(String, bool)> {
-        if self.account.as_ref().is_none_or(|(v, _)| v != values) {
-            let lines = match leap::resolve_config(settings, leap::process_env()) {
-                Ok(c) => {
-                    // A setting given here is named by its field, not by the CLI flag.
-                    let from = |k: &str| {
-                        c.sources
-                            .get(k)
-                            .map(|s| match s.strip_prefix("--") {
-                                Some(flag) => format!(" (from this panel's {flag} field)"),
-                                None => format!(" (from {s})"),
-                            })
-                            .unwrap_or_default()
-                    };
-                    vec![
-                        (
-                            format!("endpoint: {}{}", c.base_url(), from("endpoint")),
-                            true,
-                        ),
-                        match &c.token {
-                            Some(_) => (format!("token: present{}", from("token")), true),
-                            None => (
-                                "token: missing — set DWAVE_API_TOKEN, or token = … in a \
-                                 dwave.conf profile"
-                                    .to_string(),
-                                false,
-                            ),
-                        },
-                    ]
-                }
-                Err(e) => vec![(e.to_string(), false)],
-            };
-            self.account = Some((values.clone(), lines));
+        if self
+            .account
+            .as_ref()
+            .is_none_or(|(n, v, _)| *n != sampler || v != values)
+        {
+            self.account = Some((sampler, values.clone(), (service.account)(values)));
         }
         self.account
             .as_ref()
-            .map(|(_, l)| l.clone())
+            .map(|(_, _, l)| l.clone())
             .unwrap_or_default()
     }
 
-    fn solvers_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared, e: &'static SamplerEntry) {
-        let category = if e.name == "dwave-qpu" {
-            "qpu"
-        } else {
-            "hybrid"
-        };
+    fn solvers_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        s: &mut Shared,
+        e: &'static SamplerEntry,
+        category: &str,
+    ) {
         match &self.solvers {
             None => {}
             Some(Err(why)) => {
@@ -279,72 +237,20 @@ fn cancel_on_server(
 ) -> OneShot<Result<String, String>> {
     let mut values = s.settings.sampler_params(&job.sampler);
     values.insert("endpoint".into(), job.endpoint.clone().into());
-    let da = job.sampler == crate::remote::digital_annealer::ENTRY.name;
+    let service = crate::samplers::entry(&job.sampler)
+        .ok()
+        .and_then(|e| match e.runs_on {
+            RunsOn::Service(service) => Some(service),
+            RunsOn::ThisMachine => None,
+        });
     OneShot::start(
-        move || {
-            if da {
-                let sampler =
-                    crate::remote::digital_annealer::DigitalAnnealer::from_values(&values);
-                let client = sampler
-                    .client(leap::process_env())
-                    .map_err(|e| e.to_string())?;
-                let status = client.cancel(&job.problem_id).map_err(|e| e.to_string())?;
-                let _ = client.delete(&job.problem_id);
-                return Ok(format!("job {} is {} and deleted", job.problem_id, status));
-            }
-            let settings = LeapSettings::from_values(&values);
-            let sapi = leap::client(&settings, leap::process_env()).map_err(|e| e.to_string())?;
-            let status = sapi.cancel(&job.problem_id).map_err(|e| e.to_string())?;
-            Ok(format!("problem {} is {}", job.problem_id, status.status))
+        move || match service {
+            Some(service) => (service.cancel)(&values, &job.problem_id),
+            None => Err(format!(
+                "{} is not a remote sampler of this build: cannot cancel its job",
+                job.sampler
+            )),
         },
         move || ctx.request_repaint(),
     )
-}
-
-/// What a run will cost, as far as the settings and the listed solver tell.
-fn cost_ui(
-    ui: &mut egui::Ui,
-    s: &Shared,
-    e: &SamplerEntry,
-    values: &ParamValues,
-    solvers: Option<&Result<Vec<Solver>, String>>,
-) {
-    let n = s.doc.model.as_ref().map_or(0, |m| m.qubo.num_variables());
-    let named = values.get("solver").and_then(|v| v.as_str());
-    let solver = solvers.and_then(|r| r.as_ref().ok()).and_then(|list| {
-        list.iter()
-            .find(|x| Some(x.name.as_str()) == named)
-            .or_else(|| list.iter().find(|x| x.category == "hybrid"))
-    });
-    if e.name == "dwave-hybrid" {
-        let minimum = solver.map(|x| minimum_time_limit_s(&x.properties["minimum_time_limit"], n));
-        let limit = values.get("time_limit").and_then(|v| v.as_f64());
-        let text = match (limit, minimum) {
-            (Some(t), Some(m)) => {
-                format!("cost: {t} s of solver time (minimum {m} s for {n} variables)")
-            }
-            (None, Some(m)) => {
-                format!("cost: {m} s of solver time (the minimum for {n} variables)")
-            }
-            (Some(t), None) => format!("cost: {t} s of solver time"),
-            (None, None) => {
-                "cost: the solver's minimum time for the model (list solvers to see it)".into()
-            }
-        };
-        ui.weak(text);
-    } else {
-        let reads = values
-            .get("num_reads")
-            .and_then(|v| v.as_u64())
-            .unwrap_or(100);
-        let anneal_us = values
-            .get("annealing_time")
-            .and_then(|v| v.as_f64())
-            .unwrap_or(20.0);
-        // Each read anneals and then reads out (about 100–200 µs on Advantage systems).
-        let estimate_ms = reads as f64 * (anneal_us + 150.0) / 1000.0;
-        ui.weak(format!(
-            "cost: about {estimate_ms:.0} ms of QPU time ({reads} reads × ({anneal_us} µs anneal + readout))"
-        ));
-    }
 }

@@ -8,7 +8,8 @@ use super::sampler_plots;
 use crate::gui::jobs::worker_threads;
 use crate::gui::params::params_ui;
 use crate::gui::shared::{Command, Shared};
-use crate::sampler::{AUTO, SAMPLERS, entry};
+use crate::sampler::SamplerPlot;
+use crate::samplers::{AUTO, SAMPLERS, entry};
 
 /// The solver panel (settings hold the parameters; the remote section keeps what the service
 /// sent).
@@ -43,20 +44,24 @@ impl SolverPanel {
             Ok(e) => {
                 ui.weak(e.summary);
                 params_ui(ui, e.name, e.params, s.settings.sampler_params_mut(e.name));
-                match e.name {
-                    "sqa" => sampler_plots::sqa_schedule_ui(ui, &s.settings.sampler_params("sqa")),
-                    "pt" => {
-                        if let Some(r) =
-                            s.result.as_ref().filter(|r| r.samples.info.sampler == "pt")
-                        {
-                            sampler_plots::pt_ladder_ui(ui, &r.samples.info.params);
+                // The plots the sampler offers (its entry says which).
+                for plot in e.plots {
+                    match plot {
+                        SamplerPlot::QuantumSchedule => {
+                            sampler_plots::sqa_schedule_ui(ui, &s.settings.sampler_params(e.name))
+                        }
+                        SamplerPlot::Ladder => {
+                            if let Some(r) = s
+                                .result
+                                .as_ref()
+                                .filter(|r| r.samples.info.sampler == e.name)
+                            {
+                                sampler_plots::pt_ladder_ui(ui, &r.samples.info.params);
+                            }
                         }
                     }
-                    _ => {}
                 }
-                if e.runs_on != crate::sampler::RunsOn::ThisMachine {
-                    self.remote.ui(ui, s, e);
-                }
+                self.remote.ui(ui, s, e);
             }
             Err(err) => {
                 ui.colored_label(egui::Color32::from_rgb(200, 40, 40), err.to_string());

@@ -2,6 +2,7 @@
 //! clicks, keys and sliders through accesskit, then assertions on the state behind them.
 //! No test reads or writes the user's settings: the workbench is built without storage.
 
+use crate::common::*;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -15,60 +16,11 @@ use qubo_workbench::gui::{Command, Workbench};
 use qubo_workbench::puzzle::AnyPuzzle;
 use qubo_workbench::puzzle::edge_matching::{EdgeMatching, cell_origin, rotated};
 
-fn puzzle(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("puzzles/sudoku")
-        .join(name)
-}
-
-fn harness(wb: Workbench) -> Harness<'static, Workbench> {
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_ui_state(
-            |ui, wb: &mut Workbench| {
-                // eframe calls logic() then ui() every frame; so does the harness.
-                wb.logic(ui.ctx());
-                wb.ui(ui)
-            },
-            wb,
-        )
-}
-
-/// Steps frames until `done` holds (background jobs finish on their own threads).
-fn wait_for(h: &mut Harness<'static, Workbench>, what: &str, done: impl Fn(&Workbench) -> bool) {
-    for _ in 0..1500 {
-        h.step();
-        if done(h.state()) {
-            frames(h);
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    panic!("timed out waiting for {what}");
-}
-
-/// A few frames: enough for a click or key to take effect and the next layout to show it
-/// (`Harness::run` would wait for repaints to stop, which a spinner never does).
-fn frames(h: &mut Harness<'static, Workbench>) {
-    for _ in 0..4 {
-        h.step();
-    }
-}
-
 fn sudoku_editor(wb: &Workbench) -> &SudokuEditor {
     wb.puzzle
         .editors
         .get::<SudokuEditor>()
         .expect("a Sudoku editor")
-}
-
-/// Sets one parameter of one sampler where the GUI keeps them.
-fn set_param(settings: &mut Settings, sampler: &str, name: &str, value: serde_json::Value) {
-    settings
-        .sampler_params
-        .entry(sampler.into())
-        .or_default()
-        .insert(name.into(), value);
 }
 
 /// Chooses SA and sets one of its parameters.
@@ -1480,4 +1432,75 @@ fn the_editor_estimates_the_qubo_paths_difficulty_on_request() {
     let d = d.unwrap();
     assert!(d.tts99_s.unwrap() > 0.0 && !d.stopped_at_budget);
     assert!(h.query_by_label_contains("QUBO path: TTS99").is_some());
+}
+
+#[test]
+fn every_kind_opens_from_the_new_menu_draws_and_runs() {
+    use qubo_workbench::puzzle::Kind;
+    for &kind in Kind::ALL {
+        // A quick annealing run, whatever the kind: the contract is the path, not the answer.
+        let mut settings = Settings::default();
+        settings.sampler = "sa".into();
+        set_param(&mut settings, "sa", "num_reads", serde_json::json!(8));
+        set_param(&mut settings, "sa", "num_sweeps", serde_json::json!(100));
+        set_param(&mut settings, "sa", "seed", serde_json::json!(1));
+        let mut h = open(None, settings);
+        h.get_by_label("File").click();
+        frames(&mut h);
+        h.get_by_label("New").click();
+        frames(&mut h);
+        h.get_by_label(&format!("{kind} example")).click();
+        frames(&mut h);
+        assert_eq!(
+            h.state().shared.doc.puzzle().map(|p| p.kind()),
+            Some(kind),
+            "File ▸ New ▸ {kind} example opens it"
+        );
+        assert!(h.query_by_label("Puzzle canvas").is_some(), "{kind}: drawn");
+        wait_for(&mut h, "the model", |wb| wb.shared.doc.model.is_some());
+        h.get_by_label("Run").click();
+        frames(&mut h);
+        wait_for(&mut h, "the run", |wb| {
+            !wb.is_running() && wb.shared.result.is_some()
+        });
+        let r = h.state().shared.result.as_ref().unwrap();
+        assert_eq!(r.samples.info.sampler, "sa", "{kind}");
+        assert_eq!(r.samples.num_reads(), 8, "{kind}");
+        assert!(h.state().shared.selected_solution().is_some(), "{kind}");
+    }
+}
+
+#[test]
+fn every_local_sampler_is_chosen_from_the_list_and_runs() {
+    use qubo_workbench::samplers::SAMPLERS;
+    for e in SAMPLERS.iter().filter(|e| e.is_local()) {
+        // Small runs on the presolved 4×4 (16 variables): every sampler finishes quickly.
+        let mut settings = Settings::default();
+        for (name, value) in [
+            ("num_reads", serde_json::json!(4)),
+            ("seed", serde_json::json!(1)),
+        ] {
+            if e.params.iter().any(|p| p.name == name) {
+                set_param(&mut settings, e.name, name, value);
+            }
+        }
+        if let Some(effort) = e.effort {
+            set_param(&mut settings, e.name, effort, serde_json::json!(50));
+        }
+        let mut h = open(Some(&puzzle("shidoku-6givens.txt")), settings);
+        h.get_by_label("presolve (drop what the givens decide)")
+            .click();
+        frames(&mut h);
+        choose_sampler(&mut h, e.name);
+        wait_for(&mut h, "the model", |wb| wb.shared.doc.model.is_some());
+        h.get_by_label("Run").click();
+        frames(&mut h);
+        wait_for(&mut h, "the run", |wb| {
+            !wb.is_running() && wb.shared.result.is_some()
+        });
+        let r = h.state().shared.result.as_ref().unwrap();
+        assert_eq!(r.samples.info.sampler, e.name);
+        assert!(!r.samples.rows.is_empty(), "{}: reads", e.name);
+        assert!(!r.samples.info.cancelled, "{}", e.name);
+    }
 }

@@ -1,44 +1,9 @@
 //! The command line as scripts use it: JSON shapes, files written, exit codes, error lines.
 
+use crate::common::*;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_qubo-workbench"))
-}
-
-fn puzzle(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("puzzles/sudoku")
-        .join(name)
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("the binary runs")
-}
-
-fn stdout_json(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// Width and height from a PNG's IHDR chunk.
-fn png_size(path: &Path) -> (u32, u32) {
-    let b = std::fs::read(path).unwrap();
-    assert_eq!(&b[..8], b"\x89PNG\r\n\x1a\n");
-    let be = |k: usize| u32::from_be_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]);
-    (be(16), be(20))
-}
 
 #[test]
 fn solve_one_puzzle_to_a_valid_grid_and_a_png() {

@@ -3,8 +3,7 @@
 //! the referee; SA finds the seed article's perfect tiling; the CLI's JSON carries the board
 //! and its score; the corpus's piece-list forms read as they are.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use crate::common::*;
 
 use qubo_workbench::puzzle::edge_matching::{Colours, EdgeMatching, Placed, rotated};
 use qubo_workbench::puzzle::{
@@ -13,10 +12,6 @@ use qubo_workbench::puzzle::{
 };
 use qubo_workbench::qubo::StoredModel;
 use qubo_workbench::sampler::{RunControl, Sampler, SimulatedAnnealing};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn load(rel: &str) -> EdgeMatching {
     let all = load_puzzles(&root().join(rel), None).unwrap();
@@ -248,14 +243,6 @@ fn corpus_piece_list_forms_read_as_they_are() {
     );
     let back: AnyPuzzle = serde_json::from_str(&json).unwrap();
     assert_eq!(back, AnyPuzzle::EdgeMatching(e2));
-}
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_qubo-workbench"))
-}
-
-fn file(rel: &str) -> PathBuf {
-    root().join(rel)
 }
 
 #[test]

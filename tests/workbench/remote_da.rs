@@ -213,7 +213,8 @@ fn limits_failures_cancels_and_refused_keys_say_so() {
     none.environment = Some(Default::default());
     let e = none.sample(&m, &RunControl::new()).unwrap_err();
     assert!(
-        matches!(e, SampleError::Remote(RemoteError::Config(_))),
+        matches!(&e, SampleError::Service(s)
+            if matches!(s.downcast_ref::<RemoteError>(), Some(RemoteError::Config(_)))),
         "{e}"
     );
     assert!(e.to_string().contains("FUJITSU_DA_API_KEY"), "{e}");

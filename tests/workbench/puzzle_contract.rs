@@ -18,8 +18,7 @@ use std::path::Path;
 use qubo_workbench::outcome::ground_energy;
 use qubo_workbench::params::{ParamValues, defaults};
 use qubo_workbench::puzzle::{
-    AnyPuzzle, EncodeOptions, Kind, REFERENCE_NODE_BUDGET, Reference, SolutionCount,
-    load_puzzles,
+    AnyPuzzle, EncodeOptions, Kind, REFERENCE_NODE_BUDGET, Reference, SolutionCount, load_puzzles,
 };
 use qubo_workbench::qubo::{Model, StoredModel};
 use qubo_workbench::sampler::{ExactSolver, RunControl, Sampler};

@@ -2,22 +2,14 @@
 //! instances, presolve keeping every answer, cycle cuts and loop repair, the referee on loops
 //! and crossings, the ADC 2018 answers, and the CLI's JSON contract.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use crate::common::*;
+use std::path::PathBuf;
 
 use qubo_workbench::puzzle::numberlink::check::cycles;
 use qubo_workbench::puzzle::numberlink::{Numberlink, NumberlinkSolution, generate};
 use qubo_workbench::puzzle::{EncodeOptions, ParseHints, Puzzle, REFERENCE_NODE_BUDGET};
 use qubo_workbench::qubo::{Model, StoredModel};
 use qubo_workbench::sampler::{ExactSolver, RunControl, Sampler};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_qubo-workbench"))
-}
 
 fn adc(name: &str) -> PathBuf {
     root().join("puzzles/numberlink/adc2018").join(name)

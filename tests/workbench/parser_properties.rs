@@ -252,13 +252,13 @@ proptest! {
         s.sweep.from = from;
         let s = s.sanitized();
         prop_assert!(qubo_workbench::sweep::values(s.sweep.from, s.sweep.to, s.sweep.steps).is_ok());
-        let task = qubo_workbench::sampler::Task {
+        let task = qubo_workbench::samplers::Task {
             num_variables: 100,
             has_target: true,
             stored: true,
             marginals: false,
         };
-        let (name, _) = qubo_workbench::sampler::resolve(&s.sampler, task);
-        prop_assert!(qubo_workbench::sampler::sampler_from_params(&name, &s.sampler_params(&name)).is_ok());
+        let (name, _) = qubo_workbench::samplers::resolve(&s.sampler, task);
+        prop_assert!(qubo_workbench::samplers::sampler_from_params(&name, &s.sampler_params(&name)).is_ok());
     }
 }

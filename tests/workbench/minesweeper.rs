@@ -3,22 +3,14 @@
 //! the CLI reports probabilities three ways; bad positions name the cell; the corpus forms read
 //! as they are.
 
+use crate::common::*;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
 use qubo_workbench::puzzle::minesweeper::{Cell, Minesweeper};
 use qubo_workbench::puzzle::{EncodeOptions, ParseHints, Puzzle, REFERENCE_NODE_BUDGET};
 use qubo_workbench::qubo::StoredModel;
 use qubo_workbench::sampler::{ExactSolver, RunControl, Sampler};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_qubo-workbench"))
-}
 
 fn position(text: &str) -> Minesweeper {
     Minesweeper::parse_text(text, "test", &ParseHints::default())
