@@ -7,8 +7,10 @@ mod args;
 mod model_cmds;
 mod output;
 mod params;
+mod play_cmds;
 mod puzzle_cmds;
 mod remote_cmds;
+mod tuning_cmds;
 
 use std::path::PathBuf;
 
@@ -253,9 +255,9 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
             params,
             sweeps,
         ),
-        Command::Sweep(a) => puzzle_cmds::sweep(a),
-        Command::Tune(a) => puzzle_cmds::tune(a),
-        Command::Play(a) => puzzle_cmds::play(a),
+        Command::Sweep(a) => tuning_cmds::sweep(a),
+        Command::Tune(a) => tuning_cmds::tune(a),
+        Command::Play(a) => play_cmds::play(a),
         Command::Solve(a) => puzzle_cmds::solve(a),
         Command::Encode(a) => puzzle_cmds::encode(a),
         Command::Check(a) => puzzle_cmds::check(a),

@@ -1,0 +1,352 @@
+//! Tuning commands: `sweep` (a weight, or a grid of two, point by point) and `tune` (suggested
+//! weights). Both re-weight one encoding (`crate::sweep`).
+
+use serde_json::json;
+
+use super::args::{SweepArgs, TuneArgs, build_sampler, load, pick, threads, weights_for};
+use super::output::{Output, check_output, control_with_progress, print_json};
+use super::{Failure, usage};
+use crate::puzzle::{AnyPuzzle, EncodeOptions, REFERENCE_NODE_BUDGET, refuse_conflicts};
+use crate::render::image::export;
+use crate::samplers::Task;
+use crate::solve::Problem;
+
+/// What `sweep` and `tune` work on: the puzzle (its givens consistent), its encoding, the
+/// weights given with --set, the classical reference, and the sampler.
+struct Tuning {
+    puzzle: AnyPuzzle,
+    encoding: crate::qubo::Encoding,
+    base: crate::qubo::Weights,
+    reference: crate::puzzle::Reference<crate::puzzle::AnySolution>,
+    sampler: Box<dyn crate::sampler::Sampler>,
+    /// Why `auto` chose the sampler (printed once the flags are all checked).
+    sampler_note: Option<String>,
+}
+
+fn prepare_tuning(
+    puzzle_args: &super::args::PuzzleArgs,
+    index: usize,
+    presolve: &super::args::PresolveArgs,
+    formulation: &Option<String>,
+    set: &[String],
+    sampler_args: &super::args::SamplerArgs,
+) -> Result<Tuning, Failure> {
+    let loaded = pick(load(puzzle_args)?, index, &puzzle_args.puzzle)?;
+    refuse_conflicts(&loaded.puzzle, &loaded.origin)?;
+    let puzzle = loaded.puzzle;
+    let options = EncodeOptions {
+        presolve: presolve.on_for(puzzle.kind()),
+        formulation: formulation.clone(),
+        ..Default::default()
+    };
+    let encoding = puzzle.encode(&options)?;
+    let base = weights_for(&encoding, "--set", set)?;
+    let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
+    let (sampler, reason) = build_sampler(
+        sampler_args,
+        Task {
+            num_variables: encoding.num_variables(),
+            has_target: reference.solution().is_some() || sampler_args.target_energy.is_some(),
+            stored: encoding.unstored().is_none(),
+            marginals: puzzle.kind().has_probabilities(),
+        },
+    )?;
+    Ok(Tuning {
+        puzzle,
+        encoding,
+        base,
+        reference,
+        sampler_note: reason.map(|why| format!("sampler: {} ({why})", sampler.name())),
+        sampler,
+    })
+}
+
+fn check_repeats(repeats: usize) -> Result<(), Failure> {
+    if (1..=crate::sweep::MAX_REPEATS).contains(&repeats) {
+        Ok(())
+    } else {
+        Err(usage(format!(
+            "--repeats {repeats}: a point takes 1 to {} repeats",
+            crate::sweep::MAX_REPEATS
+        )))
+    }
+}
+
+/// `sweep PUZZLE --weight NAME --from A --to B`.
+pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
+    use crate::sweep::{Metric, SweepPoint};
+    let input = a.puzzle.puzzle.as_path();
+    for (flag, out) in [("--plot", &a.plot), ("--plot-broken", &a.plot_broken)] {
+        if let Some(out) = out {
+            check_output(flag, out, Output::Image, &[input])?;
+        }
+    }
+    if let Some(out) = &a.csv {
+        check_output("--csv", out, Output::Text, &[input])?;
+    }
+    let metric = Metric::parse(&a.metric).ok_or_else(|| {
+        usage(format!(
+            "--metric {}: one of {}",
+            a.metric,
+            Metric::ALL.map(Metric::name).join(", ")
+        ))
+    })?;
+    check_repeats(a.repeats)?;
+    let Tuning {
+        puzzle,
+        encoding,
+        base,
+        reference,
+        sampler,
+        sampler_note,
+    } = prepare_tuning(
+        &a.puzzle,
+        a.index,
+        &a.presolve,
+        &a.formulation,
+        &a.set,
+        &a.sampler,
+    )?;
+    crate::sweep::check_sweepable(&encoding, &a.weight)
+        .map_err(|e| usage(format!("--weight {}: {e}", a.weight)))?;
+    let values = crate::sweep::values(a.from, a.to, a.steps).map_err(|e| {
+        usage(format!(
+            "--from {} --to {} --steps {}: {e}",
+            a.from, a.to, a.steps
+        ))
+    })?;
+    let values2 = match &a.weight2 {
+        None => None,
+        Some(w2) => {
+            crate::sweep::check_sweepable(&encoding, w2)
+                .map_err(|e| usage(format!("--weight2 {w2}: {e}")))?;
+            let (Some(from2), Some(to2)) = (a.from2, a.to2) else {
+                return Err(usage(format!("--weight2 {w2} needs --from2 and --to2")));
+            };
+            Some(crate::sweep::values(from2, to2, a.steps2).map_err(|e| {
+                usage(format!(
+                    "--from2 {from2} --to2 {to2} --steps2 {}: {e}",
+                    a.steps2
+                ))
+            })?)
+        }
+    };
+    if let Some(note) = sampler_note {
+        eprintln!("{note}");
+    }
+    let (control, bar) = control_with_progress(threads(&a.sampler)?, "sweep");
+    let control = control.with_target_energy(a.sampler.target_energy);
+    let second = a.weight2.as_deref().zip(values2.as_deref());
+    if !a.json {
+        println!(
+            "{:>10} {:>10} {:>22} {:>9} {:>11}  penalty too weak",
+            a.weight,
+            a.weight2.as_deref().unwrap_or(""),
+            "valid [95 % interval]",
+            "ground",
+            "TTS99",
+        );
+    }
+    let spec = crate::sweep::SweepSpec {
+        problem: Problem {
+            puzzle: &puzzle,
+            encoding: &encoding,
+            reference: &reference,
+        },
+        base: &base,
+        weight: &a.weight,
+        values: &values,
+        second,
+        repeats: a.repeats,
+    };
+    let points = crate::sweep::run(&spec, sampler.as_ref(), &control, |p: &SweepPoint| {
+        if !a.json {
+            println!(
+                "{:>10.4} {:>10} {:>6.1}% [{:>5.1}, {:>5.1}] {:>9} {:>11}  {}",
+                p.value,
+                p.value2.map_or(String::new(), |v| format!("{v:.4}")),
+                100.0 * p.success_fraction,
+                100.0 * p.success_ci95[0],
+                100.0 * p.success_ci95[1],
+                p.ground_fraction
+                    .map_or("—".into(), |g| format!("{:.1}%", 100.0 * g)),
+                p.tts99_s.map_or("—".into(), |t| format!("{t:.3e} s")),
+                match &p.witness {
+                    Some(w) => format!(
+                        "YES (E {} ≤ valid {})",
+                        w.energy,
+                        p.valid_energy.unwrap_or(f64::NAN)
+                    ),
+                    None => "no".into(),
+                }
+            );
+        }
+    })?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let description = puzzle.describe();
+    if let Some(out) = &a.plot {
+        let d = crate::sweep::plot(
+            &points,
+            &a.weight,
+            a.weight2.as_deref(),
+            metric,
+            &description,
+        );
+        export(&d, out, 2.0)?;
+    }
+    if let Some(out) = &a.plot_broken {
+        export(
+            &crate::sweep::plot_broken(&points, &a.weight, &description),
+            out,
+            2.0,
+        )?;
+    }
+    if let Some(out) = &a.csv {
+        crate::io::write_atomic(out, crate::sweep::to_csv(&points).as_bytes())?;
+    }
+    let best = crate::sweep::best_point(&points, metric);
+    if a.json {
+        print_json(&json!({
+            "weight": a.weight,
+            "weight2": a.weight2,
+            "metric": metric.name(),
+            "repeats": a.repeats,
+            "description": description,
+            "points": points,
+            "best": best.map(|k| &points[k]),
+        }))?;
+    } else if let Some(k) = best {
+        println!(
+            "best by {}: {}",
+            metric.name(),
+            points[k]
+                .weights
+                .iter()
+                .map(|(n, v)| format!("{n}={v}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+    }
+    Ok(0)
+}
+
+/// `tune`: suggest weights by a coordinate search on TTS99.
+pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
+    let input = a.puzzle.puzzle.as_path();
+    if let Some(out) = &a.plot {
+        check_output("--plot", out, Output::Image, &[input])?;
+    }
+    if !(a.budget.is_finite() && (0.0..=86_400.0).contains(&a.budget)) {
+        return Err(usage(format!(
+            "--budget {}: seconds in 0 to 86400",
+            a.budget
+        )));
+    }
+    check_repeats(a.repeats)?;
+    let Tuning {
+        puzzle,
+        encoding,
+        base,
+        reference,
+        sampler,
+        sampler_note,
+    } = prepare_tuning(
+        &a.puzzle,
+        a.index,
+        &a.presolve,
+        &a.formulation,
+        &a.set,
+        &a.sampler,
+    )?;
+    if let Some(note) = sampler_note {
+        eprintln!("{note}");
+    }
+    let (control, bar) = control_with_progress(threads(&a.sampler)?, "tune");
+    let control = control.with_target_energy(a.sampler.target_energy);
+    // Four significant digits: the search moves by factors of √2 and finer, not by 1e-16.
+    let short = |v: f64| format!("{}", format!("{v:.4e}").parse::<f64>().unwrap_or(v));
+    let show = |w: &std::collections::BTreeMap<String, f64>| {
+        w.iter()
+            .map(|(n, v)| format!("{n}={}", short(*v)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let problem = Problem {
+        puzzle: &puzzle,
+        encoding: &encoding,
+        reference: &reference,
+    };
+    let budget = std::time::Duration::from_secs_f64(a.budget);
+    let found = crate::sweep::suggest(
+        problem,
+        &base,
+        sampler.as_ref(),
+        a.repeats,
+        budget,
+        &control,
+        |p, moved| {
+            if !a.json {
+                println!(
+                    "{} {:>6.1}% valid  TTS99 {:>11}{}  {}",
+                    if moved { "→" } else { " " },
+                    100.0 * p.success_fraction,
+                    p.tts99_s.map_or("—".into(), |t| format!("{t:.3e} s")),
+                    if p.penalty_too_weak {
+                        "  penalty too weak"
+                    } else {
+                        ""
+                    },
+                    show(&p.weights)
+                );
+            }
+        },
+    )?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    if let Some(out) = &a.plot {
+        export(
+            &crate::sweep::plot_suggestion(
+                &found
+                    .path
+                    .iter()
+                    .cloned()
+                    .zip(found.accepted.iter().copied())
+                    .collect::<Vec<_>>(),
+                &found.stopped,
+                &puzzle.describe(),
+            ),
+            out,
+            2.0,
+        )?;
+    }
+    if a.json {
+        print_json(&json!({
+            "description": puzzle.describe(),
+            "weights": found.best.weights,
+            "best": found.best,
+            "path": found.path,
+            "accepted": found.accepted,
+            "stopped": found.stopped,
+        }))?;
+    } else {
+        println!(
+            "suggested ({}): {}",
+            found.stopped,
+            show(&found.best.weights)
+        );
+        println!(
+            "use them: --weight {}",
+            found
+                .best
+                .weights
+                .iter()
+                .map(|(n, v)| format!("{n}={}", short(*v)))
+                .collect::<Vec<_>>()
+                .join(" --weight ")
+        );
+    }
+    Ok(0)
+}
