@@ -11,6 +11,7 @@
 //! `Secret`, whose `Debug` and `Display` print only a masked form.
 
 pub mod bq;
+pub mod chains;
 pub mod clique;
 pub mod digital_annealer;
 pub mod dwave_config;

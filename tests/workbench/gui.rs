@@ -1439,8 +1439,10 @@ fn every_kind_opens_from_the_new_menu_draws_and_runs() {
     use qubo_workbench::puzzle::Kind;
     for &kind in Kind::ALL {
         // A quick annealing run, whatever the kind: the contract is the path, not the answer.
-        let mut settings = Settings::default();
-        settings.sampler = "sa".into();
+        let mut settings = Settings {
+            sampler: "sa".into(),
+            ..Default::default()
+        };
         set_param(&mut settings, "sa", "num_reads", serde_json::json!(8));
         set_param(&mut settings, "sa", "num_sweeps", serde_json::json!(100));
         set_param(&mut settings, "sa", "seed", serde_json::json!(1));
