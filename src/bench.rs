@@ -1,5 +1,5 @@
 //! `qubo-workbench bench`: every sampler timed on built-in models or on COO files (the same
-//! files `../shared/bench/run_peers.py` reads), wall time, median of several runs. SA runs both
+//! files the peer benchmark harness reads; README, "Comparing with the Python peers"), wall time, median of several runs. SA runs both
 //! kernels at every thread count asked for; tempering, quantum annealing and tabu run on one
 //! thread with work comparable to SA's reads × sweeps, so their costs per update line up with
 //! the peer harness's.

@@ -1,5 +1,5 @@
 //! dimod's serialized `SampleSet` (`to_serializable`), the `bq` answer of D-Wave's hybrid
-//! solvers (`../shared/docs/qubo-formats.md` §4): both directions, the client reading answers
+//! solvers (as dimod writes and reads it): both directions, the client reading answers
 //! and the fake writing them.
 //!
 //! Invariant: packed rows are `ceil(n/32)` uint32 words per row, variable j at bit `j % 32`

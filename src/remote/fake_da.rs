@@ -1,5 +1,5 @@
 //! A fake Fujitsu Digital Annealer (v4/v3c QUBO API) on 127.0.0.1, strict where the service is
-//! (`../shared/docs/remote-protocols.md` §2.5): exactly one credential header, JSON `Accept` and
+//! (as Fujitsu's API reference states): exactly one credential header, JSON `Accept` and
 //! `Content-Type`, the `fujitsuDA3` parameters within their documented ranges, a job limit per
 //! user (429 when full, so a client that never deletes its results fails), jobs that go
 //! `Waiting` → `Running` → `Done` over polls, 404 after `DELETE`. It anneals what it is sent with

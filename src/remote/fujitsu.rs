@@ -1,5 +1,5 @@
 //! Fujitsu's Digital Annealer cloud API (v4; v3c has the same JSON), the client side
-//! (`../shared/docs/remote-protocols.md` §2): the QUBO as a binary polynomial, `POST
+//! (Fujitsu's published API reference): the QUBO as a binary polynomial, `POST
 //! async/qubo/solve`, polling `async/jobs/result/{id}`, and `DELETE` of every result once read —
 //! the service keeps only a few jobs per user, so a client that forgets fills the account.
 //!

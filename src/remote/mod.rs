@@ -1,11 +1,12 @@
 //! Remote annealing services: D-Wave Leap's Solver API and Fujitsu's Digital Annealer.
 //!
-//! What is here so far: the wire encodings (`qp`), the configuration users already have
+//! What is here: the wire encodings (`qp`, `bq`), the configuration users already have
 //! (`dwave.conf` profiles and `DWAVE_*` variables), the HTTP path with deadlines (`http`), the
-//! SAPI client (`sapi`: solvers, `qp` problems, polling, cancel) and a strict loopback fake
-//! that samples what it is sent (`fake_sapi`). The hybrid upload, embedding, the samplers and
-//! the Fujitsu client come next;
-//! `../shared/docs/remote-protocols.md` is the protocol reference.
+//! SAPI client (`sapi`), the Leap samplers (`leap`, `hybrid`, `qpu` with its embedding step in
+//! `chains`, `embedding`, `clique`, `topology`), the Digital Annealer client and sampler
+//! (`fujitsu`, `digital_annealer`), strict loopback fakes of both services (`fake_sapi`,
+//! `fake_da`), and each service's `Service` description for the window. The vendors' published
+//! API references and clients are the protocol reference.
 //!
 //! Invariant: a token never appears in an error, a log line or any output. It is held in a
 //! `Secret`, whose `Debug` and `Display` print only a masked form.

@@ -1,5 +1,5 @@
 //! SAPI's `qp` encodings: a problem on a QPU's working graph, and the answer that comes back
-//! (`../shared/docs/remote-protocols.md` §1.6 and §1.8). Both sides live here — the client
+//! (as D-Wave's cloud client writes and reads them). Both sides live here — the client
 //! encodes problems and decodes answers, the tests' fake server does the reverse — so one
 //! reading of the byte layout serves both and a mistake cannot hide in a matching pair.
 //!

@@ -1,6 +1,6 @@
 //! D-Wave's Solver API (SAPI) v3, the client side: versioned media types checked strictly on
 //! every 2xx reply, the token in `X-Auth-Token` only, HTTP errors mapped to messages that say
-//! what to do (`../shared/docs/remote-protocols.md` §1.2–§1.11).
+//! what to do (as D-Wave's SAPI reference and its cloud client define them).
 //!
 //! Listing solvers, submitting a problem (deflate-compressed batch of one), the long poll,
 //! reading a finished problem's answer, cancelling, and the multipart upload of a hybrid

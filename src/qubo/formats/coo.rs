@@ -1,5 +1,6 @@
 //! dimod COO text: `u v bias` lines, `#` comments, an optional `# vartype=BINARY|SPIN` header,
-//! and our `# n=N offset=C` header (read by `../shared/bench/run_peers.py`).
+//! and our `# n=N offset=C` header (read by the peer benchmark harness; README, "Comparing with
+//! the Python peers").
 //!
 //! Only a real header sets `n` or the offset: a comment made of nothing but `key=value` tokens
 //! with keys among `n`, `offset` and `vartype`. Free text such as `# note: offset=7` is a

@@ -1,0 +1,313 @@
+//! What a sweep's points become for people: the best point, CSV rows, and charts (fractions
+//! with their intervals, TTS99, a heatmap of two weights, broken groups per weight, a
+//! suggestion's path), drawn as `Drawing`s for the window and image export alike.
+
+use super::*;
+use crate::render::Drawing;
+
+/// The best point by `metric` (lowest TTS99, highest valid fraction, or — for `weak` — the
+/// first point not flagged with the highest valid fraction); `None` when no point qualifies.
+pub fn best_point(points: &[SweepPoint], metric: Metric) -> Option<usize> {
+    let score = |p: &SweepPoint| -> Option<f64> {
+        match metric {
+            Metric::Tts99 => p.tts99_s.map(|t| -t),
+            Metric::Valid => Some(p.success_fraction),
+            Metric::Weak => (!p.penalty_too_weak).then_some(p.success_fraction),
+        }
+    };
+    let mut best: Option<(usize, f64)> = None;
+    for (k, p) in points.iter().enumerate() {
+        if let Some(s) = score(p)
+            && best.is_none_or(|(_, b)| s > b)
+        {
+            best = Some((k, s));
+        }
+    }
+    best.map(|(k, _)| k)
+}
+
+/// The points as CSV: the weights, then every metric (empty where unknown), broken groups per
+/// read as `broken:NAME` columns.
+pub fn to_csv(points: &[SweepPoint]) -> String {
+    let weights: Vec<&String> = points
+        .first()
+        .map_or(Vec::new(), |p| p.weights.keys().collect());
+    let groups: Vec<&String> = points
+        .first()
+        .map_or(Vec::new(), |p| p.broken_per_read.keys().collect());
+    let mut out = String::new();
+    let mut header: Vec<String> = weights.iter().map(|w| w.to_string()).collect();
+    header.extend(
+        [
+            "reads",
+            "valid_fraction",
+            "valid_ci95_low",
+            "valid_ci95_high",
+            "ground_fraction",
+            "tts99_s",
+            "mean_energy",
+            "min_energy",
+            "valid_energy",
+            "penalty_too_weak",
+            "sample_s",
+        ]
+        .map(String::from),
+    );
+    header.extend(groups.iter().map(|g| format!("broken:{g}")));
+    out.push_str(&header.join(","));
+    out.push('\n');
+    let opt = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
+    for p in points {
+        let mut row: Vec<String> = weights
+            .iter()
+            .map(|w| opt(p.weights.get(*w).copied()))
+            .collect();
+        row.extend([
+            p.reads.to_string(),
+            p.success_fraction.to_string(),
+            p.success_ci95[0].to_string(),
+            p.success_ci95[1].to_string(),
+            opt(p.ground_fraction),
+            opt(p.tts99_s),
+            p.mean_energy.to_string(),
+            p.min_energy.to_string(),
+            opt(p.valid_energy),
+            p.penalty_too_weak.to_string(),
+            p.sample_s.to_string(),
+        ]);
+        row.extend(
+            groups
+                .iter()
+                .map(|g| opt(p.broken_per_read.get(*g).copied())),
+        );
+        out.push_str(&row.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// A sweep's main chart, kept (not only drawn) so the GUI can tell what a click hit.
+pub enum SweepChart {
+    /// One weight: fractions or TTS99 against it.
+    Line(crate::render::chart::LineChart),
+    /// Two weights: a heatmap of the metric.
+    Heat(crate::render::chart::Heatmap),
+}
+
+impl SweepChart {
+    /// The chart as a drawing.
+    pub fn drawing(&self) -> Drawing {
+        match self {
+            SweepChart::Line(c) => c.drawing(),
+            SweepChart::Heat(c) => c.drawing(),
+        }
+    }
+}
+
+/// The sweep's main plot (`chart`, drawn).
+pub fn plot(
+    points: &[SweepPoint],
+    weight: &str,
+    weight2: Option<&str>,
+    metric: Metric,
+    description: &str,
+) -> Drawing {
+    chart(points, weight, weight2, metric, description).drawing()
+}
+
+/// The sweep's main chart: for one weight, the valid fraction with its 95 % band, the ground
+/// fraction and the "penalty too weak" flags (or TTS99, with `Metric::Tts99`); for two, a
+/// heatmap of `metric` with the flagged cells outlined.
+pub fn chart(
+    points: &[SweepPoint],
+    weight: &str,
+    weight2: Option<&str>,
+    metric: Metric,
+    description: &str,
+) -> SweepChart {
+    use crate::render::chart::{Heatmap, LineChart, Series, colors};
+    let flag_name = "penalty too weak".to_string();
+    if let Some(w2) = weight2 {
+        let mut xs: Vec<f64> = points.iter().map(|p| p.value).collect();
+        let mut ys: Vec<f64> = points.iter().filter_map(|p| p.value2).collect();
+        for v in [&mut xs, &mut ys] {
+            v.sort_by(f64::total_cmp);
+            v.dedup();
+        }
+        let mut cells = vec![None; xs.len() * ys.len()];
+        let mut flagged = vec![false; cells.len()];
+        for p in points {
+            let col = xs.iter().position(|&x| x == p.value);
+            let row = p.value2.and_then(|v| ys.iter().position(|&y| y == v));
+            if let (Some(col), Some(row)) = (col, row) {
+                cells[row * xs.len() + col] = metric.of(p);
+                flagged[row * xs.len() + col] = p.penalty_too_weak;
+            }
+        }
+        return SweepChart::Heat(Heatmap {
+            title: format!("{}: {weight} × {w2} — {description}", metric.title()),
+            x_label: weight.to_string(),
+            y_label: w2.to_string(),
+            xs,
+            ys,
+            cells,
+            flagged,
+            flag_name,
+            low_is_good: metric == Metric::Tts99,
+            log_scale: metric == Metric::Tts99,
+            value_label: match metric {
+                Metric::Tts99 => "TTS99 (s)".into(),
+                m => m.name().into(),
+            },
+        });
+    }
+    let weak: Vec<&SweepPoint> = points.iter().filter(|p| p.penalty_too_weak).collect();
+    if metric == Metric::Tts99 {
+        return SweepChart::Line(LineChart {
+            title: format!("TTS99 against {weight} — {description}"),
+            x_label: weight.to_string(),
+            y_label: "TTS99 (s)".into(),
+            series: vec![Series {
+                name: "TTS99 (no point: no valid read)".into(),
+                color: colors::TTS,
+                points: points
+                    .iter()
+                    .filter_map(|p| Some([p.value, p.tts99_s?]))
+                    .collect(),
+                ..Series::default()
+            }],
+            flags: weak
+                .iter()
+                .filter_map(|p| Some([p.value, p.tts99_s?]))
+                .collect(),
+            flag_name,
+            y_range: None,
+            note: String::new(),
+        });
+    }
+    let mut series = vec![Series {
+        name: "valid (95 % interval)".into(),
+        color: colors::VALID,
+        points: points
+            .iter()
+            .map(|p| [p.value, p.success_fraction])
+            .collect(),
+        band: points
+            .iter()
+            .map(|p| [p.value, p.success_ci95[0], p.success_ci95[1]])
+            .collect(),
+        band_color: Some(colors::VALID_BAND),
+    }];
+    if points.iter().any(|p| p.ground_fraction.is_some()) {
+        series.push(Series {
+            name: "at ground energy".into(),
+            color: colors::GROUND,
+            points: points
+                .iter()
+                .filter_map(|p| Some([p.value, p.ground_fraction?]))
+                .collect(),
+            ..Series::default()
+        });
+    }
+    SweepChart::Line(LineChart {
+        title: format!("Valid reads against {weight} — {description}"),
+        x_label: weight.to_string(),
+        y_label: "share of reads".into(),
+        series,
+        flags: weak.iter().map(|p| [p.value, p.success_fraction]).collect(),
+        flag_name,
+        y_range: Some([0.0, 1.0]),
+        note: "flagged: an invalid read at or below a valid solution's energy. Valid falling \
+               with nothing flagged: a penalty so strong the sampler freezes."
+            .into(),
+    })
+}
+
+/// A suggestion's search as a chart: TTS99 of every point `tried` (with whether the search
+/// moved there), in order, and the best so far (the path the search took), with flagged points
+/// marked; `stopped` says why it ended (or that it goes on).
+pub fn plot_suggestion(tried: &[(SweepPoint, bool)], stopped: &str, description: &str) -> Drawing {
+    use crate::render::chart::{LineChart, Series, colors};
+    let mut best = f64::INFINITY;
+    let mut so_far = Vec::new();
+    for (k, (p, moved)) in tried.iter().enumerate() {
+        if let (true, Some(t)) = (*moved, p.tts99_s) {
+            best = best.min(t);
+        }
+        if best.is_finite() {
+            so_far.push([k as f64, best]);
+        }
+    }
+    LineChart {
+        title: format!("Suggesting weights: TTS99 of each point tried — {description}"),
+        x_label: "point tried".into(),
+        y_label: "TTS99 (s)".into(),
+        series: vec![
+            Series {
+                name: "best so far".into(),
+                color: colors::VALID,
+                points: so_far,
+                ..Series::default()
+            },
+            Series {
+                name: "tried".into(),
+                color: colors::OTHER,
+                points: tried
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, (p, _))| Some([k as f64, p.tts99_s?]))
+                    .collect(),
+                ..Series::default()
+            },
+        ],
+        flags: tried
+            .iter()
+            .enumerate()
+            .filter(|(_, (p, _))| p.penalty_too_weak)
+            .filter_map(|(k, (p, _))| Some([k as f64, p.tts99_s?]))
+            .collect(),
+        flag_name: "penalty too weak".into(),
+        y_range: None,
+        note: format!("stopped: {stopped}"),
+    }
+    .drawing()
+}
+
+/// Mean broken constraint groups per read at each value of a one-weight sweep, stacked by
+/// the weight that scales them: which rules give way as the weight moves.
+pub fn plot_broken(points: &[SweepPoint], weight: &str, description: &str) -> Drawing {
+    use crate::render::chart::BarChart;
+    let names: Vec<String> = points
+        .iter()
+        .flat_map(|p| p.broken_per_read.keys().cloned())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let step = points
+        .windows(2)
+        .map(|w| (w[1].value - w[0].value).abs())
+        .filter(|d| *d > 0.0)
+        .fold(f64::INFINITY, f64::min);
+    let width = if step.is_finite() { 0.7 * step } else { 0.5 };
+    BarChart {
+        title: format!("Broken constraints per read against {weight} — {description}"),
+        x_label: weight.to_string(),
+        y_label: "broken groups per read".into(),
+        bars: points
+            .iter()
+            .map(|p| {
+                let parts = names
+                    .iter()
+                    .map(|n| p.broken_per_read.get(n).copied().unwrap_or(0.0))
+                    .collect();
+                (p.value, width, parts)
+            })
+            .collect(),
+        parts: names
+            .iter()
+            .enumerate()
+            .map(|(k, n)| (n.clone(), crate::render::palette::tile(k as u8 + 1)))
+            .collect(),
+    }
+    .drawing()
+}

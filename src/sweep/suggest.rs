@@ -1,0 +1,146 @@
+//! `suggest`: weights by a coordinate search on TTS99 — one weight at a time, multiplied or
+//! divided by a shrinking factor, a move kept only when a re-measurement with fresh seeds
+//! confirms it and the point is not "penalty too weak" (the CLI's `tune`, the sweep panel's
+//! Suggest weights).
+
+use serde::{Deserialize, Serialize};
+
+use super::*;
+use crate::qubo::Weights;
+use crate::sampler::{RunControl, Sampler};
+use crate::solve::Problem;
+
+/// A suggestion's search: every point it tried, in order, and which it moved to.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Suggestion {
+    /// The best point found (lowest TTS99; among points with no valid read, the highest valid
+    /// fraction is no help, so the start is kept). Never a point flagged "penalty too weak".
+    pub best: SweepPoint,
+    /// Every point tried, in order.
+    pub path: Vec<SweepPoint>,
+    /// `accepted[k]`: the search moved to `path[k]`.
+    pub accepted: Vec<bool>,
+    /// Why the search stopped (converged, budget, cancelled).
+    pub stopped: String,
+}
+
+/// How good a point is for `suggest`: lower is better (TTS99, then fewer invalid reads).
+fn tuning_score(p: &SweepPoint) -> (f64, f64) {
+    if p.penalty_too_weak {
+        return (f64::INFINITY, f64::INFINITY);
+    }
+    (p.tts99_s.unwrap_or(f64::INFINITY), -p.success_fraction)
+}
+
+/// Suggests weights: a coordinate search on TTS99 over every weight with terms, multiplying one
+/// weight at a time by a factor (2, then √2, …) up or down and keeping a move only when TTS99
+/// improves — confirmed by a second measurement of both points with fresh seeds — and the point
+/// is not "penalty too weak", until the factor falls below 1.1, the `budget` runs out or
+/// `control` is cancelled. `on_point` hears about every point tried.
+pub fn suggest(
+    problem: Problem,
+    base: &Weights,
+    sampler: &dyn Sampler,
+    repeats: usize,
+    budget: std::time::Duration,
+    control: &RunControl,
+    mut on_point: impl FnMut(&SweepPoint, bool),
+) -> Result<Suggestion, SweepError> {
+    let t0 = std::time::Instant::now();
+    let encoding = problem.encoding;
+    let names: Vec<String> = encoding
+        .terms_per_weight()
+        .into_iter()
+        .filter(|(_, terms)| *terms > 0)
+        .map(|(n, _)| n)
+        .collect();
+    let repeats = repeats.clamp(1, MAX_REPEATS);
+    let samplers = (0..repeats)
+        .map(|r| reseeded(sampler, r))
+        .collect::<Result<Vec<_>, _>>()?;
+    // Fresh seeds for confirming a move: a point that looked better once may have been lucky.
+    let confirmers = (repeats..2 * repeats)
+        .map(|r| reseeded(sampler, r))
+        .collect::<Result<Vec<_>, _>>()?;
+    let resolved = |w: &Weights, name: &str| {
+        w.get(name).unwrap_or_else(|| {
+            encoding
+                .weight_specs()
+                .iter()
+                .find(|s| s.name == name)
+                .map_or(1.0, |s| s.default)
+        })
+    };
+    let (mut path, mut accepted) = (Vec::new(), Vec::new());
+    let Some(start) = evaluate(problem, base, sampler, &samplers, control, 0.0, None)? else {
+        return Err(SweepError::Cancelled);
+    };
+    on_point(&start, true);
+    let mut current = (base.clone(), start.clone());
+    path.push(start);
+    accepted.push(true);
+    let mut factor: f64 = 2.0;
+    let stopped = 'search: loop {
+        let mut moved = false;
+        for name in &names {
+            for up in [true, false] {
+                if control.is_cancelled() {
+                    break 'search "cancelled".to_string();
+                }
+                if t0.elapsed() >= budget {
+                    break 'search format!("the {:.0} s budget ran out", budget.as_secs_f64());
+                }
+                let v = resolved(&current.0, name);
+                let next = if v == 0.0 {
+                    if up { 0.5 } else { continue }
+                } else if up {
+                    v * factor
+                } else {
+                    v / factor
+                };
+                let weights = current.0.clone().with(name, next)?;
+                let Some(point) =
+                    evaluate(problem, &weights, sampler, &samplers, control, next, None)?
+                else {
+                    break 'search "cancelled".to_string();
+                };
+                let mut better = tuning_score(&point) < tuning_score(&current.1);
+                let mut kept = point.clone();
+                if better {
+                    // Confirm with fresh seeds, both sides (the winner's curse: the current
+                    // point's own figure was the best of its draws, and so is this one's).
+                    let again = |w: &Weights| {
+                        evaluate(problem, w, sampler, &confirmers, control, next, None)
+                    };
+                    match (again(&weights)?, again(&current.0)?) {
+                        (Some(new), Some(old)) => {
+                            better = tuning_score(&new) < tuning_score(&old);
+                            kept = new;
+                        }
+                        _ => break 'search "cancelled".to_string(),
+                    }
+                }
+                on_point(&point, better);
+                path.push(point);
+                accepted.push(better);
+                if better {
+                    current = (weights, kept);
+                    moved = true;
+                    break; // this weight moved; on to the next one
+                }
+            }
+        }
+        if !moved {
+            factor = factor.sqrt();
+            if factor < 1.1 {
+                break "converged (no factor above 1.1 improves TTS99)".to_string();
+            }
+        }
+    };
+    Ok(Suggestion {
+        best: current.1,
+        path,
+        accepted,
+        stopped,
+    })
+}
