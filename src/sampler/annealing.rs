@@ -678,9 +678,14 @@ impl Sampler for SimulatedAnnealing {
         let seed = self.seed.unwrap_or_else(rand::random);
         let mut spec = self.schedule_spec();
         if let Some(sweeps) = self.pilot_sweeps(&spec, 16) {
-            let Some((hot, cold)) =
-                super::tempering::pilot_range(model, &km, sweeps, SA_HOT_FLIP_RATE, seed, control)
-            else {
+            let Some((hot, cold)) = super::tempering::pilot::pilot_range(
+                model,
+                &km,
+                sweeps,
+                SA_HOT_FLIP_RATE,
+                seed,
+                control,
+            ) else {
                 return Ok(self.cancelled_before_sampling(model, seed));
             };
             // Annealing ends colder than the freezing point, to finish the descent there.
