@@ -1,8 +1,8 @@
 //! Puzzle families behind one trait. Each kind is one folder with the same files: `mod.rs`
-//! (model, text forms, the `Puzzle` impl), `encode.rs`, `check.rs` (the referee, which never
-//! reads the QUBO), `solve.rs` (exact classical reference), `generate.rs`, `draw.rs` — plus one
-//! line in the `registry!` below, which generates `AnyPuzzle`, `AnySolution` and every dispatch
-//! `match`, so no arm can be forgotten.
+//! (model, the `Puzzle` impl), `text.rs` (its text forms), `encode.rs`, `check.rs` (the referee,
+//! which never reads the QUBO), `solve.rs` (exact classical reference), `generate.rs`, `draw.rs`
+//! — plus one line in the `registry!` below, which generates `Kind`, `AnyPuzzle`, `AnySolution`
+//! and every dispatch `match`, so no arm can be forgotten.
 
 pub mod edge_matching;
 pub mod minesweeper;

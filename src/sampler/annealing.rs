@@ -7,6 +7,8 @@
 //! numbers and does the same float operations in both, so a read's result is bit-identical
 //! whichever kernel, lane width or thread ran it: seed → SampleSet, whatever the thread count.
 
+use super::tempering::Engine;
+use super::tempering::pilot::{RatePer, pilot_range};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -41,7 +43,7 @@ pub enum Kernel {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BetaRangeRule {
-    /// A pilot run of tempering (`tempering::pilot_range`): from a little above where the model
+    /// A pilot run of tempering (`tempering::pilot::pilot_range`): from a little above where the model
     /// freezes to where it is frozen.
     #[default]
     Pilot,
@@ -480,9 +482,18 @@ impl SimulatedAnnealing {
         let seed = self.seed.unwrap_or_else(rand::random);
         let mut spec = self.schedule_spec();
         if let Some(sweeps) = self.pilot_sweeps(&spec, grouped::LANES) {
-            // The CSR pilot's rule, measured on one lane group with a β per lane.
-            let Some((hot, cold)) = grouped::pilot_range(model, &tables, sweeps, seed, control)
-            else {
+            // The same pilot as on the CSR kernel, on one lane group of the structure, its
+            // rates counted per occupied variable (only those move in a one-hot model).
+            let Some((hot, cold)) = pilot_range(
+                model,
+                Engine::Grouped(&tables),
+                grouped::LANES,
+                sweeps,
+                SA_HOT_FLIP_RATE,
+                RatePer::OccupiedVariable,
+                seed,
+                control,
+            ) else {
                 return Ok(self.cancelled_before_sampling(model, seed));
             };
             spec.beta_range = Some([hot, cold * SA_COLD_FACTOR]);
@@ -678,11 +689,13 @@ impl Sampler for SimulatedAnnealing {
         let seed = self.seed.unwrap_or_else(rand::random);
         let mut spec = self.schedule_spec();
         if let Some(sweeps) = self.pilot_sweeps(&spec, 16) {
-            let Some((hot, cold)) = super::tempering::pilot::pilot_range(
+            let Some((hot, cold)) = pilot_range(
                 model,
-                &km,
+                Engine::Csr(&km),
+                16,
                 sweeps,
                 SA_HOT_FLIP_RATE,
+                RatePer::Variable,
                 seed,
                 control,
             ) else {

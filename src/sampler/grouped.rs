@@ -245,66 +245,6 @@ fn sweep_lanes<const L: usize>(
     }
 }
 
-/// SA's β range for a structured model: one lane group, lane l at the l-th of 32 β values
-/// geometric over dwave-samplers' range, `sweeps` sweeps from random states, flip rates
-/// (accepted flips per occupied variable and sweep) measured over the second half; the ends as
-/// the CSR pilot chooses them (`tempering::pilot::ends`: hot where SA's hot rate is reached, cold where
-/// the rate comes within one flip per sweep of the coldest lane's). `None` when cancelled.
-pub(super) fn pilot_range(
-    model: &dyn crate::qubo::Model,
-    t: &LaneTables,
-    sweeps: usize,
-    seed: u64,
-    control: &super::RunControl,
-) -> Option<(f64, f64)> {
-    let (hot, cold) = super::schedule::default_beta_range(model);
-    let betas: Vec<f64> = (0..LANES)
-        .map(|l| hot * (cold / hot).powf(l as f64 / (LANES - 1) as f64))
-        .collect();
-    let inv_beta: [f32; LANES] = std::array::from_fn(|l| (1.0 / betas[l]) as f32);
-    let mut rngs = Vec::with_capacity(LANES);
-    let mut starts = Vec::with_capacity(LANES);
-    for l in 0..LANES {
-        // Reads far from the run's own (which count from 0).
-        let mut rng = Xoshiro128p::for_read(seed, (u64::MAX / 4) + l as u64);
-        starts.push(
-            (0..t.n)
-                .map(|_| (rng.next_u32() >> 31) as u8)
-                .collect::<Vec<u8>>(),
-        );
-        rngs.push(rng);
-    }
-    let mut s = LaneState::<LANES>::new(t, &starts, &rngs, &[]);
-    let warm = sweeps / 2;
-    for k in 0..sweeps {
-        if k == warm {
-            s.flips = [0.0; LANES];
-        }
-        s.sweep(t, &inv_beta);
-        if control.is_cancelled() {
-            return None;
-        }
-    }
-    // Rates per occupied variable: in a one-hot model only the variables that are on (one
-    // per group in a valid state) can move, so a rate per variable would shrink with the
-    // number of candidates per group and put the hot end where the state is still noise.
-    // Counted in the coldest quarter of the lanes, which sit nearest the valid states.
-    let cold_lanes = LANES / 4;
-    let occupied = ((LANES - cold_lanes..LANES)
-        .map(|l| s.on.iter().filter(|v| v[l] > 0.5).count())
-        .sum::<usize>() as f64
-        / cold_lanes as f64)
-        .max(1.0);
-    let measured = (sweeps - warm) as f64 * occupied;
-    let rates: Vec<f64> = s.flips.iter().map(|&f| f as f64 / measured).collect();
-    Some(super::tempering::pilot::ends(
-        &betas,
-        &rates,
-        occupied.round() as usize,
-        super::annealing::SA_HOT_FLIP_RATE,
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -156,7 +156,7 @@ where
 /// The kernel a run's ladders sweep on: the f32 CSR, or the structure of a model that has
 /// one (`Model::grouped`), which needs no stored couplings.
 #[derive(Clone, Copy)]
-pub(super) enum Engine<'a> {
+pub(in crate::sampler) enum Engine<'a> {
     Csr(&'a KernelModel),
     Grouped(&'a LaneTables),
 }

@@ -41,7 +41,8 @@ use crate::rng::{LaneRng, Xoshiro128p};
 mod ladder;
 pub mod pilot;
 
-use ladder::{CsrReplicas, Engine, GroupedReplicas, Ladder, Replicas, SwapStats};
+pub(in crate::sampler) use ladder::Engine;
+use ladder::{CsrReplicas, GroupedReplicas, Ladder, Replicas, SwapStats};
 use pilot::{PilotPlan, adapt_ladder, geometric};
 
 /// The registry entry: `pt` and its parameters.
@@ -433,6 +434,7 @@ impl Sampler for ParallelTempering {
                 sweeps_per_round: self.pilot_sweeps / PILOT_ROUNDS,
                 choose_ends: self.beta_range.is_none(),
                 hot_rate: pilot::HOT_FLIP_RATE,
+                rate_per: pilot::RatePer::Variable,
                 seed,
             };
             match adapt_ladder(engine, model, beta.clone(), &plan, control) {

@@ -121,7 +121,21 @@ pub(super) struct PilotPlan {
     pub(super) sweeps_per_round: usize,
     pub(super) choose_ends: bool,
     pub(super) hot_rate: f64,
+    /// What a flip rate is counted per, when the ends are chosen.
+    pub(super) rate_per: RatePer,
     pub(super) seed: u64,
+}
+
+/// What the pilot's flip rates are counted per.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::sampler) enum RatePer {
+    /// Every variable of the model.
+    Variable,
+    /// Every variable that is on in the coldest quarter of the ladder: in a one-hot model only
+    /// those (one per group in a valid state) can move, so a rate per variable would shrink with
+    /// the number of candidates per group and put the hot end where the state is still noise
+    /// (β ≈ 10⁻³ on Eternity II).
+    OccupiedVariable,
 }
 
 /// The pilot's random stream (reads use 0, 1, 2, …).
@@ -150,16 +164,34 @@ fn adapt<const L: usize, R: Replicas<L>>(
         }
         ladder.resync();
         let next = if round == 0 && plan.choose_ends {
-            let rates = stats.flip_rates(n);
-            let (hot, cold) = pilot::ends(&ladder.beta, &rates, n, plan.hot_rate);
+            let per = match plan.rate_per {
+                RatePer::Variable => n,
+                RatePer::OccupiedVariable => occupied(&ladder),
+            };
+            let rates = stats.flip_rates(per);
+            let (hot, cold) = ends(&ladder.beta, &rates, per, plan.hot_rate);
             geometric(hot, cold, ladder.beta.len())
         } else {
             let floor = plan.choose_ends.then_some(pilot::MIN_SWAP_RATE);
-            pilot::respace(&ladder.beta, &stats.rates(), floor)
+            respace(&ladder.beta, &stats.rates(), floor)
         };
         ladder.set_betas(next);
     }
     Some(ladder.beta)
+}
+
+/// Variables on, averaged over the coldest quarter of the ladder's temperatures (at least one
+/// temperature, and at least one variable).
+fn occupied<const L: usize, R: Replicas<L>>(ladder: &Ladder<L, R>) -> usize {
+    let r = ladder.beta.len();
+    let coldest = (r / 4).max(1);
+    let on: usize = (r - coldest..r)
+        .map(|t| {
+            let x = ladder.state(ladder.lane_of_temp[t]);
+            x.iter().filter(|&&b| b != 0).count()
+        })
+        .sum();
+    (on as f64 / coldest as f64).round().max(1.0) as usize
 }
 
 /// `adapt` on a new ladder of `beta` (kernel units) on `engine` (see `on_ladder!`).
@@ -175,31 +207,38 @@ pub(super) fn adapt_ladder(
         n: usize, plan: &PilotPlan, control: &RunControl) -> Option<Vec<f64>>)
 }
 
-/// A β range for `model` found by one pilot round of tempering (16 replicas over dwave's
-/// range, `sweeps` sweeps): from where `hot_rate` of the variables flip per sweep to where the
-/// model freezes (`pilot::ends`). `None` when cancelled.
+/// A β range for `model` found by one pilot round of tempering on `engine` (`replicas`
+/// replicas over dwave's range, `sweeps` sweeps, swaps as in a run): from where `hot_rate` flips
+/// per sweep and counted unit (`rate_per`) happen to where the model freezes (`ends`). The one
+/// pilot simulated annealing uses, on the CSR kernel and on a model's structure alike. `None`
+/// when cancelled.
+#[allow(clippy::too_many_arguments)] // one pilot, described by its knobs; a struct would only rename them
 pub(in crate::sampler) fn pilot_range(
     model: &dyn Model,
-    km: &KernelModel,
+    engine: Engine,
+    replicas: usize,
     sweeps: usize,
     hot_rate: f64,
+    rate_per: RatePer,
     seed: u64,
     control: &RunControl,
 ) -> Option<(f64, f64)> {
     let (hot, cold) = default_beta_range(model);
-    let beta: Vec<f64> = geometric(hot, cold, 16)
+    let scale = engine.scale();
+    let beta: Vec<f64> = geometric(hot, cold, replicas.clamp(2, MAX_REPLICAS))
         .into_iter()
-        .map(|b| b / km.scale)
+        .map(|b| b / scale)
         .collect();
     let plan = PilotPlan {
         rounds: 1,
         sweeps_per_round: sweeps,
         choose_ends: true,
         hot_rate,
+        rate_per,
         seed,
     };
-    let beta = adapt_ladder(Engine::Csr(km), model, beta, &plan, control)?;
-    Some((beta[0] * km.scale, beta[beta.len() - 1] * km.scale))
+    let beta = adapt_ladder(engine, model, beta, &plan, control)?;
+    Some((beta[0] * scale, beta[beta.len() - 1] * scale))
 }
 
 /// `count` values from `hot` to `cold`, evenly spaced in log β.

@@ -1,0 +1,258 @@
+//! Numberlink's text forms, read as published: ours and Ahle's, Zucker's letters, the SAT study's
+//! integers, and ADC 2018 questions (see the module header of `numberlink`).
+
+use super::*;
+
+/// Every puzzle in `text`, whichever form it is in (see the module header).
+pub fn parse(text: &str, origin: &str) -> Result<Vec<Numberlink>, PuzzleError> {
+    Ok(parse_located(text, origin)?
+        .into_iter()
+        .map(|l| l.puzzle)
+        .collect())
+}
+
+/// Every puzzle in `text` with the line its header is on (multi-puzzle files).
+pub(super) fn parse_located(
+    text: &str,
+    origin: &str,
+) -> Result<Vec<Located<Numberlink>>, PuzzleError> {
+    let single = |puzzle| Located { line: None, puzzle };
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
+        .collect();
+    let content: Vec<&(usize, &str)> = lines
+        .iter()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .collect();
+    let Some(&&(_, first)) = content.first() else {
+        return Err(PuzzleError::parse(origin, "the file has no puzzle"));
+    };
+    let first = first.trim();
+    if first.starts_with("SIZE") {
+        return Ok(vec![single(parse_adc(&content, origin)?)]);
+    }
+    let tokens: Vec<&str> = first.split_whitespace().collect();
+    let header = tokens.len() == 2 && tokens.iter().all(|t| t.parse::<usize>().is_ok());
+    if header || first == "rule no-fill" || first == "rule fill" {
+        return parse_headed(&content, origin);
+    }
+    if tokens.len() > 1 && tokens.iter().all(|t| t.parse::<u32>().is_ok()) {
+        return Ok(vec![single(parse_numbers(&content, origin)?)]);
+    }
+    Ok(vec![single(parse_letters(&content, origin)?)])
+}
+
+/// Ahle's form (and ours): `W H` + rows, repeated; `0 0` ends.
+pub(super) fn parse_headed(
+    content: &[&(usize, &str)],
+    origin: &str,
+) -> Result<Vec<Located<Numberlink>>, PuzzleError> {
+    let mut out = Vec::new();
+    let mut rule = Rule::Fill;
+    let mut i = 0;
+    while i < content.len() {
+        let (ln, line) = *content[i];
+        let at = format!("{origin}:{ln}");
+        let line = line.trim();
+        match line {
+            "rule no-fill" => {
+                rule = Rule::NoFill;
+                i += 1;
+                continue;
+            }
+            "rule fill" => {
+                rule = Rule::Fill;
+                i += 1;
+                continue;
+            }
+            _ => {}
+        }
+        let nums: Vec<usize> = line
+            .split_whitespace()
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .map_err(|_| PuzzleError::parse(&at, "expected a `WIDTH HEIGHT` line"))?;
+        let [w, h] = nums[..] else {
+            return Err(PuzzleError::parse(&at, "expected a `WIDTH HEIGHT` line"));
+        };
+        if (w, h) == (0, 0) {
+            break;
+        }
+        if w == 0 || h == 0 || w > MAX_SIDE || h > MAX_SIDE {
+            return Err(PuzzleError::parse(
+                &at,
+                format!("a {w}×{h} grid: each side must be 1 to {MAX_SIDE}"),
+            ));
+        }
+        let mut cells = Vec::with_capacity(w * h);
+        for r in 0..h {
+            let &&(rl, row) = content.get(i + 1 + r).ok_or_else(|| {
+                PuzzleError::parse(&at, format!("the grid needs {h} rows after its header"))
+            })?;
+            let row = row.trim();
+            // Rows of space-separated names (ours, for names longer than a character).
+            let tokens: Vec<String> = if row.contains(char::is_whitespace) {
+                row.split_whitespace().map(str::to_string).collect()
+            } else {
+                row.chars().map(|ch| ch.to_string()).collect()
+            };
+            if tokens.len() != w {
+                return Err(PuzzleError::parse(
+                    format!("{origin}:{rl}"),
+                    format!("{} characters, but the grid is {w} wide", tokens.len()),
+                ));
+            }
+            cells.extend(tokens.into_iter().map(|t| (t != ".").then_some(t)));
+        }
+        out.push(Located {
+            line: Some(ln),
+            puzzle: Numberlink::new(w, h, &cells, rule)
+                .map_err(|e| PuzzleError::parse(&at, plain(e)))?,
+        });
+        i += 1 + h;
+    }
+    if out.is_empty() {
+        return Err(PuzzleError::parse(origin, "the file has no puzzle"));
+    }
+    Ok(out)
+}
+
+/// Zucker's Flow Free files: rows of characters; letters are colours, anything else is blank.
+pub(super) fn parse_letters(
+    content: &[&(usize, &str)],
+    origin: &str,
+) -> Result<Numberlink, PuzzleError> {
+    let width = content[0].1.trim().chars().count();
+    let mut cells = Vec::new();
+    for &&(ln, row) in content {
+        let chars: Vec<char> = row.trim().chars().collect();
+        if chars.len() != width {
+            return Err(PuzzleError::parse(
+                format!("{origin}:{ln}"),
+                format!("{} characters, but the first row has {width}", chars.len()),
+            ));
+        }
+        cells.extend(
+            chars
+                .into_iter()
+                .map(|ch| ch.is_alphanumeric().then(|| ch.to_string())),
+        );
+    }
+    Numberlink::new(width, content.len(), &cells, Rule::Fill)
+        .map_err(|e| PuzzleError::parse(origin, plain(e)))
+}
+
+/// The SAT study's `.in`: rows of integers, 0 empty.
+pub(super) fn parse_numbers(
+    content: &[&(usize, &str)],
+    origin: &str,
+) -> Result<Numberlink, PuzzleError> {
+    let mut width = None;
+    let mut cells = Vec::new();
+    for &&(ln, row) in content {
+        let values: Vec<u32> = row
+            .split_whitespace()
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .map_err(|_| {
+                PuzzleError::parse(
+                    format!("{origin}:{ln}"),
+                    "expected whole numbers (0 = empty)",
+                )
+            })?;
+        if *width.get_or_insert(values.len()) != values.len() {
+            return Err(PuzzleError::parse(
+                format!("{origin}:{ln}"),
+                "rows of different lengths",
+            ));
+        }
+        cells.extend(values.into_iter().map(|v| (v != 0).then(|| v.to_string())));
+    }
+    Numberlink::new(width.unwrap_or(0), content.len(), &cells, Rule::Fill)
+        .map_err(|e| PuzzleError::parse(origin, plain(e)))
+}
+
+/// ADC 2018: `SIZE XxYxZ` (Z = 1), `LINE_NUM n`, `LINE#k (x,y,z) (x,y,z)`; no-fill rule.
+pub(super) fn parse_adc(
+    content: &[&(usize, &str)],
+    origin: &str,
+) -> Result<Numberlink, PuzzleError> {
+    let (ln, size) = *content[0];
+    let at = |l: usize| format!("{origin}:{l}");
+    let dims: Vec<usize> = size
+        .trim()
+        .trim_start_matches("SIZE")
+        .trim()
+        .split(['X', 'x'])
+        .map(|t| t.trim().parse())
+        .collect::<Result<_, _>>()
+        .map_err(|_| PuzzleError::parse(at(ln), "expected `SIZE XxYxZ`"))?;
+    let [x, y, z] = dims[..] else {
+        return Err(PuzzleError::parse(at(ln), "expected `SIZE XxYxZ`"));
+    };
+    if z != 1 {
+        return Err(PuzzleError::parse(
+            at(ln),
+            format!(
+                "{z} layers: only single-layer (2-D) ADC problems are supported, such as Q2 and Q12"
+            ),
+        ));
+    }
+    if x == 0 || y == 0 || x > MAX_SIDE || y > MAX_SIDE {
+        return Err(PuzzleError::parse(
+            at(ln),
+            format!("a {x}×{y} grid: each side must be 1 to {MAX_SIDE}"),
+        ));
+    }
+    let mut cells: Vec<Option<String>> = vec![None; x * y];
+    for &&(l, line) in &content[1..] {
+        let line = line.trim();
+        if line.starts_with("LINE_NUM") {
+            continue;
+        }
+        let Some(rest) = line.strip_prefix("LINE#") else {
+            return Err(PuzzleError::parse(
+                at(l),
+                "expected `LINE#k (x,y,z) (x,y,z)`",
+            ));
+        };
+        let (k, points) = rest
+            .split_once(|ch: char| ch.is_whitespace() || ch == '(')
+            .map(|(k, p)| (k, format!("({p}")))
+            .ok_or_else(|| PuzzleError::parse(at(l), "expected `LINE#k (x,y,z) (x,y,z)`"))?;
+        let coords: Vec<usize> = points
+            .split(|ch: char| !ch.is_ascii_digit())
+            .filter(|t| !t.is_empty())
+            .map(|t| t.parse().unwrap_or(usize::MAX))
+            .collect();
+        let [x1, y1, _, x2, y2, _] = coords[..] else {
+            return Err(PuzzleError::parse(at(l), "expected two points (x,y,z)"));
+        };
+        for (px, py) in [(x1, y1), (x2, y2)] {
+            if px >= x || py >= y {
+                return Err(PuzzleError::parse(
+                    at(l),
+                    format!("({px},{py}) is off the {x}×{y} grid"),
+                ));
+            }
+            if cells[py * x + px].is_some() {
+                return Err(PuzzleError::parse(
+                    at(l),
+                    format!("({px},{py}) is already an endpoint"),
+                ));
+            }
+            cells[py * x + px] = Some(k.trim().to_string());
+        }
+    }
+    Numberlink::new(x, y, &cells, Rule::NoFill).map_err(|e| PuzzleError::parse(origin, plain(e)))
+}
+
+/// A message without its `Invalid` wrapper.
+pub(super) fn plain(e: PuzzleError) -> String {
+    match e {
+        PuzzleError::Invalid(m) => m,
+        other => other.to_string(),
+    }
+}
