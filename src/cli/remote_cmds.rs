@@ -1,6 +1,7 @@
 //! `remote …`: the remote services' configuration and solvers, and the loopback fake SAPI
 //! server (for trying the clients, and for checking the fake against Ocean's own client).
 
+use crate::remote::dwave_config::source_name;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
@@ -95,6 +96,11 @@ impl DwaveArgs {
     }
 }
 
+/// The flag that gives a parameter (`endpoint` → `--endpoint`).
+fn flag_of(parameter: &str) -> String {
+    format!("--{}", parameter.replace('_', "-"))
+}
+
 /// Runs a `remote` subcommand.
 pub(super) fn remote(a: RemoteArgs) -> Result<i32, Failure> {
     match a.command {
@@ -105,10 +111,14 @@ pub(super) fn remote(a: RemoteArgs) -> Result<i32, Failure> {
                     "endpoint": c.base_url(),
                     "token": c.token.as_ref().map(|t| t.masked()),
                     "solver": c.solver,
-                    "sources": c.sources,
+                    "sources": c
+                        .sources
+                        .iter()
+                        .map(|(k, s)| (k.clone(), source_name(s, &flag_of)))
+                        .collect::<std::collections::BTreeMap<_, _>>(),
                 }))?;
             } else {
-                for line in c.describe() {
+                for line in c.describe(&flag_of) {
                     println!("{line}");
                 }
             }

@@ -128,15 +128,15 @@ fn pegasus_shape(props: &Value) -> Result<usize, String> {
     match (topology["type"].as_str(), topology["shape"][0].as_u64()) {
         (Some("pegasus"), Some(m)) if (2..=64).contains(&m) => Ok(m as usize),
         (Some("pegasus"), _) => Err("the solver's Pegasus shape is missing or outside 2..=64 \
-                                     (use --embedding heuristic)"
+                                     (set embedding to heuristic)"
             .to_string()),
         (Some(kind), _) => Err(format!(
             "the clique embedding is built for Pegasus solvers, and this one's topology is \
-             {kind} (use --embedding heuristic)"
+             {kind} (set embedding to heuristic)"
         )),
         (None, _) => Err(
             "the solver does not say its topology, which the clique embedding \
-                          needs (use --embedding heuristic)"
+                          needs (set embedding to heuristic)"
                 .to_string(),
         ),
     }

@@ -138,13 +138,13 @@ pub fn resolve(
             set(&mut c, key, v, var.to_string());
         }
     }
-    for (flag, key, value) in [
-        ("--region", "region", &flags.region),
-        ("--endpoint", "endpoint", &flags.endpoint),
-        ("--solver", "solver", &flags.solver),
+    for (key, value) in [
+        ("region", &flags.region),
+        ("endpoint", &flags.endpoint),
+        ("solver", &flags.solver),
     ] {
         if let Some(v) = value {
-            set(&mut c, key, v.clone(), flag.to_string());
+            set(&mut c, key, v.clone(), format!("{PARAMETER_SOURCE}{key}"));
         }
     }
     if let Some(e) = &c.endpoint {
@@ -176,11 +176,13 @@ impl DwaveConfig {
     }
 
     /// One line per setting and where it came from, the token masked.
-    pub fn describe(&self) -> Vec<String> {
+    /// `name_parameter` says how the caller names a parameter given to it (the CLI: its flag;
+    /// the window: its field).
+    pub fn describe(&self, name_parameter: &dyn Fn(&str) -> String) -> Vec<String> {
         let from = |k: &str| {
             self.sources
                 .get(k)
-                .map(|s| format!(" (from {s})"))
+                .map(|s| format!(" (from {})", source_name(s, name_parameter)))
                 .unwrap_or_default()
         };
         vec![
@@ -199,6 +201,19 @@ impl DwaveConfig {
                 from("solver")
             ),
         ]
+    }
+}
+
+/// How a source names a parameter given by the caller (`parameter endpoint`): the library
+/// names no command-line flag; `source_name` lets the caller say it its own way.
+pub const PARAMETER_SOURCE: &str = "parameter ";
+
+/// A source as the caller names it: a parameter through `name_parameter`, any other source
+/// (a variable, a file and its profile) as it is.
+pub fn source_name(source: &str, name_parameter: &dyn Fn(&str) -> String) -> String {
+    match source.strip_prefix(PARAMETER_SOURCE) {
+        Some(parameter) => name_parameter(parameter),
+        None => source.to_string(),
     }
 }
 
@@ -400,7 +415,8 @@ mod tests {
         assert_eq!(c.base_url(), "http://127.0.0.1:8080/sapi/v2/");
         assert!(c.region.is_none());
         // The description masks the token.
-        let text = c.describe().join("\n");
+        let text = c.describe(&|p| format!("--{p}")).join("\n");
+        assert!(text.contains("(from --endpoint)"), "{text}");
         assert!(
             text.contains("ENV-…") && !text.contains("0123456789ab"),
             "{text}"

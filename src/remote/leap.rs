@@ -352,9 +352,9 @@ fn account_lines(values: &ParamValues) -> Vec<(String, bool)> {
             let from = |k: &str| {
                 c.sources
                     .get(k)
-                    .map(|s| match s.strip_prefix("--") {
-                        Some(field) => format!(" (from this panel's {field} field)"),
-                        None => format!(" (from {s})"),
+                    .map(|s| {
+                        let name = |field: &str| format!("this panel's {field} field");
+                        format!(" (from {})", dwave_config::source_name(s, &name))
                     })
                     .unwrap_or_default()
             };

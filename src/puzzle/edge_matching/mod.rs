@@ -826,7 +826,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("cannot tell the board size") && e.contains("--rows"),
+            e.contains("cannot tell the board size") && e.contains("rows and cols"),
             "{e}"
         );
         let e = parse("size 3 3\n0 0 1 1\n", "f.txt", &h)

@@ -160,7 +160,7 @@ pub fn parse(text: &str, origin: &str, hints: &ParseHints) -> Result<EdgeMatchin
             PuzzleError::parse(
                 origin,
                 format!(
-                    "cannot tell the board size from {corners} corner, {edges} edge and {inner} inner pieces{}: add a line 'size ROWS COLS' or pass --rows/--cols",
+                    "cannot tell the board size from {corners} corner, {edges} edge and {inner} inner pieces{}: add a line 'size ROWS COLS', or give the board's rows and cols",
                     if misfits > 0 { format!(" ({misfits} fit no cell)") } else { String::new() }
                 ),
             )

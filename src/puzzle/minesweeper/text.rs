@@ -288,7 +288,7 @@ pub(super) fn parse_spaced(
     let mines = hints.mines.ok_or_else(|| {
         PuzzleError::parse(
             origin,
-            "this board form does not say how many mines there are: pass --mines M",
+            "this board form does not say how many mines there are: give the mine count (mines)",
         )
     })?;
     Minesweeper::new(width.unwrap_or(0), height, mines, cells, None)
