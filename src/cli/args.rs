@@ -6,7 +6,7 @@ use clap::Args;
 
 use super::params::{GeneratorFlags, SamplerFlags};
 use super::{Failure, usage};
-use crate::puzzle::{Kind, LoadedPuzzle, ParseHints, load_puzzles_with};
+use crate::puzzle::{Hint, Kind, LoadedPuzzle, ParseHints, PuzzleError, load_puzzles_with};
 use crate::qubo::{Encoding, Weights};
 use crate::sampler::Sampler;
 use crate::samplers::entry;
@@ -387,7 +387,17 @@ pub(super) fn load(args: &PuzzleArgs) -> Result<Vec<LoadedPuzzle>, Failure> {
         cols: args.cols.map(|c| c as usize),
         mines: args.mines.map(|m| m as usize),
     };
-    Ok(load_puzzles_with(&args.puzzle, kind_of(args)?, &hints)?)
+    load_puzzles_with(&args.puzzle, kind_of(args)?, &hints).map_err(|e| match e {
+        // The library says what is missing; the command line says which flag gives it.
+        PuzzleError::NeedsHint { hint, .. } => Failure::from(format!(
+            "{e} ({})",
+            match hint {
+                Hint::Size => "--rows R --cols C",
+                Hint::Mines => "--mines M",
+            }
+        )),
+        other => other.into(),
+    })
 }
 
 /// The `index`-th (1-based) puzzle of a file.

@@ -121,6 +121,15 @@ pub struct ParseHints {
     pub mines: Option<usize>,
 }
 
+/// A `ParseHints` field, named so that a caller can say how its users give it (the CLI: a flag).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hint {
+    /// The board's rows and columns.
+    Size,
+    /// The total mine count.
+    Mines,
+}
+
 /// How far a candidate solution got, for kinds scored by degree (edge matching: matched joints
 /// out of all joints), so large instances report progress even when no sample is valid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -195,6 +204,16 @@ pub enum PuzzleError {
     /// A generator parameter that does not fit its description.
     #[error(transparent)]
     Param(#[from] ParamError),
+    /// The file leaves out something the caller may give from outside it (`ParseHints`).
+    #[error("{origin}: {message}")]
+    NeedsHint {
+        /// Where.
+        origin: String,
+        /// What is missing, in words.
+        message: String,
+        /// Which hint would supply it.
+        hint: Hint,
+    },
     /// A kind name nobody knows.
     #[error("unknown puzzle kind '{0}' (known: {known})", known = kind_names())]
     UnknownKind(String),

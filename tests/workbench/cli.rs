@@ -630,12 +630,12 @@ fn check_without_a_solution_prints_design_facts() {
     // The difficulty: the classical search's effort always, the QUBO path's TTS99 on request.
     assert!(v["search nodes"].as_u64().unwrap() > 0);
     assert!(v.get("qubo_difficulty").is_none());
-    let v = stdout_json(&run(&[
+    let v = run_json(&[
         "check",
         puzzle("shidoku-6givens.txt").to_str().unwrap(),
         "--tts",
         "--json",
-    ]));
+    ]);
     let q = &v["qubo_difficulty"];
     assert!(q["tts99_s"].as_f64().unwrap() > 0.0, "{q}");
     assert_eq!(q["stopped_at_budget"], false);
@@ -643,7 +643,7 @@ fn check_without_a_solution_prints_design_facts() {
     // A grid with few givens has several solutions: the second one is shown.
     let open = dir.path().join("open.txt");
     std::fs::write(&open, "1...............\n").unwrap();
-    let v = stdout_json(&run(&["check", open.to_str().unwrap(), "--json"]));
+    let v = run_json(&["check", open.to_str().unwrap(), "--json"]);
     assert_eq!(v["solutions"], "≥ 2");
     assert_eq!(v["second_solution"].as_str().unwrap().len(), 16);
     // Conflicting givens: exit 1, the conflict named.

@@ -247,28 +247,24 @@ fn corpus_piece_list_forms_read_as_they_are() {
 
 #[test]
 fn the_cli_reports_the_board_and_its_score() {
-    let out = bin()
-        .args([
-            "solve",
-            "--sampler",
-            "sa",
-            "--num-reads",
-            "16",
-            "--num-sweeps",
-            "2000",
-            "--seed",
-            "3",
-            "--json",
-        ])
-        .arg(file("puzzles/edge-matching/seed-article-4x4.txt"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let v = stdout_json(
+        &bin()
+            .args([
+                "solve",
+                "--sampler",
+                "sa",
+                "--num-reads",
+                "16",
+                "--num-sweeps",
+                "2000",
+                "--seed",
+                "3",
+                "--json",
+            ])
+            .arg(file("puzzles/edge-matching/seed-article-4x4.txt"))
+            .output()
+            .unwrap(),
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["kind"], "edge-matching");
     assert_eq!(v["num_variables"], 138);
     let best = &v["best"];
@@ -315,26 +311,22 @@ fn a_decoded_partial_sample_has_a_score() {
 #[test]
 fn the_full_eternity_ii_is_sampled_through_its_structure() {
     let e2 = file("puzzles/edge-matching/official/eternity2.txt");
-    let out = bin()
-        .args([
-            "solve",
-            "--num-sweeps",
-            "3",
-            "--num-reads",
-            "8",
-            "--seed",
-            "1",
-            "--json",
-        ])
-        .arg(&e2)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let v = stdout_json(
+        &bin()
+            .args([
+                "solve",
+                "--num-sweeps",
+                "3",
+                "--num-reads",
+                "8",
+                "--seed",
+                "1",
+                "--json",
+            ])
+            .arg(&e2)
+            .output()
+            .unwrap(),
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     // `auto` takes SA's structured kernel: the 3.4·10⁸ couplings are never stored.
     assert_eq!(v["sampler"], "sa");
     assert_eq!(v["params"]["kernel"], "grouped");

@@ -47,8 +47,7 @@ fn given(wb: &Workbench, r: usize, c: usize) -> u8 {
 
 #[test]
 fn typing_into_the_sudoku_editor_edits_the_instance_and_undo_reverts() {
-    let mut h = harness(Workbench::with_file(None, Settings::default()));
-    frames(&mut h);
+    let mut h = open(None, Settings::default());
     assert_eq!(
         given(h.state(), 4, 4),
         0,
@@ -112,11 +111,7 @@ fn tabu_is_chosen_from_the_list_its_widgets_come_from_its_description_and_it_sol
     // A fixed seed, set where the GUI keeps each sampler's parameters: the run is repeatable.
     let mut settings = Settings::default();
     set_param(&mut settings, "tabu", "seed", serde_json::json!(1));
-    let mut h = harness(Workbench::with_file(
-        Some(&puzzle("euler96_g1.txt")),
-        settings,
-    ));
-    frames(&mut h);
+    let mut h = open(Some(&puzzle("euler96_g1.txt")), settings);
     h.get_by_label("presolve (drop what the givens decide)")
         .click();
     choose_sampler(&mut h, "tabu");
@@ -138,11 +133,7 @@ fn tabu_is_chosen_from_the_list_its_widgets_come_from_its_description_and_it_sol
 
 #[test]
 fn exact_sampler_on_a_presolved_4x4_gives_a_valid_selected_solution() {
-    let mut h = harness(Workbench::with_file(
-        Some(&puzzle("shidoku-6givens.txt")),
-        Settings::default(),
-    ));
-    frames(&mut h);
+    let mut h = open(Some(&puzzle("shidoku-6givens.txt")), Settings::default());
     h.get_by_label("presolve (drop what the givens decide)")
         .click();
     frames(&mut h);
@@ -187,8 +178,7 @@ fn exact_sampler_on_a_presolved_4x4_gives_a_valid_selected_solution() {
 fn the_first_run_on_the_example_with_nothing_changed_gives_valid_solutions() {
     // A new user opens the workbench and presses Run: `auto` picks tempering for the full
     // (not presolved) example and says so, and the run ends with valid solutions.
-    let mut h = harness(Workbench::with_file(None, Settings::default()));
-    frames(&mut h);
+    let mut h = open(None, Settings::default());
     assert_eq!(h.state().shared.settings.sampler, "auto");
     assert!(h.query_by_label_contains("auto → pt").is_some());
     assert!(h.query_by_label_contains("num_replicas").is_some());
@@ -216,11 +206,7 @@ fn sqa_shows_its_schedule_and_solves_the_presolved_example() {
     let mut settings = Settings::default();
     set_param(&mut settings, "sqa", "seed", serde_json::json!(2));
     set_param(&mut settings, "sqa", "num_reads", serde_json::json!(32));
-    let mut h = harness(Workbench::with_file(
-        Some(&puzzle("euler96_g1.txt")),
-        settings,
-    ));
-    frames(&mut h);
+    let mut h = open(Some(&puzzle("euler96_g1.txt")), settings);
     h.get_by_label("presolve (drop what the givens decide)")
         .click();
     choose_sampler(&mut h, "sqa");
@@ -245,11 +231,7 @@ fn simulated_annealing_runs_to_completion_with_progress() {
     let mut settings = Settings::default();
     set_sa(&mut settings, "num_reads", serde_json::json!(40));
     set_sa(&mut settings, "seed", serde_json::json!(3));
-    let mut h = harness(Workbench::with_file(
-        Some(&puzzle("euler96_g1.txt")),
-        settings,
-    ));
-    frames(&mut h);
+    let mut h = open(Some(&puzzle("euler96_g1.txt")), settings);
     h.get_by_label("presolve (drop what the givens decide)")
         .click();
     frames(&mut h);
@@ -272,8 +254,7 @@ fn a_long_run_can_be_cancelled() {
     let mut settings = Settings::default();
     set_sa(&mut settings, "num_reads", serde_json::json!(64));
     set_sa(&mut settings, "num_sweeps", serde_json::json!(5_000_000));
-    let mut h = harness(Workbench::with_file(None, settings));
-    frames(&mut h);
+    let mut h = open(None, settings);
     h.get_by_label("Run").click();
     h.step();
     assert!(h.state().is_running());
@@ -298,8 +279,7 @@ fn exports_write_a_png_the_qubo_and_the_samples() {
     let mut settings = Settings::default();
     set_sa(&mut settings, "num_reads", serde_json::json!(8));
     set_sa(&mut settings, "num_sweeps", serde_json::json!(50));
-    let mut h = harness(Workbench::with_file(None, settings));
-    frames(&mut h);
+    let mut h = open(None, settings);
     let png = dir.path().join("puzzle.png");
     h.state_mut().shared.send(Command::ExportImage(png.clone()));
     frames(&mut h);
@@ -347,11 +327,7 @@ fn a_weight_sweep_plots_points_and_a_click_can_set_the_weight() {
     settings.sweep.num_reads = 16;
     settings.sweep.from = 0.0;
     settings.sweep.to = 2.0;
-    let mut h = harness(Workbench::with_file(
-        Some(&puzzle("shidoku-6givens.txt")),
-        settings,
-    ));
-    frames(&mut h);
+    let mut h = open(Some(&puzzle("shidoku-6givens.txt")), settings);
     h.get_by_label("Run sweep").click();
     h.step();
     wait_for(&mut h, "the sweep", |wb| !wb.is_sweeping());
@@ -399,11 +375,7 @@ fn a_flagged_point_shows_its_witness_and_a_two_weight_sweep_sets_both_weights() 
     (settings.sweep.from, settings.sweep.to, settings.sweep.steps) = (0.0, 0.0, 1);
     settings.sweep.num_reads = 30;
     settings.sweep.weight = "hint".into();
-    let mut h = harness(Workbench::with_file(
-        Some(&puzzle("shidoku-6givens.txt")),
-        settings,
-    ));
-    frames(&mut h);
+    let mut h = open(Some(&puzzle("shidoku-6givens.txt")), settings);
     h.get_by_label("Run sweep").click();
     h.step();
     wait_for(&mut h, "the sweep", |wb| !wb.is_sweeping());
@@ -458,11 +430,7 @@ fn suggest_weights_searches_and_use_these_sets_them_and_idle_weights_say_why() {
     set_sa(&mut settings, "seed", serde_json::json!(2));
     settings.sweep.num_reads = 30;
     settings.sweep.tune_budget_s = 20.0;
-    let mut h = harness(Workbench::with_file(
-        Some(&puzzle("shidoku-6givens.txt")),
-        settings,
-    ));
-    frames(&mut h);
+    let mut h = open(Some(&puzzle("shidoku-6givens.txt")), settings);
     h.state_mut().shared.doc.set_weight("hint", 0.5).unwrap();
     frames(&mut h);
     h.get_by_label("Suggest weights").click();
@@ -497,8 +465,7 @@ fn opening_a_model_file_shows_it_in_the_inspector_without_a_puzzle() {
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("m.qubo");
     std::fs::write(&model, "p qubo 0 3 3 1\n0 0 -1\n1 1 2\n2 2 0.5\n0 2 -3\n").unwrap();
-    let mut h = harness(Workbench::with_file(None, Settings::default()));
-    frames(&mut h);
+    let mut h = open(None, Settings::default());
     h.state_mut().shared.send(Command::OpenModel(model));
     frames(&mut h);
     assert!(h.state().shared.doc.puzzle().is_none());
@@ -530,8 +497,7 @@ fn opening_a_model_file_shows_it_in_the_inspector_without_a_puzzle() {
 
 #[test]
 fn closing_with_unsaved_changes_asks_first() {
-    let mut h = harness(Workbench::with_file(None, Settings::default()));
-    frames(&mut h);
+    let mut h = open(None, Settings::default());
     h.get_by_label("Puzzle canvas").click();
     frames(&mut h);
     h.key_press(egui::Key::Num4);
@@ -556,8 +522,7 @@ fn closing_with_unsaved_changes_asks_first() {
 #[test]
 fn autosave_snapshots_restore_the_work() {
     use qubo_workbench::gui::document::Document;
-    let mut h = harness(Workbench::with_file(None, Settings::default()));
-    frames(&mut h);
+    let mut h = open(None, Settings::default());
     h.get_by_label("Puzzle canvas").click();
     frames(&mut h);
     h.key_press(egui::Key::Num6);
@@ -647,8 +612,7 @@ fn conflicting_givens_are_shown_and_refused_before_sampling_but_stay_editable() 
 
 #[test]
 fn generate_runs_as_a_job_from_the_kinds_parameter_form() {
-    let mut h = harness(Workbench::with_file(None, Settings::default()));
-    frames(&mut h);
+    let mut h = open(None, Settings::default());
     let before = h.state().shared.doc.puzzle().cloned();
     h.get_by_label("Generate").click();
     frames(&mut h);
@@ -855,8 +819,7 @@ fn a_long_run_shows_its_best_board_so_far_with_its_score() {
         "beta_range",
         serde_json::json!([0.5, 5.0]),
     );
-    let mut h = harness(Workbench::with_file(Some(&clue), settings));
-    frames(&mut h);
+    let mut h = open(Some(&clue), settings);
     h.get_by_label("Run").click();
     frames(&mut h);
     wait_for(&mut h, "a best state from the running sampler", |wb| {
@@ -1232,11 +1195,7 @@ fn the_remote_section_lists_solvers_runs_a_hybrid_job_and_resumes_one_left_over(
         "config_file",
         conf.display().to_string().into(),
     );
-    let mut h = harness(Workbench::with_file(
-        Some(&puzzle("euler96_g1.txt")),
-        settings,
-    ));
-    frames(&mut h);
+    let mut h = open(Some(&puzzle("euler96_g1.txt")), settings);
     h.get_by_label("presolve (drop what the givens decide)")
         .click();
     frames(&mut h);
@@ -1292,8 +1251,7 @@ fn the_remote_section_lists_solvers_runs_a_hybrid_job_and_resumes_one_left_over(
             .count()
     };
     let before = submits(&fake);
-    let mut h = harness(Workbench::with_file(Some(&puzzle("euler96_g1.txt")), kept));
-    frames(&mut h);
+    let mut h = open(Some(&puzzle("euler96_g1.txt")), kept);
     h.get_by_label("presolve (drop what the givens decide)")
         .click();
     frames(&mut h);
@@ -1347,11 +1305,7 @@ fn the_digital_annealer_runs_from_the_solver_panel_with_its_key_from_a_file() {
         key_file.display().to_string().into(),
     );
     set_param(&mut settings, "fujitsu-da", "poll_interval_s", 0.01.into());
-    let mut h = harness(Workbench::with_file(
-        Some(&puzzle("euler96_g1.txt")),
-        settings,
-    ));
-    frames(&mut h);
+    let mut h = open(Some(&puzzle("euler96_g1.txt")), settings);
     h.get_by_label("presolve (drop what the givens decide)")
         .click();
     frames(&mut h);
@@ -1393,11 +1347,7 @@ fn a_qpu_run_from_the_solver_panel_embeds_by_clique_and_shows_what_the_chains_di
     ] {
         set_param(&mut settings, "dwave-qpu", name, value);
     }
-    let mut h = harness(Workbench::with_file(
-        Some(&puzzle("shidoku-6givens.txt")),
-        settings,
-    ));
-    frames(&mut h);
+    let mut h = open(Some(&puzzle("shidoku-6givens.txt")), settings);
     assert!(h.query_by_label_contains("token: present").is_some());
     assert!(h.query_by_label_contains("cost: about").is_some());
     h.get_by_label("Run").click();
@@ -1416,11 +1366,7 @@ fn a_qpu_run_from_the_solver_panel_embeds_by_clique_and_shows_what_the_chains_di
 
 #[test]
 fn the_editor_estimates_the_qubo_paths_difficulty_on_request() {
-    let mut h = harness(Workbench::with_file(
-        Some(&puzzle("shidoku-6givens.txt")),
-        Settings::default(),
-    ));
-    frames(&mut h);
+    let mut h = open(Some(&puzzle("shidoku-6givens.txt")), Settings::default());
     wait_for(&mut h, "the design facts", |wb| {
         wb.shared.current_facts().is_some()
     });

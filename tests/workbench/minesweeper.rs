@@ -115,26 +115,22 @@ fn ground_states_are_exactly_the_consistent_configurations() {
 #[test]
 fn solve_reports_exact_and_sampled_probabilities_and_their_difference() {
     let f = root().join("puzzles/minesweeper/small-5x5-a.txt");
-    let out = bin()
-        .args([
-            "solve",
-            "--sampler",
-            "sa",
-            "--num-reads",
-            "200",
-            "--seed",
-            "1",
-            "--json",
-        ])
-        .arg(&f)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let v = stdout_json(
+        &bin()
+            .args([
+                "solve",
+                "--sampler",
+                "sa",
+                "--num-reads",
+                "200",
+                "--seed",
+                "1",
+                "--json",
+            ])
+            .arg(&f)
+            .output()
+            .unwrap(),
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     for key in ["probabilities", "sampled_probabilities"] {
         let rows = v[key].as_array().unwrap_or_else(|| panic!("{key}: {v}"));
         assert_eq!(rows.len(), 5);
@@ -145,17 +141,13 @@ fn solve_reports_exact_and_sampled_probabilities_and_their_difference() {
     let err = &v["probability_error"];
     assert!(err["max"].as_f64().unwrap() >= err["mean"].as_f64().unwrap());
     // The exact ones alone, without sampling, agree with the library.
-    let out = bin()
-        .args(["solve", "--method", "exact", "--json"])
-        .arg(&f)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let e = stdout_json(
+        &bin()
+            .args(["solve", "--method", "exact", "--json"])
+            .arg(&f)
+            .output()
+            .unwrap(),
     );
-    let e: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(e["probabilities"], v["probabilities"]);
     assert!(e.get("num_reads").is_none(), "no sampling: {e}");
     // `auto` picks annealing for probabilities: many independent reads, no early stop.
@@ -226,17 +218,13 @@ fn corpus_forms_read_as_they_are() {
         .unwrap();
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--mines"));
-    let out = bin()
-        .args(["solve", "--method", "exact", "--mines", "8", "--json"])
-        .arg(&spaced)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let v = stdout_json(
+        &bin()
+            .args(["solve", "--method", "exact", "--mines", "8", "--json"])
+            .arg(&spaced)
+            .output()
+            .unwrap(),
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let p00 = v["probabilities"][0][0].as_f64().unwrap();
     assert!((p00 - 0.2711).abs() < 5e-5, "{p00}");
     // ADC 2025 hex boards: full layouts, opened at their largest 0-region.

@@ -232,17 +232,13 @@ fn the_adc_2018_answers_check_valid() {
 
 #[test]
 fn solve_json_gives_the_grid_of_numbers_and_rounds() {
-    let out = bin()
-        .args(["solve", "--sampler", "exact", "--json"])
-        .arg(root().join("puzzles/numberlink/tiny-3x2.txt"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let v = stdout_json(
+        &bin()
+            .args(["solve", "--sampler", "exact", "--json"])
+            .arg(root().join("puzzles/numberlink/tiny-3x2.txt"))
+            .output()
+            .unwrap(),
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["best"]["valid"], true);
     assert_eq!(
         v["best"]["solution"],
@@ -266,18 +262,14 @@ fn solve_json_gives_the_grid_of_numbers_and_rounds() {
 fn numberlink_presolves_by_default_and_no_presolve_keeps_the_full_model() {
     let file = root().join("puzzles/numberlink/generated/7x7-6pairs-seed1.txt");
     let variables = |flags: &[&str]| {
-        let out = bin()
-            .args(["solve", "--json", "--seed", "1", "--sampler", "sa"])
-            .args(flags)
-            .arg(&file)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        let v = stdout_json(
+            &bin()
+                .args(["solve", "--json", "--seed", "1", "--sampler", "sa"])
+                .args(flags)
+                .arg(&file)
+                .output()
+                .unwrap(),
         );
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         v["num_variables"].as_u64().unwrap()
     };
     let default = variables(&[]);
@@ -286,17 +278,13 @@ fn numberlink_presolves_by_default_and_no_presolve_keeps_the_full_model() {
     assert!(default < full / 4, "{default} of {full}");
     // The presolved model is empty, auto enumerates it, and a flag meant for annealing is
     // reported as ignored rather than refused; naming the sampler makes it an error again.
-    let out = bin()
-        .args(["solve", "--json", "--timeout", "2000"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let v = stdout_json(
+        &bin()
+            .args(["solve", "--json", "--timeout", "2000"])
+            .arg(&file)
+            .output()
+            .unwrap(),
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["sampler"], "exact");
     let why = v["sampler_choice"].as_str().unwrap();
     assert!(why.contains("--timeout 2000 ignored"), "{why}");

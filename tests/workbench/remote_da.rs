@@ -3,6 +3,7 @@
 //! job limit, cancel, failures and a refused key — each a message that says what failed, never
 //! the key.
 
+use crate::common::*;
 use std::time::Duration;
 
 use qubo_workbench::qubo::{Model, StoredModel};
@@ -242,13 +243,7 @@ fn the_cli_solves_a_sudoku_on_the_fake_annealer_with_the_key_from_the_environmen
             .output()
             .unwrap()
     };
-    let out = run(KEY);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = stdout_json(&run(KEY));
     assert_eq!(v["best"]["valid"], true);
     assert!(v["sampler_details"]["job_id"].is_string());
     let out = run("WRONG-abcdef0123456789abcdef");

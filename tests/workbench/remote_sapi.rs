@@ -2,6 +2,7 @@
 //! only, the versioned media types, and every fault mapped to a message that says what failed
 //! without the token.
 
+use crate::common::*;
 use std::time::Duration;
 
 use qubo_workbench::remote::fake_sapi::{FakeSapi, Faults, example_solvers};
@@ -321,13 +322,7 @@ fn cli(fake: &FakeSapi, token: &str, args: &[&str]) -> std::process::Output {
 #[test]
 fn the_cli_lists_solvers_and_reports_a_refused_token_without_it() {
     let fake = FakeSapi::start(TOKEN, example_solvers()).unwrap();
-    let out = cli(&fake, TOKEN, &["remote", "solvers", "--json"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = stdout_json(&cli(&fake, TOKEN, &["remote", "solvers", "--json"]));
     assert_eq!(v["solvers"][0]["name"], "Advantage_mock");
     assert_eq!(v["solvers"][0]["size"], 4);
     assert_eq!(v["solvers"][1]["category"], "hybrid");

@@ -3,6 +3,7 @@
 //! from the pieces when no size is given.
 
 use super::*;
+use crate::puzzle::Hint;
 
 /// Rows and cols from the pieces' classes: 4 corners, edges = 2(r + c) − 8, r·c = pieces.
 /// `None` when the counts fit no board (rows ≤ cols is returned).
@@ -157,13 +158,14 @@ pub fn parse(text: &str, origin: &str, hints: &ParseHints) -> Result<EdgeMatchin
                 fixed: Vec::new(),
             }
             .class_counts();
-            PuzzleError::parse(
-                origin,
-                format!(
+            PuzzleError::NeedsHint {
+                origin: origin.to_string(),
+                message: format!(
                     "cannot tell the board size from {corners} corner, {edges} edge and {inner} inner pieces{}: add a line 'size ROWS COLS', or give the board's rows and cols",
                     if misfits > 0 { format!(" ({misfits} fit no cell)") } else { String::new() }
                 ),
-            )
+                hint: Hint::Size,
+            }
         })?,
     };
     let where_ = match size {

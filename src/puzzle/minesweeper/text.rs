@@ -285,11 +285,11 @@ pub(super) fn parse_spaced(
         cells.extend(row);
         height += 1;
     }
-    let mines = hints.mines.ok_or_else(|| {
-        PuzzleError::parse(
-            origin,
-            "this board form does not say how many mines there are: give the mine count (mines)",
-        )
+    let mines = hints.mines.ok_or_else(|| PuzzleError::NeedsHint {
+        origin: origin.to_string(),
+        message: "this board form does not say how many mines there are: give the mine count"
+            .to_string(),
+        hint: crate::puzzle::Hint::Mines,
     })?;
     Minesweeper::new(width.unwrap_or(0), height, mines, cells, None)
         .map_err(|e| PuzzleError::parse(origin, e.to_string()))
