@@ -37,10 +37,8 @@ pub(super) fn play(a: PlayArgs) -> Result<i32, Failure> {
             (records.map_err(PuzzleError::Invalid)?, "exact".into())
         }
         PlayStrategy::Sample => {
-            let mut args = a.sampler.clone();
-            if args.sampler == crate::samplers::AUTO {
-                args.sampler = "sa".into();
-            }
+            let args = a.sampler.clone();
+            // `auto` picks by the task: probabilities want many independent reads.
             let task = Task {
                 stored: true,
                 marginals: true,
