@@ -92,6 +92,13 @@ impl Workbench {
 
     /// Polls every background job and starts the design facts of a changed puzzle. No drawing.
     pub fn logic(&mut self, ctx: &egui::Context) {
+        // The model is built on a job thread; a Run asked for meanwhile starts when it lands.
+        if self.shared.doc.poll_build() && std::mem::take(&mut self.shared.run_when_built) {
+            self.start_run(ctx);
+        }
+        if self.shared.doc.building_for().is_some() {
+            ctx.request_repaint_after(Duration::from_millis(50));
+        }
         let s = &mut self.shared;
         // A remote job is remembered from the moment it has an id until its answer is read.
         if let Some(job) = s.run.as_ref().and_then(|r| r.remote_job())

@@ -227,9 +227,14 @@ impl Workbench {
         }
     }
 
-    fn start_run(&mut self, ctx: &egui::Context) {
+    pub(super) fn start_run(&mut self, ctx: &egui::Context) {
         let s = &mut self.shared;
         if s.run.is_some() {
+            return;
+        }
+        if !s.doc.model_is_current() {
+            s.run_when_built = true;
+            s.status = "the run starts once the model is built".into();
             return;
         }
         let Some(model) = s.doc.model.clone() else {

@@ -1,14 +1,99 @@
 //! What the window works on: a puzzle (with undo/redo) or a bare QUBO model opened from a file,
 //! plus its encoding options and weights, and the derived encoding and weighted model.
-//! Re-weighting only rebuilds the matrix (cheap); editing the puzzle re-encodes.
+//! Re-weighting only rebuilds the matrix; editing the puzzle re-encodes.
+//!
+//! Invariant: the model is built off the UI thread (`ModelBuild`, a job like the design facts):
+//! every change requests a build and returns at once; one build runs at a time, the newest
+//! request waits for it, and a result is installed only if no newer request came in meanwhile
+//! (`poll_build`, called by the window every frame). Until then the document keeps its last
+//! encoding and model, so the window keeps drawing them.
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use super::jobs::OneShot;
 use crate::puzzle::{AnyPuzzle, EncodeOptions, PuzzleError};
 use crate::qubo::{Encoding, Qubo, StoredModel, Weights};
+
+/// What one build starts from: the document's inputs as they were when it was asked for, and
+/// the encoding to re-weight when only the weights changed.
+struct BuildInput {
+    puzzle: AnyPuzzle,
+    options: EncodeOptions,
+    weights: Weights,
+    encoding: Option<Arc<Encoding>>,
+}
+
+/// What a build gives back: the encoding (or why not), the weighted model (or why not), and
+/// the weights the encoding knows.
+struct Built {
+    encoding: Result<Arc<Encoding>, String>,
+    model: Result<Arc<StoredModel>, String>,
+    weights: Weights,
+}
+
+impl BuildInput {
+    /// Encodes (unless an encoding is given) and weights: the slow part, on a job thread.
+    fn build(self) -> Built {
+        let encoding = match self.encoding {
+            Some(e) => Ok(e),
+            None => self
+                .puzzle
+                .encode(&self.options)
+                .map(Arc::new)
+                .map_err(|e| e.to_string()),
+        };
+        let Ok(enc) = encoding else {
+            return Built {
+                model: Err(String::new()),
+                encoding,
+                weights: self.weights,
+            };
+        };
+        // Keep only weights this encoding knows (a new kind has other names).
+        let mut kept = Weights::new();
+        for (name, v) in self.weights.iter() {
+            if enc.weight_names().contains(&name) {
+                let _ = kept.set(name, v);
+            }
+        }
+        let model = self
+            .puzzle
+            .stored_model(&enc, &kept)
+            .map(Arc::new)
+            .map_err(|e| e.to_string());
+        Built {
+            encoding: Ok(enc),
+            model,
+            weights: kept,
+        }
+    }
+}
+
+/// The model build in flight and the newest request waiting behind it.
+#[derive(Default)]
+struct ModelBuild {
+    /// The generation of the newest request.
+    requested: u64,
+    /// Whether some request since the last installed build re-encodes (a later weights-only
+    /// request must then re-encode too).
+    encode_pending: bool,
+    /// The build running: its generation, when it started, the job.
+    running: Option<(u64, Instant, OneShot<Built>)>,
+    /// The newest request, waiting for the running build to end.
+    queued: Option<(u64, BuildInput)>,
+}
+
+impl ModelBuild {
+    fn start(&mut self, generation: u64, input: BuildInput) {
+        // The window repaints while a build runs (`Workbench::logic`), so no waking is needed.
+        let job = OneShot::start(move || input.build(), || {});
+        self.running = Some((generation, Instant::now(), job));
+    }
+}
 
 /// A model version no document has used: versions identify models across documents (the
 /// inspector and results compare them).
@@ -55,6 +140,7 @@ pub struct Document {
     pub version: u64,
     /// Why there is no model (an encoding or weighting error), if so.
     pub error: Option<String>,
+    build: ModelBuild,
 }
 
 /// The autosaved form of a document (puzzles only; models are files already).
@@ -89,6 +175,7 @@ impl Document {
             model: None,
             version: next_version(),
             error: None,
+            build: ModelBuild::default(),
         }
     }
 
@@ -280,8 +367,12 @@ impl Document {
         Ok(())
     }
 
-    /// The current value of a weight (its default when unset).
+    /// The current value of a weight (its default when unset; while the first model is still
+    /// being built, only a value the user set is known).
     pub fn weight(&self, name: &str) -> Option<f64> {
+        if self.encoding.is_none() {
+            return self.weights.get(name);
+        }
         let spec = self
             .encoding
             .as_ref()?
@@ -291,7 +382,19 @@ impl Document {
         Some(self.weights.get(name).unwrap_or(spec.default))
     }
 
+    /// Asks for the model to be built again from the puzzle (an edit, presolve, formulation,
+    /// cuts): encode, presolve and weight on a job thread.
     fn reencode(&mut self) {
+        self.request_build(true);
+    }
+
+    /// Asks for the model to be weighted again (a weight changed): the encoding is reused
+    /// unless a re-encode is still pending.
+    fn reweight(&mut self) {
+        self.request_build(false);
+    }
+
+    fn request_build(&mut self, encode: bool) {
         let Content::Puzzle(p) = &self.content else {
             return;
         };
@@ -299,45 +402,87 @@ impl Document {
         if self.options.formulation_index(p.kind()).is_err() {
             self.options.formulation = None;
         }
-        match p.encode(&self.options) {
-            Ok(enc) => {
-                // Keep only weights this encoding knows (a new kind has other names).
-                let known: Vec<String> = enc.weight_names().iter().map(|s| s.to_string()).collect();
-                let mut kept = Weights::new();
-                for (name, v) in self.weights.iter() {
-                    if known.iter().any(|k| k == name) {
-                        let _ = kept.set(name, v);
-                    }
-                }
-                self.weights = kept;
-                self.encoding = Some(Arc::new(enc));
-                self.reweight();
-            }
-            Err(e) => {
-                self.encoding = None;
-                self.model = None;
-                self.error = Some(e.to_string());
-                self.version = next_version();
-            }
+        let b = &mut self.build;
+        b.encode_pending |= encode || self.encoding.is_none();
+        b.requested += 1;
+        let input = BuildInput {
+            puzzle: p.clone(),
+            options: self.options.clone(),
+            weights: self.weights.clone(),
+            encoding: (!b.encode_pending).then(|| self.encoding.clone()).flatten(),
+        };
+        if b.running.is_some() {
+            b.queued = Some((b.requested, input));
+        } else {
+            b.start(b.requested, input);
         }
     }
 
-    fn reweight(&mut self) {
-        let Some(enc) = &self.encoding else { return };
-        let stored = match &self.content {
-            Content::Puzzle(p) => p.stored_model(enc, &self.weights),
-            _ => enc.qubo(&self.weights).map(StoredModel::new),
+    /// Takes in a finished build (installed only if nothing newer was asked for since) and
+    /// starts the one waiting; `true` when a new model (or error) was installed.
+    pub fn poll_build(&mut self) -> bool {
+        let b = &mut self.build;
+        let Some(answer) = b.running.as_ref().and_then(|(_, _, job)| job.poll()) else {
+            return false;
         };
-        match stored {
-            Ok(m) => {
-                self.model = Some(Arc::new(m));
-                self.error = None;
+        let (generation, _, _) = b.running.take().expect("polled a running build");
+        if let Some((g, input)) = b.queued.take() {
+            b.start(g, input);
+        }
+        if generation != b.requested {
+            return false;
+        }
+        b.encode_pending = false;
+        match answer {
+            Ok(built) => {
+                self.weights = built.weights;
+                match built.encoding {
+                    Ok(enc) => {
+                        self.encoding = Some(enc);
+                        match built.model {
+                            Ok(m) => {
+                                self.model = Some(m);
+                                self.error = None;
+                            }
+                            Err(e) => {
+                                self.model = None;
+                                self.error = Some(e);
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        self.encoding = None;
+                        self.model = None;
+                        self.error = Some(e);
+                    }
+                }
             }
             Err(e) => {
                 self.model = None;
-                self.error = Some(e.to_string());
+                self.error = Some(format!("building the model failed: {e}"));
             }
         }
         self.version = next_version();
+        true
+    }
+
+    /// How long the model build under way has taken (`None`: the model is up to date).
+    pub fn building_for(&self) -> Option<Duration> {
+        self.build.running.as_ref().map(|(_, t, _)| t.elapsed())
+    }
+
+    /// Whether the model shown is the one the current puzzle, options and weights ask for.
+    pub fn model_is_current(&self) -> bool {
+        self.build.running.is_none() && self.build.queued.is_none()
+    }
+
+    /// Blocks until the model is current (command-line paths and tests that need the model
+    /// before the first frame); the window never calls it.
+    pub fn wait_for_model(&mut self) {
+        while !self.model_is_current() {
+            if !self.poll_build() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
     }
 }

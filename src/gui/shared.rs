@@ -70,6 +70,8 @@ pub struct Shared {
     pub selected_row: Option<usize>,
     /// A puzzle being generated.
     pub generating: Option<GenerateJob>,
+    /// Run was asked for while the model was being built: it starts when the model lands.
+    pub run_when_built: bool,
     /// The design facts being computed, and for which puzzle.
     pub facts_job: Option<(AnyPuzzle, FactsJob)>,
     /// The latest design facts (or why they could not be computed) and the puzzle they are of.
@@ -136,6 +138,7 @@ impl Shared {
             result: None,
             selected_row: None,
             generating: None,
+            run_when_built: false,
             facts_job: None,
             facts: None,
             fonts_installed: false,

@@ -102,11 +102,30 @@ pub fn wait_for(h: &mut Window, what: &str, done: impl Fn(&Workbench) -> bool) {
     panic!("timed out waiting for {what}");
 }
 
-/// A few frames: enough for a click or key to take effect and the next layout to show it
-/// (`Harness::run` would wait for repaints to stop, which a spinner never does).
+/// Steps frames until the model the document asks for is built (it is built off the UI
+/// thread after every change).
+pub fn wait_for_model(h: &mut Window) {
+    for _ in 0..3000 {
+        h.step();
+        if h.state().shared.doc.model_is_current() {
+            h.step();
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("timed out waiting for the model");
+}
+
+/// A few frames: enough for a click or key to take effect, the model it asks for to be built
+/// (off the UI thread) and the next layout to show both (`Harness::run` would wait for
+/// repaints to stop, which a spinner never does). Tests of what shows *while* a model is built
+/// step frames themselves.
 pub fn frames(h: &mut Window) {
     for _ in 0..4 {
         h.step();
+    }
+    if !h.state().shared.doc.model_is_current() {
+        wait_for_model(h);
     }
 }
 

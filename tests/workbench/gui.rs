@@ -4,6 +4,7 @@
 
 use crate::common::*;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use egui_kittest::Harness;
@@ -1072,6 +1073,7 @@ fn numberlink_pairs_are_placed_drawn_and_solved() {
     assert!(p.check(&drawn).is_empty(), "the drawn answer is valid");
     // Numberlink presolves by default; unticking shows the full model.
     assert!(h.state().shared.doc.options.presolve);
+    wait_for_model(&mut h);
     let presolved = h
         .state()
         .shared
@@ -1084,6 +1086,7 @@ fn numberlink_pairs_are_placed_drawn_and_solved() {
         .click();
     frames(&mut h);
     assert!(!h.state().shared.doc.options.presolve);
+    wait_for_model(&mut h);
     let full = h
         .state()
         .shared
@@ -1157,10 +1160,12 @@ fn numberlink_pairs_are_placed_drawn_and_solved() {
         .unwrap()
         .num_variables();
     h.state_mut().shared.doc.add_cuts(cuts);
+    h.state_mut().shared.doc.wait_for_model();
     let enc = h.state().shared.doc.encoding.clone().unwrap();
     assert!(enc.num_variables() > n, "the cut's slack joins the model");
     assert!((0..enc.num_groups()).any(|g| enc.group_label(g) == "cut#0"));
     h.state_mut().shared.doc.clear_cuts();
+    h.state_mut().shared.doc.wait_for_model();
     let enc = h.state().shared.doc.encoding.clone().unwrap();
     assert_eq!(enc.num_variables(), n);
 }
@@ -1451,4 +1456,64 @@ fn every_local_sampler_is_chosen_from_the_list_and_runs() {
         assert!(!r.samples.rows.is_empty(), "{}: reads", e.name);
         assert!(!r.samples.info.cancelled, "{}", e.name);
     }
+}
+
+#[test]
+fn edits_return_before_their_model_is_built_and_only_the_newest_build_lands() {
+    let file = root().join("puzzles/numberlink/generated/10x10-10pairs-seed1.txt");
+    let settings = Settings {
+        sampler: "sa".into(),
+        ..Default::default()
+    };
+    let mut h = open(Some(&file), settings);
+    h.get_by_label("presolve (drop what the givens decide)")
+        .click();
+    frames(&mut h);
+    let first = h.state().shared.doc.model.clone().expect("the first model");
+    let version = h.state().shared.doc.version;
+    let edit = |h: &mut Window, i: usize| {
+        h.state_mut()
+            .shared
+            .doc
+            .edit(|p| match p {
+                AnyPuzzle::Numberlink(n) => n.remove_pair_at(i),
+                _ => unreachable!("a Numberlink was opened"),
+            })
+            .unwrap();
+    };
+    // Two edits in a row: each returns at once, the window keeps the last model meanwhile.
+    edit(&mut h, 0);
+    assert!(
+        !h.state().shared.doc.model_is_current(),
+        "built off the UI thread"
+    );
+    edit(&mut h, 1);
+    let wb = h.state();
+    assert!(Arc::ptr_eq(wb.shared.doc.model.as_ref().unwrap(), &first));
+    assert_eq!(wb.shared.doc.version, version, "nothing installed yet");
+    // A frame is drawn while the build runs; Run now waits for the model.
+    h.step();
+    h.get_by_label("Run").click();
+    h.step();
+    wait_for(&mut h, "the run on the newest model", |wb| {
+        !wb.is_running() && wb.shared.result.is_some()
+    });
+    // Only the newest request's model landed: the puzzle with two pairs removed.
+    let wb = h.state();
+    let want = wb
+        .shared
+        .doc
+        .puzzle()
+        .unwrap()
+        .encode(&wb.shared.doc.options)
+        .unwrap()
+        .num_variables();
+    let encoding = wb.shared.doc.encoding.as_ref().unwrap();
+    assert_eq!(encoding.num_variables(), want);
+    assert_eq!(
+        wb.shared.result.as_ref().unwrap().samples.num_variables,
+        want,
+        "the queued run sampled the newest model"
+    );
+    assert!(wb.shared.doc.version > version);
 }

@@ -115,6 +115,11 @@ impl InspectorPanel {
     /// Draws the inspector for the current model.
     pub fn ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
         ui.heading("QUBO inspector");
+        // The model is rebuilt off the UI thread; the last one stays on show meanwhile.
+        ui.add_visible(
+            s.doc.building_for().is_some(),
+            egui::Label::new(building_text(s.doc.building_for())),
+        );
         // A model too large to store has no matrix to draw: say what it is instead.
         self.structure_only = s.doc.model.as_ref().is_some_and(|m| !m.is_stored());
         if self.structure_only {
@@ -128,6 +133,22 @@ impl InspectorPanel {
                  Simulated annealing samples it through its structure (each flip priced from counts \
                  per group, side and colour); the other samplers need the stored couplings."
             ));
+            self.texture = None;
+            self.shown = None;
+            self.job = None;
+            return;
+        }
+        // Presolve may decide everything: an empty matrix would draw as a blank square.
+        if s.doc
+            .model
+            .as_ref()
+            .is_some_and(|m| m.qubo.num_variables() == 0)
+        {
+            ui.label(if s.doc.options.presolve {
+                "presolve decided every variable — untick presolve to see the full model"
+            } else {
+                "the model has no variables"
+            });
             self.texture = None;
             self.shown = None;
             self.job = None;
@@ -297,5 +318,14 @@ impl InspectorPanel {
                 ui.weak(format!("  … and {} more", parts.len() - 8));
             }
         }
+    }
+}
+
+/// "building model… 1.2 s" while a build runs (and a placeholder of the same height otherwise,
+/// so nothing below moves when a build starts or ends).
+pub fn building_text(elapsed: Option<std::time::Duration>) -> String {
+    match elapsed {
+        Some(t) => format!("building model… {:.1} s", t.as_secs_f32()),
+        None => "model up to date".to_string(),
     }
 }

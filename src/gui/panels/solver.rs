@@ -73,7 +73,10 @@ impl SolverPanel {
         ui.horizontal(|ui| {
             let running = s.run.is_some();
             if ui
-                .add_enabled(!running && s.doc.model.is_some(), egui::Button::new("Run"))
+                .add_enabled(
+                    !running && (s.doc.model.is_some() || !s.doc.model_is_current()),
+                    egui::Button::new("Run"),
+                )
                 .clicked()
             {
                 s.send(Command::Run);
