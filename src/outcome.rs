@@ -63,8 +63,10 @@ pub struct RowVerdict {
     pub valid: Option<bool>,
     /// The referee's findings.
     pub violations: Vec<Violation>,
-    /// The encoding's constraint groups that are broken in this sample.
+    /// The encoding's constraint groups that are broken in this sample (enforced ones only).
     pub broken: Vec<ConstraintReport>,
+    /// Groups the sample violates whose weight is 0: not enforced, so not broken.
+    pub unenforced: Vec<ConstraintReport>,
     /// The candidate solution.
     pub decoded: Option<AnySolution>,
 }
@@ -114,13 +116,17 @@ impl Outcome {
                 Some(ctx) => {
                     let decoded = ctx.puzzle.decode(ctx.encoding, &row.sample);
                     let violations = ctx.puzzle.check(&decoded);
+                    let (broken, unenforced) = ctx
+                        .encoding
+                        .report(&row.sample, ctx.weights, true)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .partition(|r| r.enforced);
                     RowVerdict {
                         valid: Some(violations.is_empty()),
                         violations,
-                        broken: ctx
-                            .encoding
-                            .report(&row.sample, ctx.weights, true)
-                            .unwrap_or_default(),
+                        broken,
+                        unenforced,
                         decoded: Some(decoded),
                     }
                 }
@@ -128,6 +134,7 @@ impl Outcome {
                     valid: None,
                     violations: Vec::new(),
                     broken: Vec::new(),
+                    unenforced: Vec::new(),
                     decoded: None,
                 },
             })

@@ -181,6 +181,9 @@ pub struct ConstraintReport {
     pub satisfied_energy: f64,
     /// Whether the group is at its minimum (within `qubo::energy_tolerance` of its scale).
     pub holds: bool,
+    /// Whether its weight enforces it: a group of weight 0 adds nothing to the energy, so a
+    /// sample that violates it is "not enforced", never "broken".
+    pub enforced: bool,
 }
 
 /// One constraint group's share of a matrix entry.
@@ -643,6 +646,7 @@ impl Encoding {
                 energy: wv * e,
                 satisfied_energy: wv * group.satisfied,
                 holds,
+                enforced: wv != 0.0,
             });
         }
         Ok(out)

@@ -417,7 +417,9 @@ impl Pool {
             }
             self.energy_sum += row.energy * n;
             self.min_energy = self.min_energy.min(row.energy);
-            for b in &verdict.broken {
+            // The chart counts every violated group, enforced or not: at weight 0 it shows what
+            // the missing penalty lets through.
+            for b in verdict.broken.iter().chain(&verdict.unenforced) {
                 *self.broken.entry(b.weight.clone()).or_default() += n;
             }
             let beats_valid = self
@@ -433,6 +435,7 @@ impl Pool {
                     broken: verdict
                         .broken
                         .iter()
+                        .chain(&verdict.unenforced)
                         .take(MAX_WITNESS_LABELS)
                         .map(|b| b.constraint.clone())
                         .collect(),

@@ -183,6 +183,12 @@ impl ResultsPanel {
                         b.constraint, b.weight, b.energy, b.satisfied_energy
                     ));
                 }
+                for b in info.unenforced.iter().take(100) {
+                    ui.weak(format!(
+                        "{} ({}): not enforced (weight 0)",
+                        b.constraint, b.weight
+                    ));
+                }
                 for v in info.violations.iter().take(100) {
                     ui.colored_label(INVALID, format!("referee — {}: {}", v.constraint, v.detail));
                 }
