@@ -1517,3 +1517,44 @@ fn edits_return_before_their_model_is_built_and_only_the_newest_build_lands() {
     );
     assert!(wb.shared.doc.version > version);
 }
+
+#[test]
+fn a_group_of_weight_zero_is_not_enforced_rather_than_broken() {
+    // Minesweeper's mine_count weight is 0 by default: its slack bits are free, so reads
+    // violate it, and the results must not call that broken.
+    let mut settings = Settings {
+        sampler: "sa".into(),
+        ..Default::default()
+    };
+    set_param(&mut settings, "sa", "num_reads", serde_json::json!(32));
+    set_param(&mut settings, "sa", "seed", serde_json::json!(4));
+    let mut h = open(
+        Some(&root().join("puzzles/minesweeper/small-5x5-a.txt")),
+        settings,
+    );
+    assert_eq!(h.state().shared.doc.weight("mine_count"), Some(0.0));
+    h.get_by_label("Run").click();
+    frames(&mut h);
+    wait_for(&mut h, "the run", |wb| {
+        !wb.is_running() && wb.shared.result.is_some()
+    });
+    let r = h.state().shared.result.as_ref().unwrap();
+    assert!(
+        r.rows
+            .iter()
+            .flat_map(|v| &v.broken)
+            .all(|b| b.weight != "mine_count"),
+        "a weight-0 group is never broken"
+    );
+    let row = r
+        .rows
+        .iter()
+        .position(|v| v.unenforced.iter().any(|b| b.weight == "mine_count"))
+        .expect("some read leaves the mine count free");
+    h.state_mut().shared.selected_row = Some(row);
+    frames(&mut h);
+    assert!(
+        h.query_by_label_contains("not enforced (weight 0)")
+            .is_some()
+    );
+}
