@@ -4,6 +4,7 @@
 //! confirmation, screenshots). Commands are carried out in `commands.rs`, the menu is in
 //! `menu.rs`.
 
+use super::file_form::{FileForm, FormAnswer, suggested_path};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,6 +20,9 @@ use super::settings::Settings;
 use super::shared::{Command, Shared};
 use crate::puzzle::{AnyPuzzle, Kind, REFERENCE_NODE_BUDGET};
 use crate::render::image::ImageError;
+
+/// An empty answer from the native dialog sooner than this means it could not open.
+const NO_DIALOG_WITHIN: Duration = Duration::from_millis(300);
 
 /// The window's content: shared state and panels.
 pub struct Workbench {
@@ -37,6 +41,10 @@ pub struct Workbench {
     /// UI time per frame.
     pub frame_stats: FrameStats,
     pub(super) dialog: Option<DialogJob>,
+    /// The workbench's own file form, when open (no native dialog, or chosen in the settings).
+    pub file_form: Option<FileForm>,
+    /// Always use the workbench's own file form (QUBO_WORKBENCH_FILE_DIALOG=builtin; not saved).
+    pub builtin_file_dialog: bool,
     /// Showing the "unsaved changes" question.
     pub confirm_close: bool,
     /// The user agreed to close.
@@ -61,6 +69,9 @@ impl Workbench {
             sweep: SweepPanel::default(),
             frame_stats: FrameStats::default(),
             dialog: None,
+            file_form: None,
+            builtin_file_dialog: std::env::var("QUBO_WORKBENCH_FILE_DIALOG")
+                .is_ok_and(|v| v == "builtin"),
             confirm_close: false,
             close_now: false,
         }
@@ -163,6 +174,31 @@ impl Workbench {
         }
     }
 
+    /// Opens the workbench's own file form for `action`, prefilled beside the document.
+    pub(super) fn open_file_form(&mut self, action: FileAction, note: Option<String>) {
+        let suggested = suggested_path(action, self.shared.doc.path.as_deref());
+        self.file_form = Some(FileForm::new(action, &suggested, note));
+    }
+
+    /// The file form's frame: a chosen path becomes the action's command.
+    fn file_form_ui(&mut self, ctx: &egui::Context) {
+        let Some(form) = &mut self.file_form else {
+            return;
+        };
+        match form.ui(ctx) {
+            FormAnswer::Open => {}
+            FormAnswer::Cancelled => {
+                self.shared.status = format!("{}: cancelled", form.action.kind().title);
+                self.file_form = None;
+            }
+            FormAnswer::Chosen(path) => {
+                let action = form.action;
+                self.file_form = None;
+                self.apply(action.command(path), ctx);
+            }
+        }
+    }
+
     /// Design facts: computed off the UI thread for each new puzzle content.
     fn poll_facts(&mut self, ctx: &egui::Context) {
         let s = &mut self.shared;
@@ -192,19 +228,22 @@ impl Workbench {
             && let Some(answer) = d.poll()
         {
             let action = d.action;
+            let quick = d.started.elapsed() < NO_DIALOG_WITHIN;
             self.dialog = None;
-            if let Some(path) = answer {
-                let c = match action {
-                    FileAction::OpenPuzzle => Command::Open(path),
-                    FileAction::OpenModel => Command::OpenModel(path),
-                    FileAction::SaveAs => Command::SaveTo(path),
-                    FileAction::ExportImage => Command::ExportImage(path),
-                    FileAction::ExportQubo => Command::ExportQubo(path),
-                    FileAction::ExportSamples => Command::ExportSamples(path),
-                    FileAction::ExportSweep => Command::ExportSweep(path),
-                    FileAction::ExportSweepPlot => Command::ExportSweepPlot(path),
-                };
-                self.apply(c, ctx);
+            match answer {
+                Some(path) => self.apply(action.command(path), ctx),
+                // Nobody cancels a dialog that fast: none could open. Ask with our own form.
+                None if quick => {
+                    self.open_file_form(
+                        action,
+                        Some(
+                            "no file dialog could open on this desktop (no portal, no zenity): \
+                             type the path"
+                                .into(),
+                        ),
+                    );
+                }
+                None => self.shared.status = format!("{}: cancelled", action.kind().title),
             }
         }
     }
@@ -249,6 +288,7 @@ impl Workbench {
         if self.confirm_close {
             self.confirm_close_ui(ui.ctx());
         }
+        self.file_form_ui(ui.ctx());
         let commands = std::mem::take(&mut self.shared.commands);
         for c in commands {
             self.apply(c, ui.ctx());

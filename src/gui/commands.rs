@@ -21,15 +21,16 @@ impl Workbench {
             Command::New(puzzle) => self.replace_document(Document::from_puzzle(*puzzle, None)),
             Command::Generate(kind, params) => self.start_generate(kind, params, ctx),
             Command::Dialog(action) => {
-                let suggested = match action {
-                    FileAction::ExportImage => Some("puzzle.png".to_string()),
-                    FileAction::ExportQubo => Some("model.coo".to_string()),
-                    FileAction::ExportSamples => Some("samples.json".to_string()),
-                    FileAction::SaveAs => Some("puzzle.txt".to_string()),
-                    FileAction::ExportSweep => Some("sweep.csv".to_string()),
-                    FileAction::ExportSweepPlot => Some("sweep.png".to_string()),
-                    _ => None,
-                };
+                if self.builtin_file_dialog || s.settings.builtin_file_dialog {
+                    self.open_file_form(action, None);
+                    return;
+                }
+                let suggested = action.kind().writes.then(|| {
+                    let p = crate::gui::file_form::suggested_path(action, s.doc.path.as_deref());
+                    p.file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default()
+                });
                 let repaint_ctx = ctx.clone();
                 self.dialog = Some(DialogJob::start(action, suggested, move || {
                     repaint_ctx.request_repaint()
@@ -47,7 +48,10 @@ impl Workbench {
             },
             Command::SaveTo(p) => self.save_to(p),
             Command::ExportImage(p) => {
-                let Some(puzzle) = s.doc.puzzle() else { return };
+                let Some(puzzle) = s.doc.puzzle() else {
+                    s.status = format!("{}: not written: a bare model has no picture", p.display());
+                    return;
+                };
                 let solution = s
                     .selected_solution()
                     .cloned()
@@ -58,7 +62,18 @@ impl Workbench {
                 };
             }
             Command::ExportQubo(p) => {
-                let Some(model) = &s.doc.model else { return };
+                let Some(model) = s.doc.model.as_ref().filter(|_| s.doc.model_is_current()) else {
+                    s.status = format!(
+                        "{}: not written: {}",
+                        p.display(),
+                        match (&s.doc.error, s.doc.building_for()) {
+                            (_, Some(_)) => "the model is still being built".to_string(),
+                            (Some(e), None) => e.clone(),
+                            (None, None) => "there is no model".to_string(),
+                        }
+                    );
+                    return;
+                };
                 if !model.is_stored() {
                     s.status =
                         "this model is too large to store, so it cannot be written as a QUBO file"
@@ -88,7 +103,10 @@ impl Workbench {
                 };
             }
             Command::ExportSamples(p) => {
-                let Some(r) = &s.result else { return };
+                let Some(r) = &s.result else {
+                    s.status = format!("{}: not written: no run to export yet", p.display());
+                    return;
+                };
                 let labels: Vec<String> = (0..r.samples.num_variables)
                     .map(|v| s.doc.label_of(v))
                     .collect();

@@ -463,12 +463,31 @@ pub enum FileAction {
     ExportSweepPlot,
 }
 
+impl FileAction {
+    /// The command that carries the action out on `path`.
+    pub fn command(self, path: std::path::PathBuf) -> super::shared::Command {
+        use super::shared::Command;
+        match self {
+            FileAction::OpenPuzzle => Command::Open(path),
+            FileAction::OpenModel => Command::OpenModel(path),
+            FileAction::SaveAs => Command::SaveTo(path),
+            FileAction::ExportImage => Command::ExportImage(path),
+            FileAction::ExportQubo => Command::ExportQubo(path),
+            FileAction::ExportSamples => Command::ExportSamples(path),
+            FileAction::ExportSweep => Command::ExportSweep(path),
+            FileAction::ExportSweepPlot => Command::ExportSweepPlot(path),
+        }
+    }
+}
+
 /// A native file dialog on a worker thread (rfd's async dialog, driven by a tiny executor):
 /// the UI keeps painting while it is open. With no desktop portal and no zenity, rfd returns
-/// `None`, which reads as "cancelled".
+/// `None` at once: the window then shows its own form (`file_form`).
 pub struct DialogJob {
     /// What the dialog's answer is for.
     pub action: FileAction,
+    /// When it was asked for: an empty answer within moments means no dialog could open.
+    pub started: std::time::Instant,
     rx: Receiver<Option<PathBuf>>,
 }
 
@@ -481,24 +500,12 @@ impl DialogJob {
     ) -> Self {
         let (tx, rx) = channel();
         std::thread::spawn(move || {
-            let mut dialog = rfd::AsyncFileDialog::new();
-            dialog = match action {
-                FileAction::OpenPuzzle => dialog.add_filter("puzzles", &["txt", "json", "csv"]),
-                FileAction::OpenModel => {
-                    dialog.add_filter("QUBO models", &["qubo", "coo", "json", "bqm", "txt"])
-                }
-                FileAction::SaveAs => dialog.add_filter("puzzle", &["txt", "json"]),
-                FileAction::ExportImage => dialog.add_filter("images", &["png", "svg"]),
-                FileAction::ExportQubo => {
-                    dialog.add_filter("QUBO models", &["qubo", "coo", "json", "bqm"])
-                }
-                FileAction::ExportSamples => dialog.add_filter("samples", &["json", "csv"]),
-                FileAction::ExportSweep => dialog.add_filter("sweep points", &["json", "csv"]),
-                FileAction::ExportSweepPlot => dialog.add_filter("images", &["png", "svg"]),
+            let kind = action.kind();
+            let dialog = rfd::AsyncFileDialog::new().add_filter(kind.title, kind.extensions);
+            let dialog = match suggested {
+                Some(name) => dialog.set_file_name(name),
+                None => dialog,
             };
-            if let Some(name) = suggested {
-                dialog = dialog.set_file_name(name);
-            }
             let picked = match action {
                 FileAction::OpenPuzzle | FileAction::OpenModel => block_on(dialog.pick_file()),
                 _ => block_on(dialog.save_file()),
@@ -506,7 +513,11 @@ impl DialogJob {
             let _ = tx.send(picked.map(|h| h.path().to_path_buf()));
             repaint();
         });
-        DialogJob { action, rx }
+        DialogJob {
+            action,
+            started: std::time::Instant::now(),
+            rx,
+        }
     }
 
     /// `Some(answer)` once the dialog closed (`answer` is `None` when cancelled).

@@ -91,6 +91,15 @@ impl Workbench {
                 {
                     self.shared.send(Command::Dialog(FileAction::ExportSamples));
                 }
+                ui.separator();
+                ui.checkbox(
+                    &mut self.shared.settings.builtin_file_dialog,
+                    "Use the workbench's own file form",
+                )
+                .on_hover_text(
+                    "type paths instead of the desktop's file dialog (used anyway where no \
+                     dialog can open)",
+                );
             });
             ui.menu_button("Edit", |ui| {
                 if ui

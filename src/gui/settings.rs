@@ -32,6 +32,8 @@ pub struct Settings {
     /// A remote job submitted and not yet read back (kept so that closing the window does not
     /// lose it: the solver panel offers to resume or cancel it). Never holds a token.
     pub pending_remote_job: Option<crate::sampler::RemoteJob>,
+    /// Use the workbench's own file form instead of the desktop's file dialog.
+    pub builtin_file_dialog: bool,
 }
 
 /// The sweep panel's set-up.
@@ -93,6 +95,7 @@ impl Default for Settings {
             sweep: SweepSettings::default(),
             recent: Vec::new(),
             pending_remote_job: None,
+            builtin_file_dialog: false,
         }
     }
 }

@@ -1558,3 +1558,76 @@ fn a_group_of_weight_zero_is_not_enforced_rather_than_broken() {
             .is_some()
     );
 }
+
+#[test]
+fn export_image_works_without_a_native_dialog_through_the_workbench_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("shidoku.txt");
+    std::fs::copy(puzzle("shidoku-6givens.txt"), &file).unwrap();
+    let settings = Settings {
+        builtin_file_dialog: true,
+        ..Default::default()
+    };
+    let mut h = open(Some(&file), settings);
+    let export = |h: &mut Window| {
+        h.get_by_label("File").click();
+        frames(h);
+        h.get_by_label("Export image…").click();
+        frames(h);
+    };
+    export(&mut h);
+    // The form offers a name beside the document, with the image filters.
+    let png = dir.path().join("shidoku.png");
+    let form = h
+        .state()
+        .file_form
+        .as_ref()
+        .expect("the workbench's own form");
+    assert_eq!(form.path, png.display().to_string());
+    assert!(h.query_by_label_contains("*.png, *.svg").is_some());
+    h.get_by_label("Save").click();
+    frames(&mut h);
+    assert!(h.state().file_form.is_none(), "closed");
+    assert!(png_size(&png).0 > 0);
+    assert_eq!(
+        h.state().shared.status,
+        format!("wrote {}", png.display()),
+        "the status line says where the file went"
+    );
+    // Again: the file exists, so the form asks before overwriting it.
+    std::fs::write(&png, b"old").unwrap();
+    export(&mut h);
+    h.get_by_label("Save").click();
+    frames(&mut h);
+    assert!(
+        h.query_by_label_contains("press Save again to overwrite")
+            .is_some()
+    );
+    assert_eq!(
+        std::fs::read(&png).unwrap(),
+        b"old",
+        "not overwritten unasked"
+    );
+    h.get_by_label("Save").click();
+    frames(&mut h);
+    assert_ne!(
+        std::fs::read(&png).unwrap(),
+        b"old",
+        "overwritten once confirmed"
+    );
+    assert!(png_size(&png).0 > 0);
+    // A wrong extension is refused in the form, and Cancel says so.
+    export(&mut h);
+    h.state_mut().file_form.as_mut().unwrap().path = dir.path().join("x.txt").display().to_string();
+    h.get_by_label("Save").click();
+    frames(&mut h);
+    assert!(
+        h.query_by_label_contains("must end in .png, .svg")
+            .is_some()
+    );
+    // (The solver panel has a Cancel too: the form is drawn last.)
+    h.get_all_by_label("Cancel").last().unwrap().click();
+    frames(&mut h);
+    assert!(h.state().file_form.is_none());
+    assert!(h.state().shared.status.contains("cancelled"));
+}
