@@ -104,8 +104,11 @@ impl Workbench {
     /// Polls every background job and starts the design facts of a changed puzzle. No drawing.
     pub fn logic(&mut self, ctx: &egui::Context) {
         // The model is built on a job thread; a Run asked for meanwhile starts when it lands.
-        if self.shared.doc.poll_build() && std::mem::take(&mut self.shared.run_when_built) {
-            self.start_run(ctx);
+        if self.shared.doc.poll_build() {
+            self.frame_stats.model_ready();
+            if std::mem::take(&mut self.shared.run_when_built) {
+                self.start_run(ctx);
+            }
         }
         if self.shared.doc.building_for().is_some() {
             ctx.request_repaint_after(Duration::from_millis(50));
@@ -400,6 +403,10 @@ impl eframe::App for WorkbenchApp {
                 && !wb.is_running()
                 && !wb.is_sweeping()
                 && wb.shared.commands.is_empty()
+                && !wb.shared.run_when_built
+                // The picture shows the model once it is built (frames come every 50 ms
+                // meanwhile: 3000 frames is a few minutes).
+                && (wb.shared.doc.model_is_current() || wb.frame_stats.frames > 3000)
                 && (wb.inspector.is_ready() || wb.frame_stats.frames > 300)
             {
                 self.screenshot_requested = true;
@@ -438,12 +445,15 @@ impl eframe::App for WorkbenchApp {
         if self.print_frame_stats || self.screenshot.is_some() {
             let f = &self.workbench.frame_stats;
             eprintln!(
-                "frames: {}, UI time per frame: mean {:.2} ms, max {:.2} ms; while sampling: {} frames, max {:.2} ms",
+                "frames: {}, UI time per frame: mean {:.2} ms, max {:.2} ms; while sampling: {} frames, max {:.2} ms; first frame after {}, model ready after {}",
                 f.frames,
                 f.mean_ms(),
                 f.max_ms,
                 f.busy_frames,
-                f.busy_max_ms
+                f.busy_max_ms,
+                f.first_frame_s.map_or("—".into(), |t| format!("{t:.2} s")),
+                f.model_ready_s
+                    .map_or("not yet".into(), |t| format!("{t:.2} s"))
             );
         }
     }

@@ -2,9 +2,15 @@
 
 use std::collections::VecDeque;
 
-/// UI time per frame (ms), over the last frames.
-#[derive(Default)]
+/// UI time per frame (ms), over the last frames, and when the window first drew and first had
+/// a model (seconds since it was created).
 pub struct FrameStats {
+    /// When the window was created.
+    pub created: std::time::Instant,
+    /// Seconds from creation to the first frame laid out.
+    pub first_frame_s: Option<f64>,
+    /// Seconds from creation to the first model installed.
+    pub model_ready_s: Option<f64>,
     /// Frames laid out.
     pub frames: u64,
     recent: VecDeque<f32>,
@@ -18,9 +24,35 @@ pub struct FrameStats {
     pub busy_max_ms: f32,
 }
 
+impl Default for FrameStats {
+    fn default() -> Self {
+        FrameStats {
+            created: std::time::Instant::now(),
+            first_frame_s: None,
+            model_ready_s: None,
+            frames: 0,
+            recent: VecDeque::new(),
+            max_ms: 0.0,
+            total_ms: 0.0,
+            busy_frames: 0,
+            busy_max_ms: 0.0,
+        }
+    }
+}
+
 impl FrameStats {
+    /// Notes that a model was installed (the first time counts).
+    pub fn model_ready(&mut self) {
+        if self.model_ready_s.is_none() {
+            self.model_ready_s = Some(self.created.elapsed().as_secs_f64());
+        }
+    }
+
     /// Records one frame.
     pub fn record(&mut self, ms: f32, busy: bool) {
+        if self.first_frame_s.is_none() {
+            self.first_frame_s = Some(self.created.elapsed().as_secs_f64());
+        }
         if busy {
             self.busy_frames += 1;
             self.busy_max_ms = self.busy_max_ms.max(ms);

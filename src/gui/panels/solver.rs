@@ -35,7 +35,12 @@ impl SolverPanel {
             });
         // With `auto`, the sampler it picks (and why); its parameters are edited as its own.
         let (name, reason) = s.sampler_choice();
-        if let Some(why) = reason {
+        if s.doc.model.is_none() && s.doc.building_for().is_some() {
+            // `auto` weighs the model's size: nothing to weigh until it is built.
+            if reason.is_some() {
+                ui.label("auto → chosen once the model is built");
+            }
+        } else if let Some(why) = reason {
             ui.label(format!("auto → {name}")).on_hover_text(why);
             ui.weak(why);
         }
@@ -108,7 +113,13 @@ impl SolverPanel {
 
     fn weights_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
         let Some(enc) = s.doc.encoding.clone() else {
-            ui.weak("no penalty weights (a model opened from a file)");
+            ui.weak(if s.doc.puzzle().is_none() {
+                "no penalty weights (a model opened from a file)"
+            } else if s.doc.building_for().is_some() {
+                "penalty weights appear once the model is built"
+            } else {
+                "no penalty weights: the puzzle could not be encoded (see the inspector)"
+            });
             return;
         };
         ui.label("Penalty weights");

@@ -231,7 +231,11 @@ impl SweepPanel {
     pub fn ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
         ui.heading("Weight sweep");
         let Some(enc) = s.doc.encoding.clone() else {
-            ui.weak("sweeps need a puzzle (its weights)");
+            ui.weak(if s.doc.puzzle().is_some() {
+                "sweeps need the puzzle's model (its weights): not built yet"
+            } else {
+                "sweeps need a puzzle (its weights)"
+            });
             return;
         };
         let presolved = s.doc.options.presolve;
