@@ -1,6 +1,11 @@
 //! The one HTTP path of the remote clients: every request has a deadline, replies of every
 //! status come back as data (the protocol layer maps them), and transport failures become
 //! messages that name the address — never the token, which only travels in a header.
+//!
+//! Invariant: redirects are never followed. A redirect would carry the credential header to
+//! whatever host it names (HTTP clients strip `Authorization` on a redirect, not `X-Auth-Token`
+//! or `X-Api-Key`), past the endpoint rule (HTTPS, or HTTP to loopback only); a 3xx reply is an
+//! error that names both addresses instead.
 
 use std::io::Read;
 use std::time::Duration;
@@ -36,6 +41,8 @@ impl Http {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .timeout_global(Some(timeout))
             .http_status_as_error(false)
+            // Never follow: a 3xx reply comes back as data and is refused below.
+            .max_redirects(0)
             .user_agent(concat!("qubo-workbench/", env!("CARGO_PKG_VERSION")))
             .build()
             .into();
@@ -78,6 +85,15 @@ impl Http {
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_string)
         };
+        if (300..400).contains(&response.status().as_u16()) {
+            let location = header("location").unwrap_or_else(|| "(no Location given)".into());
+            return Err(RemoteError::Protocol(format!(
+                "{method} {url}: the service answered {} redirecting to {location}; redirects are \
+                 not followed (the credential would travel with it): if that address is the \
+                 service's, set the endpoint to it",
+                response.status().as_u16()
+            )));
+        }
         let content_type = header("content-type");
         let retry_after_s = header("retry-after").and_then(|v| v.trim().parse::<f64>().ok());
         let status = response.status().as_u16();

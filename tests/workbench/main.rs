@@ -15,4 +15,5 @@ mod puzzle_contract;
 mod remote_da;
 mod remote_sapi;
 mod sampler_contract;
+mod security;
 mod sudoku_encoding;
