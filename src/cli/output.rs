@@ -113,6 +113,54 @@ pub(super) fn check_output(
     Ok(())
 }
 
+/// Where a path points, for comparing outputs with inputs and each other: its folder resolved
+/// (links, `..`) and its file name (the file itself need not exist yet).
+fn identity(path: &Path) -> Option<PathBuf> {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    Some(std::fs::canonicalize(folder).ok()?.join(path.file_name()?))
+}
+
+/// Checks every output of a command before any work: each as `check_output` does, then every
+/// file it will really write — `NAME-K.EXT` per puzzle when `numbers` is given — against the
+/// inputs and against each other, so no output replaces an input or another output.
+pub(super) fn check_outputs(
+    outputs: &[(&str, &Path, Output)],
+    inputs: &[&Path],
+    numbers: Option<std::ops::RangeInclusive<usize>>,
+) -> Result<(), Failure> {
+    let inputs_at: Vec<PathBuf> = inputs.iter().filter_map(|p| identity(p)).collect();
+    let mut written: Vec<(PathBuf, &str, PathBuf)> = Vec::new();
+    for &(flag, path, what) in outputs {
+        check_output(flag, path, what, inputs)?;
+        let names: Vec<PathBuf> = match &numbers {
+            Some(ks) => ks.clone().map(|k| numbered(path, k)).collect(),
+            None => vec![path.to_path_buf()],
+        };
+        for name in names {
+            let Some(at) = identity(&name) else { continue };
+            if inputs_at.contains(&at) {
+                return Err(usage(format!(
+                    "{flag} {}: would write {}, which is an input file; choose another name",
+                    path.display(),
+                    name.display()
+                )));
+            }
+            if let Some((_, other, _)) = written.iter().find(|(a, _, _)| *a == at) {
+                return Err(usage(format!(
+                    "{flag} {} and {other} would both write {}; choose different names",
+                    path.display(),
+                    name.display()
+                )));
+            }
+            written.push((at, flag, name));
+        }
+    }
+    Ok(())
+}
+
 /// `NAME-K.EXT` for the K-th puzzle of a file.
 pub(super) fn numbered(path: &Path, k: usize) -> PathBuf {
     let stem = path

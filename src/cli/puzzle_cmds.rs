@@ -10,7 +10,8 @@ use super::args::{
     weights_for,
 };
 use super::output::{
-    Output, check_output, control_with_progress, design_json, numbered, print_json, print_outcome,
+    Output, check_output, check_outputs, control_with_progress, design_json, numbered, print_json,
+    print_outcome,
 };
 use super::{Failure, RANDOM_QUBO_PARAMS, usage};
 use crate::puzzle::{
@@ -26,15 +27,17 @@ use crate::solve::{ProbabilityMethod, SolveOutcome};
 /// `solve PUZZLE`: encode, sample, decode and referee every puzzle of a file.
 pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
     let input = a.puzzle.puzzle.as_path();
-    if let Some(out) = &a.render {
-        check_output("--render", out, Output::Image, &[input])?;
-    }
-    if let Some(out) = &a.histogram {
-        check_output("--histogram", out, Output::Image, &[input])?;
-    }
-    if let Some(out) = &a.save_samples {
-        check_output("--save-samples", out, Output::Samples, &[input])?;
-    }
+    let outputs: Vec<(&str, &Path, Output)> = [
+        ("--render", &a.render, Output::Image),
+        ("--histogram", &a.histogram, Output::Image),
+        ("--save-samples", &a.save_samples, Output::Samples),
+    ]
+    .into_iter()
+    .filter_map(|(flag, out, what)| out.as_deref().map(|p| (flag, p, what)))
+    .collect();
+    // The names alone first (no reading), then every file really written once the puzzles
+    // are counted: NAME-K per puzzle of a multi-puzzle file.
+    check_outputs(&outputs, &[input], None)?;
     let mut puzzles = load(&a.puzzle)?;
     let first_index = match a.index {
         Some(k) => {
@@ -43,6 +46,13 @@ pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
         }
         None => 1,
     };
+    if puzzles.len() > 1 {
+        check_outputs(
+            &outputs,
+            &[input],
+            Some(first_index..=first_index + puzzles.len() - 1),
+        )?;
+    }
     // Contradictory givens are an error before anything is sampled.
     for p in &puzzles {
         refuse_conflicts(&p.puzzle, &p.origin)?;
@@ -63,18 +73,22 @@ pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
     }
     let threads = threads(&a.sampler)?;
     let many = puzzles.len() > 1;
-    let mut results: Vec<(usize, SolveOutcome, Option<serde_json::Value>)> = Vec::new();
+    let mut results: Vec<SolvedPuzzle> = Vec::new();
     // A puzzle that fails (encoding, sampling, an output file) is reported with its number; the
     // others still run and their results are still printed.
     let mut failures: Vec<(usize, String)> = Vec::new();
     for (offset, loaded) in puzzles.iter().enumerate() {
         let number = first_index + offset;
         match solve_one(&a, loaded, number, many, threads) {
-            Ok((outcome, design)) => {
+            Ok((outcome, design, output_errors)) => {
                 if !a.json {
                     print_outcome(number, &outcome);
                 }
-                results.push((number, outcome, design));
+                for e in &output_errors {
+                    eprintln!("error: puzzle {number}: {e}");
+                    failures.push((number, e.clone()));
+                }
+                results.push((number, outcome, design, output_errors));
             }
             // A usage error applies to every puzzle, and one puzzle has no others to save.
             Err(f) if f.code == 2 || !many => return Err(f),
@@ -155,7 +169,7 @@ fn solve_one(
     number: usize,
     many: bool,
     threads: Option<usize>,
-) -> Result<(SolveOutcome, Option<serde_json::Value>), Failure> {
+) -> Result<(SolveOutcome, Option<serde_json::Value>, Vec<String>), Failure> {
     let puzzle = &loaded.puzzle;
     let options = &a.encoding.options(puzzle.kind());
     {
@@ -209,41 +223,53 @@ fn solve_one(
                 out.to_path_buf()
             }
         };
+        // A file that cannot be written is reported; the sampled result is kept either way.
+        let mut output_errors = Vec::new();
         if let Some(out) = &a.render {
             let solution = outcome.best.as_ref().and_then(|b| b.decoded.as_ref());
-            export(&puzzle.draw(solution), &path_for(out), PX_PER_UNIT)?;
+            if let Err(e) = export(&puzzle.draw(solution), &path_for(out), PX_PER_UNIT) {
+                output_errors.push(e.to_string());
+            }
         }
         if let Some(out) = &a.histogram {
             let chart = outcome.outcome.histogram_chart(&puzzle.describe());
-            export(&chart, &path_for(out), 2.0)?;
+            if let Err(e) = export(&chart, &path_for(out), 2.0) {
+                output_errors.push(e.to_string());
+            }
         }
         if let Some(out) = &a.save_samples {
             let labels: Vec<String> = encoding.labels().iter().map(|l| l.to_string()).collect();
-            outcome
-                .outcome
-                .samples
-                .save(&path_for(out), Some(&labels))?;
+            if let Err(e) = outcome.outcome.samples.save(&path_for(out), Some(&labels)) {
+                output_errors.push(e.to_string());
+            }
         }
         let design = a
             .json
             .then(|| design_json(puzzle, &puzzle.design_facts(REFERENCE_NODE_BUDGET)));
-        Ok((outcome, design))
+        Ok((outcome, design, output_errors))
     }
 }
 
 /// `solve --json`: one object, or with several puzzles a summary, the results and the failures.
+/// One puzzle's result: its number, outcome, design facts (JSON) and the output files that
+/// could not be written.
+type SolvedPuzzle = (usize, SolveOutcome, Option<serde_json::Value>, Vec<String>);
+
 fn print_results_json(
-    results: &[(usize, SolveOutcome, Option<serde_json::Value>)],
+    results: &[SolvedPuzzle],
     failures: &[(usize, String)],
     many: bool,
 ) -> Result<(), Failure> {
     let objects: Vec<serde_json::Value> = results
         .iter()
-        .map(|(k, o, design)| {
+        .map(|(k, o, design, output_errors)| {
             let mut v = serde_json::to_value(o).unwrap_or_default();
             if let Some(obj) = v.as_object_mut() {
                 obj.insert("puzzle".into(), json!(k));
                 obj.insert("design".into(), design.clone().unwrap_or_default());
+                if !output_errors.is_empty() {
+                    obj.insert("output_errors".into(), json!(output_errors));
+                }
             }
             v
         })
@@ -260,17 +286,25 @@ fn print_results_json(
     }
     let solved = results
         .iter()
-        .filter(|(_, o, _)| o.best.as_ref().is_some_and(|b| b.valid))
+        .filter(|(_, o, _, _)| o.best.as_ref().is_some_and(|b| b.valid))
         .count();
     let n = results.len().max(1) as f64;
+    // The ground fraction is unknown where the ground energy is: averaged over the known ones.
+    let grounds: Vec<f64> = results
+        .iter()
+        .filter_map(|(_, o, _, _)| o.ground_fraction)
+        .collect();
+    let mean_ground =
+        (!grounds.is_empty()).then(|| grounds.iter().sum::<f64>() / grounds.len() as f64);
     print_json(&json!({
         "summary": {
             "puzzles": results.len() + failures.len(),
             "solved": solved,
             "failed": failures.len(),
-            "mean_success_fraction": results.iter().map(|(_, o, _)| o.success_fraction).sum::<f64>() / n,
-            "mean_ground_fraction": results.iter().filter_map(|(_, o, _)| o.ground_fraction).sum::<f64>() / n,
-            "total_sample_s": results.iter().map(|(_, o, _)| o.timing.sample_s).sum::<f64>(),
+            "mean_success_fraction": results.iter().map(|(_, o, _, _)| o.success_fraction).sum::<f64>() / n,
+            "mean_ground_fraction": mean_ground,
+            "ground_fraction_known": grounds.len(),
+            "total_sample_s": results.iter().map(|(_, o, _, _)| o.timing.sample_s).sum::<f64>(),
         },
         "results": objects,
         "failures": failures_json,

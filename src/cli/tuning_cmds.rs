@@ -1,10 +1,12 @@
 //! Tuning commands: `sweep` (a weight, or a grid of two, point by point) and `tune` (suggested
 //! weights). Both re-weight one encoding (`crate::sweep`).
 
+use std::path::Path;
+
 use serde_json::json;
 
 use super::args::{SweepArgs, TuneArgs, build_sampler, load, pick, threads, weights_for};
-use super::output::{Output, check_output, control_with_progress, print_json};
+use super::output::{Output, check_output, check_outputs, control_with_progress, print_json};
 use super::{Failure, usage};
 use crate::puzzle::{AnyPuzzle, EncodeOptions, REFERENCE_NODE_BUDGET, refuse_conflicts};
 use crate::render::image::export;
@@ -76,14 +78,15 @@ fn check_repeats(repeats: usize) -> Result<(), Failure> {
 pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
     use crate::sweep::{Metric, SweepPoint};
     let input = a.puzzle.puzzle.as_path();
-    for (flag, out) in [("--plot", &a.plot), ("--plot-broken", &a.plot_broken)] {
-        if let Some(out) = out {
-            check_output(flag, out, Output::Image, &[input])?;
-        }
-    }
-    if let Some(out) = &a.csv {
-        check_output("--csv", out, Output::Text, &[input])?;
-    }
+    let outputs: Vec<(&str, &Path, Output)> = [
+        ("--plot", &a.plot, Output::Image),
+        ("--plot-broken", &a.plot_broken, Output::Image),
+        ("--csv", &a.csv, Output::Text),
+    ]
+    .into_iter()
+    .filter_map(|(flag, out, what)| out.as_deref().map(|p| (flag, p, what)))
+    .collect();
+    check_outputs(&outputs, &[input], None)?;
     let metric = Metric::parse(&a.metric).ok_or_else(|| {
         usage(format!(
             "--metric {}: one of {}",
@@ -109,6 +112,21 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
     )?;
     crate::sweep::check_sweepable(&encoding, &a.weight)
         .map_err(|e| usage(format!("--weight {}: {e}", a.weight)))?;
+    if a.weight2.as_deref() == Some(a.weight.as_str()) {
+        return Err(usage(format!(
+            "--weight2 {}: the same weight as --weight; a grid needs two different weights",
+            a.weight
+        )));
+    }
+    // The swept weights take their values from the ranges: --set may not fix them too.
+    for flag in &a.set {
+        let name = flag.split_once('=').map_or(flag.as_str(), |(n, _)| n);
+        if name == a.weight || a.weight2.as_deref() == Some(name) {
+            return Err(usage(format!(
+                "--set {flag}: '{name}' is swept; its values come from its range"
+            )));
+        }
+    }
     let values = crate::sweep::values(a.from, a.to, a.steps).map_err(|e| {
         usage(format!(
             "--from {} --to {} --steps {}: {e}",
@@ -131,6 +149,17 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
             })?)
         }
     };
+    let runs = values
+        .len()
+        .saturating_mul(values2.as_ref().map_or(1, Vec::len))
+        .saturating_mul(a.repeats);
+    if runs > crate::sweep::MAX_SWEEP_RUNS {
+        return Err(usage(format!(
+            "--steps × --steps2 × --repeats = {runs} sampling runs; a sweep takes at most {} \
+             (each is a full run of the sampler): take fewer steps or repeats",
+            crate::sweep::MAX_SWEEP_RUNS
+        )));
+    }
     if let Some(note) = sampler_note {
         eprintln!("{note}");
     }
@@ -238,11 +267,22 @@ pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
     if let Some(out) = &a.plot {
         check_output("--plot", out, Output::Image, &[input])?;
     }
-    if !(a.budget.is_finite() && (0.0..=86_400.0).contains(&a.budget)) {
+    if !(a.budget.is_finite() && a.budget > 0.0 && a.budget <= 86_400.0) {
         return Err(usage(format!(
-            "--budget {}: seconds in 0 to 86400",
+            "--budget {}: seconds, more than 0 and at most 86400",
             a.budget
         )));
+    }
+    // The search multiplies weights by factors: a start at 0 or below never becomes a penalty.
+    for flag in &a.set {
+        if let Some((_, v)) = flag.split_once('=')
+            && v.trim().parse::<f64>().is_ok_and(|v| v <= 0.0)
+        {
+            return Err(usage(format!(
+                "--set {flag}: tune starts from positive weights (a search by factors never \
+                 leaves 0 or a negative value)"
+            )));
+        }
     }
     check_repeats(a.repeats)?;
     let Tuning {
@@ -322,15 +362,19 @@ pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
             2.0,
         )?;
     }
+    let refused = found.no_suggestion();
     if a.json {
         print_json(&json!({
             "description": puzzle.describe(),
-            "weights": found.best.weights,
+            "weights": refused.is_none().then_some(&found.best.weights),
+            "no_suggestion": refused,
             "best": found.best,
             "path": found.path,
             "accepted": found.accepted,
             "stopped": found.stopped,
         }))?;
+    } else if let Some(why) = &refused {
+        println!("no suggestion: {why}; try a larger --budget, more sweeps or another sampler");
     } else {
         println!(
             "suggested ({}): {}",
@@ -348,5 +392,6 @@ pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
                 .join(" --weight ")
         );
     }
-    Ok(0)
+    // Nothing to suggest is a failure of the job asked for: exit 1, the path still printed.
+    Ok(if refused.is_some() { 1 } else { 0 })
 }

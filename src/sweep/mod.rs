@@ -176,6 +176,8 @@ pub const MAX_SWEEP_STEPS: usize = 1000;
 pub const MAX_SWEEP_POINTS: usize = 10_000;
 /// Most repeats per point.
 pub const MAX_REPEATS: usize = 1000;
+/// Most sampling runs of one sweep (points × repeats: each is a full run of the sampler).
+pub const MAX_SWEEP_RUNS: usize = 10_000;
 
 /// `steps` values from `from` to `to` inclusive (one value when steps = 1); both ends finite and
 /// 1 ≤ steps ≤ `MAX_SWEEP_STEPS`.
@@ -276,6 +278,20 @@ pub fn run(
         return Err(SweepError::TooLarge(format!(
             "{} repeats; a point takes 1 to {MAX_REPEATS}",
             spec.repeats
+        )));
+    }
+    let runs = spec.num_points().saturating_mul(spec.repeats);
+    if runs > MAX_SWEEP_RUNS {
+        return Err(SweepError::TooLarge(format!(
+            "{} points × {} repeats = {runs} sampling runs, more than the {MAX_SWEEP_RUNS} a sweep takes",
+            spec.num_points(),
+            spec.repeats
+        )));
+    }
+    if spec.second.is_some_and(|(w2, _)| w2 == spec.weight) {
+        return Err(SweepError::TooLarge(format!(
+            "the second weight is '{}' again: a grid needs two different weights",
+            spec.weight
         )));
     }
     let samplers = (0..spec.repeats)

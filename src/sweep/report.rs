@@ -5,14 +5,19 @@
 use super::*;
 use crate::render::Drawing;
 
-/// The best point by `metric` (lowest TTS99, highest valid fraction, or — for `weak` — the
-/// first point not flagged with the highest valid fraction); `None` when no point qualifies.
+/// The best point by `metric` (lowest TTS99, else highest valid fraction; the first of equals)
+/// among points with a valid read and not flagged "penalty too weak"; `None` when no point
+/// qualifies.
 pub fn best_point(points: &[SweepPoint], metric: Metric) -> Option<usize> {
+    // A point whose weights let an invalid state win is never best, whatever its figures
+    // (its valid reads were luck), and neither is one that never gave a valid read.
     let score = |p: &SweepPoint| -> Option<f64> {
+        if p.penalty_too_weak || p.success_fraction == 0.0 {
+            return None;
+        }
         match metric {
             Metric::Tts99 => p.tts99_s.map(|t| -t),
-            Metric::Valid => Some(p.success_fraction),
-            Metric::Weak => (!p.penalty_too_weak).then_some(p.success_fraction),
+            Metric::Valid | Metric::Weak => Some(p.success_fraction),
         }
     };
     let mut best: Option<(usize, f64)> = None;

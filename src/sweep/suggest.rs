@@ -24,6 +24,24 @@ pub struct Suggestion {
     pub stopped: String,
 }
 
+impl Suggestion {
+    /// Why there is nothing to suggest, when no point tried gave a valid read (weights that
+    /// never solved are no advice) or the best is flagged "penalty too weak".
+    pub fn no_suggestion(&self) -> Option<String> {
+        if self.best.penalty_too_weak {
+            Some("the best point tried lets an invalid state win (penalty too weak)".into())
+        } else if self.best.success_fraction == 0.0 {
+            Some(format!(
+                "none of the {} points tried gave a valid read ({})",
+                self.path.len(),
+                self.stopped
+            ))
+        } else {
+            None
+        }
+    }
+}
+
 /// How good a point is for `suggest`: lower is better (TTS99, then fewer invalid reads).
 fn tuning_score(p: &SweepPoint) -> (f64, f64) {
     if p.penalty_too_weak {

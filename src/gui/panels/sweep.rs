@@ -521,6 +521,11 @@ impl SweepPanel {
             .iter()
             .map(|(n, v)| format!("{n} {}", format!("{v:.3e}").parse::<f64>().unwrap_or(*v)))
             .collect();
+        if let Some(why) = found.no_suggestion() {
+            ui.colored_label(ui.visuals().warn_fg_color, format!("no suggestion: {why}"));
+            self.path_ui(ui, s);
+            return;
+        }
         ui.label(format!(
             "suggested: {} (TTS99 {}, {:.0} % valid; {} points tried)",
             shown.join(", "),
