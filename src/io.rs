@@ -53,6 +53,10 @@ pub enum FileProblem {
         /// Byte offset of the first invalid byte.
         offset: usize,
     },
+    /// The reader's own check of what was read so far refused it (wrong magic bytes, a size
+    /// past the memory budget): reading stopped there.
+    #[error("{0}")]
+    Refused(String),
     /// The extension does not name a format this writer knows.
     #[error("unknown {what} format: use the extension {expected}")]
     UnknownExtension {
@@ -116,6 +120,19 @@ pub fn read_text_limited(path: &Path, limit: u64) -> Result<String, FileError> {
 /// bytes arrive, as for text).
 pub fn read_bytes_limited(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
     read_limited(path, limit, |_, _| Ok(()))
+}
+
+/// `read_bytes_limited` with the caller's `check` of everything read so far after each chunk
+/// (64 KiB): a refusal stops the read there, so a wrong or oversized file costs one chunk, not
+/// its whole length.
+pub fn read_bytes_checked(
+    path: &Path,
+    limit: u64,
+    mut check: impl FnMut(&[u8]) -> Result<(), String>,
+) -> Result<Vec<u8>, FileError> {
+    read_limited(path, limit, |bytes, _| {
+        check(bytes).map_err(FileProblem::Refused)
+    })
 }
 
 /// The chunked, bounded read both readers share; `check(bytes, new)` sees everything read so

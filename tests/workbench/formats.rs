@@ -150,3 +150,17 @@ fn bad_model_files_give_clear_errors() {
     let m = StoredModel::new(read_model(&p).unwrap().qubo);
     assert_eq!(qubo_workbench::qubo::Model::num_variables(&m), 159);
 }
+
+#[test]
+fn a_binary_bqm_is_refused_at_its_first_bytes_not_after_reading_it_whole() {
+    // An endless device named like a BQM file: refused after one chunk, by its magic bytes.
+    let dir = tempfile::tempdir().unwrap();
+    let zero = dir.path().join("zero.bqm");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let e = read_model(&zero).unwrap_err().to_string();
+    assert!(e.contains("not a DIMODBQM file"), "{e}");
+    let text = dir.path().join("text.bqm");
+    std::fs::write(&text, "hello, this is not a binary model").unwrap();
+    let e = read_model(&text).unwrap_err().to_string();
+    assert!(e.contains("not a DIMODBQM file"), "{e}");
+}

@@ -172,6 +172,19 @@ impl Dtype {
     }
 }
 
+/// Checks a file's first bytes while it is read: the magic string as soon as it is there, and
+/// the bytes held against the memory budget (parsing needs about as much again).
+pub(super) fn check_prefix(bytes: &[u8]) -> Result<(), String> {
+    if bytes.len() >= MAGIC.len() && &bytes[..MAGIC.len()] != MAGIC {
+        return Err("not a DIMODBQM file (it must start with \"DIMODBQM\")".into());
+    }
+    crate::budget::check_memory(
+        || "reading the binary BQM file".to_string(),
+        (bytes.len() as u64).saturating_mul(2),
+    )
+    .map_err(|e| e.to_string())
+}
+
 /// Reads a `DIMODBQM` file (versions 1 and 2, BINARY or SPIN; SPIN models are converted).
 pub(super) fn parse(bytes: &[u8], origin: &str) -> Result<ModelFile, FormatError> {
     let err = |m: String| FormatError::whole(origin, m);

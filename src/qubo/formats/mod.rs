@@ -122,8 +122,9 @@ pub fn read_model(path: &Path) -> Result<ModelFile, FormatError> {
     let name = path.display().to_string();
     let format = format_for(path)?;
     if format == Format::DimodBqm {
-        let bytes = crate::io::read_bytes_limited(path, MAX_MODEL_FILE_BYTES)
-            .map_err(|e| FormatError::whole(&name, e.problem.to_string()))?;
+        let bytes =
+            crate::io::read_bytes_checked(path, MAX_MODEL_FILE_BYTES, dimod_bqm::check_prefix)
+                .map_err(|e| FormatError::whole(&name, e.problem.to_string()))?;
         return dimod_bqm::parse(&bytes, &name);
     }
     let text = crate::io::read_text_limited(path, MAX_MODEL_FILE_BYTES)
