@@ -114,6 +114,8 @@ fn finite_number(text: &str) -> Result<f64, String> {
 
 /// `solve`.
 #[derive(Args)]
+// A negative number is a value to check (its message names the range), not a flag.
+#[command(allow_negative_numbers = true)]
 pub struct SolveArgs {
     /// The puzzle file.
     #[command(flatten)]
@@ -154,6 +156,8 @@ pub struct SolveArgs {
 
 /// `encode`.
 #[derive(Args)]
+// A negative number is a value to check (its message names the range), not a flag.
+#[command(allow_negative_numbers = true)]
 pub struct EncodeArgs {
     /// The puzzle file.
     #[command(flatten)]
@@ -171,6 +175,8 @@ pub struct EncodeArgs {
 
 /// `sample`.
 #[derive(Args)]
+// A negative number is a value to check (its message names the range), not a flag.
+#[command(allow_negative_numbers = true)]
 pub struct SampleArgs {
     /// Model file (.qubo, .coo, .json or .bqm).
     pub model: PathBuf,
@@ -187,6 +193,8 @@ pub struct SampleArgs {
 
 /// `check`.
 #[derive(Args)]
+// A negative number is a value to check (its message names the range), not a flag.
+#[command(allow_negative_numbers = true)]
 pub struct CheckArgs {
     /// The puzzle file.
     #[command(flatten)]
@@ -211,6 +219,8 @@ pub struct CheckArgs {
 
 /// `render`.
 #[derive(Args)]
+// A negative number is a value to check (its message names the range), not a flag.
+#[command(allow_negative_numbers = true)]
 pub struct RenderArgs {
     /// The puzzle file.
     #[command(flatten)]
@@ -228,6 +238,8 @@ pub struct RenderArgs {
 
 /// `generate`.
 #[derive(Args)]
+// A negative number is a value to check (its message names the range), not a flag.
+#[command(allow_negative_numbers = true)]
 pub struct GenerateArgs {
     /// Puzzle kind (sudoku, …), or random-qubo for a sparse random model (benchmarks, inspector).
     pub kind: String,
@@ -242,6 +254,8 @@ pub struct GenerateArgs {
 
 /// `bench`.
 #[derive(Args)]
+// A negative number is a value to check (its message names the range), not a flag.
+#[command(allow_negative_numbers = true)]
 pub struct BenchArgs {
     /// A few small models, one repeat, 100 sweeps: a smoke run.
     #[arg(long)]
@@ -278,6 +292,8 @@ pub enum PlayStrategy {
 
 /// `play`.
 #[derive(Args)]
+// A negative number is a value to check (its message names the range), not a flag.
+#[command(allow_negative_numbers = true)]
 pub struct PlayArgs {
     /// Games to play, 1 to 100000.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
@@ -307,6 +323,8 @@ pub struct PlayArgs {
 
 /// `sweep`.
 #[derive(Args)]
+// A negative number is a value to check (its message names the range), not a flag.
+#[command(allow_negative_numbers = true)]
 pub struct SweepArgs {
     /// The puzzle file.
     #[command(flatten)]
@@ -488,6 +506,8 @@ pub(super) fn threads(a: &SamplerArgs) -> Result<Option<usize>, Failure> {
 
 /// `tune`.
 #[derive(Args)]
+// A negative number is a value to check (its message names the range), not a flag.
+#[command(allow_negative_numbers = true)]
 pub struct TuneArgs {
     /// The puzzle file.
     #[command(flatten)]

@@ -56,7 +56,10 @@ pub fn augment(mut cmd: clap::Command, owners: &Owners) -> clap::Command {
             ParamType::Choice(words) => arg.value_name(words.join("|")),
             ParamType::Bool => arg.value_name("true|false"),
             ParamType::Text { .. } => arg.value_name("TEXT"),
-            ParamType::Int { .. } | ParamType::IntSet(_) => arg.value_name("N"),
+            // A negative count reaches the parameter's own range check, which names the range.
+            ParamType::Int { .. } | ParamType::IntSet(_) => {
+                arg.value_name("N").allow_negative_numbers(true)
+            }
         };
         cmd = cmd.arg(arg);
     }
