@@ -14,8 +14,8 @@ const FALLBACK_BYTES: u64 = 4 << 30;
 /// An allocation that would exceed the budget.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error(
-    "{what} needs about {}, more than the memory budget of {} (half the machine's memory; set {MEMORY_BUDGET_ENV} to change it)",
-    human(*needed), human(*limit)
+    "{what} needs about {}, more than the memory budget of {} ({})",
+    human(*needed), human(*limit), source_text()
 )]
 pub struct BudgetError {
     /// What would have been allocated, e.g. "32 reads of 49999999 variables in SIMD lanes".
@@ -24,6 +24,30 @@ pub struct BudgetError {
     pub needed: u64,
     /// The budget in bytes.
     pub limit: u64,
+}
+
+/// Where the budget comes from, in words for messages.
+fn source_text() -> String {
+    match budget_setting() {
+        Ok(Some(_)) => format!("set by {MEMORY_BUDGET_ENV}"),
+        _ => format!("half the machine's memory; set {MEMORY_BUDGET_ENV} to change it"),
+    }
+}
+
+/// The budget `QUBO_WORKBENCH_MEMORY_MB` sets, in bytes: `None` when unset, `Err` (naming the
+/// variable and its value) when it is not a whole number of MiB from 1 up.
+pub fn budget_setting() -> Result<Option<u64>, String> {
+    let Some(raw) = std::env::var_os(MEMORY_BUDGET_ENV) else {
+        return Ok(None);
+    };
+    let text = raw.to_string_lossy();
+    match text.trim().parse::<u64>() {
+        Ok(mb) if mb > 0 => Ok(Some(mb.saturating_mul(1 << 20))),
+        _ => Err(format!(
+            "{MEMORY_BUDGET_ENV}={}: not a whole number of MiB (1 or more)",
+            text.chars().take(40).collect::<String>()
+        )),
+    }
 }
 
 /// Bytes as `1.5 GiB`.
@@ -42,14 +66,12 @@ pub fn human(bytes: u64) -> String {
     }
 }
 
-/// The budget in bytes: `QUBO_WORKBENCH_MEMORY_MB` when set, else half the physical memory
+/// The budget in bytes: `QUBO_WORKBENCH_MEMORY_MB` when set (the command line refuses a value
+/// that is not a number before any work: `budget_setting`), else half the physical memory
 /// (`/proc/meminfo`), else 4 GiB.
 pub fn memory_budget() -> u64 {
-    if let Some(mb) = std::env::var(MEMORY_BUDGET_ENV)
-        .ok()
-        .and_then(|v| v.trim().parse::<u64>().ok())
-    {
-        return mb.saturating_mul(1 << 20);
+    if let Ok(Some(bytes)) = budget_setting() {
+        return bytes;
     }
     physical_memory().map_or(FALLBACK_BYTES, |b| b / 2)
 }

@@ -233,6 +233,11 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         params: Vec::new(),
         sweeps: Vec::new(),
     });
+    // A budget setting that is not a number would silently mean "half the memory".
+    if let Err(e) = crate::budget::budget_setting() {
+        eprintln!("error: {e}");
+        return 2;
+    }
     if cli.screenshot.is_some() && !matches!(command, Command::Gui { .. }) {
         eprintln!(
             "error: --screenshot belongs to the window: qubo-workbench gui --screenshot PATH"

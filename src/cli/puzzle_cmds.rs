@@ -86,7 +86,6 @@ pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
                 }
                 for e in &output_errors {
                     eprintln!("error: puzzle {number}: {e}");
-                    failures.push((number, e.clone()));
                 }
                 results.push((number, outcome, design, output_errors));
             }
@@ -101,7 +100,12 @@ pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
     if a.json {
         print_results_json(&results, &failures, many)?;
     }
-    Ok(if failures.is_empty() { 0 } else { 1 })
+    let files_failed = results.iter().any(|r| !r.3.is_empty());
+    Ok(if failures.is_empty() && !files_failed {
+        0
+    } else {
+        1
+    })
 }
 
 /// `solve --method exact`: the exact per-cell probabilities of every puzzle, no sampling.
@@ -301,6 +305,7 @@ fn print_results_json(
             "puzzles": results.len() + failures.len(),
             "solved": solved,
             "failed": failures.len(),
+            "output_errors": results.iter().map(|r| r.3.len()).sum::<usize>(),
             "mean_success_fraction": results.iter().map(|(_, o, _, _)| o.success_fraction).sum::<f64>() / n,
             "mean_ground_fraction": mean_ground,
             "ground_fraction_known": grounds.len(),
@@ -340,6 +345,20 @@ fn solution_text(arg: &str) -> Result<String, Failure> {
             return Err(format!("{arg}: the file holds no solution").into());
         }
         return Ok(text);
+    }
+    if p.is_dir() {
+        return Err(format!("{arg}: is a folder, not a solution file").into());
+    }
+    // Inline solutions are digits and dots, rows with spaces (Numberlink's `1 1 / 2 2`) or
+    // JSON; one word with a folder or a file extension that names no file is a missing file.
+    let path_like = !arg.contains(char::is_whitespace)
+        && (arg.contains(std::path::MAIN_SEPARATOR)
+            || p.extension()
+                .is_some_and(|e| matches!(e.to_str(), Some("txt" | "json" | "csv" | "sol"))));
+    if path_like && !arg.starts_with(['{', '[']) {
+        return Err(
+            format!("{arg}: no such file (a solution is given as a file or inline)").into(),
+        );
     }
     Ok(arg.to_string())
 }

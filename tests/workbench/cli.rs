@@ -694,7 +694,7 @@ fn generate_takes_the_kinds_own_parameters() {
 }
 
 #[test]
-fn a_failing_puzzle_keeps_the_others_results() {
+fn a_puzzle_whose_picture_cannot_be_written_keeps_its_result_and_the_others() {
     let dir = tempfile::tempdir().unwrap();
     let easy = std::fs::read_to_string(puzzle("easy50.txt")).unwrap();
     let three: Vec<&str> = easy
@@ -725,14 +725,55 @@ fn a_failing_puzzle_keeps_the_others_results() {
         stderr(&out)
     );
     let v: Value = serde_json::from_slice(&out.stdout).expect("the completed results as JSON");
+    // Puzzle 2 was solved: its result stays, with the file that could not be written.
     let done: Vec<u64> = v["results"]
         .as_array()
         .unwrap()
         .iter()
         .map(|r| r["puzzle"].as_u64().unwrap())
         .collect();
-    assert_eq!(done, [1, 3]);
-    assert_eq!(v["failures"][0]["puzzle"], 2);
-    assert_eq!(v["summary"]["failed"], 1);
+    assert_eq!(done, [1, 2, 3]);
+    let errors = v["results"][1]["output_errors"].to_string();
+    assert!(errors.contains("grid-2.png"), "{errors}");
+    assert_eq!(v["summary"]["failed"], 0);
+    assert_eq!(v["summary"]["output_errors"], 1);
+    assert_eq!(v["summary"]["puzzles"], 3);
     assert!(dir.path().join("grid-1.png").is_file() && dir.path().join("grid-3.png").is_file());
+}
+
+#[test]
+fn the_memory_budget_setting_is_checked_and_named_as_the_source() {
+    let p = puzzle("euler96_g1.txt");
+    let out = bin()
+        .env("QUBO_WORKBENCH_MEMORY_MB", "lots")
+        .args(["check", p.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("QUBO_WORKBENCH_MEMORY_MB=lots: not a whole number of MiB"),
+        "{}",
+        stderr(&out)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin()
+        .env("QUBO_WORKBENCH_MEMORY_MB", "1")
+        .args([
+            "generate",
+            "random-qubo",
+            "--size",
+            "100000",
+            "--degree",
+            "8",
+            "-o",
+        ])
+        .arg(dir.path().join("r.coo"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("memory budget of 1.0 MiB (set by QUBO_WORKBENCH_MEMORY_MB)"),
+        "{}",
+        stderr(&out)
+    );
 }
