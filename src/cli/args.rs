@@ -414,6 +414,17 @@ pub(super) fn load(args: &PuzzleArgs) -> Result<Vec<LoadedPuzzle>, Failure> {
                 Hint::Mines => "--mines M",
             }
         )),
+        // A model file given where a puzzle is expected: say which command reads it.
+        other @ PuzzleError::Parse { .. }
+            if matches!(
+                crate::qubo::formats::Format::from_path(&args.puzzle),
+                Some(f) if f != crate::qubo::formats::Format::DimodJson
+            ) =>
+        {
+            Failure::from(format!(
+                "{other} (this looks like a QUBO model file: `sample FILE` samples a model)"
+            ))
+        }
         other => other.into(),
     })
 }

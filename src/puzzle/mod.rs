@@ -879,9 +879,39 @@ pub fn parse_puzzles_with(
             })
             .collect();
     }
-    kind.or_else(|| Kind::sniff(text))
-        .unwrap_or(Kind::Sudoku)
-        .parse_text_with(text, origin, hints)
+    if let Some(k) = kind.or_else(|| Kind::sniff(text)) {
+        return k.parse_text_with(text, origin, hints);
+    }
+    // No kind claims the text by its look: the kind that reads it whole, else say what each
+    // kind found wrong (rather than reporting everything as a broken Sudoku).
+    let mut tried = Vec::new();
+    for &k in Kind::ALL {
+        match k.parse_text_with(text, origin, hints) {
+            Ok(found) if !found.is_empty() => return Ok(found),
+            Ok(_) => tried.push(format!("{k}: no puzzle in it")),
+            Err(e) => {
+                let text = e.to_string();
+                // `FILE:12: what` reads "line 12: what"; `FILE: what` just "what".
+                let rest = text.strip_prefix(origin).unwrap_or(&text);
+                let said = match rest.strip_prefix(':') {
+                    Some(r) if r.starts_with(|c: char| c.is_ascii_digit()) => format!("line {r}"),
+                    Some(r) => r.trim_start().to_string(),
+                    None => rest.to_string(),
+                };
+                tried.push(format!("{k}: {said}"));
+            }
+        }
+    }
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    Err(PuzzleError::parse(
+        origin,
+        format!(
+            "not recognised as any puzzle kind (tried {}); name the kind if it is one",
+            tried.join("; ")
+        ),
+    ))
 }
 
 /// A puzzle read from a file, with where it came from (`FILE:LINE` or `FILE: puzzle K`).

@@ -70,6 +70,17 @@ pub fn parse(text: &str, origin: &str, hints: &ParseHints) -> Result<EdgeMatchin
         match first.to_ascii_lowercase().as_str() {
             "size" => {
                 let v = ints("size ROWS COLS", 2)?;
+                if let Some((r, c, l)) = size
+                    && (r, c) != (v[0], v[1])
+                {
+                    return Err(at(
+                        line_no,
+                        format!(
+                            "'size {} {}' contradicts 'size {r} {c}' on line {l}",
+                            v[0], v[1]
+                        ),
+                    ));
+                }
                 size = Some((v[0], v[1], line_no));
             }
             "fixed" => {

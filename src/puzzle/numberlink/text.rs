@@ -51,24 +51,34 @@ pub(super) fn parse_headed(
 ) -> Result<Vec<Located<Numberlink>>, PuzzleError> {
     let mut out = Vec::new();
     let mut rule = Rule::Fill;
+    // The rule line given since the last puzzle, and its line: a second one that disagrees
+    // before the next puzzle is an error, not "the last wins".
+    let mut rule_at: Option<(Rule, usize)> = None;
     let mut i = 0;
     while i < content.len() {
         let (ln, line) = *content[i];
         let at = format!("{origin}:{ln}");
         let line = line.trim();
-        match line {
-            "rule no-fill" => {
-                rule = Rule::NoFill;
-                i += 1;
-                continue;
+        let said = match line {
+            "rule no-fill" => Some(Rule::NoFill),
+            "rule fill" => Some(Rule::Fill),
+            _ => None,
+        };
+        if let Some(r) = said {
+            if let Some((before, l)) = rule_at
+                && before != r
+            {
+                return Err(PuzzleError::parse(
+                    at,
+                    format!("`{line}` contradicts the rule given on line {l}"),
+                ));
             }
-            "rule fill" => {
-                rule = Rule::Fill;
-                i += 1;
-                continue;
-            }
-            _ => {}
+            rule = r;
+            rule_at = Some((r, ln));
+            i += 1;
+            continue;
         }
+        rule_at = None;
         let nums: Vec<usize> = line
             .split_whitespace()
             .map(str::parse)
@@ -207,9 +217,21 @@ pub(super) fn parse_adc(
         ));
     }
     let mut cells: Vec<Option<String>> = vec![None; x * y];
+    let mut declared: Option<(usize, usize)> = None;
+    let mut names: Vec<String> = Vec::new();
     for &&(l, line) in &content[1..] {
         let line = line.trim();
-        if line.starts_with("LINE_NUM") {
+        if let Some(n) = line.strip_prefix("LINE_NUM") {
+            let n: usize = n.trim().parse().map_err(|_| {
+                PuzzleError::parse(at(l), format!("`{line}`: LINE_NUM takes a whole number"))
+            })?;
+            if declared.is_some_and(|(m, _)| m != n) {
+                return Err(PuzzleError::parse(
+                    at(l),
+                    "a second LINE_NUM that disagrees",
+                ));
+            }
+            declared = Some((n, l));
             continue;
         }
         let Some(rest) = line.strip_prefix("LINE#") else {
@@ -218,19 +240,24 @@ pub(super) fn parse_adc(
                 "expected `LINE#k (x,y,z) (x,y,z)`",
             ));
         };
-        let (k, points) = rest
-            .split_once(|ch: char| ch.is_whitespace() || ch == '(')
-            .map(|(k, p)| (k, format!("({p}")))
+        let cut = rest
+            .find(|ch: char| ch.is_whitespace() || ch == '(')
             .ok_or_else(|| PuzzleError::parse(at(l), "expected `LINE#k (x,y,z) (x,y,z)`"))?;
-        let coords: Vec<usize> = points
-            .split(|ch: char| !ch.is_ascii_digit())
-            .filter(|t| !t.is_empty())
-            .map(|t| t.parse().unwrap_or(usize::MAX))
-            .collect();
-        let [x1, y1, _, x2, y2, _] = coords[..] else {
-            return Err(PuzzleError::parse(at(l), "expected two points (x,y,z)"));
-        };
-        for (px, py) in [(x1, y1), (x2, y2)] {
+        let (k, points) = rest.split_at(cut);
+        let k = k.trim();
+        if names.iter().any(|n| n == k) {
+            return Err(PuzzleError::parse(at(l), format!("LINE#{k} a second time")));
+        }
+        names.push(k.to_string());
+        let ends = adc_points(points).map_err(|m| PuzzleError::parse(at(l), m))?;
+        for (px, py, pz) in ends {
+            if pz != 1 {
+                return Err(PuzzleError::parse(
+                    at(l),
+                    format!("({px},{py},{pz}): layer {pz}, but the board has one layer (1)"),
+                ));
+            }
+            let (px, py) = (px as usize, py as usize);
             if px >= x || py >= y {
                 return Err(PuzzleError::parse(
                     at(l),
@@ -243,10 +270,60 @@ pub(super) fn parse_adc(
                     format!("({px},{py}) is already an endpoint"),
                 ));
             }
-            cells[py * x + px] = Some(k.trim().to_string());
+            cells[py * x + px] = Some(k.to_string());
         }
     }
+    if let Some((n, l)) = declared
+        && n != names.len()
+    {
+        return Err(PuzzleError::parse(
+            at(l),
+            format!("LINE_NUM {n}, but the file has {} LINE# lines", names.len()),
+        ));
+    }
     Numberlink::new(x, y, &cells, Rule::NoFill).map_err(|e| PuzzleError::parse(origin, plain(e)))
+}
+
+/// The two points of an ADC `LINE#` line, `(x,y,z) (x,y,z)`: each exactly three whole numbers
+/// from 0 (a sign or a stray character is an error, never skipped).
+fn adc_points(text: &str) -> Result<Vec<(u64, u64, u64)>, String> {
+    let mut points = Vec::new();
+    let mut rest = text.trim();
+    while !rest.is_empty() {
+        let Some(body) = rest.strip_prefix('(') else {
+            return Err(format!("expected `(x,y,z)` at `{}`", short(rest)));
+        };
+        let Some((inside, after)) = body.split_once(')') else {
+            return Err(format!("`({}`: no closing parenthesis", short(body)));
+        };
+        let numbers: Vec<&str> = inside.split(',').map(str::trim).collect();
+        let parsed: Option<Vec<u64>> = numbers
+            .iter()
+            .map(|t| {
+                (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+                    .then(|| t.parse().ok())
+                    .flatten()
+            })
+            .collect();
+        match parsed.as_deref() {
+            Some(&[px, py, pz]) => points.push((px, py, pz)),
+            _ => {
+                return Err(format!(
+                    "`({inside})`: a point is three whole numbers from 0, x,y,z"
+                ));
+            }
+        }
+        rest = after.trim_start();
+    }
+    if points.len() != 2 {
+        return Err(format!("{} points: a line joins two (x,y,z)", points.len()));
+    }
+    Ok(points)
+}
+
+/// The first characters of `s`, for messages.
+fn short(s: &str) -> String {
+    s.chars().take(20).collect()
 }
 
 /// A message without its `Invalid` wrapper.
