@@ -176,6 +176,58 @@ fn read_limited(
     Ok(bytes)
 }
 
+/// The temporary file `write_atomic` writes before renaming: a hidden name beside the target,
+/// its stem cut short so that a long target name does not make the temporary one too long.
+fn temporary_beside(dir: &Path, name: &std::ffi::OsStr, k: u64) -> PathBuf {
+    let stem: String = name.to_string_lossy().chars().take(64).collect();
+    dir.join(format!(".{stem}.tmp-{}-{k}", std::process::id()))
+}
+
+/// Longest file name (bytes) the usual file systems take.
+const MAX_NAME_BYTES: usize = 255;
+
+/// Checks up front that `write_atomic(path, …)` can succeed: the name fits, and its folder
+/// takes a new file (a probe is created and removed). Commands call it before their work, so
+/// a bad output path fails in a moment, not after the sampling.
+pub fn check_writable(path: &Path) -> Result<(), FileError> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| FileError::new(path, FileProblem::NotAFileName))?;
+    if name.len() > MAX_NAME_BYTES {
+        return Err(FileError::new(
+            path,
+            FileProblem::Refused(format!(
+                "the file name is {} bytes long; file systems take at most {MAX_NAME_BYTES}",
+                name.len()
+            )),
+        ));
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let probe = temporary_beside(dir, name, u64::MAX);
+    match fs::File::create(&probe) {
+        Ok(_) => {
+            let _ = fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) => Err(FileError::new(
+            path,
+            FileProblem::Refused(format!(
+                "cannot create a file in {}: {}",
+                dir.display(),
+                match e.kind() {
+                    std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+                    std::io::ErrorKind::ReadOnlyFilesystem => "read-only file system".into(),
+                    std::io::ErrorKind::NotFound => "it takes no new files".into(),
+                    other => other.to_string(),
+                }
+            )),
+        )),
+    }
+}
+
 /// Writes `bytes` to `path` atomically: a temporary file beside it, flushed, then renamed over
 /// the target, so a crash never leaves a half-written file where a good one was.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
@@ -187,12 +239,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}-{}",
-        name.to_string_lossy(),
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
+    let tmp = temporary_beside(dir, name, COUNTER.fetch_add(1, Ordering::Relaxed));
     let result = (|| -> std::io::Result<()> {
         let mut f = fs::File::create(&tmp)?;
         f.write_all(bytes)?;

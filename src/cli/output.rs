@@ -110,6 +110,8 @@ pub(super) fn check_output(
             }
         }
     }
+    // Where it cannot be written (a read-only folder, /proc, a name too long), say so now.
+    crate::io::check_writable(path).map_err(|e| Failure::from(format!("{flag} {e}")))?;
     Ok(())
 }
 
