@@ -247,14 +247,20 @@ impl DigitalAnnealer {
                         "{path}: the key file is empty"
                     )));
                 }
-                (Secret::new(key), Credential::ApiKey)
+                (Secret::new(key).checked("key", &path)?, Credential::ApiKey)
             }
             None => match (
                 env.var("FUJITSU_DA_API_KEY"),
                 env.var("FUJITSU_DA_ACCESS_TOKEN"),
             ) {
-                (Some(k), _) => (Secret::new(k), Credential::ApiKey),
-                (None, Some(t)) => (Secret::new(t), Credential::AccessToken),
+                (Some(k), _) => (
+                    Secret::new(k).checked("key", "FUJITSU_DA_API_KEY")?,
+                    Credential::ApiKey,
+                ),
+                (None, Some(t)) => (
+                    Secret::new(t).checked("access token", "FUJITSU_DA_ACCESS_TOKEN")?,
+                    Credential::AccessToken,
+                ),
                 (None, None) => {
                     return Err(RemoteError::Config(
                         "no Digital Annealer key: set FUJITSU_DA_API_KEY (or \

@@ -116,7 +116,7 @@ pub fn resolve(
                 c.endpoint = None;
                 c.sources.remove("endpoint");
             }
-            "token" => c.token = Some(Secret::new(value)),
+            "token" => c.token = Some(Secret::new(value.trim())),
             "solver" => c.solver = Some(value),
             _ => return,
         }
@@ -166,6 +166,13 @@ impl DwaveConfig {
 
     /// The token, or a message saying where one is looked for.
     pub fn require_token(&self) -> Result<&Secret, RemoteError> {
+        if let Some(t) = &self.token {
+            let from = self
+                .sources
+                .get("token")
+                .map_or("the settings", String::as_str);
+            t.clone().checked("D-Wave token", from)?;
+        }
         self.token.as_ref().ok_or_else(|| {
             RemoteError::Config(
                 "no D-Wave token: set DWAVE_API_TOKEN, or `token = …` in a dwave.conf profile \

@@ -96,6 +96,24 @@ impl Secret {
         &self.0
     }
 
+    /// Refuses a credential that cannot be one — blank, or holding spaces or control
+    /// characters (a stray newline in a variable) — naming `what` it is and `from` where, never
+    /// its value. Surrounding white space is dropped first.
+    pub fn checked(self, what: &str, from: &str) -> Result<Secret, RemoteError> {
+        let value = self.0.trim();
+        if value.is_empty() {
+            return Err(RemoteError::Config(format!(
+                "the {what} from {from} is blank"
+            )));
+        }
+        if value.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(RemoteError::Config(format!(
+                "the {what} from {from} holds spaces or control characters: a {what} is one word"
+            )));
+        }
+        Ok(Secret(value.to_string()))
+    }
+
     /// A form safe to show: the first four characters of a long token, then `…`.
     pub fn masked(&self) -> String {
         let head: String = self.0.chars().take(4).collect();

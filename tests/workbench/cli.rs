@@ -777,3 +777,38 @@ fn the_memory_budget_setting_is_checked_and_named_as_the_source() {
         stderr(&out)
     );
 }
+
+#[test]
+fn blank_or_broken_credentials_are_refused_by_name_and_never_shown() {
+    let p = puzzle("shidoku-6givens.txt");
+    let out = bin()
+        .env("DWAVE_API_TOKEN", "   ")
+        .env_remove("DWAVE_CONFIG_FILE")
+        .args(["remote", "solvers"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("the D-Wave token from DWAVE_API_TOKEN is blank"),
+        "{}",
+        stderr(&out)
+    );
+    let out = bin()
+        .env("FUJITSU_DA_API_KEY", "secret-part\nrest")
+        .args([
+            "solve",
+            p.to_str().unwrap(),
+            "--presolve",
+            "--sampler",
+            "fujitsu-da",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("FUJITSU_DA_API_KEY holds spaces or control characters"),
+        "{err}"
+    );
+    assert!(!err.contains("secret-part"), "{err}");
+}
