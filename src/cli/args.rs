@@ -417,8 +417,8 @@ pub(super) fn load(args: &PuzzleArgs) -> Result<Vec<LoadedPuzzle>, Failure> {
         // A model file given where a puzzle is expected: say which command reads it.
         other @ PuzzleError::Parse { .. }
             if matches!(
-                crate::qubo::formats::Format::from_path(&args.puzzle),
-                Some(f) if f != crate::qubo::formats::Format::DimodJson
+                args.puzzle.extension().and_then(|e| e.to_str()),
+                Some("qubo" | "coo" | "bqm")
             ) =>
         {
             Failure::from(format!(

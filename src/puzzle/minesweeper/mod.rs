@@ -514,10 +514,11 @@ impl Puzzle for Minesweeper {
 
     fn describe(&self) -> String {
         format!(
-            "{}×{} Minesweeper, {} mines, {} opened, {} flagged{}",
+            "{}×{} Minesweeper, {} mine{}, {} opened, {} flagged{}",
             self.width,
             self.height,
             self.mines,
+            if self.mines == 1 { "" } else { "s" },
             self.num_opened(),
             self.num_flags(),
             if self.layout.is_some() {

@@ -181,6 +181,7 @@ pub(super) fn parse_adc_pack(
             ));
         }
         let mut layout = Vec::with_capacity(x * y);
+        let mut digits: Vec<(usize, u8)> = Vec::with_capacity(x * y);
         for _ in 0..y {
             let (ln, row) = lines
                 .next()
@@ -192,7 +193,9 @@ pub(super) fn parse_adc_pack(
                 ));
             }
             layout.extend(row.bytes().map(|b| b == b'9'));
+            digits.extend(row.bytes().map(|b| (ln, b - b'0')));
         }
+        numbers_agree(x, &layout, &digits, origin)?;
         let p = Minesweeper::with_layout(x, y, layout)
             .map_err(|e| PuzzleError::parse(at(hl), e.to_string()))?;
         if p.mines != m {
@@ -210,7 +213,41 @@ pub(super) fn parse_adc_pack(
 }
 
 /// ADC 2025 boards: rows of hex pairs, `0F` = mine.
+/// Checks the numbers a full-layout form writes (`(line, value)` per cell, row-major; mines are
+/// skipped) against the mines around each cell: a layout that contradicts its own numbers is
+/// refused, naming the first cell that disagrees.
+fn numbers_agree(
+    width: usize,
+    layout: &[bool],
+    cells: &[(usize, u8)],
+    origin: &str,
+) -> Result<(), PuzzleError> {
+    let height = layout.len() / width.max(1);
+    for (k, &(line, said)) in cells.iter().enumerate() {
+        if layout[k] {
+            continue;
+        }
+        let (r, c) = (k / width, k % width);
+        let around = (r.saturating_sub(1)..=(r + 1).min(height - 1))
+            .flat_map(|rr| (c.saturating_sub(1)..=(c + 1).min(width - 1)).map(move |cc| (rr, cc)))
+            .filter(|&(rr, cc)| (rr, cc) != (r, c) && layout[rr * width + cc])
+            .count();
+        if usize::from(said) != around {
+            return Err(PuzzleError::parse(
+                format!("{origin}:{line}"),
+                format!(
+                    "row {}, column {} says {said}, but {around} of its neighbours are mines",
+                    r + 1,
+                    c + 1
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 pub(super) fn parse_hex_board(text: &str, origin: &str) -> Result<Minesweeper, PuzzleError> {
+    let mut values: Vec<(usize, u8)> = Vec::new();
     let mut layout = Vec::new();
     let mut width = None;
     let mut height = 0;
@@ -235,9 +272,17 @@ pub(super) fn parse_hex_board(text: &str, origin: &str) -> Result<Minesweeper, P
                 "rows of different lengths",
             ));
         }
+        if let Some(v) = cells.iter().find(|&&v| v > 8 && v != 0x0F) {
+            return Err(PuzzleError::parse(
+                format!("{origin}:{}", i + 1),
+                format!("{v:02X} is neither a number (00–08) nor a mine (0F)"),
+            ));
+        }
         layout.extend(cells.iter().map(|&v| v == 0x0F));
+        values.extend(cells.iter().map(|&v| (i + 1, v)));
         height += 1;
     }
+    numbers_agree(width.unwrap_or(1), &layout, &values, origin)?;
     let p = Minesweeper::with_layout(width.unwrap_or(0), height, layout)
         .map_err(|e| PuzzleError::parse(origin, e.to_string()))?;
     Ok(p.opened_at_largest_zero())
