@@ -68,15 +68,7 @@ pub(super) fn draw(
         _ => None,
     };
     let safest: Vec<usize> = probabilities
-        .map(|pr| {
-            let low = (0..pr.len())
-                .filter(|&k| p.cells()[k] == Cell::Unopened)
-                .map(|k| pr[k])
-                .fold(f64::INFINITY, f64::min);
-            (0..pr.len())
-                .filter(|&k| p.cells()[k] == Cell::Unopened && pr[k] <= low + 1e-12)
-                .collect()
-        })
+        .map(|pr| super::probability::safest_cells(p.cells(), pr))
         .unwrap_or_default();
     for (k, cell) in p.cells().iter().enumerate() {
         let [x, y] = at(k);

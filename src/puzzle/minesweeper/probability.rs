@@ -44,6 +44,16 @@ pub struct Probabilities {
     pub nodes: u64,
 }
 
+/// The unopened cells with the lowest mine probability `p` (ties all listed); none when every
+/// unopened cell is a certain mine (the "safest" cell is never one).
+pub fn safest_cells(cells: &[Cell], p: &[f64]) -> Vec<usize> {
+    let open: Vec<usize> = (0..p.len().min(cells.len()))
+        .filter(|&k| cells[k] == Cell::Unopened && p[k] < 1.0 - 1e-12)
+        .collect();
+    let low = open.iter().map(|&k| p[k]).fold(f64::INFINITY, f64::min);
+    open.into_iter().filter(|&k| p[k] <= low + 1e-12).collect()
+}
+
 impl Probabilities {
     /// The probability at row r, column c.
     pub fn at(&self, r: usize, c: usize) -> f64 {
@@ -53,16 +63,7 @@ impl Probabilities {
     /// The unopened, unflagged cells with the lowest probability (ties all listed), given the
     /// position they belong to.
     pub fn safest(&self, position: &Minesweeper) -> Vec<usize> {
-        let open: Vec<usize> = (0..self.p.len())
-            .filter(|&k| position.cells()[k] == Cell::Unopened)
-            .collect();
-        let low = open
-            .iter()
-            .map(|&k| self.p[k])
-            .fold(f64::INFINITY, f64::min);
-        open.into_iter()
-            .filter(|&k| self.p[k] <= low + 1e-12)
-            .collect()
+        safest_cells(position.cells(), &self.p)
     }
 
     /// Rows of probabilities (the JSON shape).
@@ -479,6 +480,14 @@ pub fn exact_probabilities(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_safest_cell_is_never_a_certain_mine() {
+        let cells = [Cell::Unopened, Cell::Unopened, Cell::Opened(1)];
+        assert_eq!(safest_cells(&cells, &[1.0, 1.0, 0.0]), Vec::<usize>::new());
+        assert_eq!(safest_cells(&cells, &[1.0, 0.5, 0.0]), vec![1]);
+        assert_eq!(safest_cells(&cells, &[0.25, 0.25, 0.0]), vec![0, 1]);
+    }
+
     use super::*;
     use crate::puzzle::{ParseHints, Puzzle};
 

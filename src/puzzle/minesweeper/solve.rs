@@ -103,7 +103,7 @@ pub(super) fn first_configuration(p: &Minesweeper, node_budget: u64) -> Referenc
 
 /// Consistent or not, the number of full layouts, the safe cells, from the exact engine.
 pub(super) fn design_facts(p: &Minesweeper, node_budget: u64) -> DesignFacts<MineSolution> {
-    let conflicts = super::check::conflicts(p);
+    let mut conflicts = super::check::conflicts(p);
     let mut facts: Vec<(String, serde_json::Value)> = vec![
         (
             "board".into(),
@@ -145,7 +145,14 @@ pub(super) fn design_facts(p: &Minesweeper, node_budget: u64) -> DesignFacts<Min
             // (the GUI then shows the sampled ones).
             facts.push(("exact probabilities".into(), e.to_string().into()));
             match &reference {
-                Reference::NoSolution => SolutionCount::Zero,
+                Reference::NoSolution => {
+                    // Inconsistent: say so where conflicts are read, not "no conflicts".
+                    conflicts.push(crate::puzzle::Violation {
+                        constraint: "position".into(),
+                        detail: "no mine layout fits the numbers and the mine count".into(),
+                    });
+                    SolutionCount::Zero
+                }
                 Reference::GaveUp { nodes } => SolutionCount::Unknown { nodes: *nodes },
                 Reference::Solved(_) => SolutionCount::Unknown { nodes: node_budget },
             }
