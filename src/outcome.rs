@@ -33,14 +33,22 @@ pub struct Ground {
     pub energy: f64,
     /// The model's energy resolution (`Qubo::energy_tolerance`).
     pub tolerance: f64,
+    /// Whether that resolution tells the ground from a state one coefficient above it: with
+    /// weights so extreme that it does not (say hint = 1e30 beside coefficients of 1), "at
+    /// ground" cannot be told and ground shares are unknown, not 100 %.
+    pub resolves: bool,
 }
 
 impl Ground {
     /// `energy` as the ground energy of `model`, at the model's resolution.
     pub fn of(energy: f64, model: &Qubo) -> Ground {
+        let tolerance = model.energy_tolerance();
         Ground {
             energy,
-            tolerance: model.energy_tolerance(),
+            tolerance,
+            resolves: model
+                .smallest_coefficient()
+                .is_none_or(|gap| tolerance < gap / 2.0),
         }
     }
 }
@@ -95,6 +103,9 @@ pub struct Outcome {
     pub ground_energy: Option<f64>,
     /// Within this of `ground_energy`, a read is at the ground.
     pub energy_tolerance: f64,
+    /// Whether the model's precision can tell reads at the ground from reads one coefficient
+    /// above it (`Ground::resolves`); when not, the ground share is unknown.
+    pub ground_resolved: bool,
     /// Wall time of sampling.
     pub sample_s: f64,
     /// Per-cell probabilities estimated from every read, for kinds that have them.
@@ -153,6 +164,7 @@ impl Outcome {
             probabilities,
             ground_energy: ground.map(|g| g.energy),
             energy_tolerance: ground.map_or(0.0, |g| g.tolerance),
+            ground_resolved: ground.is_none_or(|g| g.resolves),
             sample_s,
         }
     }
@@ -187,6 +199,9 @@ impl Outcome {
 
     /// Share of reads at the ground energy (`None` when it is not known).
     pub fn ground_fraction(&self) -> Option<f64> {
+        if !self.ground_resolved {
+            return None;
+        }
         let g = self.ground_energy?;
         let hits = self
             .samples
@@ -346,6 +361,19 @@ mod tests {
     }
 
     #[test]
+    fn weights_beyond_the_models_precision_make_the_ground_share_unknown_not_full() {
+        // hint = 1e30 beside a coupling of 1: a read one coupling above the ground has the
+        // ground's energy to within the model's resolution, so nobody can tell.
+        let model = Qubo::new(vec![-1e30, -1e30], vec![(0, 1, 1.0)], 0.0).unwrap();
+        let ground = Ground::of(-2e30, &model);
+        assert!(!ground.resolves);
+        let s = set(vec![(vec![1, 1], -2e30 + 1.0), (vec![1, 0], -1e30)]);
+        let o = Outcome::evaluate(s, None, Some(ground), 1.0);
+        assert_eq!(o.ground_fraction(), None);
+        assert!(!o.ground_resolved);
+    }
+
+    #[test]
     fn bare_models_have_ground_shares_but_no_validity() {
         let s = set(vec![
             (vec![0, 1], -1.0),
@@ -356,6 +384,7 @@ mod tests {
         let ground = Ground {
             energy: -1.0,
             tolerance: 1e-9,
+            resolves: true,
         };
         let o = Outcome::evaluate(s, None, Some(ground), 2.0);
         assert_eq!(o.success_fraction(), None);

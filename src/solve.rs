@@ -292,7 +292,18 @@ fn summarise(
         tts99_s: outcome.tts99_s(),
         reference: reference_text(problem.reference),
         best,
-        warnings: info.warnings.clone(),
+        warnings: {
+            let mut w = info.warnings.clone();
+            if !outcome.ground_resolved {
+                w.push(
+                    "the weights are so far apart that the model's energies cannot tell a read \
+                     at the ground from one a coefficient above it: the ground share is unknown \
+                     (the valid share, from the referee, stands)"
+                        .into(),
+                );
+            }
+            w
+        },
         sampler_details: info.details.clone(),
         probabilities: None,
         sampled_probabilities: None,

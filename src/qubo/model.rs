@@ -160,6 +160,18 @@ impl Qubo {
             + self.couplings.iter().map(|c| c.value.abs()).sum::<f64>()
     }
 
+    /// The smallest nonzero |coefficient| (linear or coupling): the least a change of one or
+    /// two variables can move the energy by, in penalty models; `None` for a model without any.
+    pub fn smallest_coefficient(&self) -> Option<f64> {
+        self.linear
+            .iter()
+            .copied()
+            .chain(self.couplings.iter().map(|c| c.value))
+            .map(f64::abs)
+            .filter(|v| *v > 0.0)
+            .min_by(f64::total_cmp)
+    }
+
     /// The tolerance within which two of this model's energies are the same.
     pub fn energy_tolerance(&self) -> f64 {
         super::energy_tolerance(self.energy_scale())

@@ -417,7 +417,7 @@ impl Pool {
         let o = &out.outcome;
         let reads = o.num_reads();
         self.reads += reads;
-        self.ground_known &= o.ground_energy.is_some();
+        self.ground_known &= o.ground_energy.is_some() && o.ground_resolved;
         self.sample_s += out.timing.sample_s;
         // Energies resolve to the model's own tolerance, at least 1e-9 relative.
         let tolerance = |e: f64| o.energy_tolerance.max(1e-9 * (1.0 + e.abs()));
