@@ -203,8 +203,14 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
         "puzzle {number}: {} — {} variables, {} interactions (encoded in {:.3} s)",
         o.description, o.num_variables, o.num_interactions, o.timing.encode_s
     );
+    // Say why the ground share is missing: no reference solution, a model too large to store
+    // (no stored energies to measure against), or weights beyond the model's precision.
     let ground = match (o.ground_energy, o.ground_fraction) {
         (Some(g), Some(f)) => format!(" (ground {g}): {} of reads at ground,", percent(f)),
+        (Some(g), None) => format!(" (ground {g}; the share at ground cannot be told):"),
+        (None, _) if o.reference == "solved" => {
+            " (ground share not measured: the model is sampled through its structure):".into()
+        }
         _ => format!(" (ground energy unknown: reference {}):", o.reference),
     };
     println!(

@@ -224,6 +224,10 @@ impl SweepSpec<'_> {
 /// The weights that cannot be swept or tuned in this encoding — they scale no term — each
 /// with the reason in words (one pass over the groups: panels call it once per frame).
 pub fn idle_weights(encoding: &Encoding, presolved: bool) -> BTreeMap<String, String> {
+    // An unstored encoding keeps no terms (its structure applies every weight): none is idle.
+    if encoding.unstored().is_some() {
+        return BTreeMap::new();
+    }
     encoding
         .terms_per_weight()
         .into_iter()
@@ -250,7 +254,8 @@ pub fn check_sweepable(encoding: &Encoding, name: &str) -> Result<(), SweepError
             name: name.to_string(),
             known: encoding.weight_names().join(", "),
         }),
-        Some((_, 0)) => Err(SweepError::NoTerms(name.to_string())),
+        // Unstored encodings keep no terms: the model's structure applies every weight.
+        Some((_, 0)) if encoding.unstored().is_none() => Err(SweepError::NoTerms(name.to_string())),
         Some(_) => Ok(()),
     }
 }
