@@ -152,7 +152,7 @@ impl ParamSpec {
         let bad = || ParamError::Type {
             name: self.name,
             expected: self.type_text(),
-            found: text.to_string(),
+            found: shown(text),
         };
         // NaN and ∞ are refused here, naming the text: as JSON they would read as `null`.
         let number = |s: &str| {
@@ -201,7 +201,7 @@ impl ParamSpec {
         ParamError::OutOfRange {
             name: self.name,
             expected: self.type_text(),
-            found: found.to_string(),
+            found: shown(&found.to_string()),
         }
     }
 
@@ -217,7 +217,7 @@ impl ParamSpec {
         let bad = || ParamError::Type {
             name: self.name,
             expected: self.type_text(),
-            found: value.to_string(),
+            found: shown(&value.to_string()),
         };
         let in_float_range = |v: f64, min: f64, max: f64| v.is_finite() && v >= min && v <= max;
         match self.ty {
@@ -315,6 +315,23 @@ pub enum ParamError {
         /// The parameter.
         name: &'static str,
     },
+}
+
+/// A value as messages echo it: whole when short, else its start and its length (a 300-digit
+/// number is not repeated back in full).
+pub fn shown(text: &str) -> String {
+    shown_within(text, 24)
+}
+
+/// `shown` with room for `most` characters (a flag and its value).
+pub fn shown_within(text: &str, most: usize) -> String {
+    let n = text.chars().count();
+    if n <= most {
+        text.to_string()
+    } else {
+        let head: String = text.chars().take(most.saturating_sub(8).max(8)).collect();
+        format!("{head}… ({n} characters)")
+    }
 }
 
 /// Finds a parameter by name or peer alias.

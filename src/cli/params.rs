@@ -141,13 +141,17 @@ impl ParamFlags {
                 }
                 let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
                 return Err(usage(format!(
-                    "{as_written}: {owner} has no parameter '{name}' (its parameters: {})",
+                    "{}: {owner} has no parameter '{name}' (its parameters: {})",
+                    crate::params::shown_within(as_written, 48),
                     known.join(", ")
                 )));
             };
-            let value: Value = spec
-                .parse_text(text)
-                .map_err(|e| usage(format!("{as_written}: {e}")))?;
+            let value: Value = spec.parse_text(text).map_err(|e| {
+                usage(format!(
+                    "{}: {e}",
+                    crate::params::shown_within(as_written, 48)
+                ))
+            })?;
             out.insert(spec.name.to_string(), value);
         }
         Ok((out, skipped))
