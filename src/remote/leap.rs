@@ -215,7 +215,31 @@ pub fn connect(
     let named = config.solver.filter(|s| !s.trim_start().starts_with('{'));
     let solver = match named {
         Some(name) => {
-            let s = sapi.solver(&name)?;
+            let s = match sapi.solver(&name) {
+                Ok(s) => s,
+                // Name the solvers that would do (a few, of the right kind), not every one.
+                Err(RemoteError::NotFound(_)) => {
+                    let fitting: Vec<String> = sapi
+                        .solvers()
+                        .map(|all| {
+                            all.into_iter()
+                                .filter(&fits)
+                                .map(|s| s.name)
+                                .take(5)
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    return Err(RemoteError::NotFound(format!(
+                        "no solver named '{name}' at {base_url}{}",
+                        if fitting.is_empty() {
+                            String::new()
+                        } else {
+                            format!("; {category} solvers there: {}", fitting.join(", "))
+                        }
+                    )));
+                }
+                Err(e) => return Err(e),
+            };
             if !fits(&s) {
                 return Err(RemoteError::Config(format!(
                     "solver {name} is a {} solver that does not take {problem_type:?} problems; \
@@ -310,6 +334,16 @@ pub fn run_problem(
         record.status = "CANCELLED".into();
         control.report_remote_job(&record);
     }
+    // A problem taken up by id that the service does not know is the id's fault, not the
+    // service's.
+    let answer = match (answer, &settings.problem_id) {
+        (Err(RemoteError::NotFound(_)), Some(given)) => Err(RemoteError::NotFound(format!(
+            "no problem '{given}' on this account at {} (a wrong problem_id, or one the \
+             service no longer keeps)",
+            conn.base_url
+        ))),
+        (other, _) => other,
+    };
     Ok(Finished {
         answer: answer?,
         problem_id: id,

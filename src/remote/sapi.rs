@@ -218,8 +218,9 @@ impl Sapi {
             .map(ProblemStatus::from_json)
             .find(|s| s.as_ref().is_ok_and(|s| s.id == id))
             .unwrap_or_else(|| {
-                Err(RemoteError::Protocol(format!(
-                    "the poll reply does not list problem {id}"
+                // SAPI lists only the problems it knows: an unknown id is not there.
+                Err(RemoteError::NotFound(format!(
+                    "the service does not list problem {id}"
                 )))
             })
     }

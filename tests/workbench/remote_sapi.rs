@@ -826,3 +826,50 @@ fn the_cli_solves_a_sudoku_on_the_fake_qpu_with_the_token_from_the_environment()
     assert!(d["chain_break_fraction"].is_number());
     assert!(!String::from_utf8_lossy(&out.stdout).contains(TOKEN));
 }
+
+#[test]
+fn an_unknown_solver_or_problem_id_is_named_as_the_users_mistake() {
+    let fake = FakeSapi::start(TOKEN, example_solvers()).unwrap();
+    let p = puzzle("shidoku-6givens.txt");
+    let p = p.to_str().unwrap();
+    let out = cli(
+        &fake,
+        TOKEN,
+        &[
+            "solve",
+            p,
+            "--presolve",
+            "--sampler",
+            "dwave-hybrid",
+            "--solver",
+            "nope",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("no solver named 'nope'"), "{err}");
+    assert!(err.contains("hybrid solvers there:"), "{err}");
+    assert!(
+        !err.contains("Advantage_mock"),
+        "only solvers of the kind: {err}"
+    );
+    let out = cli(
+        &fake,
+        TOKEN,
+        &[
+            "solve",
+            p,
+            "--presolve",
+            "--sampler",
+            "dwave-hybrid",
+            "--problem-id",
+            "no-such-id",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("no problem 'no-such-id' on this account"),
+        "{err}"
+    );
+}
