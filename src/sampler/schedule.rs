@@ -203,9 +203,22 @@ impl ScheduleSpec<'_> {
                     "a geometric schedule needs both ends > 0",
                 ));
             }
+            // The same rule as tempering's: an anneal cools, from the hot (small β) end.
+            if a > b {
+                return Err(SampleError::param(
+                    "beta_range",
+                    format!("[{a}, {b}]: the hot end comes first (hot ≤ cold)"),
+                ));
+            }
         }
         match (self.custom, self.kind) {
             (Some(b), BetaScheduleType::Custom) => {
+                if b.is_empty() {
+                    return Err(SampleError::param(
+                        "beta_schedule",
+                        "is empty: give at least one β (the run would do no sweep)",
+                    ));
+                }
                 if let Some(bad) = b.iter().find(|v| !v.is_finite() || **v < 0.0) {
                     return Err(SampleError::param(
                         "beta_schedule",
@@ -259,6 +272,30 @@ impl ScheduleSpec<'_> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn reversed_ranges_and_empty_schedules_are_refused() {
+        let spec = |range, kind, custom| ScheduleSpec {
+            num_sweeps: 10,
+            num_sweeps_per_beta: 1,
+            beta_range: range,
+            kind,
+            custom,
+        };
+        let e = spec(Some([5.0, 1.0]), BetaScheduleType::Geometric, None)
+            .validate()
+            .unwrap_err();
+        assert!(e.to_string().contains("hot end comes first"), "{e}");
+        let e = spec(None, BetaScheduleType::Custom, Some(&[]))
+            .validate()
+            .unwrap_err();
+        assert!(e.to_string().contains("is empty"), "{e}");
+        assert!(
+            spec(Some([1.0, 5.0]), BetaScheduleType::Geometric, None)
+                .validate()
+                .is_ok()
+        );
+    }
+
     use super::*;
     use crate::qubo::{Qubo, StoredModel};
 
