@@ -776,6 +776,31 @@ fn the_memory_budget_setting_is_checked_and_named_as_the_source() {
         "{}",
         stderr(&out)
     );
+    // A large edge-matching board is refused by its placements' count before any is made
+    // (a 64×64 board once grew past the machine's memory, stored or not).
+    let board = dir.path().join("e16.txt");
+    let out = run(&[
+        "generate",
+        "edge-matching",
+        "--rows",
+        "16",
+        "--cols",
+        "16",
+        "-o",
+        board.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = bin()
+        .env("QUBO_WORKBENCH_MEMORY_MB", "20")
+        .args(["solve", board.to_str().unwrap(), "--sampler", "sa"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("placements, even unstored) needs about"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

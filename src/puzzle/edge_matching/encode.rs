@@ -180,6 +180,31 @@ pub const MAX_STORED_COUPLINGS: u64 = 200_000_000;
 /// re-weighting table, the weighted QUBO and the sampler's adjacency (both directions).
 const BYTES_PER_COUPLING: u64 = 128;
 
+/// Bytes per placement whatever the route: its label and its entries in the groups (the
+/// encoding), the placement tables, the structure's per-variable tables, and simulated
+/// annealing's 32 lanes of state and fields (measured: a 32×32 board's 1.8 GB over its
+/// placements, with margin).
+const BYTES_PER_PLACEMENT: u64 = 512;
+
+/// An upper bound on the placements, from the piece classes alone (nothing allocated): every
+/// corner piece in every corner cell, edge piece on every edge cell, inner piece in four
+/// rotations on every inner cell.
+fn placements_bound(p: &EdgeMatching) -> u64 {
+    let (rows, cols) = (p.rows() as u64, p.cols() as u64);
+    let mut by_class = [0u64; 3];
+    for &c in p.pieces() {
+        by_class[match class_of(c) {
+            PieceClass::Corner => 0,
+            PieceClass::Edge => 1,
+            _ => 2,
+        }] += 1;
+    }
+    let corner_cells = 4.min(rows * cols);
+    let edge_cells = (2 * (rows + cols)).saturating_sub(8);
+    let inner_cells = rows.saturating_sub(2) * cols.saturating_sub(2);
+    by_class[0] * corner_cells + by_class[1] * edge_cells + by_class[2] * inner_cells * 4
+}
+
 pub(super) fn encode(p: &EdgeMatching, options: &EncodeOptions) -> Result<Encoding, PuzzleError> {
     encode_within(p, options, budget::memory_budget())
 }
@@ -196,6 +221,22 @@ fn encode_within(
             "cannot encode: {} (the model would have a cell or piece without a placement)",
             v.detail
         )));
+    }
+    // Placements are counted before they are made: each costs its label, its entries in the
+    // groups, the structure's tables and the sampler's lanes, stored or not.
+    let bound = placements_bound(p);
+    let needed = bound.saturating_mul(BYTES_PER_PLACEMENT);
+    if needed > limit_bytes {
+        let e = budget::BudgetError {
+            what: format!(
+                "the model of this {}×{} edge matching (up to {bound} placements, even unstored)",
+                p.rows(),
+                p.cols()
+            ),
+            needed,
+            limit: limit_bytes,
+        };
+        return Err(PuzzleError::Invalid(e.to_string()));
     }
     let pl = Placements::of(p);
     for (cell, v) in pl.by_cell.iter().enumerate() {
@@ -701,7 +742,13 @@ mod tests {
             &Default::default(),
         )
         .unwrap();
-        let enc = encode_within(&clue, &EncodeOptions::default(), 1 << 20).unwrap();
+        // Room for the placements (the unstored route), not for the stored couplings.
+        let limit = placements_bound(&clue) * BYTES_PER_PLACEMENT;
+        assert!(limit < estimate_couplings(&clue, &Placements::of(&clue)) * BYTES_PER_COUPLING);
+        let enc = encode_within(&clue, &EncodeOptions::default(), limit).unwrap();
+        // Below the placements' own need, the board is refused outright.
+        let e = encode_within(&clue, &EncodeOptions::default(), limit - 1).unwrap_err();
+        assert!(e.to_string().contains("placements, even unstored"), "{e}");
         let e = enc.qubo(&enc.default_weights()).unwrap_err().to_string();
         assert!(
             e.contains("couplings") && e.contains("memory budget"),
