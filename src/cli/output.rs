@@ -75,7 +75,7 @@ pub(super) fn check_output(
             (crate::render::image::ImageFormat::from_path(path).is_none()).then_some(".png or .svg")
         }
         Output::Model => (crate::qubo::formats::Format::from_path(path).is_none())
-            .then_some(".qubo (qbsolv), .coo (COO) or .json (dimod BQM)"),
+            .then_some(".qubo (qbsolv), .coo (COO), .json (dimod BQM) or .bqm (dimod binary BQM)"),
         Output::Samples => (!matches!(
             path.extension().and_then(|e| e.to_str()),
             Some("json" | "csv")
