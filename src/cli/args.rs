@@ -405,7 +405,7 @@ pub(super) fn load(args: &PuzzleArgs) -> Result<Vec<LoadedPuzzle>, Failure> {
         cols: args.cols.map(|c| c as usize),
         mines: args.mines.map(|m| m as usize),
     };
-    load_puzzles_with(&args.puzzle, kind_of(args)?, &hints).map_err(|e| match e {
+    let loaded = load_puzzles_with(&args.puzzle, kind_of(args)?, &hints).map_err(|e| match e {
         // The library says what is missing; the command line says which flag gives it.
         PuzzleError::NeedsHint { hint, .. } => Failure::from(format!(
             "{e} ({})",
@@ -426,7 +426,27 @@ pub(super) fn load(args: &PuzzleArgs) -> Result<Vec<LoadedPuzzle>, Failure> {
             ))
         }
         other => other.into(),
-    })
+    })?;
+    // A hint the puzzle's kind does not read would be silently ignored: refuse it.
+    if let Some(first) = loaded.first() {
+        let kind = first.puzzle.kind();
+        for (given, hint, flag) in [
+            (
+                hints.rows.is_some() || hints.cols.is_some(),
+                Hint::Size,
+                "--rows/--cols",
+            ),
+            (hints.mines.is_some(), Hint::Mines, "--mines"),
+        ] {
+            if given && !kind.takes_hint(hint) {
+                return Err(usage(format!(
+                    "{flag}: {} is a {kind} file, which gives this itself",
+                    args.puzzle.display()
+                )));
+            }
+        }
+    }
+    Ok(loaded)
 }
 
 /// The `index`-th (1-based) puzzle of a file.

@@ -393,6 +393,8 @@ pub trait Puzzle:
     /// command line's switch): for kinds whose deductions are sound and decide most of the
     /// model, so that default settings solve.
     const PRESOLVE_BY_DEFAULT: bool = false;
+    /// The `ParseHints` its text forms read (the others are refused, not silently ignored).
+    const HINTS: &'static [Hint] = &[];
     /// Search nodes `exact_probabilities` may spend (kinds with probabilities; the others
     /// never use it).
     const PROBABILITY_NODE_BUDGET: u64 = REFERENCE_NODE_BUDGET;
@@ -788,6 +790,12 @@ macro_rules! registry {
             pub fn presolves_by_default(self) -> bool {
                 match self {
                     $(Kind::$variant => <$ty>::PRESOLVE_BY_DEFAULT,)+
+                }
+            }
+            /// Whether the kind's text forms read this hint from outside the file.
+            pub fn takes_hint(self, hint: Hint) -> bool {
+                match self {
+                    $(Kind::$variant => <$ty>::HINTS.contains(&hint),)+
                 }
             }
             /// Search nodes the exact probabilities may spend (`Puzzle::PROBABILITY_NODE_BUDGET`).

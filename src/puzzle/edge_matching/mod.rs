@@ -566,6 +566,7 @@ impl Puzzle for EdgeMatching {
     type Solution = EdgeSolution;
     const KIND: Kind = Kind::EdgeMatching;
     const GENERATES_UNIQUE: bool = false;
+    const HINTS: &'static [crate::puzzle::Hint] = &[crate::puzzle::Hint::Size];
 
     fn parse_text(
         text: &str,

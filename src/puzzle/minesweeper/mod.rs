@@ -105,6 +105,29 @@ struct MinesweeperFile {
 impl TryFrom<MinesweeperFile> for Minesweeper {
     type Error = PuzzleError;
     fn try_from(f: MinesweeperFile) -> Result<Self, Self::Error> {
+        // Each JSON string is one row: a line break inside one would reshape the text form.
+        let rows = f.rows.iter().enumerate().map(|(k, r)| ("rows", k, r));
+        let layout_rows = f
+            .layout
+            .iter()
+            .flatten()
+            .enumerate()
+            .map(|(k, r)| ("layout", k, r));
+        if let Some((field, k, _)) = rows
+            .chain(layout_rows)
+            .find(|(_, _, r)| r.contains(['\n', '\r']))
+        {
+            return Err(PuzzleError::Invalid(format!(
+                "{field}[{k}]: a row holds a line break; each string is one row"
+            )));
+        }
+        if f.rows.len() != f.height {
+            return Err(PuzzleError::Invalid(format!(
+                "rows: {} strings for a height of {}",
+                f.rows.len(),
+                f.height
+            )));
+        }
         let mut text = format!(
             "{} {} {}\n{}\n",
             f.width,
@@ -462,6 +485,7 @@ impl Puzzle for Minesweeper {
     const GENERATES_UNIQUE: bool = false;
     const HAS_PROBABILITIES: bool = true;
     const PROBABILITY_NODE_BUDGET: u64 = probability::ENGINE_NODE_BUDGET;
+    const HINTS: &'static [crate::puzzle::Hint] = &[crate::puzzle::Hint::Mines];
 
     fn parse_text(
         text: &str,
