@@ -197,6 +197,22 @@ pub(super) fn design_json(
 }
 
 /// The human-readable report of one solve.
+/// An energy as people read it: 12 significant digits, so f64 noise (63.99999999999999) does
+/// not show; JSON keeps the full value.
+fn energy_text(e: f64) -> String {
+    if e == 0.0 || !e.is_finite() {
+        return e.to_string();
+    }
+    let digits = (11 - e.abs().log10().floor() as i32).clamp(0, 17) as usize;
+    let s = format!("{e:.digits$}");
+    let s = if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    };
+    if s == "-0" { "0".into() } else { s }
+}
+
 pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
     let percent = |f: f64| format!("{:.0}%", 100.0 * f);
     println!(
@@ -206,8 +222,15 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
     // Say why the ground share is missing: no reference solution, a model too large to store
     // (no stored energies to measure against), or weights beyond the model's precision.
     let ground = match (o.ground_energy, o.ground_fraction) {
-        (Some(g), Some(f)) => format!(" (ground {g}): {} of reads at ground,", percent(f)),
-        (Some(g), None) => format!(" (ground {g}; the share at ground cannot be told):"),
+        (Some(g), Some(f)) => format!(
+            " (ground {}): {} of reads at ground,",
+            energy_text(g),
+            percent(f)
+        ),
+        (Some(g), None) => format!(
+            " (ground {}; the share at ground cannot be told):",
+            energy_text(g)
+        ),
         (None, _) if o.reference == "solved" => {
             " (ground share not measured: the model is sampled through its structure):".into()
         }
@@ -218,7 +241,7 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
         o.sampler,
         o.num_reads,
         o.timing.sample_s,
-        o.min_energy.map_or("—".into(), |e| e.to_string()),
+        o.min_energy.map_or("—".into(), energy_text),
         percent(o.success_fraction),
         o.tts99_s
             .map_or(String::new(), |t| format!(" (TTS99 {t:.3} s)")),
@@ -244,7 +267,8 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
     if let Some(r) = &o.repaired {
         println!(
             "  repaired: valid after the kind's repair step on a read of energy {} (not counted as a valid read)  {}",
-            r.energy, r.solution_line
+            energy_text(r.energy),
+            r.solution_line
         );
     }
     if let Some(b) = &o.best {
@@ -289,5 +313,20 @@ pub(super) fn print_probability_rows(rows: &[Vec<f64>]) {
     for row in rows {
         let cells: Vec<String> = row.iter().map(|p| format!("{:>3.0}", 100.0 * p)).collect();
         println!("    {}", cells.join(" "));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::energy_text;
+
+    #[test]
+    fn energies_print_without_float_noise() {
+        assert_eq!(energy_text(63.99999999999999), "64");
+        assert_eq!(energy_text(-0.30000000000000004), "-0.3");
+        assert_eq!(energy_text(-64.0), "-64");
+        assert_eq!(energy_text(1.5e-7), "0.00000015");
+        assert_eq!(energy_text(-3.2e11 + 12.0), "-319999999988");
+        assert_eq!(energy_text(0.0), "0");
     }
 }
