@@ -68,6 +68,13 @@ pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
             }
         }
         if method == ProbabilityMethod::Exact {
+            // Nothing is sampled: a sampler named here would be silently ignored.
+            if a.sampler.sampler != crate::samplers::AUTO {
+                return Err(usage(format!(
+                    "--sampler {}: --method exact samples nothing (use --method sample or both)",
+                    a.sampler.sampler
+                )));
+            }
             return exact_probabilities_only(&a, &puzzles, first_index);
         }
     }
