@@ -325,3 +325,24 @@ fn generate_writes_an_instance_the_solver_finds_unique() {
         "{text}"
     );
 }
+
+#[test]
+fn the_largest_adc_board_opens_within_the_budget_and_its_model_is_refused_not_built() {
+    // Q12 (40×40, 219 pairs): its design facts come without building a model; the model
+    // itself is checked against the budget before anything is allocated.
+    let q12 = adc("Q12.txt");
+    let v = stdout_json(&bin().args(["check", "--json"]).arg(&q12).output().unwrap());
+    assert_eq!(v["conflicts"].as_array().map(Vec::len), Some(0), "{v}");
+    let out = bin()
+        .env("QUBO_WORKBENCH_MEMORY_MB", "1000")
+        .args(["solve", "--sampler", "sa"])
+        .arg(&q12)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("40×40 grid with 219 pairs") && err.contains("more than the memory budget"),
+        "{err}"
+    );
+}

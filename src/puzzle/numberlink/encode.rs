@@ -42,6 +42,11 @@ use crate::qubo::{Encoding, EncodingBuilder, Label};
 /// Largest QUBO (estimated couplings) the encoder builds.
 pub const MAX_COUPLINGS: f64 = 2e8;
 
+/// Peak bytes per estimated coupling while the model is built and weighted (measured on the
+/// ADC 2018 boards: Q2's 1.4·10⁸ estimated couplings peaked at 13.9 GB, Q12's 4.3·10⁷ at
+/// 4.3 GB; with margin).
+const BYTES_PER_COUPLING: f64 = 160.0;
+
 /// The formulations, the default first.
 pub const FORMULATIONS: &[Formulation] = &[
     Formulation {
@@ -98,6 +103,17 @@ pub(super) fn encode(p: &Numberlink, options: &EncodeOptions) -> Result<Encoding
             FORMULATIONS[usize::from(seed)].name
         )));
     }
+    // The memory it takes, checked before any of it is taken.
+    crate::budget::check_memory(
+        || {
+            format!(
+                "the QUBO of this {w}×{} grid with {pairs} pairs (about {estimate:.1e} couplings)",
+                p.height()
+            )
+        },
+        (estimate * BYTES_PER_COUPLING) as u64,
+    )
+    .map_err(|e| PuzzleError::Invalid(e.to_string()))?;
     let cell_name = |i: usize| format!("[{}][{}]", i / w, i % w);
     // The layers a cell may be in: an endpoint only its own (in `seed`, every cell every one).
     let allowed = |i: usize, k: u16| seed || p.endpoints()[i] == 0 || p.endpoints()[i] == k;
