@@ -35,10 +35,10 @@ impl SolverPanel {
             });
         // With `auto`, the sampler it picks (and why); its parameters are edited as its own.
         let (name, reason) = s.sampler_choice();
-        if s.doc.model.is_none() && s.doc.building_for().is_some() {
-            // `auto` weighs the model's size: nothing to weigh until it is built.
+        if s.doc.model.is_none() {
+            // `auto` weighs the model's size: nothing to weigh without one.
             if reason.is_some() {
-                ui.label("auto → chosen once the model is built");
+                ui.label("auto → chosen once there is a model");
             }
         } else if let Some(why) = reason {
             ui.label(format!("auto → {name}")).on_hover_text(why);

@@ -231,7 +231,9 @@ impl SweepPanel {
     pub fn ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
         ui.heading("Weight sweep");
         let Some(enc) = s.doc.encoding.clone() else {
-            ui.weak(if s.doc.puzzle().is_some() {
+            ui.weak(if s.doc.puzzle().is_some() && s.doc.error.is_some() {
+                "sweeps need the puzzle's model, which could not be built (see the inspector)"
+            } else if s.doc.puzzle().is_some() {
                 "sweeps need the puzzle's model (its weights): not built yet"
             } else {
                 "sweeps need a puzzle (its weights)"
