@@ -792,6 +792,19 @@ macro_rules! registry {
                     $(Kind::$variant => <$ty>::PRESOLVE_BY_DEFAULT,)+
                 }
             }
+            /// A puzzle of this kind from our JSON form (without its `kind` field), with the path
+            /// of the field at fault in an error (`grid: invalid type …`).
+            pub fn from_json(self, value: serde_json::Value) -> Result<AnyPuzzle, String> {
+                match self {
+                    $(Kind::$variant => serde_path_to_error::deserialize::<_, $ty>(value)
+                        .map(AnyPuzzle::$variant)
+                        .map_err(|e| {
+                            let path = e.path().to_string();
+                            let inner = e.into_inner().to_string();
+                            if path == "." { inner } else { format!("field {path}: {inner}") }
+                        }),)+
+                }
+            }
             /// Whether the kind's text forms read this hint from outside the file.
             pub fn takes_hint(self, hint: Hint) -> bool {
                 match self {
@@ -864,10 +877,25 @@ pub fn parse_puzzles_with(
         return items
             .into_iter()
             .enumerate()
-            .map(|(k, v)| {
-                let p: AnyPuzzle = serde_json::from_value(v).map_err(|e| {
-                    PuzzleError::parse(format!("{origin}: puzzle {}", k + 1), e.to_string())
+            .map(|(k, mut v)| {
+                let at = format!("{origin}: puzzle {}", k + 1);
+                // The kind first (naming the kinds there are), then its fields by their path.
+                let named = v
+                    .as_object_mut()
+                    .and_then(|o| o.remove("kind"))
+                    .ok_or_else(|| {
+                        PuzzleError::parse(
+                            &at,
+                            format!("no \"kind\" field (one of {})", kind_names()),
+                        )
+                    })?;
+                let this: Kind = named.as_str().and_then(|n| n.parse().ok()).ok_or_else(|| {
+                    PuzzleError::parse(
+                        &at,
+                        format!("\"kind\": {named} is not one of {}", kind_names()),
+                    )
                 })?;
+                let p = this.from_json(v).map_err(|m| PuzzleError::parse(&at, m))?;
                 if let Some(want) = kind
                     && want != p.kind()
                 {
