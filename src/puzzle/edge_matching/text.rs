@@ -44,7 +44,10 @@ pub(super) fn numbers(line: &str) -> Option<Vec<u64>> {
 pub fn parse(text: &str, origin: &str, hints: &ParseHints) -> Result<EdgeMatching, PuzzleError> {
     let at = |line: usize, message: String| PuzzleError::parse(format!("{origin}:{line}"), message);
     let mut pieces: Vec<Colours> = Vec::new();
-    let mut fixed = Vec::new();
+    // Piece ids of the `ID T R B L` form, in list order (`fixed` then names a piece by its id).
+    let mut ids: Vec<(usize, usize)> = Vec::new();
+    // `fixed` lines as written: (line, piece as written, row, col, rotation).
+    let mut fixed_lines: Vec<(usize, usize, usize, usize, usize)> = Vec::new();
     let mut size: Option<(usize, usize, usize)> = None;
     let mut columns: Option<(usize, usize)> = None;
     let max_pieces = MAX_SIDE * MAX_SIDE;
@@ -85,11 +88,7 @@ pub fn parse(text: &str, origin: &str, hints: &ParseHints) -> Result<EdgeMatchin
             }
             "fixed" => {
                 let v = ints("fixed PIECE ROW COL ROTATION (1-based; rotation 0-3)", 4)?;
-                let rotation = u8::try_from(v[3]).unwrap_or(u8::MAX);
-                fixed.push(
-                    from_one_based(v[0], v[1], v[2], rotation)
-                        .map_err(|e| at(line_no, e.to_string()))?,
-                );
+                fixed_lines.push((line_no, v[0], v[1], v[2], v[3]));
             }
             _ => {
                 let Some(v) = numbers(line) else {
@@ -102,7 +101,17 @@ pub fn parse(text: &str, origin: &str, hints: &ParseHints) -> Result<EdgeMatchin
                 };
                 let colours = match v.len() {
                     4 => &v[..],
-                    5 => &v[1..],
+                    5 => {
+                        let id = usize::try_from(v[0]).unwrap_or(usize::MAX);
+                        if let Some(&(_, l)) = ids.iter().find(|(i, _)| *i == id) {
+                            return Err(at(
+                                line_no,
+                                format!("piece id {id} again (first on line {l})"),
+                            ));
+                        }
+                        ids.push((id, line_no));
+                        &v[1..]
+                    }
                     n => {
                         return Err(at(
                             line_no,
@@ -148,6 +157,22 @@ pub fn parse(text: &str, origin: &str, hints: &ParseHints) -> Result<EdgeMatchin
     }
     if pieces.is_empty() {
         return Err(PuzzleError::parse(origin, "no pieces found"));
+    }
+    // `fixed PIECE …` counts list lines from 1, or names an id when the pieces carry ids.
+    let mut fixed = Vec::new();
+    for (line_no, piece, row, col, rotation) in fixed_lines {
+        let rotation = u8::try_from(rotation).unwrap_or(u8::MAX);
+        let number = if ids.is_empty() {
+            piece
+        } else {
+            ids.iter()
+                .position(|(id, _)| *id == piece)
+                .map(|k| k + 1)
+                .ok_or_else(|| at(line_no, format!("fixed: no piece has id {piece}")))?
+        };
+        fixed.push(
+            from_one_based(number, row, col, rotation).map_err(|e| at(line_no, e.to_string()))?,
+        );
     }
     let n = pieces.len();
     let (rows, cols) = match (hints.rows, hints.cols, size) {
