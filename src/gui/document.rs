@@ -201,7 +201,8 @@ impl Document {
 
     /// Restores an autosaved document.
     pub fn from_snapshot(s: Snapshot) -> Self {
-        let mut d = Document::from_puzzle(s.puzzle, s.path);
+        // One build, with the saved options and weights (not a default one first).
+        let mut d = Document::blank(Content::Puzzle(s.puzzle), s.path);
         d.dirty = s.dirty;
         d.options = s.options;
         d.weights = s.weights;
