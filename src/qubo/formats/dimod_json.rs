@@ -83,23 +83,30 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
             "use_bytes: true (raw buffers) cannot be read from JSON; save with use_bytes=False",
         ));
     }
-    let labels: Vec<String> = v
+    let raw = v
         .get("variable_labels")
         .and_then(Value::as_array)
         .ok_or_else(|| {
             FormatError::whole(origin, "field 'variable_labels' is missing or not an array")
-        })?
-        .iter()
-        .map(label_text)
-        .collect();
+        })?;
+    let labels: Vec<String> = raw.iter().map(label_text).collect();
     let n = labels.len();
     let mut first_index = std::collections::HashMap::with_capacity(n);
     for (k, l) in labels.iter().enumerate() {
         if let Some(first) = first_index.insert(l.as_str(), k) {
+            // dimod keeps 0 and "0" apart; labels here are text, so they would merge.
+            let why = if raw[k] == raw[first] {
+                "labels must be distinct".to_string()
+            } else {
+                format!(
+                    "{} and {} are different labels in dimod but the same text here: rename one",
+                    raw[first], raw[k]
+                )
+            };
             return Err(FormatError::whole(
                 origin,
                 format!(
-                    "variable_labels[{k}] repeats the label {l:?} of variable_labels[{first}]: labels must be distinct"
+                    "variable_labels[{k}] repeats the label {l:?} of variable_labels[{first}]: {why}"
                 ),
             ));
         }
