@@ -8,6 +8,7 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
 use qubo_workbench::gui::Workbench;
 use qubo_workbench::gui::settings::Settings;
 use serde_json::Value;
@@ -127,6 +128,13 @@ pub fn frames(h: &mut Window) {
     if !h.state().shared.doc.model_is_current() {
         wait_for_model(h);
     }
+}
+
+/// Presses Run and steps frames until the run has ended with a result.
+pub fn run_to_end(h: &mut Window, what: &str) {
+    h.get_by_label("Run").click();
+    frames(h);
+    wait_for(h, what, |wb| !wb.is_running() && wb.shared.result.is_some());
 }
 
 /// Sets one parameter of one sampler where the window keeps them.

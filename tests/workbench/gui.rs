@@ -119,11 +119,7 @@ fn tabu_is_chosen_from_the_list_its_widgets_come_from_its_description_and_it_sol
     // Its own parameters, not SA's: a tenure widget, no num_sweeps.
     assert!(h.query_by_label_contains("tenure").is_some());
     assert!(h.query_by_label_contains("num_sweeps").is_none());
-    h.get_by_label("Run").click();
-    frames(&mut h);
-    wait_for(&mut h, "the tabu run", |wb| {
-        !wb.is_running() && wb.shared.result.is_some()
-    });
+    run_to_end(&mut h, "the tabu run");
     let r = h.state().shared.result.as_ref().unwrap();
     assert_eq!(r.samples.info.sampler, "tabu");
     assert!(
@@ -140,11 +136,7 @@ fn exact_sampler_on_a_presolved_4x4_gives_a_valid_selected_solution() {
     frames(&mut h);
     assert!(h.state().shared.doc.options.presolve);
     choose_sampler(&mut h, "exact");
-    h.get_by_label("Run").click();
-    frames(&mut h);
-    wait_for(&mut h, "the exact run", |wb| {
-        !wb.is_running() && wb.shared.result.is_some()
-    });
+    run_to_end(&mut h, "the exact run");
     let wb = h.state();
     let r = wb.shared.result.as_ref().unwrap();
     assert_eq!(
@@ -183,11 +175,7 @@ fn the_first_run_on_the_example_with_nothing_changed_gives_valid_solutions() {
     assert_eq!(h.state().shared.settings.sampler, "auto");
     assert!(h.query_by_label_contains("auto → pt").is_some());
     assert!(h.query_by_label_contains("num_replicas").is_some());
-    h.get_by_label("Run").click();
-    frames(&mut h);
-    wait_for(&mut h, "the first run", |wb| {
-        !wb.is_running() && wb.shared.result.is_some()
-    });
+    run_to_end(&mut h, "the first run");
     let r = h.state().shared.result.as_ref().unwrap();
     assert_eq!(r.samples.info.sampler, "pt");
     assert!(!h.state().shared.doc.options.presolve, "the full model");
@@ -213,11 +201,7 @@ fn sqa_shows_its_schedule_and_solves_the_presolved_example() {
     choose_sampler(&mut h, "sqa");
     assert!(h.query_by_label_contains("trotter").is_some());
     assert!(h.query_by_label("SQA schedule").is_some());
-    h.get_by_label("Run").click();
-    frames(&mut h);
-    wait_for(&mut h, "the SQA run", |wb| {
-        !wb.is_running() && wb.shared.result.is_some()
-    });
+    run_to_end(&mut h, "the SQA run");
     let r = h.state().shared.result.as_ref().unwrap();
     assert_eq!(r.samples.info.sampler, "sqa");
     assert!(
@@ -777,11 +761,7 @@ fn the_full_eternity_ii_runs_through_its_structure_in_the_workbench() {
     assert!(h.query_by_label_contains("no matrix to draw").is_some());
     assert!(h.state().inspector.is_ready());
     assert!(h.query_by_label_contains("auto → sa").is_some());
-    h.get_by_label("Run").click();
-    frames(&mut h);
-    wait_for(&mut h, "the Eternity II run", |wb| {
-        !wb.is_running() && wb.shared.result.is_some()
-    });
+    run_to_end(&mut h, "the Eternity II run");
     let r = h.state().shared.result.as_ref().unwrap();
     assert_eq!(r.samples.info.sampler, "sa");
     assert_eq!(r.samples.info.params["kernel"], "grouped");
@@ -1117,11 +1097,7 @@ fn numberlink_pairs_are_placed_drawn_and_solved() {
             .weight_names()
             .contains(&"pairing")
     );
-    h.get_by_label("Run").click();
-    frames(&mut h);
-    wait_for(&mut h, "the exact run", |wb| {
-        !wb.is_running() && wb.shared.result.is_some()
-    });
+    run_to_end(&mut h, "the exact run");
     assert_eq!(
         h.state().shared.result.as_ref().unwrap().rows[0].valid,
         Some(true)
@@ -1225,11 +1201,7 @@ fn the_remote_section_lists_solvers_runs_a_hybrid_job_and_resumes_one_left_over(
             .is_some()
     );
     // A run: uploaded, solved on the fake, the details shown with the results.
-    h.get_by_label("Run").click();
-    frames(&mut h);
-    wait_for(&mut h, "the hybrid run", |wb| {
-        !wb.is_running() && wb.shared.result.is_some()
-    });
+    run_to_end(&mut h, "the hybrid run");
     let r = h.state().shared.result.as_ref().unwrap();
     assert_eq!(r.samples.info.sampler, "dwave-hybrid");
     assert!(r.success_fraction().unwrap() > 0.0);
@@ -1319,11 +1291,7 @@ fn the_digital_annealer_runs_from_the_solver_panel_with_its_key_from_a_file() {
         h.query_by_label_contains("cost: 10 s of annealer time")
             .is_some()
     );
-    h.get_by_label("Run").click();
-    frames(&mut h);
-    wait_for(&mut h, "the Digital Annealer run", |wb| {
-        !wb.is_running() && wb.shared.result.is_some()
-    });
+    run_to_end(&mut h, "the Digital Annealer run");
     let wb = h.state();
     let r = wb.shared.result.as_ref().unwrap();
     assert_eq!(r.samples.info.sampler, "fujitsu-da");
@@ -1355,11 +1323,7 @@ fn a_qpu_run_from_the_solver_panel_embeds_by_clique_and_shows_what_the_chains_di
     let mut h = open(Some(&puzzle("shidoku-6givens.txt")), settings);
     assert!(h.query_by_label_contains("token: present").is_some());
     assert!(h.query_by_label_contains("cost: about").is_some());
-    h.get_by_label("Run").click();
-    frames(&mut h);
-    wait_for(&mut h, "the QPU run", |wb| {
-        !wb.is_running() && wb.shared.result.is_some()
-    });
+    run_to_end(&mut h, "the QPU run");
     let r = h.state().shared.result.as_ref().unwrap();
     assert_eq!(r.samples.info.sampler, "dwave-qpu");
     assert_eq!(r.samples.info.details["embedding"], "clique");
@@ -1411,11 +1375,7 @@ fn every_kind_opens_from_the_new_menu_draws_and_runs() {
         );
         assert!(h.query_by_label("Puzzle canvas").is_some(), "{kind}: drawn");
         wait_for(&mut h, "the model", |wb| wb.shared.doc.model.is_some());
-        h.get_by_label("Run").click();
-        frames(&mut h);
-        wait_for(&mut h, "the run", |wb| {
-            !wb.is_running() && wb.shared.result.is_some()
-        });
+        run_to_end(&mut h, "the run");
         let r = h.state().shared.result.as_ref().unwrap();
         assert_eq!(r.samples.info.sampler, "sa", "{kind}");
         assert_eq!(r.samples.num_reads(), 8, "{kind}");
@@ -1446,11 +1406,7 @@ fn every_local_sampler_is_chosen_from_the_list_and_runs() {
         frames(&mut h);
         choose_sampler(&mut h, e.name);
         wait_for(&mut h, "the model", |wb| wb.shared.doc.model.is_some());
-        h.get_by_label("Run").click();
-        frames(&mut h);
-        wait_for(&mut h, "the run", |wb| {
-            !wb.is_running() && wb.shared.result.is_some()
-        });
+        run_to_end(&mut h, "the run");
         let r = h.state().shared.result.as_ref().unwrap();
         assert_eq!(r.samples.info.sampler, e.name);
         assert!(!r.samples.rows.is_empty(), "{}: reads", e.name);
@@ -1533,11 +1489,7 @@ fn a_group_of_weight_zero_is_not_enforced_rather_than_broken() {
         settings,
     );
     assert_eq!(h.state().shared.doc.weight("mine_count"), Some(0.0));
-    h.get_by_label("Run").click();
-    frames(&mut h);
-    wait_for(&mut h, "the run", |wb| {
-        !wb.is_running() && wb.shared.result.is_some()
-    });
+    run_to_end(&mut h, "the run");
     let r = h.state().shared.result.as_ref().unwrap();
     assert!(
         r.rows
