@@ -329,7 +329,15 @@ pub(super) fn encode(a: EncodeArgs) -> Result<i32, Failure> {
     let puzzle = pick(load(&a.puzzle)?, a.index, &a.puzzle.puzzle)?.puzzle;
     let encoding = puzzle.encode(&a.encoding.options(puzzle.kind()))?;
     let weights = weights_for(&encoding, "--weight", &a.encoding.weights)?;
-    let qubo = encoding.qubo(&weights)?;
+    let qubo = match encoding.qubo(&weights) {
+        // Too large to store for sampling, but the file is what was asked for: spelled out
+        // from the structure (within the memory budget).
+        Err(crate::qubo::QuboError::Unstored(_)) => {
+            let model = puzzle.stored_model(&encoding, &weights)?;
+            crate::qubo::Qubo::spell_out(&model, model.num_interactions() as u64)?
+        }
+        other => other?,
+    };
     let labels: Vec<String> = encoding.labels().iter().map(|l| l.to_string()).collect();
     write_model(&a.output, &qubo, Some(&labels))?;
     eprintln!(

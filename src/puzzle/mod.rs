@@ -644,14 +644,18 @@ macro_rules! registry {
             }
             /// The weighted stored model of `encoding`, with its structure attached when the
             /// kind has one (SA then anneals on the structure); for an unstored encoding, the
-            /// structure alone (`StoredModel::structure_only`).
+            /// structure alone (`StoredModel::structure_only`): the kind's, else the encoding's
+            /// (`Encoding::structure`).
             pub fn stored_model(&self, encoding: &Encoding, weights: &Weights) -> Result<crate::qubo::StoredModel, crate::qubo::QuboError> {
                 match encoding.qubo(weights) {
                     Ok(qubo) => Ok(crate::qubo::StoredModel::new(qubo).with_structure(self.structure(encoding, weights))),
                     Err(crate::qubo::QuboError::Unstored(why)) => {
                         encoding.check_weights(weights)?;
+                        // The kind's own structure, else the encoding's groups as one (an
+                        // encoding without groups has nothing to build it from).
                         match self.structure(encoding, weights) {
                             Some(g) => Ok(crate::qubo::StoredModel::structure_only(g)),
+                            None if encoding.num_groups() > 0 => Ok(crate::qubo::StoredModel::structure_only(encoding.structure(weights)?)),
                             None => Err(crate::qubo::QuboError::Unstored(why)),
                         }
                     }

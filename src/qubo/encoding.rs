@@ -137,16 +137,48 @@ struct Group {
     constant: f64,
     linear: Vec<(u32, f64)>,
     quadratic: Vec<(u32, u32, f64)>,
+    /// A square kept factored, added to the terms above: a group of m variables stores m
+    /// terms, not m²/2 pairs (the pairs are spelled out only when the model is stored).
+    square: Option<SquareTerms>,
     /// The group's unweighted energy when it holds (its minimum).
     satisfied: f64,
+}
+
+/// factor · (Σ cᵢxᵢ − target)² over distinct variables.
+#[derive(Clone, Debug)]
+struct SquareTerms {
+    factor: f64,
+    target: f64,
+    terms: Vec<(u32, f64)>,
+}
+
+impl SquareTerms {
+    fn sum(&self, x: &[u8]) -> f64 {
+        self.terms
+            .iter()
+            .filter(|t| x[t.0 as usize] != 0)
+            .map(|t| t.1)
+            .sum()
+    }
+
+    /// Pairs it spells out.
+    fn num_pairs(&self) -> u64 {
+        let m = self.terms.len() as u64;
+        m * m.saturating_sub(1) / 2
+    }
 }
 
 impl Group {
     /// The resolution of this group's (unweighted) energy.
     fn tolerance(&self) -> f64 {
+        let square = self.square.as_ref().map_or(0.0, |sq| {
+            let reach = sq.target.abs() + sq.terms.iter().map(|t| t.1.abs()).sum::<f64>();
+            sq.factor.abs() * reach * reach
+        });
         let scale = self.constant.abs()
             + self.linear.iter().map(|t| t.1.abs()).sum::<f64>()
-            + self.quadratic.iter().map(|t| t.2.abs()).sum::<f64>();
+            + self.quadratic.iter().map(|t| t.2.abs()).sum::<f64>()
+            + square;
         super::energy_tolerance(scale)
     }
 
@@ -162,7 +194,29 @@ impl Group {
                 e += c;
             }
         }
+        if let Some(sq) = &self.square {
+            let d = sq.sum(x) - sq.target;
+            e += sq.factor * d * d;
+        }
         e
+    }
+
+    /// Pairs the group spells out when stored.
+    fn num_pairs(&self) -> u64 {
+        self.quadratic.len() as u64 + self.square.as_ref().map_or(0, SquareTerms::num_pairs)
+    }
+
+    /// Every variable its terms touch (with repeats).
+    fn variables(&self) -> impl Iterator<Item = u32> + '_ {
+        self.linear
+            .iter()
+            .map(|t| t.0)
+            .chain(self.quadratic.iter().flat_map(|t| [t.0, t.1]))
+            .chain(
+                self.square
+                    .iter()
+                    .flat_map(|sq| sq.terms.iter().map(|t| t.0)),
+            )
     }
 }
 
@@ -258,30 +312,45 @@ impl EncodingBuilder {
 
     /// weight · (Σ x_v − 1)²  (with x² = x): holds iff exactly one of `vars` is 1.
     pub fn add_one_hot(&mut self, label: String, weight: u16, vars: &[u32]) {
-        let linear = vars.iter().map(|&v| (v, -1.0)).collect();
-        let mut quadratic = Vec::with_capacity(vars.len() * vars.len().saturating_sub(1) / 2);
-        for (a, &u) in vars.iter().enumerate() {
-            for &v in &vars[a + 1..] {
-                quadratic.push((u, v, 2.0));
-            }
-        }
-        self.add_group(label, weight, 1.0, linear, quadratic, 0.0);
+        let terms: Vec<(u32, f64)> = vars.iter().map(|&v| (v, 1.0)).collect();
+        self.add_square(label, weight, &terms, 1.0);
     }
 
-    /// weight · (Σ cᵢxᵢ − target)² over distinct variables (x² = x): constant target²,
-    /// linear cᵢ(cᵢ − 2·target), pairs 2cᵢcⱼ; holds iff the sum is exactly `target`.
+    /// weight · Σ_{pairs} x_u x_v = weight · ½((Σx)² − Σx): holds iff at most one of `vars`
+    /// is 1 (kept factored like a square).
+    pub fn add_at_most_one(&mut self, label: String, weight: u16, vars: &[u32]) {
+        self.groups.push(Group {
+            label,
+            weight,
+            constant: 0.0,
+            linear: vars.iter().map(|&v| (v, -0.5)).collect(),
+            quadratic: Vec::new(),
+            square: Some(SquareTerms {
+                factor: 0.5,
+                target: 0.0,
+                terms: vars.iter().map(|&v| (v, 1.0)).collect(),
+            }),
+            satisfied: 0.0,
+        });
+    }
+
+    /// weight · (Σ cᵢxᵢ − target)² over distinct variables (x² = x; spelled out: constant
+    /// target², linear cᵢ(cᵢ − 2·target), pairs 2cᵢcⱼ); holds iff the sum is exactly `target`.
+    /// Kept factored until the model is stored.
     pub fn add_square(&mut self, label: String, weight: u16, terms: &[(u32, f64)], target: f64) {
-        let linear = terms
-            .iter()
-            .map(|&(v, c)| (v, c * (c - 2.0 * target)))
-            .collect();
-        let mut quadratic = Vec::with_capacity(terms.len() * terms.len().saturating_sub(1) / 2);
-        for (i, &(u, cu)) in terms.iter().enumerate() {
-            for &(v, cv) in &terms[i + 1..] {
-                quadratic.push((u, v, 2.0 * cu * cv));
-            }
-        }
-        self.add_group(label, weight, target * target, linear, quadratic, 0.0);
+        self.groups.push(Group {
+            label,
+            weight,
+            constant: 0.0,
+            linear: Vec::new(),
+            quadratic: Vec::new(),
+            square: Some(SquareTerms {
+                factor: 1.0,
+                target,
+                terms: terms.to_vec(),
+            }),
+            satisfied: 0.0,
+        });
     }
 
     /// A nogood (a cut): weight · (Σ xᵢ + slack − (n − 1))², where the slack is binary
@@ -325,22 +394,27 @@ impl EncodingBuilder {
             constant,
             linear,
             quadratic,
+            square: None,
             satisfied,
         });
     }
 
     /// Compiles the re-weighting table; the builder's groups are kept for reports.
     pub fn build(self) -> Encoding {
-        Encoding::compile(self.labels, self.specs, self.groups, Vec::new())
+        Encoding::compile(self.labels, self.specs, self.groups, Vec::new(), None)
     }
 
     /// An encoding with its variables and weights but no stored terms, for a model too large
     /// to store (sampled through its structure, `Puzzle::structure`): `qubo` refuses it with
     /// `reason`; decoding, labels and weight sliders work as usual.
     pub fn build_unstored(self, reason: String) -> Encoding {
-        let mut e = Encoding::compile(self.labels, self.specs, Vec::new(), Vec::new());
-        e.unstored = Some(reason);
-        e
+        Encoding::compile(
+            self.labels,
+            self.specs,
+            Vec::new(),
+            Vec::new(),
+            Some(reason),
+        )
     }
 }
 
@@ -411,24 +485,56 @@ fn rows_by_variable(n: usize, keys: &[u32], start: &[u32]) -> Vec<u32> {
     by_var
 }
 
+/// Couplings a stored model may have. Past this a model is not stored but sampled through its
+/// structure (`Encoding::structure`): storing 10⁷ couplings already takes about a GiB on the way
+/// to a sampler, and the structure anneals the same energies in a fraction of it.
+pub const MAX_STORED_PAIRS: u64 = 10_000_000;
+
+/// Bytes per stored coupling on the way to a sampler: its spelled-out term while compiling, the
+/// re-weighting table, the weighted QUBO and the sampler's adjacency (both directions).
+const BYTES_PER_STORED_PAIR: u64 = 128;
+
+/// Why groups spelling out `pairs` couplings are not stored, if they are not.
+fn too_large_to_store(pairs: u64) -> Option<String> {
+    let tail = "it is sampled through its structure (simulated annealing, parallel tempering) and not stored";
+    if pairs > MAX_STORED_PAIRS {
+        return Some(format!(
+            "the QUBO has {pairs} couplings, more than the {MAX_STORED_PAIRS} a stored model may have: {tail}"
+        ));
+    }
+    let needed = pairs.saturating_mul(BYTES_PER_STORED_PAIR);
+    crate::budget::check_memory(|| format!("the QUBO's {pairs} couplings"), needed)
+        .err()
+        .map(|e| format!("{e}: {tail}"))
+}
+
 impl Encoding {
+    /// Compiles the re-weighting table, unless the model is too large to store (or `unstored`
+    /// says why it is not): then only the groups are kept, for reports and the structure.
     fn compile(
         labels: Vec<Label>,
         specs: Vec<WeightSpec>,
         groups: Vec<Group>,
         fixed: Vec<(Label, bool)>,
+        unstored: Option<String>,
     ) -> Encoding {
         let n = labels.len();
+        let unstored = unstored
+            .or_else(|| too_large_to_store(groups.iter().map(Group::num_pairs).sum::<u64>()));
+        let store = unstored.is_none();
         let mut lin_items = Vec::new();
         let mut pair_items = Vec::new();
         let mut touch_items = Vec::new();
         let mut const_by_weight = vec![0.0; specs.len()];
         for (g, group) in groups.iter().enumerate() {
             let g = g as u32;
+            touch_items.extend(group.variables().map(|v| (v, g, 0.0)));
+            if !store {
+                continue;
+            }
             const_by_weight[group.weight as usize] += group.constant;
             for &(i, c) in &group.linear {
                 lin_items.push((i, group.weight, c));
-                touch_items.push((i, g, 0.0));
             }
             for &(a, b, c) in &group.quadratic {
                 let (i, j) = if a < b { (a, b) } else { (b, a) };
@@ -437,8 +543,18 @@ impl Encoding {
                 } else {
                     pair_items.push(((i, j), group.weight, c));
                 }
-                touch_items.push((a, g, 0.0));
-                touch_items.push((b, g, 0.0));
+            }
+            if let Some(sq) = &group.square {
+                // f·(Σ cx − t)² spelled out with x² = x.
+                let (f, t) = (sq.factor, sq.target);
+                const_by_weight[group.weight as usize] += f * t * t;
+                for (k, &(u, cu)) in sq.terms.iter().enumerate() {
+                    lin_items.push((u, group.weight, f * cu * (cu - 2.0 * t)));
+                    for &(v, cv) in &sq.terms[k + 1..] {
+                        let (i, j) = if u < v { (u, v) } else { (v, u) };
+                        pair_items.push(((i, j), group.weight, 2.0 * f * cu * cv));
+                    }
+                }
             }
         }
         let (lin_vars, lin_rows, lin_terms) = merge_rows(lin_items);
@@ -460,8 +576,54 @@ impl Encoding {
             const_by_weight,
             var_groups_start,
             var_groups,
-            unstored: None,
+            unstored,
         }
+    }
+
+    /// The weighted model as a structure (`GroupedModel`): squares kept as groups (two per
+    /// variable; further ones spelled out), every other term explicit. Its energies are those
+    /// of `qubo(weights)`, and it exists when the model is too large to store.
+    pub fn structure(&self, weights: &Weights) -> Result<super::GroupedModel, QuboError> {
+        use super::grouped::Square;
+        let w = self.resolve(weights)?;
+        let n = self.labels.len();
+        let mut offset = 0.0;
+        let mut linear = vec![0.0; n];
+        let mut squares = Vec::new();
+        let mut pairs = Vec::new();
+        // Large squares first: they are the ones worth a group slot.
+        let mut order: Vec<usize> = (0..self.groups.len()).collect();
+        order.sort_by_key(|&g| {
+            std::cmp::Reverse(self.groups[g].square.as_ref().map_or(0, |s| s.terms.len()))
+        });
+        for g in order {
+            let group = &self.groups[g];
+            let wv = w[group.weight as usize];
+            if wv == 0.0 {
+                continue;
+            }
+            offset += wv * group.constant;
+            for &(i, c) in &group.linear {
+                linear[i as usize] += wv * c;
+            }
+            for &(i, j, c) in &group.quadratic {
+                if i == j {
+                    linear[i as usize] += wv * c;
+                } else {
+                    pairs.push((i, j, wv * c));
+                }
+            }
+            if let Some(sq) = &group.square {
+                squares.push(Square {
+                    weight: wv * sq.factor,
+                    target: sq.target,
+                    terms: sq.terms.clone(),
+                });
+            }
+        }
+        Ok(super::GroupedModel::from_terms(
+            n, offset, linear, squares, pairs,
+        ))
     }
 
     /// Why this encoding stores no terms (a model sampled only through its structure).
@@ -474,8 +636,12 @@ impl Encoding {
         self.labels.len()
     }
 
-    /// Number of distinct coupled pairs in the structure (before weighting).
+    /// Number of distinct coupled pairs in the structure (before weighting); for a model too
+    /// large to store, the pairs its groups spell out (repeats counted).
     pub fn num_pairs(&self) -> usize {
+        if self.unstored.is_some() {
+            return self.groups.iter().map(Group::num_pairs).sum::<u64>() as usize;
+        }
         self.pairs.len()
     }
 
@@ -510,13 +676,7 @@ impl Encoding {
 
     /// The variables a group's terms touch, ascending.
     pub fn group_variables(&self, g: GroupId) -> Vec<u32> {
-        let group = &self.groups[g];
-        let mut vars: Vec<u32> = group
-            .linear
-            .iter()
-            .map(|t| t.0)
-            .chain(group.quadratic.iter().flat_map(|t| [t.0, t.1]))
-            .collect();
+        let mut vars: Vec<u32> = self.groups[g].variables().collect();
         vars.sort_unstable();
         vars.dedup();
         vars
@@ -685,6 +845,18 @@ impl Encoding {
                     touched = true;
                 }
             }
+            if let Some(sq) = &group.square {
+                let ca = sq.terms.iter().find(|t| t.0 == a).map(|t| t.1);
+                let cb = sq.terms.iter().find(|t| t.0 == b).map(|t| t.1);
+                if let (Some(ca), Some(cb)) = (ca, cb) {
+                    coef += if a == b {
+                        sq.factor * ca * (ca - 2.0 * sq.target)
+                    } else {
+                        2.0 * sq.factor * ca * cb
+                    };
+                    touched = true;
+                }
+            }
             if touched {
                 let wv = w[group.weight as usize];
                 out.push(Contribution {
@@ -754,26 +926,51 @@ impl Encoding {
                     }
                 }
                 linear.retain(|t| t.1 != 0.0);
+                // A square's fixed terms move its target: (Σ_free cx + Σ_fixed cv − t)².
+                let square = g.square.as_ref().map(|sq| {
+                    let mut target = sq.target;
+                    let mut terms = Vec::new();
+                    for &(v, c) in &sq.terms {
+                        match value(v) {
+                            Some(x) => target -= c * x,
+                            None => terms.push((new_index[v as usize], c)),
+                        }
+                    }
+                    SquareTerms {
+                        factor: sq.factor,
+                        target,
+                        terms,
+                    }
+                });
                 Group {
                     label: g.label.clone(),
                     weight: g.weight,
                     constant,
                     linear,
                     quadratic,
+                    square,
                     satisfied: g.satisfied,
                 }
             })
             .collect();
-        let mut e = Encoding::compile(labels, self.specs.clone(), groups, fixed);
-        e.unstored = self.unstored.clone();
-        e
+        // Refused by its encoder (no groups) stays so; otherwise the fixed model is judged anew.
+        let forced = self
+            .groups
+            .is_empty()
+            .then(|| self.unstored.clone())
+            .flatten();
+        Encoding::compile(labels, self.specs.clone(), groups, fixed, forced)
     }
 
     /// Number of terms (linear + quadratic) per weight name: the inspector's statistics.
     pub fn terms_per_weight(&self) -> Vec<(String, usize)> {
         let mut counts = vec![0usize; self.specs.len()];
         for g in &self.groups {
-            counts[g.weight as usize] += g.linear.len() + g.quadratic.len();
+            let square = g
+                .square
+                .as_ref()
+                .map_or(0, |sq| sq.terms.len() + SquareTerms::num_pairs(sq) as usize);
+            counts[g.weight as usize] += g.linear.len() + g.quadratic.len() + square;
         }
         self.specs
             .iter()
@@ -796,6 +993,123 @@ mod tests {
         b.add_one_hot("pick".into(), w, &[x0, x1]);
         b.add_reward("prefer[1]".into(), r, x1);
         b.build()
+    }
+
+    /// Every kind of group on 9 variables: squares with coefficients and targets (variable 0 in
+    /// three of them, so one is spelled out), an at-most-one, a nogood, general terms.
+    fn mixed_encoding() -> Encoding {
+        let mut b = EncodingBuilder::new();
+        let a = b.weight("a", 1.5, (0.0, 10.0), "");
+        let c = b.weight("c", 0.7, (0.0, 10.0), "");
+        let v: Vec<u32> = (0..7).map(|i| b.variable(Label::new("x", &[i]))).collect();
+        b.add_one_hot("oh".into(), a, &v[0..4]);
+        b.add_square(
+            "sq".into(),
+            c,
+            &[(v[0], 1.0), (v[4], -2.0), (v[5], 1.0)],
+            1.0,
+        );
+        b.add_square("third".into(), a, &[(v[0], 3.0), (v[6], 1.0)], 2.0);
+        b.add_at_most_one("amo".into(), c, &v[3..7]);
+        b.add_nogood("cut".into(), a, &v[1..4], |j| Label::new("s", &[j]));
+        b.add_group(
+            "general".into(),
+            c,
+            0.5,
+            vec![(v[2], -1.0)],
+            vec![(v[2], v[5], 2.0), (v[1], v[6], -1.5)],
+            -1.0,
+        );
+        b.build()
+    }
+
+    /// The structure of an encoding has the stored QUBO's energies and couplings.
+    fn assert_structure_matches(enc: &Encoding, w: &Weights) {
+        let q = enc.qubo(w).unwrap();
+        let g = enc.structure(w).unwrap();
+        let n = enc.num_variables();
+        assert_eq!(super::super::Model::num_variables(&g), n);
+        for bits in 0..1u32 << n {
+            let x: Vec<u8> = (0..n).map(|i| ((bits >> i) & 1) as u8).collect();
+            let (want, got) = (q.energy(&x).unwrap(), super::super::Model::energy(&g, &x));
+            assert!(
+                (want - got).abs() < 1e-9,
+                "{x:?}: stored {want}, structure {got}"
+            );
+        }
+        let csr = super::super::Csr::of_model(&g);
+        let stored = q.csr();
+        for i in 0..n {
+            assert!(
+                (csr.linear[i] - stored.linear[i]).abs() < 1e-9,
+                "linear {i}"
+            );
+            let row = |c: &super::super::Csr| -> Vec<(u32, i64)> {
+                let (cols, vals) = c.row(i);
+                cols.iter()
+                    .zip(vals)
+                    .map(|(&j, &v)| (j, (v * 1e9).round() as i64))
+                    .filter(|t| t.1 != 0)
+                    .collect()
+            };
+            assert_eq!(row(&csr), row(&stored), "row {i}");
+        }
+    }
+
+    #[test]
+    fn the_structure_of_an_encoding_prices_states_as_its_qubo_does() {
+        let enc = mixed_encoding();
+        assert_structure_matches(&enc, &enc.default_weights());
+        assert_structure_matches(&enc, &Weights::new().with("a", 0.0).unwrap());
+        // Presolved: squares absorb their fixed terms into the target.
+        let mut fixed = vec![None; enc.num_variables()];
+        fixed[0] = Some(true);
+        fixed[4] = Some(false);
+        let presolved = enc.fix(&fixed);
+        assert_structure_matches(&presolved, &presolved.default_weights());
+        // Reports read the factored squares: x0 alone on holds the one-hot.
+        let mut x = vec![0u8; presolved.num_variables()];
+        let oh = presolved
+            .report(&x, &presolved.default_weights(), false)
+            .unwrap();
+        assert!(oh.iter().find(|r| r.constraint == "oh").unwrap().holds);
+        x[0] = 1; // x1 on as well
+        let broken = presolved
+            .report(&x, &presolved.default_weights(), true)
+            .unwrap();
+        assert!(broken.iter().any(|r| r.constraint == "oh"), "{broken:?}");
+    }
+
+    #[test]
+    fn contributors_of_a_square_add_up_to_its_entry() {
+        let enc = mixed_encoding();
+        let w = enc.default_weights();
+        let q = enc.qubo(&w).unwrap();
+        let csr = q.csr();
+        for (i, j) in [(0, 0), (0, 4), (3, 5), (4, 5), (1, 6)] {
+            let sum: f64 = enc
+                .contributors(i, j, &w)
+                .unwrap()
+                .iter()
+                .map(|c| c.value)
+                .sum();
+            let want = if i == j {
+                csr.linear[i]
+            } else {
+                let (cols, vals) = csr.row(i);
+                cols.iter()
+                    .position(|&c| c as usize == j)
+                    .map_or(0.0, |k| vals[k])
+            };
+            assert!((sum - want).abs() < 1e-9, "({i}, {j}): {sum} vs {want}");
+        }
+    }
+
+    #[test]
+    fn models_past_the_stored_limit_are_not_stored() {
+        assert!(too_large_to_store(1000).is_none());
+        let why = too_large_to_store(MAX_STORED_PAIRS + 1).unwrap();
+        assert!(why.contains("sampled through its structure"), "{why}");
     }
 
     #[test]

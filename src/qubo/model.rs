@@ -177,6 +177,38 @@ impl Qubo {
         super::energy_tolerance(self.energy_scale())
     }
 
+    /// Spells out a model that is computed rather than stored (a structure too large to
+    /// store), for tools that need the matrix (`encode`): `couplings` bounds the pairs it has,
+    /// and the build is refused when they would not fit the memory budget.
+    pub fn spell_out(model: &dyn Model, couplings: u64) -> Result<Qubo, QuboError> {
+        let n = model.num_variables();
+        // Each coupling once (16 bytes), plus a neighbour row at a time.
+        crate::budget::check_memory(
+            || format!("the matrix of a model of {n} variables and up to {couplings} couplings"),
+            couplings
+                .saturating_mul(16)
+                .saturating_add(crate::budget::bytes_of(&[n, 8])),
+        )?;
+        let mut out = Vec::new();
+        for i in 0..n {
+            model.for_each_neighbour(i, &mut |j, value| {
+                if j > i {
+                    out.push(Coupling {
+                        i: i as u32,
+                        j: j as u32,
+                        value,
+                    });
+                }
+            });
+        }
+        // Rows are visited in order; within a row the neighbours may come in any order.
+        out.sort_unstable_by_key(|c| (c.i, c.j));
+        let linear = (0..n).map(|i| model.linear(i)).collect();
+        let q = Qubo::from_canonical(linear, out, model.offset());
+        q.check_energy_range()?;
+        Ok(q)
+    }
+
     /// Builds a model from parts already in canonical form (sorted, upper-triangular, unique,
     /// finite). Used by `Encoding::qubo`, whose structure is canonical by construction.
     pub(crate) fn from_canonical(linear: Vec<f64>, couplings: Vec<Coupling>, offset: f64) -> Self {

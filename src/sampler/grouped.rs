@@ -1,12 +1,16 @@
 //! The lane kernel for structured models (`qubo::grouped`): 32 reads side by side in SIMD
-//! lanes, each flip's energy change computed from counts (per group, per port, per port and
-//! label), so a sweep costs O(variables) whatever the number of couplings the structure spells
-//! out — the full Eternity II placement QUBO (3.4·10⁸ couplings) anneals from a few MB.
+//! lanes, each flip's energy change computed from sums (per group Σ cx, per port, per port and
+//! label) and the variable's few explicit couplings, so a sweep costs O(variables + explicit
+//! couplings) whatever the number of couplings the structure spells out — the full Eternity II
+//! placement QUBO (3.4·10⁸ couplings) anneals from a few MB, ADC 2018's largest Numberlink
+//! (1.4·10⁸) from a few hundred.
 //!
-//! Invariant: for every lane, `in_group`, `at_port` and `with_label` are the counts of that
+//! Invariant: for every lane, `in_group`, `at_port` and `with_label` are the sums of that
 //! lane's `on` state. Every variable shares its indices across lanes, so each step is a
 //! vertical lane operation; updates are applied branch-free (a lane that did not flip adds 0).
-//! Counts are small integers held exactly in f32.
+//! Counts are small integers held exactly in f32, and so are group sums whose coefficients are
+//! small integers (every encoder's); other coefficients drift by f32 rounding, which moves
+//! acceptance decisions only (energies are recomputed exactly from the model).
 
 use super::kernel::with_avx2;
 use crate::qubo::grouped::GroupedKernel;
@@ -22,6 +26,7 @@ pub(super) struct LaneTables {
     n: usize,
     linear: Vec<f32>,
     groups: Vec<[u32; 2]>,
+    coef: Vec<[f32; 2]>,
     twice_weight: Vec<f32>,
     own: Vec<[(u32, u32); 4]>,
     other: Vec<[(u32, u32); 4]>,
@@ -30,6 +35,9 @@ pub(super) struct LaneTables {
     num_labels: usize,
     diff: f32,
     same_minus_diff: f32,
+    pair_start: Vec<u32>,
+    pair_cols: Vec<u32>,
+    pair_vals: Vec<f32>,
 }
 
 impl LaneTables {
@@ -38,6 +46,7 @@ impl LaneTables {
             n: k.linear.len(),
             linear: k.linear.iter().map(|&v| v as f32).collect(),
             groups: k.groups.clone(),
+            coef: k.coef.iter().map(|c| c.map(|v| v as f32)).collect(),
             twice_weight: k.twice_weight.iter().map(|&v| v as f32).collect(),
             own: k.own.clone(),
             other: k.other.clone(),
@@ -46,6 +55,9 @@ impl LaneTables {
             num_labels: k.num_labels,
             diff: k.diff as f32,
             same_minus_diff: k.same_minus_diff as f32,
+            pair_start: k.pair_start.clone(),
+            pair_cols: k.pair_cols.clone(),
+            pair_vals: k.pair_vals.iter().map(|&v| v as f32).collect(),
         }
     }
 
@@ -55,9 +67,11 @@ impl LaneTables {
         (arrays as u64).saturating_mul(4 * lanes as u64)
     }
 
-    /// Bytes of the tables themselves (per variable: linear, groups, own and other ports).
+    /// Bytes of the tables themselves (per variable: linear, groups and coefficients, own and
+    /// other ports, row start; per explicit entry: column and value).
     pub fn bytes(&self) -> u64 {
-        crate::budget::bytes_of(&[self.n, 4 + 8 + 32 + 32])
+        crate::budget::bytes_of(&[self.n, 4 + 8 + 8 + 32 + 32 + 4])
+            .saturating_add(crate::budget::bytes_of(&[self.pair_cols.len(), 8]))
     }
 
     /// Variables.
@@ -99,8 +113,8 @@ impl<const L: usize> LaneState<L> {
             for (v, &b) in x.iter().enumerate() {
                 if b != 0 {
                     s.on[v][l] = 1.0;
-                    for &g in &t.groups[v] {
-                        s.in_group[g as usize][l] += 1.0;
+                    for (&g, &c) in t.groups[v].iter().zip(&t.coef[v]) {
+                        s.in_group[g as usize][l] += c;
                     }
                     for &(p, pl) in &t.own[v] {
                         s.at_port[p as usize][l] += 1.0;
@@ -199,10 +213,17 @@ fn sweep_lanes<const L: usize>(
         for v in block..end {
             let x = on[v];
             let mut field = [t.linear[v]; L];
-            for &g in &t.groups[v] {
-                let (w, c) = (t.twice_weight[g as usize], &in_group[g as usize]);
+            for (&g, &c) in t.groups[v].iter().zip(&t.coef[v]) {
+                let (wc, s) = (t.twice_weight[g as usize] * c, &in_group[g as usize]);
                 for l in 0..L {
-                    field[l] += w * (c[l] - x[l]);
+                    field[l] += wc * (s[l] - c * x[l]);
+                }
+            }
+            let row = t.pair_start[v] as usize..t.pair_start[v + 1] as usize;
+            for (&j, &q) in t.pair_cols[row.clone()].iter().zip(&t.pair_vals[row]) {
+                let xj = &on[j as usize];
+                for l in 0..L {
+                    field[l] += q * xj[l];
                 }
             }
             for &(q, ql) in &t.other[v] {
@@ -225,10 +246,10 @@ fn sweep_lanes<const L: usize>(
             for l in 0..L {
                 xv[l] = x[l] + d[l];
             }
-            for &g in &t.groups[v] {
-                let c = &mut in_group[g as usize];
+            for (&g, &c) in t.groups[v].iter().zip(&t.coef[v]) {
+                let s = &mut in_group[g as usize];
                 for l in 0..L {
-                    c[l] += d[l];
+                    s[l] += c * d[l];
                 }
             }
             for &(p, pl) in &t.own[v] {
@@ -270,6 +291,54 @@ mod tests {
     }
 
     #[test]
+    fn squares_with_coefficients_and_explicit_couplings_keep_their_sums() {
+        // Numberlink's shape: a one-hot, a path count (Σ edges − 2x)² and a touch coupling.
+        use crate::qubo::grouped::Square;
+        let g = GroupedModel::from_terms(
+            5,
+            0.5,
+            vec![0.0, 0.3, 0.0, -0.2, 0.0],
+            vec![
+                Square {
+                    weight: 1.0,
+                    target: 1.0,
+                    terms: vec![(0, 1.0), (1, 1.0)],
+                },
+                Square {
+                    weight: 2.0,
+                    target: 0.0,
+                    terms: vec![(2, 1.0), (3, 1.0), (0, -2.0)],
+                },
+            ],
+            vec![(1, 4, 0.25), (2, 4, -1.0)],
+        );
+        let k = g.kernel();
+        let t = LaneTables::new(&k);
+        let starts: Vec<Vec<u8>> = (0..LANES)
+            .map(|l| (0..5).map(|v| ((l >> v) & 1) as u8).collect())
+            .collect();
+        let rngs: Vec<Xoshiro128p> = (0..LANES as u64)
+            .map(|l| Xoshiro128p::for_read(2, l))
+            .collect();
+        let energies: Vec<f64> = starts.iter().map(|x| g.energy(x)).collect();
+        for (x, &e) in starts.iter().zip(&energies) {
+            assert!((GroupedState::energy_of(&k, x) - e).abs() < 1e-9, "{x:?}");
+        }
+        let mut s = LaneState::<LANES>::new(&t, &starts, &rngs, &energies);
+        for sweep in 0..40 {
+            s.sweep(&t, &[3.0 / (1.0 + sweep as f32); LANES]);
+            for l in 0..LANES {
+                let x = s.state(l);
+                let want = GroupedState::new(&k, &x);
+                for (gi, c) in s.in_group.iter().enumerate().take(k.num_groups - 1) {
+                    assert_eq!(c[l] as f64, want.in_group[gi], "lane {l} group {gi}");
+                }
+                assert!((s.energy[l] as f64 - g.energy(&x)).abs() < 1e-4, "lane {l}");
+            }
+        }
+    }
+
+    #[test]
     fn lane_counts_stay_the_counts_of_the_lane_states() {
         let g = tiny();
         let k = g.kernel();
@@ -288,7 +357,7 @@ mod tests {
                 let x = s.state(l);
                 let want = GroupedState::new(&k, &x);
                 for (gi, c) in s.in_group.iter().enumerate().take(k.num_groups - 1) {
-                    assert_eq!(c[l] as i32, want.in_group[gi], "lane {l} group {gi}");
+                    assert_eq!(c[l] as f64, want.in_group[gi], "lane {l} group {gi}");
                 }
                 for (p, c) in s.at_port.iter().enumerate().take(2) {
                     assert_eq!(c[l] as i32, want.at_port[p]);

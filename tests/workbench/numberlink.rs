@@ -9,7 +9,7 @@ use qubo_workbench::puzzle::numberlink::check::cycles;
 use qubo_workbench::puzzle::numberlink::{Numberlink, NumberlinkSolution, generate};
 use qubo_workbench::puzzle::{EncodeOptions, ParseHints, Puzzle, REFERENCE_NODE_BUDGET};
 use qubo_workbench::qubo::{Model, StoredModel};
-use qubo_workbench::sampler::{ExactSolver, RunControl, Sampler};
+use qubo_workbench::sampler::{ExactSolver, RunControl, Sampler, SimulatedAnnealing};
 
 fn adc(name: &str) -> PathBuf {
     root().join("puzzles/numberlink/adc2018").join(name)
@@ -327,14 +327,79 @@ fn generate_writes_an_instance_the_solver_finds_unique() {
 }
 
 #[test]
-fn the_largest_adc_board_opens_within_the_budget_and_its_model_is_refused_not_built() {
-    // Q12 (40×40, 219 pairs): its design facts come without building a model; the model
-    // itself is checked against the budget before anything is allocated.
+fn a_model_sampled_through_its_structure_finds_the_answer_the_stored_one_has() {
+    // The 7×7 generated board, presolved (squares with fixed terms folded into their targets),
+    // under both rules: its structure (what a board too large to store is sampled through)
+    // prices every state as the stored QUBO does, and annealing on it finds the answer.
+    let text =
+        std::fs::read_to_string(root().join("puzzles/numberlink/generated/7x7-6pairs-seed1.txt"))
+            .unwrap();
+    for rule in ["", "rule no-fill\n"] {
+        let p = instance(&format!("{rule}{text}"));
+        let enc = p.encode(&options("cells", true)).unwrap();
+        let weights = enc.default_weights();
+        let stored = StoredModel::new(enc.qubo(&weights).unwrap());
+        let model = StoredModel::structure_only(enc.structure(&weights).unwrap());
+        assert!(!model.is_stored());
+        let set = SimulatedAnnealing {
+            num_reads: 32,
+            num_sweeps: 3000,
+            seed: Some(3),
+            ..Default::default()
+        }
+        .sample(&model, &RunControl::new())
+        .unwrap();
+        assert_eq!(set.info.params["kernel"], "grouped", "{rule}");
+        for row in &set.rows {
+            assert!((stored.energy(&row.sample) - row.energy).abs() < 1e-9);
+        }
+        let best = p.decode(&enc, &set.rows[0].sample);
+        assert!(p.check(&best).is_empty(), "{rule}: {:?}", p.check(&best));
+        assert_eq!(set.rows[0].energy, enc.satisfied_energy(&weights).unwrap());
+    }
+}
+
+#[test]
+fn the_largest_adc_board_runs_through_its_structure_within_a_2_gb_budget() {
+    // Q12 (40×40, 219 pairs): its design facts come without building a model; its model
+    // (5.6·10⁵ variables, 2.6·10⁷ couplings) is too large to store and is annealed through
+    // its structure within 2 GB; a budget it cannot fit is refused before anything is built.
     let q12 = adc("Q12.txt");
     let v = stdout_json(&bin().args(["check", "--json"]).arg(&q12).output().unwrap());
     assert_eq!(v["conflicts"].as_array().map(Vec::len), Some(0), "{v}");
     let out = bin()
-        .env("QUBO_WORKBENCH_MEMORY_MB", "1000")
+        .env("QUBO_WORKBENCH_MEMORY_MB", "2048")
+        .args([
+            "solve",
+            "--sampler",
+            "sa",
+            "--num-reads",
+            "1",
+            "--num-sweeps",
+            "2",
+        ])
+        .args(["--cut-rounds", "1", "--seed", "1", "--json"])
+        .arg(&q12)
+        .output()
+        .unwrap();
+    let v = stdout_json(&out);
+    assert_eq!(v["params"]["kernel"], "grouped", "{v}");
+    assert!(
+        v["num_variables"].as_u64().unwrap() > 500_000,
+        "{}",
+        v["num_variables"]
+    );
+    assert!(
+        v["num_interactions"].as_u64().unwrap() > 20_000_000,
+        "{}",
+        v["num_interactions"]
+    );
+    assert!(
+        v["min_energy"].as_f64().unwrap() > 0.0,
+        "two sweeps solve nothing"
+    );
+    let out = bin()
+        .env("QUBO_WORKBENCH_MEMORY_MB", "300")
         .args(["solve", "--sampler", "sa"])
         .arg(&q12)
         .output()

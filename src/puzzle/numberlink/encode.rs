@@ -42,10 +42,11 @@ use crate::qubo::{Encoding, EncodingBuilder, Label};
 /// Largest QUBO (estimated couplings) the encoder builds.
 pub const MAX_COUPLINGS: f64 = 2e8;
 
-/// Peak bytes per estimated coupling while the model is built and weighted (measured on the
-/// ADC 2018 boards: Q2's 1.4·10⁸ estimated couplings peaked at 13.9 GB, Q12's 4.3·10⁷ at
-/// 4.3 GB; with margin).
-const BYTES_PER_COUPLING: f64 = 160.0;
+/// Peak bytes per variable of the full model, stored or not: its label, its terms in the
+/// groups (kept factored, so a cell's one-hot costs its K terms, not K²/2 pairs), presolve's
+/// copy, the structure and simulated annealing's 32 lanes per thread (measured on ADC 2018:
+/// Q2's 1.35·10⁶ variables peaked at 1.7 GB, Q12's at 0.8 GB; with margin).
+const BYTES_PER_VARIABLE: f64 = 1400.0;
 
 /// The formulations, the default first.
 pub const FORMULATIONS: &[Formulation] = &[
@@ -103,20 +104,37 @@ pub(super) fn encode(p: &Numberlink, options: &EncodeOptions) -> Result<Encoding
             FORMULATIONS[usize::from(seed)].name
         )));
     }
-    // The memory it takes, checked before any of it is taken.
+    // The layers a cell may be in: an endpoint only its own (in `seed`, every cell every one).
+    let allowed = |i: usize, k: u16| seed || p.endpoints()[i] == 0 || p.endpoints()[i] == k;
+    // The memory it takes, checked before any of it is taken: the variables, counted (each
+    // edge in each layer both its cells allow, and under `cells` a variable per free cell and
+    // layer).
+    let variables = {
+        let both = |a: usize, c: usize| {
+            (1..=pairs)
+                .filter(|&k| allowed(a, k) && allowed(c, k))
+                .count()
+        };
+        let edges: usize = grid_edges(p).into_iter().map(|(a, c, _)| both(a, c)).sum();
+        let free = p.endpoints().iter().filter(|&&e| e == 0).count();
+        edges as f64
+            + if seed {
+                n as f64
+            } else {
+                (free * pairs as usize) as f64
+            }
+    };
     crate::budget::check_memory(
         || {
             format!(
-                "the QUBO of this {w}×{} grid with {pairs} pairs (about {estimate:.1e} couplings)",
+                "the model of this {w}×{} grid with {pairs} pairs (about {variables:.1e} variables)",
                 p.height()
             )
         },
-        (estimate * BYTES_PER_COUPLING) as u64,
+        (variables * BYTES_PER_VARIABLE) as u64,
     )
     .map_err(|e| PuzzleError::Invalid(e.to_string()))?;
     let cell_name = |i: usize| format!("[{}][{}]", i / w, i % w);
-    // The layers a cell may be in: an endpoint only its own (in `seed`, every cell every one).
-    let allowed = |i: usize, k: u16| seed || p.endpoints()[i] == 0 || p.endpoints()[i] == k;
     // Edge variables, and per cell the (variable, layer) pairs of the edges at it.
     let mut at: Vec<Vec<(u32, u16)>> = vec![Vec::new(); n];
     let mut var_of: HashMap<Label, u32> = HashMap::new();
@@ -237,22 +255,7 @@ pub(super) fn encode(p: &Numberlink, options: &EncodeOptions) -> Result<Encoding
             x_of[i] = xs.clone();
             match p.rule() {
                 Rule::Fill => b.add_one_hot(format!("cell{name}"), w_cell, &xs),
-                Rule::NoFill => {
-                    let mut quadratic = Vec::new();
-                    for (a, &u) in xs.iter().enumerate() {
-                        for &v in &xs[a + 1..] {
-                            quadratic.push((u, v, 1.0));
-                        }
-                    }
-                    b.add_group(
-                        format!("cell{name}"),
-                        w_cell,
-                        0.0,
-                        Vec::new(),
-                        quadratic,
-                        0.0,
-                    );
-                }
+                Rule::NoFill => b.add_at_most_one(format!("cell{name}"), w_cell, &xs),
             }
             for (k, &x) in (1..=pairs).zip(&xs) {
                 let mut terms: Vec<(u32, f64)> = edges
