@@ -74,8 +74,8 @@ pub fn choose(task: Task) -> Choice {
         Choice {
             name: "sa",
             reason: "too large to store and no known solution to stop at: annealing on the \
-                     model's structure (counts per group, side and colour, no stored \
-                     couplings) gives many reads quickly",
+                     model's structure (running sums per group, no stored couplings) gives \
+                     many reads quickly",
         }
     } else {
         Choice {

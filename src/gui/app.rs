@@ -169,11 +169,30 @@ impl Workbench {
                 Err(e) => s.status = format!("could not generate: {e}"),
             }
         }
+        self.poll_files(ctx);
         self.poll_facts(ctx);
         self.sweep.poll(&mut self.shared);
         self.poll_dialog(ctx);
         if self.shared.run.is_some() || self.sweep.is_running() {
             ctx.request_repaint_after(Duration::from_millis(100));
+        }
+    }
+
+    /// File jobs (open, save, exports): each outcome is applied as it lands, in order.
+    fn poll_files(&mut self, ctx: &egui::Context) {
+        let mut k = 0;
+        while k < self.shared.files.len() {
+            match self.shared.files[k].poll() {
+                Some(done) => {
+                    self.shared.files.remove(k);
+                    self.file_done(done);
+                }
+                None => k += 1,
+            }
+        }
+        if !self.shared.files.is_empty() {
+            // Reads started before the window had a context wake nobody: look again soon.
+            ctx.request_repaint_after(Duration::from_millis(50));
         }
     }
 
@@ -403,6 +422,7 @@ impl eframe::App for WorkbenchApp {
                 && !wb.is_running()
                 && !wb.is_sweeping()
                 && wb.shared.commands.is_empty()
+                && wb.shared.files.is_empty()
                 && !wb.shared.run_when_built
                 // The picture shows the model once it is built (frames come every 50 ms
                 // meanwhile: 3000 frames is a few minutes).

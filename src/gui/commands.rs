@@ -5,11 +5,11 @@ use std::path::PathBuf;
 
 use super::app::Workbench;
 use super::document::Document;
-use super::jobs::{DialogJob, FileAction, GenerateJob, RunInput, SampleJob};
+use super::jobs::{DialogJob, FileAction, FileDone, FileJob, GenerateJob, RunInput, SampleJob};
 use super::shared::Command;
 use crate::params::ParamValues;
-use crate::puzzle::{Kind, load_puzzles};
-use crate::qubo::formats::{read_model, write_model};
+use crate::puzzle::Kind;
+use crate::qubo::formats::write_model;
 use crate::render::PX_PER_UNIT;
 use crate::render::image::export;
 
@@ -37,16 +37,12 @@ impl Workbench {
                 }));
             }
             Command::Open(path) => self.open(path),
-            Command::OpenModel(path) => {
-                if let Err(e) = self.open_model(path) {
-                    self.shared.status = e;
-                }
-            }
+            Command::OpenModel(path) => self.open_model(path),
             Command::Save => match s.doc.path.clone() {
-                Some(p) if s.doc.puzzle().is_some() => self.save_to(p),
+                Some(p) if s.doc.puzzle().is_some() => self.save_to(p, ctx),
                 _ => s.send(Command::Dialog(FileAction::SaveAs)),
             },
-            Command::SaveTo(p) => self.save_to(p),
+            Command::SaveTo(p) => self.save_to(p, ctx),
             Command::ExportImage(p) => {
                 let Some(puzzle) = s.doc.puzzle() else {
                     s.status = format!("{}: not written: a bare model has no picture", p.display());
@@ -56,10 +52,15 @@ impl Workbench {
                     .selected_solution()
                     .cloned()
                     .or_else(|| self.puzzle.editors.entries(&s.doc));
-                s.status = match export(&puzzle.draw(solution.as_ref()), &p, PX_PER_UNIT) {
-                    Ok(()) => format!("wrote {}", p.display()),
-                    Err(e) => e.to_string(),
-                };
+                // The drawing is a description; rasterising and writing happen off the UI thread.
+                let drawing = puzzle.draw(solution.as_ref());
+                let job = FileJob::write(
+                    p,
+                    None,
+                    move |p| export(&drawing, p, PX_PER_UNIT).map_err(|e| e.to_string()),
+                    repaint(ctx),
+                );
+                s.start_file(job);
             }
             Command::ExportQubo(p) => {
                 let Some(model) = s.doc.model.as_ref().filter(|_| s.doc.model_is_current()) else {
@@ -74,46 +75,73 @@ impl Workbench {
                     );
                     return;
                 };
-                if !model.is_stored() {
-                    s.status =
-                        "this model is too large to store, so it cannot be written as a QUBO file"
-                            .into();
-                    return;
-                }
-                let labels: Vec<String> = (0..model.qubo.num_variables())
-                    .map(|v| s.doc.label_of(v))
-                    .collect();
-                s.status = match write_model(&p, &model.qubo, Some(&labels)) {
-                    Ok(()) => format!("wrote {}", p.display()),
-                    Err(e) => e.to_string(),
-                };
+                let model = model.clone();
+                let labels = s.doc.label_source();
+                let job = FileJob::write(
+                    p,
+                    None,
+                    move |p| {
+                        // A model too large to store is spelled out from its structure (as the
+                        // CLI's `encode` does), within the memory budget.
+                        let spelled;
+                        let qubo = if model.is_stored() {
+                            &model.qubo
+                        } else {
+                            spelled = crate::qubo::Qubo::spell_out(
+                                model.as_ref(),
+                                model.num_interactions() as u64,
+                            )
+                            .map_err(|e| format!("{}: not written: {e}", p.display()))?;
+                            &spelled
+                        };
+                        let labels = labels.all(qubo.num_variables());
+                        write_model(p, qubo, Some(&labels)).map_err(|e| e.to_string())
+                    },
+                    repaint(ctx),
+                );
+                s.start_file(job);
             }
             Command::RunSweep => self.sweep.start(&mut self.shared, ctx),
-            Command::ExportSweep(p) => {
-                self.shared.status = match self.sweep.export_points(&p) {
-                    Ok(()) => format!("wrote {}", p.display()),
-                    Err(e) => e,
-                };
-            }
+            Command::ExportSweep(p) => match self.sweep.points_bytes(&p) {
+                Ok(bytes) => {
+                    let job = FileJob::write(
+                        p,
+                        None,
+                        move |p| crate::io::write_atomic(p, &bytes).map_err(|e| e.to_string()),
+                        repaint(ctx),
+                    );
+                    self.shared.start_file(job);
+                }
+                Err(e) => self.shared.status = e,
+            },
             Command::ExportSweepPlot(p) => {
                 let description = s.doc.puzzle().map(|p| p.describe()).unwrap_or_default();
-                self.shared.status = match self.sweep.export_plot(&p, &description) {
-                    Ok(()) => format!("wrote {}", p.display()),
-                    Err(e) => e,
-                };
+                let drawing = self.sweep.plot_drawing(&description);
+                let job = FileJob::write(
+                    p,
+                    None,
+                    move |p| export(&drawing, p, 2.0).map_err(|e| e.to_string()),
+                    repaint(ctx),
+                );
+                self.shared.start_file(job);
             }
             Command::ExportSamples(p) => {
                 let Some(r) = &s.result else {
                     s.status = format!("{}: not written: no run to export yet", p.display());
                     return;
                 };
-                let labels: Vec<String> = (0..r.samples.num_variables)
-                    .map(|v| s.doc.label_of(v))
-                    .collect();
-                s.status = match r.samples.save(&p, Some(&labels)) {
-                    Ok(()) => format!("wrote {}", p.display()),
-                    Err(e) => e.to_string(),
-                };
+                let samples = r.samples.clone();
+                let labels = s.doc.label_source();
+                let job = FileJob::write(
+                    p,
+                    None,
+                    move |p| {
+                        let labels = labels.all(samples.num_variables);
+                        samples.save(p, Some(&labels)).map_err(|e| e.to_string())
+                    },
+                    repaint(ctx),
+                );
+                s.start_file(job);
             }
             Command::Run => self.start_run(ctx),
             Command::ResumeRemote(job) => {
@@ -171,21 +199,40 @@ impl Workbench {
         self.sweep.clear();
     }
 
-    /// Opens a puzzle file; a model extension (.qubo, .coo, .bqm) opens it as a model.
+    /// Opens a puzzle file (a model extension — .qubo, .coo, .bqm — opens it as a model), read
+    /// off the UI thread; the document is replaced when it lands (`opened`).
     pub fn open(&mut self, path: PathBuf) {
-        let ext = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .unwrap_or("")
-            .to_ascii_lowercase();
-        if ext == "qubo" || ext == "coo" || ext == "bqm" {
-            if let Err(e) = self.open_model(path) {
-                self.shared.status = e;
+        let job = FileJob::open(path, false, || {});
+        self.shared.start_file(job);
+    }
+
+    /// Opens a QUBO model file (no puzzle), read off the UI thread.
+    pub(super) fn open_model(&mut self, path: PathBuf) {
+        let job = FileJob::open(path, true, || {});
+        self.shared.start_file(job);
+    }
+
+    /// A file job has finished: the document it read replaces the current one, a save marks
+    /// the document clean (if it still holds what was saved), and the status line says where
+    /// the file went or why it did not.
+    pub(super) fn file_done(&mut self, done: Result<FileDone, String>) {
+        match done {
+            Err(e) => self.shared.status = e,
+            Ok(FileDone::Wrote { path, saved }) => {
+                let s = &mut self.shared;
+                s.status = format!("wrote {}", path.display());
+                if let Some(puzzle) = saved {
+                    s.status = format!("saved {}", path.display());
+                    s.settings.remember(path.clone());
+                    if s.doc.puzzle() == Some(&puzzle) {
+                        s.doc.dirty = false;
+                        s.doc.path = Some(path);
+                    } else {
+                        s.status += " (changed since: still unsaved)";
+                    }
+                }
             }
-            return;
-        }
-        match load_puzzles(&path, None) {
-            Ok(mut puzzles) => {
+            Ok(FileDone::Puzzles { path, mut puzzles }) => {
                 let count = puzzles.len();
                 let first = puzzles.swap_remove(0).puzzle;
                 // Saving one puzzle over a file of many would lose the others: such a document
@@ -202,31 +249,21 @@ impl Workbench {
                     )
                 };
             }
-            Err(e) => {
-                // A .json that is not a puzzle may be a dimod BQM.
-                if ext == "json" && self.open_model(path).is_ok() {
-                    return;
-                }
-                self.shared.status = e.to_string();
+            Ok(FileDone::Model { path, model }) => {
+                self.shared.settings.remember(path.clone());
+                let warnings = model.warnings.join("; ");
+                self.replace_document(Document::from_model(model.qubo, model.labels, path.clone()));
+                self.shared.status = if warnings.is_empty() {
+                    format!("opened model {}", path.display())
+                } else {
+                    format!("opened model {}; warning: {warnings}", path.display())
+                };
             }
         }
     }
 
-    /// Opens a QUBO model file (no puzzle); read warnings go to the status line.
-    pub(super) fn open_model(&mut self, path: PathBuf) -> Result<(), String> {
-        let m = read_model(&path).map_err(|e| e.to_string())?;
-        self.shared.settings.remember(path.clone());
-        let warnings = m.warnings.join("; ");
-        self.replace_document(Document::from_model(m.qubo, m.labels, path));
-        self.shared.status = if warnings.is_empty() {
-            "model opened".into()
-        } else {
-            format!("model opened; warning: {warnings}")
-        };
-        Ok(())
-    }
-
-    fn save_to(&mut self, path: PathBuf) {
+    /// Saves the puzzle: its text is made here, the file written off the UI thread.
+    fn save_to(&mut self, path: PathBuf, ctx: &egui::Context) {
         let s = &mut self.shared;
         let Some(p) = s.doc.puzzle() else { return };
         let text = if path.extension().is_some_and(|e| e == "json") {
@@ -234,15 +271,13 @@ impl Workbench {
         } else {
             p.to_text() + "\n"
         };
-        match crate::io::write_atomic(&path, text.as_bytes()) {
-            Ok(()) => {
-                s.doc.dirty = false;
-                s.doc.path = Some(path.clone());
-                s.settings.remember(path.clone());
-                s.status = format!("saved {}", path.display());
-            }
-            Err(e) => s.status = e.to_string(),
-        }
+        let job = FileJob::write(
+            path,
+            Some(p.clone()),
+            move |path| crate::io::write_atomic(path, text.as_bytes()).map_err(|e| e.to_string()),
+            repaint(ctx),
+        );
+        s.start_file(job);
     }
 
     pub(super) fn start_run(&mut self, ctx: &egui::Context) {
@@ -292,4 +327,10 @@ impl Workbench {
         }));
         s.status = "sampling…".into();
     }
+}
+
+/// Wakes the window when a job lands.
+fn repaint(ctx: &egui::Context) -> impl Fn() + Send + 'static {
+    let ctx = ctx.clone();
+    move || ctx.request_repaint()
 }

@@ -118,6 +118,30 @@ pub enum Content {
     },
 }
 
+/// Where variable names come from: the encoding's labels, a model file's, or their indices.
+pub enum LabelSource {
+    /// A puzzle's encoding.
+    Encoding(Arc<Encoding>),
+    /// A model file's labels.
+    Names(Vec<String>),
+    /// No names: indices.
+    Numbers,
+}
+
+impl LabelSource {
+    /// The names of variables 0..n.
+    pub fn all(&self, n: usize) -> Vec<String> {
+        let name = |v: usize, got: Option<String>| got.unwrap_or_else(|| v.to_string());
+        (0..n)
+            .map(|v| match self {
+                LabelSource::Encoding(e) => name(v, e.labels().get(v).map(|l| l.to_string())),
+                LabelSource::Names(l) => name(v, l.get(v).cloned()),
+                LabelSource::Numbers => v.to_string(),
+            })
+            .collect()
+    }
+}
+
 /// The open puzzle or model with its encoding options, weights, undo history and weighted model.
 pub struct Document {
     /// The puzzle or model.
@@ -244,6 +268,20 @@ impl Document {
             format!("{name} •")
         } else {
             name
+        }
+    }
+
+    /// What names the variables, owned, for a job that writes them (`LabelSource::all`).
+    pub fn label_source(&self) -> LabelSource {
+        match (&self.encoding, &self.content) {
+            (Some(e), _) => LabelSource::Encoding(e.clone()),
+            (
+                None,
+                Content::Model {
+                    labels: Some(l), ..
+                },
+            ) => LabelSource::Names(l.clone()),
+            _ => LabelSource::Numbers,
         }
     }
 

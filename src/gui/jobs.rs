@@ -1,8 +1,8 @@
 //! Background work, so the UI thread only lays out and paints: sampling runs, weight sweeps,
-//! heatmap rasters and file dialogs each run on their own thread and report through a channel
-//! that the app polls once per frame.
+//! heatmap rasters, file dialogs and file reads and writes each run on their own thread and
+//! report through a channel that the app polls once per frame.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -224,6 +224,103 @@ impl<T: Send + 'static> OneShot<T> {
                 Some(Err("the worker thread stopped unexpectedly".into()))
             }
         }
+    }
+}
+
+/// What a finished file job brings back to the UI thread.
+pub enum FileDone {
+    /// A file written; a save carries the puzzle it wrote (the document is clean only if it
+    /// still holds that puzzle).
+    Wrote {
+        /// The file.
+        path: PathBuf,
+        /// The puzzle saved, for a save.
+        saved: Option<AnyPuzzle>,
+    },
+    /// A puzzle file read: every puzzle in it.
+    Puzzles {
+        /// The file.
+        path: PathBuf,
+        /// Its puzzles (at least one).
+        puzzles: Vec<crate::puzzle::LoadedPuzzle>,
+    },
+    /// A model file read.
+    Model {
+        /// The file.
+        path: PathBuf,
+        /// The model, its labels and read warnings.
+        model: crate::qubo::formats::ModelFile,
+    },
+}
+
+/// A file read or written on its own thread (open, save, every export): the window keeps
+/// drawing meanwhile, and the status line says where the file went, or why it did not.
+pub struct FileJob {
+    /// The file.
+    pub path: PathBuf,
+    /// What is being done, for the status line: "opening", "writing".
+    pub doing: &'static str,
+    job: OneShot<Result<FileDone, String>>,
+}
+
+impl FileJob {
+    /// Writes `path` with `work` (which writes atomically and names the file in its error);
+    /// `saved` is the puzzle a save writes.
+    pub fn write(
+        path: PathBuf,
+        saved: Option<AnyPuzzle>,
+        work: impl FnOnce(&Path) -> Result<(), String> + Send + 'static,
+        repaint: impl Fn() + Send + 'static,
+    ) -> Self {
+        let p = path.clone();
+        let job = OneShot::start(
+            move || work(&p).map(|()| FileDone::Wrote { path: p, saved }),
+            repaint,
+        );
+        FileJob {
+            path,
+            doing: "writing",
+            job,
+        }
+    }
+
+    /// Reads a puzzle file, or a model file (`as_model`, or by its extension).
+    pub fn open(path: PathBuf, as_model: bool, repaint: impl Fn() + Send + 'static) -> Self {
+        let p = path.clone();
+        let job = OneShot::start(move || read_document(p, as_model), repaint);
+        FileJob {
+            path,
+            doing: "opening",
+            job,
+        }
+    }
+
+    /// The outcome once it is there.
+    pub fn poll(&self) -> Option<Result<FileDone, String>> {
+        self.job.poll().map(|r| r.and_then(|done| done))
+    }
+}
+
+/// Reads a document: a model for a model extension (.qubo, .coo, .bqm) or when asked, else a
+/// puzzle file; a .json that is not a puzzle may be a dimod BQM.
+fn read_document(path: PathBuf, as_model: bool) -> Result<FileDone, String> {
+    use crate::qubo::formats::read_model;
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let read_as_model = |path: PathBuf| match read_model(&path) {
+        Ok(model) => Ok(FileDone::Model { path, model }),
+        Err(e) => Err(e.to_string()),
+    };
+    if as_model || matches!(ext.as_str(), "qubo" | "coo" | "bqm") {
+        return read_as_model(path);
+    }
+    match crate::puzzle::load_puzzles(&path, None) {
+        Ok(puzzles) => Ok(FileDone::Puzzles { path, puzzles }),
+        Err(e) if ext == "json" => read_as_model(path).map_err(|_| e.to_string()),
+        Err(e) => Err(e.to_string()),
     }
 }
 

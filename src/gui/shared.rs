@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use super::document::Document;
-use super::jobs::{FactsJob, FileAction, GenerateJob, RunResult, SampleJob};
+use super::jobs::{FactsJob, FileAction, FileJob, GenerateJob, RunResult, SampleJob};
 use super::settings::Settings;
 use crate::params::ParamValues;
 use crate::puzzle::{AnyPuzzle, AnySolution, DesignFacts, Kind};
@@ -78,6 +78,8 @@ pub struct Shared {
     pub facts: Option<(AnyPuzzle, Result<DesignFacts<AnySolution>, String>)>,
     /// Whether the bundled fonts are installed in egui.
     pub fonts_installed: bool,
+    /// Files being read or written (open, save, exports), polled in `logic`.
+    pub files: Vec<FileJob>,
 }
 
 impl Shared {
@@ -142,12 +144,19 @@ impl Shared {
             facts_job: None,
             facts: None,
             fonts_installed: false,
+            files: Vec::new(),
         }
     }
 
     /// Queues a command for the app.
     pub fn send(&mut self, c: Command) {
         self.commands.push(c);
+    }
+
+    /// Starts a file job; the status line says so until it lands.
+    pub fn start_file(&mut self, job: FileJob) {
+        self.status = format!("{} {}…", job.doing, job.path.display());
+        self.files.push(job);
     }
 
     /// The candidate solution to draw: the selected sample's, if any.

@@ -117,12 +117,20 @@ pub fn wait_for_model(h: &mut Window) {
     panic!("timed out waiting for the model");
 }
 
-/// A few frames: enough for a click or key to take effect, the model it asks for to be built
-/// (off the UI thread) and the next layout to show both (`Harness::run` would wait for
+/// A few frames: enough for a click or key to take effect, the files it reads or writes and the
+/// model it asks for to be built (off the UI thread) and the next layout to show both (`Harness::run` would wait for
 /// repaints to stop, which a spinner never does). Tests of what shows *while* a model is built
 /// step frames themselves.
 pub fn frames(h: &mut Window) {
     for _ in 0..4 {
+        h.step();
+    }
+    // Files are read and written off the UI thread too: let them land first.
+    for _ in 0..1500 {
+        if h.state().shared.files.is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
         h.step();
     }
     if !h.state().shared.doc.model_is_current() {

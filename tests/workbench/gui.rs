@@ -259,6 +259,79 @@ fn a_long_run_can_be_cancelled() {
 }
 
 #[test]
+fn files_are_read_and_written_off_the_ui_thread_and_a_save_overtaken_by_an_edit_stays_unsaved() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = open(None, Settings::default());
+    // Opening: the frame that asks returns at once with the read under way…
+    h.state_mut()
+        .shared
+        .send(Command::Open(puzzle("shidoku-6givens.txt")));
+    h.step();
+    assert_eq!(h.state().shared.files.len(), 1, "the read is a job");
+    assert!(
+        h.state().shared.status.starts_with("opening "),
+        "{}",
+        h.state().shared.status
+    );
+    // …and the document is replaced when it lands.
+    frames(&mut h);
+    assert!(h.state().shared.status.starts_with("opened "));
+    assert!(matches!(
+        h.state().shared.doc.puzzle(),
+        Some(AnyPuzzle::Sudoku(_))
+    ));
+    // Saving: the puzzle as it was when Save was pressed is written; an edit made before the
+    // write lands keeps the document unsaved.
+    let saved = dir.path().join("s.txt");
+    h.state_mut().shared.send(Command::SaveTo(saved.clone()));
+    h.step();
+    assert_eq!(h.state().shared.files.len(), 1, "the write is a job");
+    let before = h.state().shared.doc.puzzle().unwrap().clone();
+    let AnyPuzzle::Sudoku(mut changed) = before.clone() else {
+        panic!("a Sudoku")
+    };
+    let side = changed.side();
+    let given = (0..side * side)
+        .find(|&k| changed.given(k / side, k % side) != 0)
+        .unwrap();
+    changed.set_given(given / side, given % side, 0).unwrap();
+    h.state_mut()
+        .shared
+        .doc
+        .replace(AnyPuzzle::Sudoku(changed))
+        .unwrap();
+    frames(&mut h);
+    let s = &h.state().shared;
+    assert!(
+        s.status.contains("changed since: still unsaved"),
+        "{}",
+        s.status
+    );
+    assert!(s.doc.dirty);
+    assert_eq!(
+        std::fs::read_to_string(&saved).unwrap(),
+        before.to_text() + "\n"
+    );
+    // Saved again with nothing changed meanwhile: clean, and the status says where it went.
+    h.state_mut().shared.send(Command::SaveTo(saved.clone()));
+    frames(&mut h);
+    let s = &h.state().shared;
+    assert_eq!(s.status, format!("saved {}", saved.display()));
+    assert!(!s.doc.dirty);
+    // A write that fails says why, naming the file.
+    let nowhere = dir.path().join("missing-folder").join("x.png");
+    h.state_mut()
+        .shared
+        .send(Command::ExportImage(nowhere.clone()));
+    frames(&mut h);
+    assert!(
+        h.state().shared.status.contains("missing-folder"),
+        "{}",
+        h.state().shared.status
+    );
+}
+
+#[test]
 fn exports_write_a_png_the_qubo_and_the_samples() {
     let dir = tempfile::tempdir().unwrap();
     let mut settings = Settings::default();

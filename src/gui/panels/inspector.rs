@@ -130,8 +130,9 @@ impl InspectorPanel {
                 .map_or((0, 0), |m| (m.qubo.num_variables(), m.num_interactions()));
             ui.label(format!(
                 "n = {n}, couplings = {couplings}: too large to store, so there is no matrix to draw. \
-                 Simulated annealing samples it through its structure (each flip priced from counts \
-                 per group, side and colour); the other samplers need the stored couplings."
+                 Simulated annealing and parallel tempering sample it through its structure (each \
+                 flip priced from its groups' running sums, never from stored couplings); the \
+                 other samplers need the stored matrix."
             ));
             self.texture = None;
             self.shown = None;

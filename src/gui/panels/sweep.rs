@@ -205,26 +205,27 @@ impl SweepPanel {
         )
     }
 
-    /// Writes the points as JSON (with the swept weights) or CSV, by extension.
-    pub fn export_points(&self, path: &Path) -> Result<(), String> {
-        let bytes = match path.extension().and_then(|e| e.to_str()) {
-            Some("csv") => crate::sweep::to_csv(&self.points).into_bytes(),
+    /// The points as JSON (with the swept weights) or CSV, by the file's extension.
+    pub fn points_bytes(&self, path: &Path) -> Result<Vec<u8>, String> {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("csv") => Ok(crate::sweep::to_csv(&self.points).into_bytes()),
             Some("json") => serde_json::to_vec_pretty(&serde_json::json!({
                 "weight": self.weight,
                 "weight2": self.weight2,
                 "points": self.points,
             }))
-            .map_err(|e| e.to_string())?,
-            _ => return Err(format!("{}: use .json or .csv", path.display())),
-        };
-        crate::io::write_atomic(path, &bytes).map_err(|e| e.to_string())
+            .map_err(|e| e.to_string()),
+            _ => Err(format!(
+                "{}: not written: use .json or .csv",
+                path.display()
+            )),
+        }
     }
 
-    /// Writes the plot as PNG or SVG (the metric chosen in the panel).
-    pub fn export_plot(&self, path: &Path, description: &str) -> Result<(), String> {
+    /// The plot of the metric chosen in the panel, as a drawing (exported as PNG or SVG).
+    pub fn plot_drawing(&self, description: &str) -> crate::render::Drawing {
         let metric = self.metric.unwrap_or(Metric::Valid);
-        crate::render::image::export(&self.chart(metric, description).drawing(), path, 2.0)
-            .map_err(|e| e.to_string())
+        self.chart(metric, description).drawing()
     }
 
     /// Lays out the panel.
