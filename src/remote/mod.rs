@@ -169,31 +169,58 @@ pub(crate) fn model_qubo(
 /// Refuses a base URL that would send a token in the clear: HTTPS, or plain HTTP to a loopback
 /// address (the tests' fake servers).
 pub fn check_endpoint(url: &str) -> Result<(), RemoteError> {
-    let lower = url.to_ascii_lowercase();
-    if lower.starts_with("https://") {
+    // Credentials in the URL are never echoed.
+    let shown = match (url.find("://"), url.find('@')) {
+        (Some(a), Some(b)) if a + 3 < b => format!("{}…{}", &url[..a + 3], &url[b..]),
+        _ => url.to_string(),
+    };
+    let bad = |why: &str| Err(RemoteError::Config(format!("endpoint {shown}: {why}")));
+    let lower = url.trim().to_ascii_lowercase();
+    let (https, rest) = match (
+        lower.strip_prefix("https://"),
+        lower.strip_prefix("http://"),
+    ) {
+        (Some(rest), _) => (true, rest),
+        (None, Some(rest)) => (false, rest),
+        _ => return bad("not an http(s) URL"),
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if authority.contains('@') {
+        return bad("credentials in the URL would be sent and logged; give the token separately");
+    }
+    // host, [v6] or host:port, [v6]:port
+    let (host, port) = match authority.strip_prefix('[') {
+        Some(v6) => match v6.split_once(']') {
+            Some((h, tail)) => (h, tail.strip_prefix(':')),
+            None => return bad("an IPv6 host lacks its closing ']'"),
+        },
+        None => match authority.rsplit_once(':') {
+            Some((h, p)) => (h, Some(p)),
+            None => (authority, None),
+        },
+    };
+    if host.is_empty() {
+        return bad("no host");
+    }
+    if let Some(p) = port
+        && !p.parse::<u16>().is_ok_and(|p| p > 0)
+    {
+        return bad(&format!("port '{p}' is not a number in 1..=65535"));
+    }
+    if https {
         return Ok(());
     }
-    if let Some(rest) = lower.strip_prefix("http://") {
-        let host = rest.split(['/', '?']).next().unwrap_or("");
-        let host = match host.strip_prefix('[') {
-            Some(v6) => v6.split(']').next().unwrap_or(""),
-            None => host.rsplit_once(':').map_or(host, |(h, _)| h),
-        };
-        let loopback = host == "localhost"
-            || host
-                .parse::<std::net::IpAddr>()
-                .is_ok_and(|ip| ip.is_loopback());
-        if loopback {
-            return Ok(());
-        }
-        return Err(RemoteError::Config(format!(
-            "endpoint {url}: plain HTTP would send the token in the clear; use https:// \
-             (http:// is allowed only to 127.0.0.1 or localhost, for local fakes)"
-        )));
+    let loopback = host == "localhost"
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    if loopback {
+        return Ok(());
     }
-    Err(RemoteError::Config(format!(
-        "endpoint {url}: not an http(s) URL"
-    )))
+    bad(
+        "plain HTTP would send the token in the clear; use https:// \
+         (http:// is allowed only to 127.0.0.1 or localhost, for local fakes)",
+    )
 }
 
 #[cfg(test)]
@@ -223,5 +250,26 @@ mod tests {
         assert!(e.to_string().contains("in the clear"), "{e}");
         assert!(check_endpoint("http://127.0.0.1.evil.com/").is_err());
         assert!(check_endpoint("ftp://x/").is_err());
+    }
+
+    #[test]
+    fn endpoints_with_a_bad_port_no_host_or_credentials_are_refused() {
+        for (url, why) in [
+            (
+                "https://host:99999/sapi/",
+                "port '99999' is not a number in 1..=65535",
+            ),
+            ("http://127.0.0.1:0/", "port '0'"),
+            ("https://host:abc/", "port 'abc'"),
+            ("https://:443/", "no host"),
+            ("https:///sapi", "no host"),
+            ("https://user:pw@host/", "https://…@host/: credentials"),
+            ("http://[::1/", "closing ']'"),
+        ] {
+            let e = check_endpoint(url).unwrap_err().to_string();
+            assert!(e.contains(why), "{url}: {e}");
+            assert!(!e.contains("pw"), "{e}");
+        }
+        assert!(check_endpoint("https://host:443/sapi/").is_ok());
     }
 }
