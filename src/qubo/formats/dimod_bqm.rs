@@ -144,6 +144,17 @@ impl Dtype {
         })
     }
 
+    /// The largest value an integer dtype holds (floats: unbounded here).
+    fn max(self) -> f64 {
+        match self {
+            Dtype::Int { size, signed } => {
+                let bits = 8 * size as i32 - i32::from(signed);
+                2f64.powi(bits) - 1.0
+            }
+            _ => f64::INFINITY,
+        }
+    }
+
     fn size(self) -> usize {
         match self {
             Dtype::F32 => 4,
@@ -238,6 +249,27 @@ pub(super) fn parse(bytes: &[u8], origin: &str) -> Result<ModelFile, FormatError
     if n >= MAX_VARIABLES {
         return Err(err(format!("{n} variables is too many")));
     }
+    if let Some(t) = header.get("type").and_then(Value::as_str)
+        && t != "BinaryQuadraticModel"
+    {
+        return Err(err(format!(
+            "header type {t:?}: only a BinaryQuadraticModel is read here"
+        )));
+    }
+    // dimod picks index types that hold every index: one that cannot is not its file.
+    if n > 0 && (n - 1) as f64 > itype.max() {
+        return Err(err(format!(
+            "header itype {} cannot index {n} variables",
+            field("itype")?
+        )));
+    }
+    if (2 * ni) as f64 > ntype.max() {
+        return Err(err(format!(
+            "header ntype {} cannot count {} neighbourhood entries",
+            field("ntype")?,
+            2 * ni
+        )));
+    }
     // The sections must fit in the file before anything is allocated by the header's counts.
     let need = dtype.size()
         + n.saturating_mul(ntype.size() + dtype.size())
@@ -259,6 +291,9 @@ pub(super) fn parse(bytes: &[u8], origin: &str) -> Result<ModelFile, FormatError
         linear.push(dtype.read(c.take(dtype.size(), &what)?));
     }
     let mut terms = Vec::with_capacity(ni);
+    // Each coupling is listed in both its variables' neighbourhoods with one bias: the upper
+    // copies are kept to check against the lower ones.
+    let mut upper = Vec::with_capacity(ni);
     for v in 0..n {
         let start = starts[v];
         let end = if v + 1 < n {
@@ -272,6 +307,7 @@ pub(super) fn parse(bytes: &[u8], origin: &str) -> Result<ModelFile, FormatError
                 2 * ni
             )));
         }
+        let mut previous = -1.0;
         for _ in start as usize..end as usize {
             let what = format!("variable {v}'s neighbourhood");
             let u = itype.read(c.take(itype.size(), &what)?);
@@ -281,11 +317,49 @@ pub(super) fn parse(bytes: &[u8], origin: &str) -> Result<ModelFile, FormatError
                     "variable {v} has neighbour {u}, not in 0..{n}"
                 )));
             }
-            // dimod keeps the lower triangle of each neighbourhood.
+            if u as usize == v || u <= previous {
+                return Err(err(format!(
+                    "variable {v}'s neighbourhood lists {u} {}; dimod lists distinct other variables in ascending order",
+                    if u as usize == v {
+                        "(itself)"
+                    } else {
+                        "out of order or twice"
+                    }
+                )));
+            }
+            previous = u;
             if (u as usize) < v {
                 terms.push((u as usize, v, bias));
+            } else {
+                upper.push((v, u as usize, bias));
             }
         }
+    }
+    // Both copies of every coupling, with equal biases.
+    upper.sort_by_key(|t| (t.0, t.1));
+    let mut lower: Vec<(usize, usize, f64)> = terms.clone();
+    lower.sort_by_key(|t| (t.0, t.1));
+    if let Some(k) = (0..lower.len().max(upper.len()))
+        .find(|&k| lower.get(k).map(|t| (t.0, t.1)) != upper.get(k).map(|t| (t.0, t.1)))
+    {
+        let (a, b) = lower
+            .get(k)
+            .or(upper.get(k))
+            .map(|t| (t.0, t.1))
+            .unwrap_or((0, 0));
+        return Err(err(format!(
+            "the coupling of variables {a} and {b} is listed in one's neighbourhood but not the other's (the adjacency must be symmetric)"
+        )));
+    }
+    if let Some((l, _)) = lower
+        .iter()
+        .zip(&upper)
+        .find(|(l, u)| l.2 != u.2 && !(l.2.is_nan() && u.2.is_nan()))
+    {
+        return Err(err(format!(
+            "the coupling of variables {} and {} has different biases in their two neighbourhoods",
+            l.0, l.1
+        )));
     }
     let labels = read_labels(&mut c, &header, major, n, origin)?;
     let qubo = match header.get("vartype").and_then(Value::as_str) {
@@ -435,5 +509,37 @@ mod tests {
         bad[192 + 8 + 36] = 9;
         let e = parse(&bad, "x.bqm").unwrap_err().to_string();
         assert!(e.contains("neighbour 9"), "{e}");
+        // Variable 0 lists 2 instead of 1: the two neighbourhoods disagree.
+        let mut bad = bytes.clone();
+        bad[192 + 8 + 36] = 2;
+        let e = parse(&bad, "x.bqm").unwrap_err().to_string();
+        assert!(e.contains("must be symmetric"), "{e}");
+        // The (0, 1) bias differs between its two copies.
+        let mut bad = bytes.clone();
+        bad[192 + 8 + 36 + 11] = 0x41;
+        let e = parse(&bad, "x.bqm").unwrap_err().to_string();
+        assert!(e.contains("variables 0 and 1 has different biases"), "{e}");
+        // Another model type under the BQM magic.
+        let mut bad = bytes.clone();
+        let at = bytes
+            .windows(20)
+            .position(|w| w == b"BinaryQuadraticModel")
+            .unwrap();
+        bad[at..at + 20].copy_from_slice(b"DiscreteQuadraticMod");
+        let e = parse(&bad, "x.bqm").unwrap_err().to_string();
+        assert!(e.contains("only a BinaryQuadraticModel"), "{e}");
+    }
+
+    #[test]
+    fn index_types_must_hold_every_index() {
+        let int8 = Dtype::Int {
+            size: 1,
+            signed: true,
+        };
+        let uint16 = Dtype::Int {
+            size: 2,
+            signed: false,
+        };
+        assert_eq!((int8.max(), uint16.max()), (127.0, 65535.0));
     }
 }
