@@ -105,7 +105,11 @@ impl Workbench {
     pub fn logic(&mut self, ctx: &egui::Context) {
         // The model is built on a job thread; a Run asked for meanwhile starts when it lands.
         if self.shared.doc.poll_build() {
-            self.frame_stats.model_ready();
+            // The first model of the document the window opened on (not the example shown
+            // while that file was read).
+            if self.shared.files.is_empty() {
+                self.frame_stats.model_ready();
+            }
             if std::mem::take(&mut self.shared.run_when_built) {
                 self.start_run(ctx);
             }

@@ -192,8 +192,8 @@ impl Workbench {
         if let Some(job) = &self.shared.run {
             job.control.cancel();
         }
-        self.shared.doc = doc;
-        self.shared.result = None;
+        super::document::drop_later(std::mem::replace(&mut self.shared.doc, doc));
+        super::document::drop_later(self.shared.result.take());
         self.shared.selected_row = None;
         self.puzzle.editors.reset();
         self.sweep.clear();

@@ -469,9 +469,13 @@ impl Document {
             b.start(g, input);
         }
         if generation != b.requested {
+            drop_later(answer);
             return false;
         }
         b.encode_pending = false;
+        // The models replaced may hold hundreds of MB in millions of allocations: freed on a
+        // thread of their own, not in this frame.
+        drop_later((self.encoding.take(), self.model.take()));
         match answer {
             Ok(built) => {
                 self.weights = built.weights;
@@ -524,4 +528,10 @@ impl Document {
             }
         }
     }
+}
+
+/// Drops `value` on a thread of its own: freeing a large model (millions of allocations) takes
+/// tens of milliseconds, which a frame must not wait for.
+pub fn drop_later<T: Send + 'static>(value: T) {
+    std::thread::spawn(move || drop(value));
 }
