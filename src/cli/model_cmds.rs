@@ -4,7 +4,7 @@ use serde_json::json;
 
 use super::Failure;
 use super::args::{BenchArgs, SampleArgs, build_sampler, threads};
-use super::output::{Output, check_output, control_with_progress, print_json};
+use super::output::{Output, check_output, control_with_progress, long_run_note, print_json};
 use crate::bench;
 use crate::qubo::StoredModel;
 use crate::qubo::formats::read_model;
@@ -29,6 +29,9 @@ pub(super) fn sample(a: SampleArgs) -> Result<i32, Failure> {
     )?;
     if let Some(why) = &reason {
         eprintln!("sampler: {} ({why})", sampler.name());
+    }
+    if let Some(note) = long_run_note(sampler.as_ref(), 1, model.qubo.num_variables()) {
+        eprintln!("{note}");
     }
     let (control, bar) = control_with_progress(threads(&a.sampler)?, "sampling");
     let control = control.with_target_energy(a.sampler.target_energy);

@@ -38,6 +38,49 @@ pub(super) fn control_with_progress(
     (control, Some(bar))
 }
 
+/// Nanoseconds per variable update assumed for the long-run note: SA's lane kernel measures
+/// 0.6 ns on 2 threads (a 10⁴-variable degree-8 model); denser models and other kernels are
+/// slower, so this errs long.
+const NS_PER_UPDATE: f64 = 2.0;
+
+/// Estimated runs past this many seconds are announced before they start.
+const ANNOUNCE_AFTER_S: f64 = 60.0;
+
+/// A note for a run that will take long, said before it starts (`--json` prints nothing until
+/// the end, so silence would look like a hang): `runs` sampler runs on `n` variables, each of
+/// num_reads × the sampler's effort (sweeps; × replicas or Trotter slices where it has them).
+/// `None` for short runs and for samplers whose work has no sweep count.
+pub(super) fn long_run_note(sampler: &dyn crate::sampler::Sampler, runs: usize, n: usize) -> Option<String> {
+    let params = sampler.params();
+    let number = |name: &str| params.get(name).and_then(serde_json::Value::as_f64);
+    let effort = crate::samplers::entry(sampler.name()).ok()?.effort?;
+    if effort != "num_sweeps" {
+        return None;
+    }
+    let per_read = number(effort)?
+        * number("num_replicas").unwrap_or(1.0)
+        * number("trotter").unwrap_or(1.0);
+    let updates = runs as f64 * number("num_reads").unwrap_or(1.0) * per_read * n as f64;
+    let seconds = updates * NS_PER_UPDATE * 1e-9;
+    (seconds > ANNOUNCE_AFTER_S).then(|| {
+        format!(
+            "note: roughly {} of sampling ahead ({updates:.1e} variable updates{}); Ctrl-C stops it",
+            duration_text(seconds),
+            if runs > 1 { format!(" over {runs} runs") } else { String::new() }
+        )
+    })
+}
+
+/// Seconds as "40 s", "12 min", "3.5 h" or "2.0 days".
+fn duration_text(seconds: f64) -> String {
+    match seconds {
+        s if s < 120.0 => format!("{s:.0} s"),
+        s if s < 7200.0 => format!("{:.0} min", s / 60.0),
+        s if s < 172_800.0 => format!("{:.1} h", s / 3600.0),
+        s => format!("{:.1} days", s / 86_400.0),
+    }
+}
+
 /// Pretty JSON on stdout.
 pub(super) fn print_json(v: &impl serde::Serialize) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
@@ -318,7 +361,24 @@ pub(super) fn print_probability_rows(rows: &[Vec<f64>]) {
 
 #[cfg(test)]
 mod tests {
-    use super::energy_text;
+
+    #[test]
+    fn long_runs_are_announced_with_an_estimate_and_short_ones_are_not() {
+        use crate::sampler::SimulatedAnnealing;
+        let sa = |reads, sweeps| SimulatedAnnealing {
+            num_reads: reads,
+            num_sweeps: sweeps,
+            ..Default::default()
+        };
+        // 10 000 reads × 10 000 sweeps × 729 variables at 2 ns: about 2.4 min.
+        let note = long_run_note(&sa(10_000, 10_000), 1, 729).unwrap();
+        assert!(note.contains("roughly 2 min") && note.contains("7.3e10"), "{note}");
+        let sweep = long_run_note(&sa(100, 1000), 10_000, 729).unwrap();
+        assert!(sweep.contains("over 10000 runs"), "{sweep}");
+        assert!(long_run_note(&sa(100, 1000), 1, 729).is_none());
+        assert!(long_run_note(&crate::sampler::ExactSolver { num_reads: 10 }, 1000, 20).is_none());
+    }
+    use super::{energy_text, long_run_note};
 
     #[test]
     fn energies_print_without_float_noise() {

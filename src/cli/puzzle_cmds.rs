@@ -10,7 +10,8 @@ use super::args::{
     weights_for,
 };
 use super::output::{
-    Output, check_output, check_outputs, control_with_progress, design_json, numbered, print_json,
+    Output, check_output, check_outputs, control_with_progress, design_json, long_run_note, numbered,
+    print_json,
     print_outcome,
 };
 use super::{Failure, RANDOM_QUBO_PARAMS, usage};
@@ -199,6 +200,9 @@ fn solve_one(
             },
         )?;
         let weights = weights_for(&encoding, "--weight", &a.encoding.weights)?;
+        if let Some(note) = long_run_note(sampler.as_ref(), 1, encoding.num_variables()) {
+            eprintln!("{note}");
+        }
         let (control, bar) = control_with_progress(threads, &format!("puzzle {number}"));
         let control = control.with_target_energy(a.sampler.target_energy);
         let (mut outcome, encoding) = crate::solve::solve_with_cuts(

@@ -6,7 +6,9 @@ use std::path::Path;
 use serde_json::json;
 
 use super::args::{SweepArgs, TuneArgs, build_sampler, load, pick, threads, weights_for};
-use super::output::{Output, check_output, check_outputs, control_with_progress, print_json};
+use super::output::{
+    Output, check_output, check_outputs, control_with_progress, long_run_note, print_json,
+};
 use super::{Failure, usage};
 use crate::puzzle::{AnyPuzzle, EncodeOptions, REFERENCE_NODE_BUDGET, refuse_conflicts};
 use crate::render::image::export;
@@ -161,6 +163,9 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
         )));
     }
     if let Some(note) = sampler_note {
+        eprintln!("{note}");
+    }
+    if let Some(note) = long_run_note(sampler.as_ref(), runs, encoding.num_variables()) {
         eprintln!("{note}");
     }
     let (control, bar) = control_with_progress(threads(&a.sampler)?, "sweep");
