@@ -31,7 +31,9 @@ pub(super) fn control_with_progress(
     let control = control.with_observer(50, move |p| {
         b.set_length(p.sweeps_total);
         b.set_position(p.sweeps_done);
-        if let Some(e) = p.best_energy {
+        if p.phase == crate::sampler::Phase::Pilot {
+            b.set_message("choosing the β range (pilot)");
+        } else if let Some(e) = p.best_energy {
             b.set_message(format!("best energy {e:.4}"));
         }
     });
@@ -50,16 +52,19 @@ const ANNOUNCE_AFTER_S: f64 = 60.0;
 /// the end, so silence would look like a hang): `runs` sampler runs on `n` variables, each of
 /// num_reads × the sampler's effort (sweeps; × replicas or Trotter slices where it has them).
 /// `None` for short runs and for samplers whose work has no sweep count.
-pub(super) fn long_run_note(sampler: &dyn crate::sampler::Sampler, runs: usize, n: usize) -> Option<String> {
+pub(super) fn long_run_note(
+    sampler: &dyn crate::sampler::Sampler,
+    runs: usize,
+    n: usize,
+) -> Option<String> {
     let params = sampler.params();
     let number = |name: &str| params.get(name).and_then(serde_json::Value::as_f64);
     let effort = crate::samplers::entry(sampler.name()).ok()?.effort?;
     if effort != "num_sweeps" {
         return None;
     }
-    let per_read = number(effort)?
-        * number("num_replicas").unwrap_or(1.0)
-        * number("trotter").unwrap_or(1.0);
+    let per_read =
+        number(effort)? * number("num_replicas").unwrap_or(1.0) * number("trotter").unwrap_or(1.0);
     let updates = runs as f64 * number("num_reads").unwrap_or(1.0) * per_read * n as f64;
     let seconds = updates * NS_PER_UPDATE * 1e-9;
     (seconds > ANNOUNCE_AFTER_S).then(|| {
@@ -372,7 +377,10 @@ mod tests {
         };
         // 10 000 reads × 10 000 sweeps × 729 variables at 2 ns: about 2.4 min.
         let note = long_run_note(&sa(10_000, 10_000), 1, 729).unwrap();
-        assert!(note.contains("roughly 2 min") && note.contains("7.3e10"), "{note}");
+        assert!(
+            note.contains("roughly 2 min") && note.contains("7.3e10"),
+            "{note}"
+        );
         let sweep = long_run_note(&sa(100, 1000), 10_000, 729).unwrap();
         assert!(sweep.contains("over 10000 runs"), "{sweep}");
         assert!(long_run_note(&sa(100, 1000), 1, 729).is_none());

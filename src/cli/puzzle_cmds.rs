@@ -10,9 +10,8 @@ use super::args::{
     weights_for,
 };
 use super::output::{
-    Output, check_output, check_outputs, control_with_progress, design_json, long_run_note, numbered,
-    print_json,
-    print_outcome,
+    Output, check_output, check_outputs, control_with_progress, design_json, long_run_note,
+    numbered, print_json, print_outcome,
 };
 use super::{Failure, RANDOM_QUBO_PARAMS, usage};
 use crate::puzzle::{

@@ -13,6 +13,18 @@ pub struct Progress {
     pub sweeps_total: u64,
     /// Lowest energy observed so far (approximate while annealing).
     pub best_energy: Option<f64>,
+    /// What the run is doing: its pilot (choosing the β range or ladder) or its reads.
+    pub phase: Phase,
+}
+
+/// The part of a run a progress report is about.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Phase {
+    /// A short pilot that chooses the β range or ladder; its sweeps are not the reads'.
+    Pilot,
+    /// The reads themselves.
+    #[default]
+    Sampling,
 }
 
 type Observer = dyn Fn(&Progress) + Send + Sync;
@@ -238,6 +250,7 @@ pub(crate) struct ProgressTracker<'a> {
     sweeps_done: AtomicU64,
     sweeps_total: u64,
     best_bits: AtomicU64,
+    phase: Phase,
 }
 
 impl<'a> ProgressTracker<'a> {
@@ -247,6 +260,15 @@ impl<'a> ProgressTracker<'a> {
             sweeps_done: AtomicU64::new(0),
             sweeps_total,
             best_bits: AtomicU64::new(f64::INFINITY.to_bits()),
+            phase: Phase::Sampling,
+        }
+    }
+
+    /// A tracker of a pilot's sweeps (reported as `Phase::Pilot`, energies not shown).
+    pub fn pilot(control: &'a RunControl, sweeps_total: u64) -> Self {
+        ProgressTracker {
+            phase: Phase::Pilot,
+            ..Self::new(control, sweeps_total)
         }
     }
 
@@ -291,6 +313,7 @@ impl<'a> ProgressTracker<'a> {
                 sweeps_done: done,
                 sweeps_total: self.sweeps_total,
                 best_energy: best.is_finite().then_some(best),
+                phase: self.phase,
             });
         }
     }

@@ -18,7 +18,7 @@ pub mod tabu;
 pub mod tempering;
 
 pub use annealing::{BetaRangeRule, Kernel, SimulatedAnnealing};
-pub use control::{BestState, Progress, RemoteJob, RemoteJobSlot, RunControl, Snapshot};
+pub use control::{BestState, Phase, Progress, RemoteJob, RemoteJobSlot, RunControl, Snapshot};
 pub use exact::ExactSolver;
 pub use sample_set::{SampleInfo, SampleRow, SampleSet};
 pub use schedule::{BetaScheduleType, ScheduleSpec, default_beta_range};

@@ -17,7 +17,7 @@ use qubo_workbench::qubo::{Qubo, StoredModel};
 use qubo_workbench::remote::fake_da::{DaFaults, FakeDa};
 use qubo_workbench::remote::fake_sapi::{FakeSapi, Faults, example_solvers};
 use qubo_workbench::rng::splitmix64;
-use qubo_workbench::sampler::{ExactSolver, RunControl, Sampler, SimulatedAnnealing};
+use qubo_workbench::sampler::{ExactSolver, Phase, RunControl, Sampler, SimulatedAnnealing};
 use qubo_workbench::sampler::{RunsOn, SamplerEntry};
 use qubo_workbench::samplers::{SAMPLERS, sampler_from_params};
 use serde_json::json;
@@ -203,6 +203,36 @@ const LEAP_TOKEN: &str = "TEST-0123456789abcdef0123456789abcdef";
 const DA_KEY: &str = "DAKEY-0123456789abcdef0123456789";
 
 #[test]
+fn a_pilot_says_so_before_the_reads_report() {
+    // SA's default β range comes from a pilot: watchers see its phase first, without
+    // energies (its sweeps are not reads), then the reads'.
+    let m = StoredModel::new(random_qubo(24, 5));
+    let phases = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = phases.clone();
+    let control = RunControl::new().with_observer(5, move |p| {
+        seen.lock()
+            .unwrap()
+            .push((p.phase, p.best_energy.is_some()));
+    });
+    let sa = SimulatedAnnealing {
+        num_reads: 64,
+        num_sweeps: 200,
+        seed: Some(1),
+        ..Default::default()
+    };
+    sa.sample(&m, &control).unwrap();
+    let phases = phases.lock().unwrap();
+    let first_read = phases.iter().position(|p| p.0 == Phase::Sampling).unwrap();
+    assert!(first_read > 0, "the pilot reported first: {phases:?}");
+    assert!(
+        phases[..first_read]
+            .iter()
+            .all(|p| p.0 == Phase::Pilot && !p.1)
+    );
+    assert!(phases[first_read..].iter().all(|p| p.0 == Phase::Sampling));
+}
+
+#[test]
 fn every_registered_sampler_honours_cancel_and_counts_stay_true() {
     // Big enough that a run takes a while; cancelled once the run is under way: a local run
     // after a few progress reports, a remote one once its job is on the service.
@@ -219,8 +249,11 @@ fn every_registered_sampler_honours_cancel_and_counts_stay_true() {
             .with_threads(Some(2))
             .with_remote_job(job.clone())
             .with_observer(10, move |p| {
-                seen.fetch_add(1, Ordering::Relaxed);
-                *keep.lock().unwrap() = Some(*p);
+                // Cancelled among the reads, not in a pilot that chooses their β range.
+                if p.phase == Phase::Sampling {
+                    seen.fetch_add(1, Ordering::Relaxed);
+                    *keep.lock().unwrap() = Some(*p);
+                }
             });
         let watcher = control.clone();
         let reports = calls.clone();

@@ -148,9 +148,24 @@ fn adapt<const L: usize, R: Replicas<L>>(
     plan: &PilotPlan,
     control: &RunControl,
 ) -> Option<Vec<f64>> {
+    // Watchers learn that a pilot runs (a large model's can take seconds before any read).
+    let tracker = crate::sampler::control::ProgressTracker::pilot(
+        control,
+        (plan.rounds * plan.sweeps_per_round) as u64,
+    );
     for round in 0..plan.rounds {
         let mut stats = SwapStats::new(ladder.beta.len() - 1);
         for s in 0..plan.sweeps_per_round {
+            if tracker.wants_reports() && s % tracker.every() == 0 {
+                tracker.add(
+                    if s == 0 && round == 0 {
+                        0
+                    } else {
+                        tracker.every() as u64
+                    },
+                    f64::INFINITY,
+                );
+            }
             // Measure the second half only: the first settles the replicas at their new β.
             if s == plan.sweeps_per_round / 2 {
                 stats = SwapStats::new(ladder.beta.len() - 1);
