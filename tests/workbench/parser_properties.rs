@@ -1,8 +1,9 @@
 //! Property tests over every parser: random and mutated inputs never panic, never make a large
 //! allocation, and either parse or give an error that names where the input came from.
 //!
-//! Every new puzzle kind and model format joins `PARSERS` (its small instances in `puzzles/`
-//! seed the mutations). The `cargo fuzz` targets in `fuzz/` run the same entry points for
+//! Every new puzzle kind and model format joins `PARSERS` (its instances in `puzzles/`,
+//! subfolders included, seed the mutations, with one seed per published form); dimod's binary
+//! `.bqm` is mutated byte by byte on its own. The `cargo fuzz` targets in `fuzz/` run the same entry points for
 //! longer; a crash they find becomes a case in `tests/bad-inputs/`.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -107,16 +108,24 @@ fn seeds() -> Vec<String> {
         "# vartype=BINARY\n# n=3 offset=2\n0 0 -1\n0 1 2.5\n1 2 -3\n".to_string(),
         r#"{"type":"BinaryQuadraticModel","version":{"bqm_schema":"3.0.0"},"use_bytes":false,"index_type":"int32","bias_type":"float64","num_variables":2,"num_interactions":1,"variable_labels":["a",["t",1]],"variable_type":"SPIN","offset":0.5,"info":{},"linear_biases":[1.0,-1.0],"quadratic_biases":[2.0],"quadratic_head":[0],"quadratic_tail":[1]}"#.to_string(),
     ];
+    // The published forms the readers take, each at least once: ADC 2025 hex Minesweeper,
+    // Le Bail's ID T R B L pieces, an ADC Numberlink with its line list.
+    out.push("01 01 01\n01 0F 01\n01 01 01".to_string());
+    out.push("size 2 2\n1 0 1 2 0\n2 0 0 2 1\n3 2 1 0 0\n4 2 0 0 1\nfixed 1 1 1 0".to_string());
+    out.push("SIZE 3X3X1\nLINE_NUM 2\nLINE#1 (0,0,1) (2,0,1)\nLINE#2 (0,2,1) (2,2,1)".to_string());
+    // Every registered kind's shipped instances, subfolders included (ADC, official sets).
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles");
-    for &kind in Kind::ALL {
-        let dir = root.join(kind.name());
+    let mut dirs: Vec<std::path::PathBuf> = Kind::ALL.iter().map(|k| root.join(k.name())).collect();
+    while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
             let path = entry.path();
-            if path.extension().is_some_and(|e| e == "txt" || e == "json")
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "txt" || e == "json")
                 && let Ok(text) = std::fs::read_to_string(&path)
             {
                 // A few lines are enough to seed mutations.
-                out.push(text.lines().take(3).collect::<Vec<_>>().join("\n"));
+                out.push(text.lines().take(4).collect::<Vec<_>>().join("\n"));
             }
         }
     }
@@ -241,6 +250,31 @@ proptest! {
         }
         for (name, parse) in PARSERS {
             check(name, *parse, &text);
+        }
+    }
+
+    #[test]
+    fn mutated_binary_bqm_files_never_panic(flips in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..8), cut in any::<prop::sample::Index>(), truncate in any::<bool>()) {
+        // dimod's binary form (not text: mutated byte by byte), with labels, as the hybrid
+        // upload writes it.
+        use qubo_workbench::qubo::formats::{model_to_bytes, parse_model_bytes};
+        let q = qubo_workbench::qubo::Qubo::new(vec![1.0, -2.0, 0.5], [(0, 1, 3.0), (1, 2, -1.5)], 0.25).unwrap();
+        let labels: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let mut bytes = model_to_bytes(&q, Some(&labels), Format::DimodBqm);
+        for (at, value) in &flips {
+            let k = at.index(bytes.len());
+            bytes[k] = *value;
+        }
+        if truncate {
+            bytes.truncate(cut.index(bytes.len() + 1));
+        }
+        LARGEST.store(0, Ordering::Relaxed);
+        let result = parse_model_bytes(&bytes, Format::DimodBqm, ORIGIN);
+        prop_assert!(LARGEST.load(Ordering::Relaxed) <= ALLOCATION_LIMIT);
+        if let Err(e) = result {
+            let message = e.to_string();
+            prop_assert!(message.starts_with(ORIGIN), "{}", message);
+            prop_assert!(!message.contains('\n'), "{}", message);
         }
     }
 
