@@ -30,10 +30,8 @@ pub(super) fn sample(a: SampleArgs) -> Result<i32, Failure> {
     if let Some(why) = &reason {
         eprintln!("sampler: {} ({why})", sampler.name());
     }
-    if let Some(note) = long_run_note(sampler.as_ref(), 1, model.qubo.num_variables()) {
-        eprintln!("{note}");
-    }
-    let (control, bar) = control_with_progress(threads(&a.sampler)?, "sampling");
+    let note = long_run_note(sampler.as_ref(), 1, model.qubo.num_variables());
+    let (control, bar) = control_with_progress(threads(&a.sampler)?, "sampling", note);
     let control = control.with_target_energy(a.sampler.target_energy);
     let set = sampler.sample(&model, &control)?;
     if let Some(bar) = bar {

@@ -15,10 +15,26 @@ use crate::solve::SolveOutcome;
 pub(super) fn control_with_progress(
     threads: Option<usize>,
     label: &str,
+    note: Option<String>,
 ) -> (RunControl, Option<ProgressBar>) {
     let control = RunControl::new().with_threads(threads);
+    let quiet = note.is_none();
+    // The long-run note is said at the run's first report: once its parameters and memory
+    // have been accepted, so a refused run says only why.
+    let note = std::sync::Mutex::new(note);
+    let say_note = move |bar: Option<&ProgressBar>| {
+        if let Some(text) = note.lock().ok().and_then(|mut n| n.take()) {
+            match bar {
+                Some(b) => b.println(text),
+                None => eprintln!("{text}"),
+            }
+        }
+    };
     if !std::io::stderr().is_terminal() {
-        return (control, None);
+        if quiet {
+            return (control, None);
+        }
+        return (control.with_observer(50, move |_| say_note(None)), None);
     }
     let bar = ProgressBar::new(0);
     bar.set_style(
@@ -29,6 +45,7 @@ pub(super) fn control_with_progress(
     bar.set_prefix(label.to_string());
     let b = Arc::new(bar.clone());
     let control = control.with_observer(50, move |p| {
+        say_note(Some(&b));
         b.set_length(p.sweeps_total);
         b.set_position(p.sweeps_done);
         if p.phase == crate::sampler::Phase::Pilot {
@@ -48,8 +65,8 @@ const NS_PER_UPDATE: f64 = 2.0;
 /// Estimated runs past this many seconds are announced before they start.
 const ANNOUNCE_AFTER_S: f64 = 60.0;
 
-/// A note for a run that will take long, said before it starts (`--json` prints nothing until
-/// the end, so silence would look like a hang): `runs` sampler runs on `n` variables, each of
+/// A note for a run that will take long, said as it starts (`--json` prints nothing until the
+/// end, so silence would look like a hang): `runs` sampler runs on `n` variables, each of
 /// num_reads × the sampler's effort (sweeps; × replicas or Trotter slices where it has them).
 /// `None` for short runs and for samplers whose work has no sweep count.
 pub(super) fn long_run_note(

@@ -165,10 +165,8 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
     if let Some(note) = sampler_note {
         eprintln!("{note}");
     }
-    if let Some(note) = long_run_note(sampler.as_ref(), runs, encoding.num_variables()) {
-        eprintln!("{note}");
-    }
-    let (control, bar) = control_with_progress(threads(&a.sampler)?, "sweep");
+    let note = long_run_note(sampler.as_ref(), runs, encoding.num_variables());
+    let (control, bar) = control_with_progress(threads(&a.sampler)?, "sweep", note);
     let control = control.with_target_energy(a.sampler.target_energy);
     let second = a.weight2.as_deref().zip(values2.as_deref());
     if !a.json {
@@ -308,7 +306,7 @@ pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
     if let Some(note) = sampler_note {
         eprintln!("{note}");
     }
-    let (control, bar) = control_with_progress(threads(&a.sampler)?, "tune");
+    let (control, bar) = control_with_progress(threads(&a.sampler)?, "tune", None);
     let control = control.with_target_energy(a.sampler.target_energy);
     // Four significant digits: the search moves by factors of √2 and finer, not by 1e-16.
     let short = |v: f64| format!("{}", format!("{v:.4e}").parse::<f64>().unwrap_or(v));
