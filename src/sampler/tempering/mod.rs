@@ -355,18 +355,20 @@ impl ParallelTempering {
         Ok(())
     }
 
-    /// Bytes a run holds at its peak: the kernel's model (a CSR when the model has neither a
-    /// CSR nor a structure), each thread's ladder, and the reads.
-    fn memory_estimate(&self, model: &dyn Model, threads: usize) -> u64 {
+    /// Bytes a run holds at its peak: the kernel's model (`tables` for a structure; a CSR when
+    /// the model has neither a CSR nor a structure), each thread's ladder, and the reads.
+    fn memory_estimate(
+        &self,
+        model: &dyn Model,
+        tables: Option<&LaneTables>,
+        threads: usize,
+    ) -> u64 {
         let n = model.num_variables();
-        match model.grouped() {
-            Some(g) => {
-                let tables = LaneTables::new(&g.kernel());
-                bytes_of(&[threads, 1])
-                    .saturating_mul(tables.state_bytes(MAX_REPLICAS))
-                    .saturating_add(tables.bytes())
-                    .saturating_add(bytes_of(&[self.num_reads, n, 2]))
-            }
+        match tables {
+            Some(tables) => bytes_of(&[threads, 1])
+                .saturating_mul(tables.state_bytes(MAX_REPLICAS))
+                .saturating_add(tables.bytes())
+                .saturating_add(bytes_of(&[self.num_reads, n, 2])),
             None => {
                 let per_thread = bytes_of(&[MAX_REPLICAS, n, 9]);
                 run_bytes(model, threads, per_thread, self.num_reads)
@@ -389,6 +391,10 @@ impl Sampler for ParallelTempering {
         self.validate()?;
         let n = model.num_variables();
         let threads = control.threads_for(self.num_reads);
+        // The structured kernel when the model has a structure (it stores no couplings and
+        // prices a flip from sums: its tables are the size of the structure, already held),
+        // else the f32 CSR, built after the memory check.
+        let tables = model.grouped().map(|g| LaneTables::new(&g.kernel()));
         check_memory(
             || {
                 format!(
@@ -397,21 +403,14 @@ impl Sampler for ParallelTempering {
                     self.num_reads, self.num_replicas
                 )
             },
-            self.memory_estimate(model, threads),
+            self.memory_estimate(model, tables.as_ref(), threads),
         )?;
-        // The structured kernel when the model has a structure (it stores no couplings and
-        // prices a flip from counts), else the f32 CSR.
-        let structure = model.grouped();
-        let (km, tables, warning) = match structure {
-            Some(g) => (None, Some(LaneTables::new(&g.kernel())), None),
+        let (km, warning) = match &tables {
+            Some(_) => (None, None),
             None => {
                 let csr = Csr::of_model(model);
                 let scale = KernelScale::for_f32(&csr);
-                (
-                    Some(KernelModel::new(&csr, scale.factor)),
-                    None,
-                    scale.warning,
-                )
+                (Some(KernelModel::new(&csr, scale.factor)), scale.warning)
             }
         };
         let engine = match (&km, &tables) {
