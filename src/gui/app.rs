@@ -175,6 +175,14 @@ impl Workbench {
         }
         self.poll_files(ctx);
         self.poll_facts(ctx);
+        // A Run that waited for the design facts (`auto`'s choice needs them) starts now.
+        if self.shared.run_when_built
+            && self.shared.doc.model_is_current()
+            && (self.shared.doc.puzzle().is_none() || self.shared.current_facts().is_some())
+        {
+            self.shared.run_when_built = false;
+            self.start_run(ctx);
+        }
         self.sweep.poll(&mut self.shared);
         self.poll_dialog(ctx);
         if self.shared.run.is_some() || self.sweep.is_running() {

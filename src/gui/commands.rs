@@ -290,6 +290,18 @@ impl Workbench {
             s.status = "the run starts once the model is built".into();
             return;
         }
+        // `auto` chooses by whether a valid solution's energy is known, which the design facts
+        // say (within their node budget): a run asked for before they land waits for them, so
+        // the choice never depends on when Run was pressed.
+        if s.settings.sampler == crate::samplers::AUTO
+            && s.doc.puzzle().is_some()
+            && s.current_facts().is_none()
+        {
+            s.run_when_built = true;
+            s.status =
+                "the run starts once the design facts say whether a solution is known".into();
+            return;
+        }
         let Some(model) = s.doc.model.clone() else {
             s.status = s
                 .doc

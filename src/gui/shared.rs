@@ -70,7 +70,8 @@ pub struct Shared {
     pub selected_row: Option<usize>,
     /// A puzzle being generated.
     pub generating: Option<GenerateJob>,
-    /// Run was asked for while the model was being built: it starts when the model lands.
+    /// Run was asked for while the model was being built (or, with `auto`, before the design
+    /// facts landed): it starts when both are there.
     pub run_when_built: bool,
     /// The design facts being computed, and for which puzzle.
     pub facts_job: Option<(AnyPuzzle, FactsJob)>,

@@ -1488,6 +1488,31 @@ fn every_local_sampler_is_chosen_from_the_list_and_runs() {
 }
 
 #[test]
+fn with_auto_a_run_asked_for_before_the_design_facts_waits_for_them() {
+    // `auto` chooses by whether a valid solution's energy is known: a Run pressed before the
+    // design facts land starts when they do, so the choice never depends on timing.
+    let mut settings = Settings::default();
+    set_sa(&mut settings, "num_sweeps", serde_json::json!(50));
+    settings.sampler = "auto".into();
+    let mut h = open(Some(&puzzle("shidoku-6givens.txt")), settings);
+    let s = &mut h.state_mut().shared;
+    s.facts = None;
+    s.facts_job = None;
+    s.send(Command::Run);
+    h.step();
+    assert!(!h.state().is_running(), "waits for the facts");
+    assert!(
+        h.state().shared.status.contains("design facts"),
+        "{}",
+        h.state().shared.status
+    );
+    wait_for(&mut h, "the run after the facts", |wb| {
+        !wb.is_running() && wb.shared.result.is_some()
+    });
+    assert!(h.state().shared.current_facts().is_some());
+}
+
+#[test]
 fn edits_return_before_their_model_is_built_and_only_the_newest_build_lands() {
     let file = root().join("puzzles/numberlink/generated/10x10-10pairs-seed1.txt");
     let settings = Settings {
