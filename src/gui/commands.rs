@@ -218,18 +218,21 @@ impl Workbench {
     pub(super) fn file_done(&mut self, done: Result<FileDone, String>) {
         match done {
             Err(e) => self.shared.status = e,
-            Ok(FileDone::Wrote { path, saved }) => {
+            Ok(FileDone::Wrote { path, saved: None }) => {
+                self.shared.status = format!("wrote {}", path.display());
+            }
+            Ok(FileDone::Wrote {
+                path,
+                saved: Some(puzzle),
+            }) => {
                 let s = &mut self.shared;
-                s.status = format!("wrote {}", path.display());
-                if let Some(puzzle) = saved {
-                    s.status = format!("saved {}", path.display());
-                    s.settings.remember(path.clone());
-                    if s.doc.puzzle() == Some(&puzzle) {
-                        s.doc.dirty = false;
-                        s.doc.path = Some(path);
-                    } else {
-                        s.status += " (changed since: still unsaved)";
-                    }
+                s.status = format!("saved {}", path.display());
+                s.settings.remember(path.clone());
+                if s.doc.puzzle() == Some(&puzzle) {
+                    s.doc.dirty = false;
+                    s.doc.path = Some(path);
+                } else {
+                    s.status += " (changed since: still unsaved)";
                 }
             }
             Ok(FileDone::Puzzles { path, mut puzzles }) => {

@@ -157,6 +157,16 @@ impl From<Minesweeper> for MinesweeperFile {
     }
 }
 
+/// The one check of a board's sides (checked before any row is read or allocated).
+pub(super) fn check_sides(width: usize, height: usize) -> Result<(), String> {
+    if width == 0 || height == 0 || width > MAX_SIDE || height > MAX_SIDE {
+        return Err(format!(
+            "a {width}×{height} board: each side must be 1 to {MAX_SIDE}"
+        ));
+    }
+    Ok(())
+}
+
 impl Minesweeper {
     /// A position; checks the shape and the numbers (consistency is `conflicts`' job).
     pub fn new(
@@ -166,11 +176,7 @@ impl Minesweeper {
         cells: Vec<Cell>,
         layout: Option<Vec<bool>>,
     ) -> Result<Self, PuzzleError> {
-        if width == 0 || height == 0 || width > MAX_SIDE || height > MAX_SIDE {
-            return Err(PuzzleError::Invalid(format!(
-                "a {width}×{height} board: each side must be 1 to {MAX_SIDE}"
-            )));
-        }
+        check_sides(width, height).map_err(PuzzleError::Invalid)?;
         let n = width * height;
         if cells.len() != n || layout.as_ref().is_some_and(|l| l.len() != n) {
             return Err(PuzzleError::Invalid(format!(

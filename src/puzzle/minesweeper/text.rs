@@ -64,12 +64,7 @@ pub(super) fn parse_ours(
     let [width, height, mines] = nums[..] else {
         return Err(PuzzleError::parse(at(hl), "expected `WIDTH HEIGHT MINES`"));
     };
-    if width == 0 || height == 0 || width > MAX_SIDE || height > MAX_SIDE {
-        return Err(PuzzleError::parse(
-            at(hl),
-            format!("a {width}×{height} board: each side must be 1 to {MAX_SIDE}"),
-        ));
-    }
+    check_sides(width, height).map_err(|e| PuzzleError::parse(at(hl), e))?;
     let mut cells = Vec::with_capacity(width * height);
     for _ in 0..height {
         let (ln, row) = lines.next().ok_or_else(|| {
@@ -174,12 +169,7 @@ pub(super) fn parse_adc_pack(
         let Some([x, y, m]) = nums.as_deref().and_then(|n| <[usize; 3]>::try_from(n).ok()) else {
             return Err(PuzzleError::parse(at(hl), "expected `X Y MINES NAME`"));
         };
-        if x == 0 || y == 0 || x > MAX_SIDE || y > MAX_SIDE {
-            return Err(PuzzleError::parse(
-                at(hl),
-                format!("a {x}×{y} board: each side must be 1 to {MAX_SIDE}"),
-            ));
-        }
+        check_sides(x, y).map_err(|e| PuzzleError::parse(at(hl), e))?;
         let mut layout = Vec::with_capacity(x * y);
         let mut digits: Vec<(usize, u8)> = Vec::with_capacity(x * y);
         for _ in 0..y {
