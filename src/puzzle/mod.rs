@@ -459,6 +459,16 @@ pub trait Puzzle:
     fn structure(&self, _encoding: &Encoding, _weights: &Weights) -> Option<GroupedModel> {
         None
     }
+    /// The energy a valid solution has under `weights`, known from the instance alone (no
+    /// search): every group at its minimum (`Encoding::satisfied_energy`) when no weight is
+    /// negative. A run that reaches it has solved the puzzle, so samplers may stop there; it
+    /// says nothing about whether a solution exists.
+    fn ideal_energy(&self, encoding: &Encoding, weights: &Weights) -> Option<f64> {
+        let nonnegative = encoding.weights_nonnegative(weights).ok()?;
+        (nonnegative && encoding.num_groups() > 0)
+            .then(|| encoding.satisfied_energy(weights).ok())
+            .flatten()
+    }
     /// The exact per-cell probabilities within `node_budget`, for kinds whose question is how
     /// likely (`None` for the others; `Err` when the instance is inconsistent or too large).
     fn exact_probabilities(
@@ -638,6 +648,10 @@ macro_rules! registry {
                     _ => kind_mismatch(),
                 }
             }
+            /// A valid solution's energy, known from the instance alone (`Puzzle::ideal_energy`).
+            pub fn ideal_energy(&self, encoding: &Encoding, weights: &Weights) -> Option<f64> {
+                match self { $(AnyPuzzle::$variant(p) => p.ideal_energy(encoding, weights),)+ }
+            }
             /// The model as a structure priced from counts, when the kind has one.
             pub fn structure(&self, encoding: &Encoding, weights: &Weights) -> Option<GroupedModel> {
                 match self { $(AnyPuzzle::$variant(p) => p.structure(encoding, weights),)+ }
@@ -647,20 +661,29 @@ macro_rules! registry {
             /// structure alone (`StoredModel::structure_only`): the kind's, else the encoding's
             /// (`Encoding::structure`).
             pub fn stored_model(&self, encoding: &Encoding, weights: &Weights) -> Result<crate::qubo::StoredModel, crate::qubo::QuboError> {
-                match encoding.qubo(weights) {
-                    Ok(qubo) => Ok(crate::qubo::StoredModel::new(qubo).with_structure(self.structure(encoding, weights))),
+                let model = match encoding.qubo(weights) {
+                    Ok(qubo) => crate::qubo::StoredModel::new(qubo).with_structure(self.structure(encoding, weights)),
                     Err(crate::qubo::QuboError::Unstored(why)) => {
                         encoding.check_weights(weights)?;
                         // The kind's own structure, else the encoding's groups as one (an
                         // encoding without groups has nothing to build it from).
                         match self.structure(encoding, weights) {
-                            Some(g) => Ok(crate::qubo::StoredModel::structure_only(g)),
-                            None if encoding.num_groups() > 0 => Ok(crate::qubo::StoredModel::structure_only(encoding.structure(weights)?)),
-                            None => Err(crate::qubo::QuboError::Unstored(why)),
+                            Some(g) => crate::qubo::StoredModel::structure_only(g),
+                            None if encoding.num_groups() > 0 => crate::qubo::StoredModel::structure_only(encoding.structure(weights)?),
+                            None => return Err(crate::qubo::QuboError::Unstored(why)),
                         }
                     }
-                    Err(e) => Err(e),
+                    Err(e) => return Err(e),
+                };
+                // The exactly-one groups, for samplers that move inside them: the encoding's,
+                // else (an unstored encoding keeps no groups) the structure's.
+                let mut one_hot = encoding.one_hot_groups(weights)?;
+                if one_hot.is_empty()
+                    && let Some(g) = crate::qubo::Model::grouped(&model)
+                {
+                    one_hot = g.one_hot_groups();
                 }
+                Ok(model.with_one_hot(one_hot))
             }
             /// The solution's score, for kinds scored by degree.
             pub fn score(&self, solution: &AnySolution) -> Option<Score> {

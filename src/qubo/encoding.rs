@@ -626,6 +626,26 @@ impl Encoding {
         ))
     }
 
+    /// The exactly-one groups of the weighted model, as data for samplers: every group that
+    /// is w·(Σx − 1)² over plain variables (`add_one_hot`, after presolve too) with w > 0.
+    pub fn one_hot_groups(&self, weights: &Weights) -> Result<super::OneHotGroups, QuboError> {
+        let w = self.resolve(weights)?;
+        let exactly_one = self.groups.iter().filter_map(|g| {
+            let sq = g.square.as_ref()?;
+            let plain = g.linear.is_empty()
+                && g.quadratic.is_empty()
+                && g.constant == 0.0
+                && sq.target == 1.0
+                && sq.factor * w[g.weight as usize] > 0.0
+                && sq.terms.iter().all(|t| t.1 == 1.0);
+            plain.then(|| (g.label.as_str(), sq.terms.iter().map(|t| t.0).collect()))
+        });
+        Ok(super::OneHotGroups::from_labelled(
+            self.labels.len(),
+            exactly_one,
+        ))
+    }
+
     /// Why this encoding stores no terms (a model sampled only through its structure).
     pub fn unstored(&self) -> Option<&str> {
         self.unstored.as_deref()

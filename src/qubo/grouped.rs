@@ -54,6 +54,8 @@ pub struct GroupedModel {
     pair_start: Vec<u32>,
     pair_cols: Vec<u32>,
     pair_vals: Vec<f64>,
+    /// Named families of one-hot groups (`with_one_hot_families`): ranges of group indices.
+    one_hot_families: Vec<(String, std::ops::Range<u32>)>,
 }
 
 impl GroupedModel {
@@ -214,7 +216,29 @@ impl GroupedModel {
             pair_start,
             pair_cols,
             pair_vals,
+            one_hot_families: Vec::new(),
         }
+    }
+
+    /// Names families of one-hot groups (coefficients 1, target 1, as `new` builds them) by
+    /// ranges of group indices, for `one_hot_groups`.
+    pub fn with_one_hot_families(mut self, families: Vec<(String, std::ops::Range<u32>)>) -> Self {
+        self.one_hot_families = families;
+        self
+    }
+
+    /// The named one-hot groups of positive weight, as samplers read them.
+    pub fn one_hot_groups(&self) -> super::OneHotGroups {
+        let labelled = self.one_hot_families.iter().flat_map(|(name, range)| {
+            range
+                .clone()
+                .filter(|&g| self.group_weight.get(g as usize).is_some_and(|&w| w > 0.0))
+                .map(move |g| {
+                    let vars = self.group_members[g as usize].iter().map(|t| t.0).collect();
+                    (name.as_str(), vars)
+                })
+        });
+        super::OneHotGroups::from_labelled(self.linear.len(), labelled)
     }
 
     /// The explicit couplings of `i`: (neighbour, coefficient).

@@ -4,6 +4,7 @@ pub mod encoding;
 pub mod formats;
 pub mod grouped;
 mod model;
+pub mod onehot;
 pub mod random;
 
 pub use encoding::{
@@ -11,6 +12,7 @@ pub use encoding::{
 };
 pub use grouped::GroupedModel;
 pub use model::{Coupling, Csr, Ising, Model, Qubo, StoredModel};
+pub use onehot::OneHotGroups;
 pub use random::random_qubo;
 
 /// Resolution of an energy, relative to the model's coefficient scale (`Qubo::energy_scale`:

@@ -481,6 +481,11 @@ pub trait Model: Sync {
     fn grouped(&self) -> Option<&super::GroupedModel> {
         None
     }
+    /// The model's exactly-one groups, when known (`OneHotGroups`): samplers that move inside
+    /// groups hold them by construction.
+    fn one_hot(&self) -> Option<&super::OneHotGroups> {
+        None
+    }
     /// Exact energy of a 0/1 assignment of length `num_variables`.
     fn energy(&self, x: &[u8]) -> f64 {
         let mut e = self.offset();
@@ -509,6 +514,8 @@ pub struct StoredModel {
     structure: Option<super::GroupedModel>,
     /// False for a model too large to store: `structure` is then the model.
     stored: bool,
+    /// Its exactly-one groups, when the encoder knows them.
+    one_hot: Option<std::sync::Arc<super::OneHotGroups>>,
 }
 
 impl StoredModel {
@@ -520,6 +527,7 @@ impl StoredModel {
             csr,
             structure: None,
             stored: true,
+            one_hot: None,
         }
     }
 
@@ -534,6 +542,7 @@ impl StoredModel {
             csr,
             structure: Some(structure),
             stored: false,
+            one_hot: None,
         }
     }
 
@@ -554,6 +563,14 @@ impl StoredModel {
     /// vouches for the equality (the encoders' tests check it).
     pub fn with_structure(mut self, structure: Option<super::GroupedModel>) -> Self {
         self.structure = structure;
+        self
+    }
+}
+
+impl StoredModel {
+    /// Attaches the model's exactly-one groups (`Model::one_hot`); empty groups attach nothing.
+    pub fn with_one_hot(mut self, groups: super::OneHotGroups) -> Self {
+        self.one_hot = (!groups.is_empty()).then(|| std::sync::Arc::new(groups));
         self
     }
 }
@@ -600,5 +617,8 @@ impl Model for StoredModel {
     }
     fn grouped(&self) -> Option<&super::GroupedModel> {
         self.structure.as_ref()
+    }
+    fn one_hot(&self) -> Option<&super::OneHotGroups> {
+        self.one_hot.as_deref()
     }
 }

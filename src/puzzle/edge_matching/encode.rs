@@ -419,6 +419,10 @@ pub fn structured_model(p: &EdgeMatching, weights: &crate::qubo::Weights) -> Gro
         -w("match", 1.0),
         w("mismatch", 1.0),
     )
+    .with_one_hot_families(vec![
+        ("piece".into(), 0..pieces as u32),
+        ("cell".into(), pieces as u32..(pieces + rows * cols) as u32),
+    ])
 }
 
 /// What a perfect tiling forces, by propagation: a cell or piece with one placement left takes
