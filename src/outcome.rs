@@ -26,6 +26,21 @@ pub fn ground_energy(
     encoding.satisfied_energy(weights).ok()
 }
 
+/// The energy at which a run may stop: the ground energy when the reference proved it, else a
+/// valid solution's energy known from the instance (`Puzzle::ideal_energy`: edge matching's
+/// perfect board, every group satisfied) unless the reference proved there is no solution.
+pub fn target_energy(
+    puzzle: &AnyPuzzle,
+    encoding: &Encoding,
+    weights: &Weights,
+    reference: &Reference<AnySolution>,
+) -> Option<f64> {
+    if matches!(reference, Reference::NoSolution) {
+        return None;
+    }
+    ground_energy(encoding, weights, reference).or_else(|| puzzle.ideal_energy(encoding, weights))
+}
+
 /// A ground energy and the resolution within which a sample's energy counts as equal to it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ground {

@@ -66,9 +66,11 @@ pub fn choose(task: Task) -> Choice {
     } else if task.has_target {
         Choice {
             name: "pt",
-            reason: "a puzzle: parallel tempering searches until it reaches a valid solution's \
-                     energy, and solves the full Sudoku models and random 6×6 edge-matching \
-                     boards that annealing at default settings does not",
+            reason: "a puzzle: a valid solution's energy is known, and each of parallel \
+                     tempering's ladders searches until it reaches it (with two-way moves where \
+                     the groups are wide: pieces swap and turn); it solves the full Sudoku \
+                     models and random 6×6 edge-matching boards that annealing at default \
+                     settings does not",
         }
     } else if !task.stored {
         Choice {

@@ -227,7 +227,12 @@ pub fn solve(
     // stop a read there (unless the caller chose another target).
     let mut control = control.clone();
     if control.target_energy.is_none() {
-        control.target_energy = ground.map(|g| g.energy);
+        control.target_energy = crate::outcome::target_energy(
+            problem.puzzle,
+            problem.encoding,
+            weights,
+            problem.reference,
+        );
     }
     let t1 = Instant::now();
     let samples = sampler.sample(&model, &control)?;
@@ -488,7 +493,8 @@ pub fn qubo_difficulty(puzzle: &AnyPuzzle, budget_s: f64) -> Result<QuboDifficul
     let reference = puzzle.solve_classically(crate::puzzle::REFERENCE_NODE_BUDGET);
     let task = crate::samplers::Task {
         num_variables: encoding.num_variables(),
-        has_target: reference.solution().is_some(),
+        has_target: crate::outcome::target_energy(puzzle, &encoding, &Weights::new(), &reference)
+            .is_some(),
         stored: encoding.unstored().is_none(),
         marginals: puzzle.kind().has_probabilities(),
     };

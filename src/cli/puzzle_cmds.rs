@@ -14,10 +14,12 @@ use super::output::{
     numbered, print_json, print_outcome,
 };
 use super::{Failure, RANDOM_QUBO_PARAMS, usage};
+use crate::outcome::target_energy;
 use crate::puzzle::{
     AnyPuzzle, AnySolution, Kind, LoadedPuzzle, PuzzleError, REFERENCE_NODE_BUDGET, SolutionCount,
     refuse_conflicts,
 };
+use crate::qubo::Weights;
 use crate::qubo::formats::write_model;
 use crate::render::PX_PER_UNIT;
 use crate::render::image::export;
@@ -193,7 +195,8 @@ fn solve_one(
             &a.sampler,
             Task {
                 num_variables: encoding.num_variables(),
-                has_target: reference.solution().is_some() || a.sampler.target_energy.is_some(),
+                has_target: a.sampler.target_energy.is_some()
+                    || target_energy(puzzle, &encoding, &Weights::new(), &reference).is_some(),
                 stored: encoding.unstored().is_none(),
                 marginals: puzzle.kind().has_probabilities(),
             },

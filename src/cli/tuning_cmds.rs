@@ -50,7 +50,8 @@ fn prepare_tuning(
         sampler_args,
         Task {
             num_variables: encoding.num_variables(),
-            has_target: reference.solution().is_some() || sampler_args.target_energy.is_some(),
+            has_target: sampler_args.target_energy.is_some()
+                || crate::outcome::target_energy(&puzzle, &encoding, &base, &reference).is_some(),
             stored: encoding.unstored().is_none(),
             marginals: puzzle.kind().has_probabilities(),
         },

@@ -116,11 +116,17 @@ impl SampleJob {
         std::thread::spawn(move || {
             // The reference first: a valid solution's energy is the target at which
             // open-ended samplers (tempering) may stop.
-            let ground = input.puzzle.as_ref().and_then(|(p, enc, w)| {
-                let reference = p.solve_classically(REFERENCE_NODE_BUDGET);
-                ground_energy(enc, w, &reference).map(|e| Ground::of(e, &input.model.qubo))
-            });
-            worker_control.target_energy = ground.map(|g| g.energy);
+            let (ground, target) = match &input.puzzle {
+                Some((p, enc, w)) => {
+                    let reference = p.solve_classically(REFERENCE_NODE_BUDGET);
+                    (
+                        ground_energy(enc, w, &reference).map(|e| Ground::of(e, &input.model.qubo)),
+                        crate::outcome::target_energy(p, enc, w, &reference),
+                    )
+                }
+                None => (None, None),
+            };
+            worker_control.target_energy = target;
             let t = Instant::now();
             let result = sampler
                 .sample(input.model.as_ref(), &worker_control)

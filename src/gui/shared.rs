@@ -92,12 +92,11 @@ impl Shared {
             .model
             .as_ref()
             .map_or(0, |m| m.qubo.num_variables());
-        // A puzzle has a target energy (a valid solution's) unless its design facts came back
-        // without a solution (Eternity II: the search gives up): then nothing tells a run
-        // where to stop.
+        // A puzzle has a target energy (a valid solution's, known from the instance alone:
+        // `Puzzle::ideal_energy`) unless its design facts proved it has no solution.
         let no_solution = self
             .current_facts()
-            .is_some_and(|f| f.is_ok_and(|f| f.solution.is_none()));
+            .is_some_and(|f| f.is_ok_and(|f| f.solutions == crate::puzzle::SolutionCount::Zero));
         crate::samplers::resolve(
             &self.settings.sampler,
             crate::samplers::Task {

@@ -16,6 +16,8 @@ use serde::{Deserialize, Serialize};
 
 use super::control::ProgressTracker;
 use super::kernel::{BLOCK, KernelModel, inverse_beta, lowest, run_bytes, sweep_lanes, with_avx2};
+use super::moves::run::{Anneal, Layout};
+use super::moves::{MovePlan, MoveSet};
 use super::precision::KernelScale;
 use super::schedule::{BetaScheduleType, Schedule, ScheduleSpec};
 use super::{
@@ -154,10 +156,11 @@ const PARAMS: &[ParamSpec] = &[
         name: "kernel",
         ty: ParamType::Choice(&["auto", "scalar", "lanes"]),
         default: ParamDefault::Word("auto"),
-        help: "sweep kernel: identical results, only speed differs",
+        help: "sweep kernel for single flips: identical results, only speed differs",
         alias: None,
         exposed: true,
     },
+    super::moves::MOVES_PARAM,
 ];
 
 /// Simulated annealing's parameters (see `PARAMS` for their meaning and ranges).
@@ -185,6 +188,8 @@ pub struct SimulatedAnnealing {
     pub initial_states: Option<Vec<Vec<u8>>>,
     /// Which kernel runs the reads.
     pub kernel: Kernel,
+    /// Single flips, or moves that hold the model's exactly-one groups.
+    pub moves: MoveSet,
 }
 
 impl Default for SimulatedAnnealing {
@@ -200,6 +205,7 @@ impl Default for SimulatedAnnealing {
             seed: None,
             initial_states: None,
             kernel: Kernel::Auto,
+            moves: MoveSet::Auto,
         }
     }
 }
@@ -435,6 +441,16 @@ impl SimulatedAnnealing {
     }
 }
 
+/// The refusal when no state holds a plan's groups at once.
+fn unholdable(plan: &MovePlan) -> SampleError {
+    SampleError::ModelNotSupported(format!(
+        "no assignment satisfies the {} groups at once, so {} moves have no state to start \
+         from: choose moves = one-hot or flip",
+        plan.held().join(" and "),
+        plan.kind()
+    ))
+}
+
 /// How a run went, for its `SampleInfo`.
 struct RunRecord {
     range: [f64; 2],
@@ -581,6 +597,80 @@ impl SimulatedAnnealing {
         ))
     }
 
+    /// Annealing under moves that hold the model's exactly-one groups (`moves`): one read per
+    /// task, each from a state that holds them. β range: an explicit one, else measured on the
+    /// moves (`moves::beta_range`).
+    fn sample_moves(
+        &self,
+        model: &dyn Model,
+        plan: &MovePlan,
+        control: &RunControl,
+        t0: Instant,
+    ) -> Result<SampleSet, SampleError> {
+        let n = model.num_variables();
+        let threads = control.threads_for(self.num_reads);
+        check_memory(
+            || {
+                format!(
+                    "simulated annealing with {} moves of {} reads on {n} variables with {threads} thread(s)",
+                    plan.kind(),
+                    self.num_reads
+                )
+            },
+            Layout::bytes(model, threads).saturating_add(bytes_of(&[self.num_reads, n])),
+        )?;
+        let seed = self.seed.unwrap_or_else(rand::random);
+        if !super::moves::run::can_start(plan, seed) {
+            return Err(unholdable(plan));
+        }
+        let layout = Layout::new(model);
+        let mut spec = self.schedule_spec();
+        if spec.beta_range.is_none() && spec.kind != BetaScheduleType::Custom {
+            let (hot, cold) = super::moves::run::beta_range(&layout, plan, seed)
+                .ok_or_else(|| unholdable(plan))?;
+            spec.beta_range = Some([hot, cold]);
+        }
+        let (schedule, range) = spec.schedule(model);
+        let num_sweeps = schedule.num_sweeps();
+        let tracker = ProgressTracker::new(
+            control,
+            (self.num_reads as u64).saturating_mul(num_sweeps as u64),
+        );
+        let job = Anneal {
+            plan,
+            layout: &layout,
+            schedule: &schedule,
+            seed,
+            initial_states: self.initial_states.as_deref().unwrap_or(&[]),
+            tracker: &tracker,
+        };
+        let t_sample = Instant::now();
+        let num_reads = self.num_reads;
+        let finished: Vec<(usize, Vec<u8>)> = control.install(num_reads, || {
+            (0..num_reads)
+                .into_par_iter()
+                .filter_map(|k| job.read(k).map(|x| (k, x)))
+                .collect()
+        });
+        let states: Vec<Vec<u8>> = finished.into_iter().map(|(_, x)| x).collect();
+        let mut set = self.finish(
+            model,
+            states,
+            control,
+            RunRecord {
+                range,
+                seed,
+                kernel: layout.name(),
+                num_sweeps,
+                t0,
+                t_sample,
+                warnings: Vec::new(),
+            },
+        );
+        super::moves::record(&mut set.info, plan);
+        Ok(set)
+    }
+
     /// Sweeps for the β-range pilot on `replicas` replicas side by side — a quarter of the
     /// run's own work, between 100 and 1000 sweeps, so short runs do not pay for a long pilot —
     /// or `None` when the range is given, custom, or chosen by dwave-samplers' formula.
@@ -658,6 +748,9 @@ impl Sampler for SimulatedAnnealing {
         let t0 = Instant::now();
         let n = model.num_variables();
         self.validate(n)?;
+        if let Some(plan) = MovePlan::new(model.one_hot(), self.moves, n) {
+            return self.sample_moves(model, &plan, control, t0);
+        }
         if self.kernel == Kernel::Auto
             && let Some(structure) = model.grouped()
         {

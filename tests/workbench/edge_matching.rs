@@ -327,9 +327,13 @@ fn the_full_eternity_ii_is_sampled_through_its_structure() {
             .output()
             .unwrap(),
     );
-    // `auto` takes SA's structured kernel: the 3.4·10⁸ couplings are never stored.
-    assert_eq!(v["sampler"], "sa");
+    // `auto` knows the perfect board's energy without a search, so it takes tempering, with
+    // two-way moves (swap two pieces, or turn one) on the structure: the 3.4·10⁸ couplings are
+    // never stored, and every piece and cell stays used once.
+    assert_eq!(v["sampler"], "pt");
     assert_eq!(v["params"]["kernel"], "grouped");
+    assert_eq!(v["params"]["moves"], "two-way");
+    assert_eq!(v["params"]["target_energy"], -480.0);
     assert_eq!(v["num_interactions"], 340_296_492u64);
     assert_eq!(v["best"]["max_score"], 480);
     assert!(v["best"]["score"].as_u64().unwrap() > 0);

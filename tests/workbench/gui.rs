@@ -814,13 +814,14 @@ fn the_full_eternity_ii_runs_through_its_structure_in_the_workbench() {
     let e2 =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/edge-matching/official/eternity2.txt");
     let mut settings = Settings::default();
-    set_param(&mut settings, "sa", "num_sweeps", serde_json::json!(2));
-    set_param(&mut settings, "sa", "num_reads", serde_json::json!(8));
-    set_param(&mut settings, "sa", "seed", serde_json::json!(1));
-    // An explicit β range skips the pilot (kept short for the test suite).
+    set_param(&mut settings, "pt", "num_sweeps", serde_json::json!(2));
+    set_param(&mut settings, "pt", "num_reads", serde_json::json!(4));
+    set_param(&mut settings, "pt", "num_replicas", serde_json::json!(4));
+    set_param(&mut settings, "pt", "seed", serde_json::json!(1));
+    // An explicit β range skips measuring one (kept short for the test suite).
     set_param(
         &mut settings,
-        "sa",
+        "pt",
         "beta_range",
         serde_json::json!([0.5, 5.0]),
     );
@@ -829,16 +830,24 @@ fn the_full_eternity_ii_runs_through_its_structure_in_the_workbench() {
         wb.shared.current_facts().is_some()
     });
     frames(&mut h);
-    // No matrix to draw: the inspector says why; the classical search found no solution to
-    // stop at, so `auto` picks SA on the structure.
+    // No matrix to draw: the inspector says why. The classical search gives up, but the
+    // perfect board's energy is known from the instance, so `auto` picks tempering, with
+    // two-way moves on the structure.
     assert!(h.query_by_label_contains("no matrix to draw").is_some());
     assert!(h.state().inspector.is_ready());
-    assert!(h.query_by_label_contains("auto → sa").is_some());
+    assert!(h.query_by_label_contains("auto → pt").is_some());
     run_to_end(&mut h, "the Eternity II run");
     let r = h.state().shared.result.as_ref().unwrap();
-    assert_eq!(r.samples.info.sampler, "sa");
+    assert_eq!(r.samples.info.sampler, "pt");
     assert_eq!(r.samples.info.params["kernel"], "grouped");
-    assert_eq!(r.num_reads(), 8);
+    assert_eq!(r.samples.info.params["moves"], "two-way");
+    assert_eq!(r.num_reads(), 4);
+    // The results say which groups the moves held.
+    frames(&mut h);
+    assert!(
+        h.query_by_label_contains("piece and cell groups held by two-way moves")
+            .is_some()
+    );
     // The best sample decodes to a board with a score, shown on the puzzle.
     let best = h
         .state()

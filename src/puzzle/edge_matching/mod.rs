@@ -702,6 +702,25 @@ impl Puzzle for EdgeMatching {
         check::check(self, solution).violations
     }
 
+    fn ideal_energy(&self, encoding: &Encoding, weights: &crate::qubo::Weights) -> Option<f64> {
+        if encoding.unstored().is_none() {
+            // Stored: its groups know (every joint's reward, every one-hot at its minimum).
+            let nonnegative = encoding.weights_nonnegative(weights).ok()?;
+            return nonnegative
+                .then(|| encoding.satisfied_energy(weights).ok())
+                .flatten();
+        }
+        // Unstored (the full Eternity II): the structure's energy of a perfect board, every
+        // joint matched and every piece and cell held once.
+        encoding.check_weights(weights).ok()?;
+        let w = |name: &str| weights.get(name).unwrap_or(1.0);
+        let all_nonnegative = ["piece", "cell", "match", "mismatch"]
+            .iter()
+            .all(|n| weights.get(n).is_none_or(|v| v >= 0.0));
+        let joints = encode::Placements::joints(self.rows(), self.cols()).len();
+        all_nonnegative.then(|| -w("match") * joints as f64)
+    }
+
     fn structure(
         &self,
         encoding: &Encoding,

@@ -9,16 +9,17 @@
 //! where the replicas still move freely, and the β values between are moved until every
 //! neighbouring pair swaps at about the same rate. A read returns the lowest-energy state any
 //! of its replicas visited. With a target energy (`RunControl::target_energy`, which `solve`
-//! and the GUI set to a valid solution's energy) the run stops as soon as one ladder reaches
-//! it; ladders cut short by that are not returned as reads (like cancelled ones), so the valid
-//! fraction counts only ladders that had their full chance, and `info` says how many were cut.
+//! and the GUI set to a valid solution's energy) each ladder stops as soon as it reaches it, so
+//! `num_reads` ladders give a sample set (a histogram, a success share), not one read; ladders
+//! not started before the timeout are not returned (like cancelled ones), so the valid fraction
+//! counts only ladders that had their chance, and `info` says how many were cut.
 //!
 //! Invariants: `lane_of_temp` and `temp_of_lane` are inverse permutations of the ladder's
 //! replicas, and lane l's β is `beta[temp_of_lane[l]]`; the f32 energies and fields are
 //! recomputed from the states every `RESYNC_SWEEPS` sweeps, so rounding never accumulates.
 //! Without a timeout a seed gives the same samples at any thread count.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -27,6 +28,8 @@ use serde::{Deserialize, Serialize};
 use super::control::ProgressTracker;
 use super::grouped::{LaneState, LaneTables, Sweep};
 use super::kernel::{KernelModel, inverse_beta, run_bytes, sweep_lanes, with_avx2};
+use super::moves::run::{Layout, Temper};
+use super::moves::{MovePlan, MoveSet};
 use super::precision::KernelScale;
 use super::schedule::default_beta_range;
 use super::{
@@ -66,8 +69,9 @@ const PARAMS: &[ParamSpec] = &[
             min: 1,
             max: 100_000,
         },
-        default: ParamDefault::Int(4),
-        help: "independent ladders, each returning the lowest-energy state it visited",
+        default: ParamDefault::Int(16),
+        help: "independent ladders, each returning the lowest-energy state it visited (each \
+               runs until it reaches the target energy, its sweeps or the timeout)",
         alias: None,
         exposed: true,
     },
@@ -142,6 +146,7 @@ const PARAMS: &[ParamSpec] = &[
         ParamDefault::Auto("random, recorded in the result"),
         "seed: the same seed gives the same samples at any thread count (without a timeout)",
     ),
+    super::moves::MOVES_PARAM,
 ];
 
 /// How the ladder's β values are placed.
@@ -175,12 +180,14 @@ pub struct ParallelTempering {
     pub timeout: Option<u64>,
     /// `None` draws a seed (recorded in the result's info).
     pub seed: Option<u64>,
+    /// Single flips, or moves that hold the model's exactly-one groups.
+    pub moves: MoveSet,
 }
 
 impl Default for ParallelTempering {
     fn default() -> Self {
         ParallelTempering {
-            num_reads: 4,
+            num_reads: 16,
             num_replicas: 16,
             num_sweeps: None,
             beta_range: None,
@@ -188,6 +195,7 @@ impl Default for ParallelTempering {
             pilot_sweeps: 2000,
             timeout: None,
             seed: None,
+            moves: MoveSet::Auto,
         }
     }
 }
@@ -221,9 +229,7 @@ struct Job<'a> {
     deadline: Option<Instant>,
     seed: u64,
     tracker: &'a ProgressTracker<'a>,
-    /// Set by the first ladder that reaches the target: the others stop there too.
-    target_hit: AtomicBool,
-    /// Ladders stopped because another reached the target, or not started before the deadline.
+    /// Ladders not started before the deadline.
     cut_short: AtomicUsize,
 }
 
@@ -242,10 +248,7 @@ impl Job<'_> {
         let mut timed_out = false;
         let mut sweeps = 0;
         let mut reported = 0;
-        while sweeps < self.num_sweeps
-            && !reached_target
-            && !self.target_hit.load(Ordering::Relaxed)
-        {
+        while sweeps < self.num_sweeps && !reached_target {
             ladder.sweep::<true>(&mut swaps.flips);
             swaps.sweeps += 1;
             ladder.exchange(sweeps % 2, &mut swaps);
@@ -275,14 +278,6 @@ impl Job<'_> {
                 reported = sweeps;
             }
         }
-        if reached_target {
-            self.target_hit.store(true, Ordering::Relaxed);
-        } else if sweeps < self.num_sweeps && !timed_out {
-            // Another ladder reached the target first and cut this one short: like a cancelled
-            // read it is not returned (it would count as a failure it never had time to be).
-            self.cut_short.fetch_add(1, Ordering::Relaxed);
-            return None;
-        }
         if self.tracker.wants_reports() {
             self.tracker
                 .add((sweeps - reported) as u64, self.engine.unscaled(best.0));
@@ -309,10 +304,9 @@ impl Job<'_> {
     }
 }
 
-/// Runs one ladder (read `read`) unless another already reached the target or the time ran
-/// out before it started.
+/// Runs one ladder (read `read`) unless the time ran out before it started.
 fn run_ladder(job: &Job, read: usize) -> Option<ReadResult> {
-    if job.target_hit.load(Ordering::Relaxed) || job.past_deadline() {
+    if job.past_deadline() {
         job.cut_short.fetch_add(1, Ordering::Relaxed);
         return None;
     }
@@ -377,6 +371,126 @@ impl ParallelTempering {
     }
 }
 
+impl ParallelTempering {
+    /// Tempering under moves that hold the model's exactly-one groups (`moves`): each ladder
+    /// is `num_replicas` scalar replicas on a geometric ladder over the β range measured on the
+    /// moves (or given), and runs until it reaches the target energy, its sweeps or the
+    /// timeout; every ladder that was not cancelled is a read.
+    fn sample_moves(
+        &self,
+        model: &dyn Model,
+        plan: &MovePlan,
+        control: &RunControl,
+        t0: Instant,
+    ) -> Result<SampleSet, SampleError> {
+        use super::moves::run;
+        let n = model.num_variables();
+        let threads = control.threads_for(self.num_reads);
+        check_memory(
+            || {
+                format!(
+                    "parallel tempering with {} moves of {} ladders of {} replicas on {n} \
+                     variables with {threads} thread(s)",
+                    plan.kind(),
+                    self.num_reads,
+                    self.num_replicas
+                )
+            },
+            Layout::bytes(model, threads).saturating_add(bytes_of(&[self.num_reads, n])),
+        )?;
+        let seed = self.seed.unwrap_or_else(rand::random);
+        let unholdable = || {
+            SampleError::ModelNotSupported(format!(
+                "no assignment satisfies the {} groups at once, so {} moves have no state to \
+                 start from: choose moves = one-hot or flip",
+                plan.held().join(" and "),
+                plan.kind()
+            ))
+        };
+        if !run::can_start(plan, seed) {
+            return Err(unholdable());
+        }
+        let layout = Layout::new(model);
+        let (hot, cold) = match self.beta_range {
+            Some([a, b]) => (a, b),
+            None => run::beta_range(&layout, plan, seed).ok_or_else(unholdable)?,
+        };
+        let beta = geometric(hot, cold, self.num_replicas);
+        let target = control.target_energy;
+        let (num_sweeps, deadline) = self.stopping(target.is_some());
+        let tracker = ProgressTracker::new(
+            control,
+            (self.num_reads as u64).saturating_mul(num_sweeps.min(u32::MAX as usize) as u64),
+        );
+        let swaps: Vec<AtomicUsize> = (1..beta.len()).map(|_| AtomicUsize::new(0)).collect();
+        let job = Temper {
+            plan,
+            layout: &layout,
+            model,
+            beta: &beta,
+            num_sweeps,
+            target,
+            deadline: deadline.map(|d| t0 + d),
+            seed,
+            tracker: &tracker,
+            swaps: &swaps,
+        };
+        let t_sample = Instant::now();
+        let finished: Vec<run::LadderEnd> = control.install(self.num_reads, || {
+            (0..self.num_reads)
+                .into_par_iter()
+                .filter_map(|read| {
+                    // A ladder that could not start before the deadline is not a read.
+                    if deadline.is_some_and(|d| Instant::now() >= t0 + d) {
+                        return None;
+                    }
+                    job.ladder(read)
+                })
+                .collect()
+        });
+        let sampling_ns = t_sample.elapsed().as_nanos() as u64;
+        let sweeps: Vec<usize> = finished.iter().map(|r| r.sweeps).collect();
+        let total_sweeps: usize = sweeps.iter().sum::<usize>().max(1);
+        let reads_at_target = finished.iter().filter(|r| r.reached_target).count();
+        let timed_out = finished.iter().filter(|r| r.timed_out).count();
+        let mut params = self.params();
+        if let Some(obj) = params.as_object_mut() {
+            let rates: Vec<f64> = swaps
+                .iter()
+                .map(|s| s.load(Ordering::Relaxed) as f64 * 2.0 / total_sweeps as f64)
+                .collect();
+            obj.insert("beta_range".into(), serde_json::json!([hot, cold]));
+            obj.insert("betas".into(), serde_json::json!(beta));
+            obj.insert("swap_acceptance".into(), serde_json::json!(rates));
+            obj.insert("seed".into(), serde_json::json!(seed));
+            obj.insert("kernel".into(), serde_json::json!(layout.name()));
+            obj.insert("target_energy".into(), serde_json::json!(target));
+            obj.insert("reads_at_target".into(), serde_json::json!(reads_at_target));
+            obj.insert("timed_out_reads".into(), serde_json::json!(timed_out));
+            obj.insert("sweeps_per_read".into(), serde_json::json!(sweeps));
+        }
+        let states: Vec<Vec<u8>> = finished.into_iter().map(|r| r.state).collect();
+        let mut info = SampleInfo {
+            sampler: self.name().into(),
+            params,
+            num_reads_requested: self.num_reads,
+            cancelled: states.len() < self.num_reads && control.is_cancelled(),
+            seed: Some(seed),
+            preprocessing_ns: (t_sample - t0).as_nanos() as u64,
+            sampling_ns,
+            postprocessing_ns: 0,
+            num_sweeps: sweeps.iter().copied().max().unwrap_or(0),
+            warnings: Vec::new(),
+            details: Default::default(),
+        };
+        super::moves::record(&mut info, plan);
+        let t_post = Instant::now();
+        let mut set = SampleSet::from_states(model, states, info);
+        set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;
+        Ok(set)
+    }
+}
+
 impl Sampler for ParallelTempering {
     fn name(&self) -> &'static str {
         "pt"
@@ -390,6 +504,9 @@ impl Sampler for ParallelTempering {
         let t0 = Instant::now();
         self.validate()?;
         let n = model.num_variables();
+        if let Some(plan) = MovePlan::new(model.one_hot(), self.moves, n) {
+            return self.sample_moves(model, &plan, control, t0);
+        }
         let threads = control.threads_for(self.num_reads);
         // The structured kernel when the model has a structure (it stores no couplings and
         // prices a flip from sums: its tables are the size of the structure, already held),
@@ -464,7 +581,6 @@ impl Sampler for ParallelTempering {
             deadline: deadline.map(|d| t0 + d),
             seed,
             tracker: &tracker,
-            target_hit: AtomicBool::new(false),
             cut_short: AtomicUsize::new(0),
         };
         let t_sample = Instant::now();
@@ -701,15 +817,16 @@ mod tests {
         let set = pt.sample(&m, &control).unwrap();
         assert_eq!(set.rows[0].energy, ground);
         let info = &set.info.params;
-        assert!(info["reads_at_target"].as_u64().unwrap() >= 1, "{info}");
-        // On one thread the first ladder reaches the target and the others never start:
-        // they are not reads, and the info says so.
-        assert_eq!(set.num_reads(), 1, "{info}");
-        assert_eq!(info["reads_cut_short"], 2, "{info}");
-        assert!(
-            info["sweeps_per_read"][0].as_u64().unwrap() < 1000,
-            "{info}"
-        );
+        // Every ladder runs until it reaches the target, and each is a read.
+        assert_eq!(info["reads_at_target"], 3, "{info}");
+        assert_eq!(set.num_reads(), 3, "{info}");
+        assert_eq!(info["reads_cut_short"], 0, "{info}");
+        for k in 0..3 {
+            assert!(
+                info["sweeps_per_read"][k].as_u64().unwrap() < 1000,
+                "{info}"
+            );
+        }
         // A timeout ends the whole run: on one thread the first ladder runs until it and the
         // others never start (not reads, counted as cut short).
         let timed = ParallelTempering {

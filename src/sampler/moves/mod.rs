@@ -1,0 +1,526 @@
+//! Constraint-preserving moves for the Metropolis samplers (SA, PT): instead of flipping one
+//! bit, which must climb a penalty wall to get from one valid assignment to the next, a move
+//! keeps the model's exactly-one groups (`qubo::OneHotGroups`) satisfied:
+//! - *one-hot*: move the 1 of a group to another of its variables (two bits);
+//! - *two-way*: for two families that form a permutation (cells × pieces, cells × row-digits),
+//!   exchange two assignments (four bits), or move the 1 inside both groups at once (a piece
+//!   turning in place), so both families stay satisfied.
+//!
+//! Variables outside the held groups flip one at a time. The held groups' penalty terms are
+//! then constant; every other term stays a penalty, and ΔE is the model's own, exactly.
+//!
+//! A *sweep* is n proposals, each at a uniformly drawn variable v (random scan, so each
+//! proposal is reversible on its own): a free v flips; a held v = 0 becomes its group's 1 (the
+//! group's current 1 turns off), and with two families the 1 of v's other group moves to where
+//! the first one was (a variable w in the intersection of the two vacated groups, drawn
+//! uniformly). Metropolis–Hastings accepts with min(1, e^(−βΔE)·q_back/q_forth), where the
+//! proposal ratio counts the intersections' sizes (1 when they are all equal), so at a fixed β
+//! the states visited follow the Boltzmann distribution restricted to the held groups.
+//!
+//! Invariant: `MoveState::one_a[g]` is the variable that is 1 in held group g of family A (and
+//! `one_b` of family B); the engine's sums or fields are those of its state (`engines`).
+
+mod engines;
+pub(super) mod run;
+
+pub(super) use engines::{CsrEngine, Engine, GroupedEngine, MoveCsr};
+
+use serde::{Deserialize, Serialize};
+
+use crate::qubo::OneHotGroups;
+use crate::rng::{Xoshiro128p, neg_ln_uniform};
+
+/// Which moves a Metropolis sampler makes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MoveSet {
+    /// Two-way when the model has two families that form a permutation of wide groups (edge
+    /// matching), else single flips (see `MovePlan::new` for the measurements).
+    #[default]
+    Auto,
+    /// Single-bit flips (the plain Metropolis sampler).
+    Flip,
+    /// Move the 1 inside the groups of the widest family.
+    OneHot,
+    /// Exchange assignments between two families that form a permutation.
+    TwoWay,
+}
+
+/// The parameter's words, in `MoveSet` order after `auto`.
+pub const MOVE_WORDS: &[&str] = &["auto", "flip", "one-hot", "two-way"];
+
+/// The `moves` parameter, shared by SA and PT.
+pub const MOVES_PARAM: crate::params::ParamSpec = crate::params::ParamSpec {
+    name: "moves",
+    ty: crate::params::ParamType::Choice(MOVE_WORDS),
+    default: crate::params::ParamDefault::Word("auto"),
+    help: "flip: one bit at a time; one-hot: move the 1 inside each exactly-one group (a cell's \
+           digit), keeping those groups satisfied; two-way: exchange assignments between two \
+           families of groups that form a permutation (cells × pieces, cells × row-digits); \
+           auto: two-way where the groups are wide (edge matching), else flip",
+    alias: None,
+    exposed: true,
+};
+
+const NONE: u32 = u32::MAX;
+
+/// `auto` takes two-way moves when the permutation's groups hold at least this many
+/// variables on average (see `MovePlan::new`).
+const AUTO_MIN_GROUP: usize = 32;
+
+fn mean_group_size(groups: &OneHotGroups, family: usize) -> usize {
+    let f = &groups.families[family];
+    f.num_variables() / f.groups.len().max(1)
+}
+
+/// Which groups a run holds by moves, and the tables its proposals read.
+#[derive(Clone, Debug)]
+pub(super) struct MovePlan {
+    n: usize,
+    /// Per variable: its held group of family A (NONE: a free variable, flipped alone).
+    a_of: Vec<u32>,
+    /// Per variable: its group of family B (two-way only).
+    b_of: Vec<u32>,
+    /// Per A group: its members as (B group, variable), sorted (a CSR by A group).
+    a_start: Vec<u32>,
+    a_list: Vec<(u32, u32)>,
+    num_b: usize,
+    two_way: bool,
+    /// Two-way: per (A group, B group), where its members lie in `a_list` (`lo`, `hi`), when
+    /// the table is small enough (else a binary search in the A group's members).
+    cells: Vec<(u32, u32)>,
+    /// Two-way: every non-empty intersection has the same size, so the proposal ratio is 1.
+    uniform_cells: bool,
+    /// The held families' names, for reports.
+    held: Vec<String>,
+}
+
+/// Most (A group, B group) entries a plan tabulates (8 bytes each).
+const MAX_CELL_TABLE: usize = 1 << 22;
+
+impl MovePlan {
+    /// The plan for `set` on a model of `n` variables with these groups; `None` for single
+    /// flips (asked for, or nothing to hold). Asking for two-way without a permutation pair
+    /// falls back to one-hot (and says so through `describe`).
+    pub fn new(groups: Option<&OneHotGroups>, set: MoveSet, n: usize) -> Option<MovePlan> {
+        let groups = groups.filter(|g| !g.is_empty())?;
+        let (a, b) = match set {
+            MoveSet::Flip => return None,
+            MoveSet::OneHot => (groups.widest()?, None),
+            MoveSet::TwoWay => match groups.two_way {
+                Some([a, b]) => (a, Some(b)),
+                None => (groups.widest()?, None),
+            },
+            // Moves pay where the groups are wide: a single flip then climbs a wall that a
+            // move steps around, while small groups are crossed quickly by the SIMD flip
+            // kernels (which are 10–15× cheaper per step). Measured on 2 cores: a random 8×8
+            // edge board (groups of ~250 placements), PT 40 s: two-way 109/112 against 105
+            // with flips; Euler96 #1, full Sudoku model (groups of 9), 16 PT ladders to the
+            // target: flips 0.9 s, two-way 60 s (94 %).
+            MoveSet::Auto => match groups.two_way {
+                Some([a, b]) if mean_group_size(groups, a) >= AUTO_MIN_GROUP => (a, Some(b)),
+                _ => return None,
+            },
+        };
+        let fa = &groups.families[a];
+        let mut a_of = vec![NONE; n];
+        for (g, vars) in fa.groups.iter().enumerate() {
+            for &v in vars {
+                a_of[v as usize] = g as u32;
+            }
+        }
+        let mut b_of = vec![NONE; n];
+        let mut held = vec![fa.name.clone()];
+        let mut num_b = 0;
+        if let Some(b) = b {
+            let fb = &groups.families[b];
+            for (g, vars) in fb.groups.iter().enumerate() {
+                for &v in vars {
+                    b_of[v as usize] = g as u32;
+                }
+            }
+            num_b = fb.groups.len();
+            held.push(fb.name.clone());
+        }
+        let mut a_start = vec![0u32];
+        let mut a_list = Vec::with_capacity(fa.num_variables());
+        for vars in &fa.groups {
+            let mut members: Vec<(u32, u32)> =
+                vars.iter().map(|&v| (b_of[v as usize], v)).collect();
+            members.sort_unstable();
+            a_list.extend(members);
+            a_start.push(a_list.len() as u32);
+        }
+        let mut plan = MovePlan {
+            n,
+            a_of,
+            b_of,
+            a_start,
+            a_list,
+            num_b,
+            two_way: b.is_some(),
+            cells: Vec::new(),
+            uniform_cells: false,
+            held,
+        };
+        if plan.two_way {
+            let mut sizes = Vec::new();
+            for a in 0..plan.num_a() as u32 {
+                let m = plan.members(a);
+                let mut k = 0;
+                while k < m.len() {
+                    let len = m[k..].partition_point(|t| t.0 == m[k].0);
+                    sizes.push(len);
+                    k += len;
+                }
+            }
+            plan.uniform_cells = sizes.windows(2).all(|w| w[0] == w[1]);
+            if plan.num_a().saturating_mul(num_b) <= MAX_CELL_TABLE {
+                let mut cells = vec![(0u32, 0u32); plan.num_a() * num_b];
+                for a in 0..plan.num_a() {
+                    let base = plan.a_start[a];
+                    let m = plan.members(a as u32);
+                    let mut k = 0;
+                    while k < m.len() {
+                        let len = m[k..].partition_point(|t| t.0 == m[k].0);
+                        cells[a * num_b + m[k].0 as usize] =
+                            (base + k as u32, base + (k + len) as u32);
+                        k += len;
+                    }
+                }
+                plan.cells = cells;
+            }
+        }
+        Some(plan)
+    }
+
+    /// Which moves these are ("two-way" or "one-hot").
+    pub fn kind(&self) -> &'static str {
+        if self.two_way { "two-way" } else { "one-hot" }
+    }
+
+    /// The held families' names.
+    pub fn held(&self) -> &[String] {
+        &self.held
+    }
+
+    /// What the moves hold, in a sentence for reports.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} groups held by {} moves; their penalty terms are constant",
+            self.held.join(" and "),
+            self.kind()
+        )
+    }
+
+    fn num_a(&self) -> usize {
+        self.a_start.len() - 1
+    }
+
+    /// Members of A group `a`.
+    fn members(&self, a: u32) -> &[(u32, u32)] {
+        &self.a_list[self.a_start[a as usize] as usize..self.a_start[a as usize + 1] as usize]
+    }
+
+    /// Members of A group `a` that are in B group `b`.
+    #[inline(always)]
+    fn intersection(&self, a: u32, b: u32) -> &[(u32, u32)] {
+        if !self.cells.is_empty() {
+            let (lo, hi) = self.cells[a as usize * self.num_b + b as usize];
+            return &self.a_list[lo as usize..hi as usize];
+        }
+        let m = self.members(a);
+        let lo = m.partition_point(|t| t.0 < b);
+        let hi = lo + m[lo..].partition_point(|t| t.0 == b);
+        &m[lo..hi]
+    }
+
+    /// Whether `x` satisfies every held group.
+    pub fn holds(&self, x: &[u8]) -> bool {
+        let mut in_a = vec![0u32; self.num_a()];
+        let mut in_b = vec![0u32; self.num_b];
+        for (v, &bit) in x.iter().enumerate() {
+            if bit != 0 && self.a_of[v] != NONE {
+                in_a[self.a_of[v] as usize] += 1;
+                if self.two_way {
+                    in_b[self.b_of[v] as usize] += 1;
+                }
+            }
+        }
+        in_a.iter().chain(&in_b).all(|&c| c == 1)
+    }
+
+    /// A random state that satisfies the held groups (free variables at random); `None` when
+    /// the two families admit no joint assignment (no perfect matching).
+    pub fn random_start(&self, rng: &mut Xoshiro128p) -> Option<Vec<u8>> {
+        let mut x: Vec<u8> = (0..self.n)
+            .map(|v| {
+                let bit = (rng.next_u32() >> 31) as u8;
+                if self.a_of[v] == NONE { bit } else { 0 }
+            })
+            .collect();
+        if !self.two_way {
+            for a in 0..self.num_a() as u32 {
+                let m = self.members(a);
+                x[m[below(rng.next_u32(), m.len())].1 as usize] = 1;
+            }
+            return Some(x);
+        }
+        let matched = self.random_matching(rng)?;
+        for (a, &b) in matched.iter().enumerate() {
+            let cell = self.intersection(a as u32, b);
+            x[cell[below(rng.next_u32(), cell.len())].1 as usize] = 1;
+        }
+        Some(x)
+    }
+
+    /// A perfect matching of A groups to B groups along non-empty intersections, by
+    /// augmenting paths (Kuhn) in a random order; `None` when there is none.
+    fn random_matching(&self, rng: &mut Xoshiro128p) -> Option<Vec<u32>> {
+        let num_a = self.num_a();
+        if num_a != self.num_b {
+            return None;
+        }
+        // Distinct B neighbours per A group, each list rotated at random.
+        let adjacency: Vec<Vec<u32>> = (0..num_a as u32)
+            .map(|a| {
+                let mut bs: Vec<u32> = self.members(a).iter().map(|t| t.0).collect();
+                bs.dedup();
+                let k = below(rng.next_u32(), bs.len().max(1));
+                bs.rotate_left(k);
+                bs
+            })
+            .collect();
+        let mut order: Vec<u32> = (0..num_a as u32).collect();
+        for i in (1..order.len()).rev() {
+            order.swap(i, below(rng.next_u32(), i + 1));
+        }
+        let mut owner = vec![NONE; self.num_b];
+        let mut seen = vec![0u32; self.num_b];
+        for (round, &a) in order.iter().enumerate() {
+            if !augment(a, &adjacency, &mut owner, &mut seen, round as u32 + 1) {
+                return None;
+            }
+        }
+        let mut matched = vec![NONE; num_a];
+        for (b, &a) in owner.iter().enumerate() {
+            matched[a as usize] = b as u32;
+        }
+        Some(matched)
+    }
+}
+
+/// Kuhn's augmenting path from A group `a` (iterative, so large families cannot overflow the
+/// stack): true when `a` got a B group.
+fn augment(a: u32, adjacency: &[Vec<u32>], owner: &mut [u32], seen: &mut [u32], mark: u32) -> bool {
+    // Stack of (A group, next neighbour index); `via[k]` = the B group frame k+1 came through.
+    let mut stack: Vec<(u32, usize)> = vec![(a, 0)];
+    let mut via: Vec<u32> = Vec::new();
+    while let Some(&mut (x, ref mut next)) = stack.last_mut() {
+        let neighbours = &adjacency[x as usize];
+        if *next >= neighbours.len() {
+            stack.pop();
+            via.pop();
+            continue;
+        }
+        let b = neighbours[*next];
+        *next += 1;
+        if seen[b as usize] == mark {
+            continue;
+        }
+        seen[b as usize] = mark;
+        if owner[b as usize] == NONE {
+            // Flip the path: each frame's A group takes the B group it reached next.
+            owner[b as usize] = x;
+            for k in (0..via.len()).rev() {
+                owner[via[k] as usize] = stack[k].0;
+            }
+            return true;
+        }
+        via.push(b);
+        stack.push((owner[b as usize], 0));
+    }
+    false
+}
+
+/// Records in a run's `info` which moves ran and what they held (`params.moves`, the held
+/// families in `params.held_groups`, the sentence in `details.moves`).
+pub(super) fn record(info: &mut super::SampleInfo, plan: &MovePlan) {
+    if let Some(obj) = info.params.as_object_mut() {
+        obj.insert("moves".into(), serde_json::json!(plan.kind()));
+        obj.insert("held_groups".into(), serde_json::json!(plan.held()));
+    }
+    info.details
+        .insert("moves".into(), serde_json::json!(plan.describe()));
+}
+
+/// A uniform index below `n` from 32 random bits.
+#[inline(always)]
+pub(super) fn below(r: u32, n: usize) -> usize {
+    ((r as u64 * n as u64) >> 32) as usize
+}
+
+/// One read's state under moves: the engine (state with its fields or sums), the current 1 of
+/// every held group, and the running energy.
+pub(super) struct MoveState<E> {
+    pub engine: E,
+    one_a: Vec<u32>,
+    one_b: Vec<u32>,
+    /// The running energy (exact ΔE added up; resynchronised by `resync`).
+    pub energy: f64,
+    /// Accepted proposals since the counter was last cleared.
+    pub accepted: u64,
+}
+
+impl<E: Engine> MoveState<E> {
+    /// The state of `engine`, which must satisfy the plan's held groups.
+    pub fn new(plan: &MovePlan, engine: E) -> Self {
+        let mut one_a = vec![NONE; plan.num_a()];
+        let mut one_b = vec![NONE; plan.num_b];
+        for v in 0..plan.n {
+            if plan.a_of[v] != NONE && engine.bit(v) {
+                one_a[plan.a_of[v] as usize] = v as u32;
+                if plan.two_way {
+                    one_b[plan.b_of[v] as usize] = v as u32;
+                }
+            }
+        }
+        let energy = engine.energy();
+        MoveState {
+            engine,
+            one_a,
+            one_b,
+            energy,
+            accepted: 0,
+        }
+    }
+
+    /// Recomputes the engine's sums and the energy from the state (rounding never piles up).
+    pub fn resync(&mut self) {
+        self.engine.resync();
+        self.energy = self.engine.energy();
+    }
+
+    /// One sweep (n proposals) at inverse temperature `beta`.
+    pub fn sweep(&mut self, plan: &MovePlan, rng: &mut Xoshiro128p, beta: f64) {
+        let inv_beta = if beta > 0.0 { 1.0 / beta } else { f64::MAX };
+        for _ in 0..plan.n {
+            self.propose(plan, rng, beta, inv_beta);
+        }
+    }
+
+    /// One proposal at a random variable (see the module header).
+    #[inline(always)]
+    fn propose(&mut self, plan: &MovePlan, rng: &mut Xoshiro128p, beta: f64, inv_beta: f64) {
+        let v = below(rng.next_u32(), plan.n) as u32;
+        let threshold = neg_ln_uniform(rng.next_u32()) as f64 * inv_beta;
+        let ga = plan.a_of[v as usize];
+        if ga == NONE {
+            let de = self.engine.delta(&[v]);
+            if de <= threshold {
+                self.accept(&[v], de);
+            }
+            return;
+        }
+        let a = self.one_a[ga as usize];
+        if a == v {
+            return;
+        }
+        if !plan.two_way {
+            let change = [a, v];
+            let de = self.engine.delta(&change);
+            if de <= threshold {
+                self.accept(&change, de);
+                self.one_a[ga as usize] = v;
+            }
+            return;
+        }
+        let gb = plan.b_of[v as usize];
+        let b = self.one_b[gb as usize];
+        if a == b {
+            // v shares both groups with the current 1: it moves in place (a piece turns).
+            let change = [a, v];
+            let de = self.engine.delta(&change);
+            if de <= threshold {
+                self.accept(&change, de);
+                self.one_a[ga as usize] = v;
+                self.one_b[gb as usize] = v;
+            }
+            return;
+        }
+        // Exchange: v takes a's A group and b's B group; w, in b's A group and a's B group,
+        // takes the other two.
+        let (a2, b1) = (plan.a_of[b as usize], plan.b_of[a as usize]);
+        let cell = plan.intersection(a2, b1);
+        let w = match cell.len() {
+            0 => return,
+            1 => cell[0].1,
+            k => cell[below(rng.next_u32(), k)].1,
+        };
+        // Proposal ratio q_back / q_forth (forth: from v or from w; back: from a or from b).
+        let bonus = if plan.uniform_cells {
+            0.0
+        } else {
+            let forth_v = plan.intersection(ga, gb).len();
+            let back_a = plan.intersection(ga, b1).len();
+            let back_b = plan.intersection(a2, gb).len();
+            let forth = 1.0 / cell.len() as f64 + 1.0 / forth_v as f64;
+            let back = 1.0 / back_b as f64 + 1.0 / back_a as f64;
+            if back == forth {
+                0.0
+            } else {
+                (back / forth).ln() / beta.max(f64::MIN_POSITIVE)
+            }
+        };
+        let change = [a, b, v, w];
+        let de = self.engine.delta(&change);
+        if de <= threshold + bonus {
+            self.accept(&change, de);
+            self.one_a[ga as usize] = v;
+            self.one_b[gb as usize] = v;
+            self.one_a[a2 as usize] = w;
+            self.one_b[b1 as usize] = w;
+        }
+    }
+
+    #[inline(always)]
+    fn accept(&mut self, change: &[u32], de: f64) {
+        self.engine.apply(change);
+        self.energy += de;
+        self.accepted += 1;
+    }
+}
+
+/// A β range for moves on this model, when none is given: from a random held state, proposals
+/// accepted at β = 0 show the uphill steps a move can take. Hot: the 90th percentile of them
+/// is accepted half the time; cold: the smallest is accepted 1 % of the time (dwave-samplers'
+/// rule, on moves instead of flips).
+pub(super) fn beta_range<E: Engine>(
+    plan: &MovePlan,
+    mut state: MoveState<E>,
+    rng: &mut Xoshiro128p,
+) -> (f64, f64) {
+    let proposals = (plan.n * 4).clamp(2_000, 200_000);
+    let mut uphill = Vec::with_capacity(proposals);
+    let tolerance = 1e-9 * state.energy.abs().max(1.0);
+    for _ in 0..proposals {
+        let before = state.energy;
+        state.propose(plan, rng, 0.0, f64::MAX);
+        let de = state.energy - before;
+        if de > tolerance {
+            uphill.push(de);
+        }
+    }
+    if uphill.is_empty() {
+        return (0.1, 1.0);
+    }
+    uphill.sort_unstable_by(f64::total_cmp);
+    let p90 = uphill[uphill.len() * 9 / 10];
+    let smallest = uphill[0];
+    let hot = std::f64::consts::LN_2 / p90;
+    let cold = (100f64).ln() / smallest;
+    (hot, cold.max(hot))
+}
+
+#[cfg(test)]
+mod tests;

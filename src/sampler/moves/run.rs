@@ -1,0 +1,272 @@
+//! Runs under moves, for SA and PT: the model's layout (a stored model's sorted rows, or its
+//! structure), one read of annealing, one ladder of tempering. The samplers keep their own
+//! parameters, memory checks and `SampleInfo`; what happens per read lives here.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use super::{CsrEngine, Engine, GroupedEngine, MoveCsr, MovePlan, MoveState};
+use crate::qubo::Model;
+use crate::qubo::grouped::GroupedKernel;
+use crate::rng::Xoshiro128p;
+use crate::sampler::control::ProgressTracker;
+use crate::sampler::schedule::Schedule;
+
+/// Sweeps between recomputations of sums and energies from the state.
+const RESYNC_SWEEPS: usize = 256;
+
+/// The model in the layout the engines read: the structure when the model has one (sums, no
+/// stored couplings), else sorted CSR rows.
+pub(in crate::sampler) enum Layout {
+    Csr(MoveCsr),
+    Grouped(GroupedKernel),
+}
+
+impl Layout {
+    pub fn new(model: &dyn Model) -> Self {
+        match model.grouped() {
+            Some(g) => Layout::Grouped(g.kernel()),
+            None => Layout::Csr(MoveCsr::new(model)),
+        }
+    }
+
+    /// Bytes the layout and `threads` read states take (before building).
+    pub fn bytes(model: &dyn Model, threads: usize) -> u64 {
+        let n = model.num_variables();
+        let per_state = crate::budget::bytes_of(&[n, 9]);
+        let layout = match (model.grouped(), model.csr()) {
+            (Some(g), _) => g.bytes(),
+            (None, Some(csr)) => MoveCsr::bytes(n, csr.num_entries()),
+            (None, None) => {
+                crate::qubo::Csr::bytes_to_build(model).saturating_add(MoveCsr::bytes(n, n))
+            }
+        };
+        // A ladder holds up to 32 replicas per thread.
+        layout.saturating_add(per_state.saturating_mul(32 * threads as u64))
+    }
+
+    /// Which layout, for `info`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Layout::Csr(_) => "csr",
+            Layout::Grouped(_) => "grouped",
+        }
+    }
+}
+
+/// Calls `$body` with `$make` bound to the engine constructor of `$layout` (a generic closure
+/// per engine type, so the sweep is compiled for each).
+macro_rules! with_engine {
+    ($layout:expr, |$make:ident| $body:expr) => {
+        match $layout {
+            Layout::Csr(m) => {
+                let $make = |x: Vec<u8>| CsrEngine::new(m, x);
+                $body
+            }
+            Layout::Grouped(k) => {
+                let $make = |x: Vec<u8>| GroupedEngine::new(k, x);
+                $body
+            }
+        }
+    };
+}
+
+/// The start of read `read`: its generator and a state that holds the plan's groups (the
+/// given one when it does; else a random one). `None` when no state can hold them.
+fn start(
+    plan: &MovePlan,
+    seed: u64,
+    read: u64,
+    given: Option<&Vec<u8>>,
+) -> Option<(Xoshiro128p, Vec<u8>)> {
+    let mut rng = Xoshiro128p::for_read(seed, read);
+    let x = match given.filter(|x| plan.holds(x)) {
+        Some(x) => x.clone(),
+        None => plan.random_start(&mut rng)?,
+    };
+    Some((rng, x))
+}
+
+/// The β range for moves on `model` (see `moves::beta_range`), from a start of `seed`;
+/// `None` when no state holds the groups.
+pub(in crate::sampler) fn beta_range(
+    layout: &Layout,
+    plan: &MovePlan,
+    seed: u64,
+) -> Option<(f64, f64)> {
+    let (mut rng, x) = start(plan, seed ^ 0x6d6f_7665, 0, None)?;
+    Some(with_engine!(layout, |make| {
+        super::beta_range(plan, MoveState::new(plan, make(x)), &mut rng)
+    }))
+}
+
+/// Whether some state holds the plan's groups (two families may admit none).
+pub(in crate::sampler) fn can_start(plan: &MovePlan, seed: u64) -> bool {
+    start(plan, seed, 0, None).is_some()
+}
+
+/// One annealing read under moves; its final state, or `None` when cancelled.
+pub(in crate::sampler) struct Anneal<'a> {
+    pub plan: &'a MovePlan,
+    pub layout: &'a Layout,
+    pub schedule: &'a Schedule,
+    pub seed: u64,
+    pub initial_states: &'a [Vec<u8>],
+    pub tracker: &'a ProgressTracker<'a>,
+}
+
+impl Anneal<'_> {
+    pub fn read(&self, read: usize) -> Option<Vec<u8>> {
+        let (rng, x) = start(
+            self.plan,
+            self.seed,
+            read as u64,
+            self.initial_states.get(read),
+        )?;
+        with_engine!(self.layout, |make| self.run(rng, make(x)))
+    }
+
+    fn run<E: Engine>(&self, mut rng: Xoshiro128p, engine: E) -> Option<Vec<u8>> {
+        let mut st = MoveState::new(self.plan, engine);
+        let num_sweeps = self.schedule.num_sweeps();
+        let mut reported = 0;
+        for s in 0..num_sweeps {
+            st.sweep(self.plan, &mut rng, self.schedule.beta(s));
+            if (s + 1).is_multiple_of(RESYNC_SWEEPS) {
+                st.resync();
+            }
+            if self.tracker.is_cancelled() {
+                return None;
+            }
+            let t = self.tracker;
+            if t.wants_reports() && ((s + 1).is_multiple_of(t.every()) || s + 1 == num_sweeps) {
+                t.add((s + 1 - reported) as u64, st.energy);
+                t.offer(st.energy, || st.engine.state());
+                reported = s + 1;
+            }
+        }
+        Some(st.engine.state())
+    }
+}
+
+/// How a tempering ladder stops, shared by a run's ladders.
+pub(in crate::sampler) struct Temper<'a> {
+    pub plan: &'a MovePlan,
+    pub layout: &'a Layout,
+    pub model: &'a dyn Model,
+    /// β per temperature, hot to cold.
+    pub beta: &'a [f64],
+    pub num_sweeps: usize,
+    pub target: Option<f64>,
+    pub deadline: Option<Instant>,
+    pub seed: u64,
+    pub tracker: &'a ProgressTracker<'a>,
+    /// Swaps accepted per neighbouring pair, over every ladder.
+    pub swaps: &'a [AtomicUsize],
+}
+
+/// A finished ladder: the lowest state it visited, its sweeps, and how it ended.
+pub(in crate::sampler) struct LadderEnd {
+    pub state: Vec<u8>,
+    pub sweeps: usize,
+    pub reached_target: bool,
+    pub timed_out: bool,
+}
+
+impl Temper<'_> {
+    /// Ladder `read`; `None` when cancelled.
+    pub fn ladder(&self, read: usize) -> Option<LadderEnd> {
+        let r = self.beta.len();
+        let mut starts = Vec::with_capacity(r);
+        for t in 0..r {
+            starts.push(start(self.plan, self.seed, (read * r + t) as u64, None)?);
+        }
+        with_engine!(self.layout, |make| {
+            let mut rngs = Vec::with_capacity(r);
+            let mut replicas = Vec::with_capacity(r);
+            for (rng, x) in starts {
+                rngs.push(rng);
+                replicas.push(MoveState::new(self.plan, make(x)));
+            }
+            self.run(read, rngs, replicas)
+        })
+    }
+
+    fn reached(&self, energy: f64) -> bool {
+        self.target
+            .is_some_and(|t| energy <= t + 1e-9 * t.abs().max(1.0))
+    }
+
+    fn run<E: Engine>(
+        &self,
+        read: usize,
+        mut rngs: Vec<Xoshiro128p>,
+        mut replicas: Vec<MoveState<E>>,
+    ) -> Option<LadderEnd> {
+        let r = replicas.len();
+        let lowest = |reps: &[MoveState<E>]| {
+            reps.iter()
+                .enumerate()
+                .min_by(|a, b| a.1.energy.total_cmp(&b.1.energy))
+                .map_or((0, f64::INFINITY), |(k, s)| (k, s.energy))
+        };
+        let (k, e) = lowest(&replicas);
+        let mut best = (e, replicas[k].engine.state());
+        let mut reached_target = self.reached(self.model.energy(&best.1));
+        let mut timed_out = false;
+        let mut sweeps = 0;
+        let mut reported = 0;
+        let mut swap_rng = Xoshiro128p::for_read(self.seed ^ 0x7377_6170, read as u64);
+        while sweeps < self.num_sweeps && !reached_target {
+            // Replica t sits at temperature t; a swap exchanges the states (moves the structs).
+            for (t, (st, rng)) in replicas.iter_mut().zip(&mut rngs).enumerate() {
+                st.sweep(self.plan, rng, self.beta[t]);
+            }
+            for t in (sweeps % 2..r.saturating_sub(1)).step_by(2) {
+                let d = (self.beta[t] - self.beta[t + 1])
+                    * (replicas[t].energy - replicas[t + 1].energy);
+                let u = crate::rng::neg_ln_uniform(swap_rng.next_u32()) as f64;
+                // Accept with min(1, e^d): −ln u ≥ −d.
+                if d >= 0.0 || u >= -d {
+                    replicas.swap(t, t + 1);
+                    self.swaps[t].fetch_add(1, Ordering::Relaxed);
+                }
+            }
+            sweeps += 1;
+            if sweeps.is_multiple_of(RESYNC_SWEEPS) {
+                replicas.iter_mut().for_each(MoveState::resync);
+            }
+            let (k, e) = lowest(&replicas);
+            if e < best.0 - 1e-12 * e.abs().max(1.0) {
+                best = (e, replicas[k].engine.state());
+                if self.reached(e) {
+                    // Confirm on the model itself (the running energy is a sum of ΔE).
+                    reached_target = self.reached(self.model.energy(&best.1));
+                }
+            }
+            if self.tracker.is_cancelled() {
+                return None;
+            }
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                timed_out = true;
+                break;
+            }
+            let t = self.tracker;
+            if t.wants_reports() && sweeps.is_multiple_of(t.every()) {
+                t.add((sweeps - reported) as u64, best.0);
+                t.offer(best.0, || best.1.clone());
+                reported = sweeps;
+            }
+        }
+        if self.tracker.wants_reports() {
+            self.tracker.add((sweeps - reported) as u64, best.0);
+            self.tracker.offer(best.0, || best.1.clone());
+        }
+        Some(LadderEnd {
+            state: best.1,
+            sweeps,
+            reached_target,
+            timed_out,
+        })
+    }
+}

@@ -1,0 +1,244 @@
+//! Property tests of the moves: groups stay held, ΔE is the recomputed difference, and at a
+//! fixed β each engine samples the Boltzmann distribution over the held states (exact
+//! enumeration as the oracle).
+
+use super::*;
+use crate::qubo::grouped::{GroupedModel, Square};
+use crate::qubo::{Model, OneHotGroups};
+use std::collections::HashMap;
+
+/// A model over families A (rows of a 3×3 board) and B (columns), each (a, b) cell holding one
+/// variable or two (as an edge board's cells hold a piece's rotations), plus `free` variables
+/// outside every group; random linear terms and couplings on top of the two families'
+/// one-hot squares. Returns the model and its labelled groups.
+fn model(free: usize, seed: u64) -> (GroupedModel, Vec<(String, Vec<u32>)>) {
+    let mut s = seed;
+    let mut next = || (crate::rng::splitmix64(&mut s) % 2001) as f64 / 1000.0 - 1.0;
+    let mut cell_vars = Vec::new();
+    let mut n = 0u32;
+    for a in 0..3 {
+        for b in 0..3 {
+            let k = 1 + (a + 2 * b) % 2;
+            cell_vars.push(((a, b), (n..n + k).collect::<Vec<u32>>()));
+            n += k;
+        }
+    }
+    let n = n as usize + free;
+    let mut labelled = Vec::new();
+    for a in 0..3 {
+        let vars: Vec<u32> = cell_vars
+            .iter()
+            .filter(|c| c.0.0 == a)
+            .flat_map(|c| c.1.clone())
+            .collect();
+        labelled.push((format!("row[{a}]"), vars));
+    }
+    for b in 0..3 {
+        let vars: Vec<u32> = cell_vars
+            .iter()
+            .filter(|c| c.0.1 == b)
+            .flat_map(|c| c.1.clone())
+            .collect();
+        labelled.push((format!("col[{b}]"), vars));
+    }
+    let squares = labelled
+        .iter()
+        .map(|(_, vars)| Square {
+            weight: 2.0,
+            target: 1.0,
+            terms: vars.iter().map(|&v| (v, 1.0)).collect(),
+        })
+        .collect();
+    let linear = (0..n).map(|_| next()).collect();
+    let mut pairs = Vec::new();
+    for i in 0..n as u32 {
+        for j in i + 1..n as u32 {
+            if (i * 7 + j * 3) % 3 == 0 {
+                pairs.push((i, j, next()));
+            }
+        }
+    }
+    (
+        GroupedModel::from_terms(n, 0.25, linear, squares, pairs),
+        labelled,
+    )
+}
+
+fn groups(n: usize, labelled: &[(String, Vec<u32>)]) -> OneHotGroups {
+    OneHotGroups::from_labelled(n, labelled.iter().map(|(l, v)| (l.as_str(), v.clone())))
+}
+
+/// Every state of `n` bits the plan holds.
+fn held_states(plan: &MovePlan, n: usize) -> Vec<Vec<u8>> {
+    (0u32..1 << n)
+        .map(|bits| (0..n).map(|v| ((bits >> v) & 1) as u8).collect::<Vec<u8>>())
+        .filter(|x| plan.holds(x))
+        .collect()
+}
+
+/// Runs the moves at fixed β from one start and compares the visited states' frequencies
+/// with the Boltzmann distribution over the held states.
+fn assert_boltzmann<E: Engine>(
+    plan: &MovePlan,
+    model: &dyn Model,
+    mut state: MoveState<E>,
+    beta: f64,
+) {
+    let n = model.num_variables();
+    let states = held_states(plan, n);
+    let weights: Vec<f64> = states
+        .iter()
+        .map(|x| (-beta * model.energy(x)).exp())
+        .collect();
+    let z: f64 = weights.iter().sum();
+    let mut rng = Xoshiro128p::for_read(11, 0);
+    let mut counts: HashMap<Vec<u8>, u64> = HashMap::new();
+    let sweeps = 150_000;
+    for _ in 0..sweeps {
+        state.sweep(plan, &mut rng, beta);
+        *counts.entry(state.engine.state()).or_default() += 1;
+    }
+    let mut distance = 0.0;
+    for (x, w) in states.iter().zip(&weights) {
+        let seen = counts.get(x).copied().unwrap_or(0) as f64 / sweeps as f64;
+        distance += (seen - w / z).abs() / 2.0;
+    }
+    assert_eq!(
+        counts.keys().filter(|x| !plan.holds(x)).count(),
+        0,
+        "a visited state breaks a held group"
+    );
+    assert!(
+        distance < 0.04,
+        "total variation {distance:.4} from the Boltzmann distribution over {} held states",
+        states.len()
+    );
+}
+
+#[test]
+fn both_engines_sample_the_boltzmann_distribution_over_the_held_states() {
+    for (set, free) in [(MoveSet::TwoWay, 1), (MoveSet::OneHot, 2)] {
+        let (m, labelled) = model(free, 3);
+        let n = m.num_variables();
+        let plan = MovePlan::new(Some(&groups(n, &labelled)), set, n).unwrap();
+        assert_eq!(
+            plan.kind(),
+            if set == MoveSet::TwoWay {
+                "two-way"
+            } else {
+                "one-hot"
+            }
+        );
+        let mut rng = Xoshiro128p::for_read(5, 0);
+        let start = plan.random_start(&mut rng).unwrap();
+        assert!(plan.holds(&start));
+        let kernel = m.kernel();
+        let csr = MoveCsr::new(&m);
+        for beta in [0.7, 2.0] {
+            assert_boltzmann(
+                &plan,
+                &m,
+                MoveState::new(&plan, GroupedEngine::new(&kernel, start.clone())),
+                beta,
+            );
+            assert_boltzmann(
+                &plan,
+                &m,
+                MoveState::new(&plan, CsrEngine::new(&csr, start.clone())),
+                beta,
+            );
+        }
+    }
+}
+
+#[test]
+fn every_move_keeps_the_groups_and_its_delta_is_the_energy_difference() {
+    let (m, labelled) = model(3, 8);
+    let n = m.num_variables();
+    let kernel = m.kernel();
+    let csr = MoveCsr::new(&m);
+    for set in [MoveSet::OneHot, MoveSet::TwoWay] {
+        let plan = MovePlan::new(Some(&groups(n, &labelled)), set, n).unwrap();
+        let mut rng = Xoshiro128p::for_read(2, 1);
+        let start = plan.random_start(&mut rng).unwrap();
+        let mut a = MoveState::new(&plan, GroupedEngine::new(&kernel, start.clone()));
+        let mut b = MoveState::new(&plan, CsrEngine::new(&csr, start));
+        let (mut ra, mut rb) = (Xoshiro128p::for_read(4, 0), Xoshiro128p::for_read(4, 0));
+        for sweep in 0..300 {
+            let beta = 0.05 * sweep as f64;
+            a.sweep(&plan, &mut ra, beta);
+            b.sweep(&plan, &mut rb, beta);
+            let (xa, xb) = (a.engine.state(), b.engine.state());
+            // Same random numbers, same exact ΔE: the two engines walk the same path.
+            assert_eq!(xa, xb, "sweep {sweep}");
+            assert!(plan.holds(&xa), "sweep {sweep}: a held group broke");
+            assert!((a.energy - m.energy(&xa)).abs() < 1e-9, "sweep {sweep}");
+            assert!((b.energy - m.energy(&xb)).abs() < 1e-9, "sweep {sweep}");
+        }
+        assert!(a.accepted > 100, "{set:?}: moves were accepted");
+    }
+}
+
+#[test]
+fn two_way_starts_are_perfect_matchings_and_impossible_ones_are_refused() {
+    // Sudoku's cells × row-digits on a 4×4 board: every start fills each row with a
+    // permutation of the digits.
+    let x = |r: u32, c: u32, d: u32| 16 * r + 4 * c + d;
+    let mut labelled = Vec::new();
+    for r in 0..4 {
+        for c in 0..4 {
+            labelled.push((
+                format!("cell[{r}][{c}]"),
+                (0..4).map(|d| x(r, c, d)).collect(),
+            ));
+        }
+    }
+    for r in 0..4 {
+        for d in 0..4 {
+            labelled.push((
+                format!("row[{r}]#{d}"),
+                (0..4).map(|c| x(r, c, d)).collect(),
+            ));
+        }
+    }
+    let g = groups(64, &labelled);
+    // Groups of 4: `auto` leaves them to single flips.
+    assert!(MovePlan::new(Some(&g), MoveSet::Auto, 64).is_none());
+    let plan = MovePlan::new(Some(&g), MoveSet::TwoWay, 64).unwrap();
+    assert_eq!(plan.kind(), "two-way");
+    assert_eq!(
+        plan.describe(),
+        "cell and row groups held by two-way moves; their penalty terms are constant"
+    );
+    for seed in 0..20 {
+        let start = plan
+            .random_start(&mut Xoshiro128p::for_read(seed, 0))
+            .unwrap();
+        assert!(plan.holds(&start));
+    }
+    // Flip asked for, or no groups: no plan.
+    assert!(MovePlan::new(Some(&g), MoveSet::Flip, 64).is_none());
+    assert!(MovePlan::new(None, MoveSet::Auto, 64).is_none());
+    // Two rows of two cells where both cells can take only digit 0: no permutation exists.
+    let labelled = vec![
+        ("a[0]".to_string(), vec![0, 1]),
+        ("a[1]".to_string(), vec![2, 3]),
+        ("b[0]".to_string(), vec![0, 2]),
+        ("b[1]".to_string(), vec![1, 3]),
+    ];
+    let plan = MovePlan::new(Some(&groups(4, &labelled)), MoveSet::TwoWay, 4).unwrap();
+    assert!(
+        plan.random_start(&mut Xoshiro128p::for_read(1, 0))
+            .is_some()
+    );
+    let labelled = vec![
+        ("a[0]".to_string(), vec![0, 1]),
+        ("a[1]".to_string(), vec![2, 3]),
+        ("b[0]".to_string(), vec![0, 1, 2, 3]),
+        ("b[1]".to_string(), vec![4, 5]),
+        ("a[2]".to_string(), vec![4, 5]),
+    ];
+    // Families of unequal sizes are not a permutation: one-hot on the widest instead.
+    let plan = MovePlan::new(Some(&groups(6, &labelled)), MoveSet::TwoWay, 6).unwrap();
+    assert_eq!(plan.kind(), "one-hot");
+}
