@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use qubo_workbench::params::{ParamSpec, ParamType, ParamValues};
-use qubo_workbench::qubo::{Qubo, StoredModel};
+use qubo_workbench::qubo::{OneHotGroups, Qubo, StoredModel};
 use qubo_workbench::remote::fake_da::{DaFaults, FakeDa};
 use qubo_workbench::remote::fake_sapi::{FakeSapi, Faults, example_solvers};
 use qubo_workbench::rng::splitmix64;
@@ -55,6 +55,18 @@ fn samplers(num_reads: usize, seed: u64) -> Vec<Box<dyn Sampler>> {
             }
             out.push(sampler_from_params(e.name, &p).expect("the registry builds"));
         }
+        // Samplers with a move set: once more per move set that is not the default.
+        if let Some(ParamSpec {
+            ty: ParamType::Choice(words),
+            ..
+        }) = e.params.iter().find(|p| p.name == "moves")
+        {
+            for word in words.iter().filter(|w| **w != "auto") {
+                let mut p = params.clone();
+                p.insert("moves".into(), json!(word));
+                out.push(sampler_from_params(e.name, &p).expect("the registry builds"));
+            }
+        }
     }
     out
 }
@@ -76,32 +88,129 @@ fn random_qubo(n: usize, seed: u64) -> Qubo {
     Qubo::new(linear, terms, 0.5).unwrap()
 }
 
+/// A random QUBO over a `side`×`side` permutation (variable `side·r + c` is "row r takes
+/// column c"; rows and columns are exactly-one groups, penalised with weight 3 and attached as
+/// `OneHotGroups`) and `free` further variables, so every move set has something to hold.
+fn permutation_model(side: usize, free: usize, seed: u64) -> StoredModel {
+    let n = side * side + free;
+    let random = random_qubo(n, seed);
+    let mut linear = random.linear().to_vec();
+    let mut terms: Vec<(usize, usize, f64)> = random
+        .couplings()
+        .iter()
+        .map(|c| (c.i as usize, c.j as usize, c.value / 4.0))
+        .collect();
+    for v in &mut linear {
+        *v /= 4.0;
+    }
+    let mut groups: Vec<(String, Vec<u32>)> = Vec::new();
+    for r in 0..side {
+        groups.push((
+            format!("row[{r}]"),
+            (0..side).map(|c| (side * r + c) as u32).collect(),
+        ));
+        groups.push((
+            format!("col[{r}]"),
+            (0..side).map(|c| (side * c + r) as u32).collect(),
+        ));
+    }
+    let mut offset = 0.5;
+    for (_, vars) in &groups {
+        // 3·(Σx − 1)² = 3 − 3Σx + 6Σ_{i<j} xᵢxⱼ.
+        offset += 3.0;
+        for (k, &u) in vars.iter().enumerate() {
+            linear[u as usize] -= 3.0;
+            for &v in &vars[k + 1..] {
+                terms.push((u as usize, v as usize, 6.0));
+            }
+        }
+    }
+    let q = Qubo::new(linear, terms, offset).unwrap();
+    let one_hot =
+        OneHotGroups::from_labelled(n, groups.iter().map(|(l, v)| (l.as_str(), v.clone())));
+    assert_eq!(one_hot.two_way, Some([0, 1]));
+    StoredModel::new(q).with_one_hot(one_hot)
+}
+
 #[test]
 fn energies_match_the_model() {
-    let q = random_qubo(14, 1);
-    let m = StoredModel::new(q.clone());
-    for s in samplers(40, 5) {
-        let set = s.sample(&m, &RunControl::new()).unwrap();
-        assert!(!set.rows.is_empty(), "{}", s.name());
-        for row in &set.rows {
-            assert_eq!(row.energy, q.energy(&row.sample).unwrap(), "{}", s.name());
+    let plain = StoredModel::new(random_qubo(14, 1));
+    let grouped = permutation_model(3, 3, 1);
+    for m in [&plain, &grouped] {
+        for s in samplers(40, 5) {
+            let set = s.sample(m, &RunControl::new()).unwrap();
+            assert!(!set.rows.is_empty(), "{}", s.name());
+            for row in &set.rows {
+                assert_eq!(
+                    row.energy,
+                    m.qubo.energy(&row.sample).unwrap(),
+                    "{}",
+                    s.name()
+                );
+            }
+            assert!(
+                set.rows.windows(2).all(|w| w[0].energy <= w[1].energy),
+                "{} sorted",
+                s.name()
+            );
         }
-        assert!(
-            set.rows.windows(2).all(|w| w[0].energy <= w[1].energy),
-            "{} sorted",
-            s.name()
-        );
     }
 }
 
 #[test]
+fn moves_hold_their_groups_in_every_read() {
+    let m = permutation_model(4, 2, 6);
+    let holds = |x: &[u8]| {
+        (0..4).all(|r| {
+            (0..4).map(|c| x[4 * r + c] as u32).sum::<u32>() == 1
+                && (0..4).map(|c| x[4 * c + r] as u32).sum::<u32>() == 1
+        })
+    };
+    let mut with_moves = 0;
+    for s in samplers(24, 9) {
+        let set = s.sample(&m, &RunControl::new()).unwrap();
+        let moves = set.info.params.get("moves").and_then(|v| v.as_str());
+        if !matches!(moves, Some("one-hot" | "two-way")) {
+            continue;
+        }
+        with_moves += 1;
+        let held = set.info.params["held_groups"].as_array().unwrap().len();
+        assert_eq!(held, if moves == Some("two-way") { 2 } else { 1 });
+        for row in &set.rows {
+            if held == 2 {
+                assert!(holds(&row.sample), "{}: {:?}", s.name(), row.sample);
+            } else {
+                // One-hot holds the widest family (rows: the first of two equal ones).
+                assert!(
+                    (0..4).all(|r| (0..4).map(|c| row.sample[4 * r + c] as u32).sum::<u32>() == 1),
+                    "{}",
+                    s.name()
+                );
+            }
+        }
+        assert!(
+            set.info.details["moves"]
+                .as_str()
+                .unwrap()
+                .contains("held by")
+        );
+    }
+    // SA and PT, each with one-hot and two-way.
+    assert_eq!(with_moves, 4);
+}
+
+#[test]
 fn counts_add_up_to_num_reads() {
-    let m = StoredModel::new(random_qubo(12, 2));
-    for reads in [1, 7, 33, 100] {
-        for s in samplers(reads, 3) {
-            let set = s.sample(&m, &RunControl::new()).unwrap();
-            assert_eq!(set.num_reads(), reads, "{} with {reads} reads", s.name());
-            assert!(!set.info.cancelled);
+    for m in [
+        StoredModel::new(random_qubo(12, 2)),
+        permutation_model(3, 3, 2),
+    ] {
+        for reads in [1, 7, 33, 100] {
+            for s in samplers(reads, 3) {
+                let set = s.sample(&m, &RunControl::new()).unwrap();
+                assert_eq!(set.num_reads(), reads, "{} with {reads} reads", s.name());
+                assert!(!set.info.cancelled);
+            }
         }
     }
 }
@@ -109,7 +218,15 @@ fn counts_add_up_to_num_reads() {
 #[test]
 fn same_seed_same_result_whatever_the_thread_count() {
     let m = StoredModel::new(random_qubo(20, 4));
+    let grouped = permutation_model(4, 4, 4);
     for (a, b) in samplers(50, 11).into_iter().zip(samplers(50, 11)) {
+        let one = a
+            .sample(&grouped, &RunControl::new().with_threads(Some(1)))
+            .unwrap();
+        let two = b
+            .sample(&grouped, &RunControl::new().with_threads(Some(2)))
+            .unwrap();
+        assert_eq!(one.rows, two.rows, "{} on the grouped model", a.name());
         let one = a
             .sample(&m, &RunControl::new().with_threads(Some(1)))
             .unwrap();
