@@ -12,7 +12,9 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use super::dwave_config::Environment;
-use super::fujitsu::{Credential, DEFAULT_ENDPOINT, DaClient, decode_solution, request, timing_ms};
+use super::fujitsu::{
+    Credential, DEFAULT_ENDPOINT, DaClient, DaGroups, decode_solution, request, timing_ms,
+};
 use super::{RemoteError, Secret};
 use crate::params::{ParamDefault, ParamSpec, ParamType, ParamValues};
 use crate::qubo::Model;
@@ -96,6 +98,16 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
             8000,
             "global search cut-off level",
         ),
+        ParamSpec {
+            name: "one_hot_groups",
+            ty: ParamType::Choice(&["auto", "off"]),
+            default: ParamDefault::Word("auto"),
+            help: "auto: send the model's exactly-one groups (a cell's digits, a position's \
+                   pieces) as two_way_one_hot_groups or one_way_one_hot_groups, so the \
+                   annealer only visits states that satisfy them; off: send none",
+            alias: None,
+            exposed: true,
+        },
         ParamSpec {
             name: "polynomial",
             ty: ParamType::Choice(&["objective", "penalty"]),
@@ -293,7 +305,11 @@ impl DigitalAnnealer {
             .filter(|k| as_penalty || !k.contains("penalty"))
             .filter_map(|&k| Some((k.to_string(), self.values.get(k)?.clone())))
             .collect();
-        let body = request(&qubo, service, as_penalty)?;
+        let groups = match self.text("one_hot_groups").as_deref() {
+            Some("off") => DaGroups::of(None, n),
+            _ => DaGroups::of(model.one_hot(), n),
+        };
+        let body = request(&qubo, service, as_penalty, &groups)?;
         let mut info = SampleInfo {
             sampler: ENTRY.name.into(),
             params: self.params(),
@@ -333,7 +349,10 @@ impl DigitalAnnealer {
         };
         let wall_s = t_remote.elapsed().as_secs_f64();
         let t_post = Instant::now();
-        let solutions = decode_solution(&solution, n)?;
+        let mut solutions = decode_solution(&solution, n)?;
+        for s in &mut solutions {
+            s.sample = groups.to_model(&s.sample);
+        }
         let worst = solutions
             .iter()
             .map(|s| (model.energy(&s.sample) - qubo.offset() - s.energy).abs())
@@ -351,6 +370,12 @@ impl DigitalAnnealer {
         info.num_reads_requested = counted.iter().map(|c| c.1).sum();
         info.sampling_ns = (wall_s * 1e9) as u64;
         info.details.insert("job_id".into(), json!(job_id));
+        if let Some((key, numbers)) = &groups.param {
+            info.details.insert(
+                "one_hot_groups".into(),
+                json!(format!("{} groups sent as {key}", numbers.len())),
+            );
+        }
         info.details.insert("wall_s".into(), json!(wall_s));
         info.details
             .insert("timing".into(), Value::Object(timing_ms(&solution)));

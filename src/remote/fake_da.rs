@@ -264,6 +264,9 @@ fn solve(request: &Value) -> Result<Value, String> {
         .cloned()
         .unwrap_or_default();
     for (k, v) in &params {
+        if k.ends_with("_one_hot_groups") {
+            continue; // read with the problem's size, below
+        }
         let Some(&(_, lo, hi)) = RANGES.iter().find(|r| r.0 == k) else {
             return Err(format!("unknown fujitsuDA3 parameter {k:?}"));
         };
@@ -336,15 +339,24 @@ fn solve(request: &Value) -> Result<Value, String> {
         lin[i] = c;
     }
     let qubo = Qubo::new(lin, quadratic, offset).map_err(|e| e.to_string())?;
+    // The one-hot groups over the leading variables, kept satisfied as the annealer does:
+    // our SA with moves that hold them.
+    let groups = super::fujitsu::DaGroups::read(&params, n)?;
+    let moves = match (groups.is_empty(), groups.two_way.is_some()) {
+        (true, _) => "flip",
+        (false, true) => "two-way",
+        (false, false) => "one-hot",
+    };
     let mut values = crate::params::ParamValues::new();
     values.insert("num_reads".into(), json!(get("num_run", 16).min(64)));
     values.insert("seed".into(), json!(1));
+    values.insert("moves".into(), json!(moves));
     let sa = crate::sampler::annealing::ENTRY
         .build_with(&values)
         .map_err(|e| e.to_string())?;
     let set = sa
         .sample(
-            &StoredModel::new(qubo),
+            &StoredModel::new(qubo).with_one_hot(groups),
             &RunControl::new().with_threads(Some(1)),
         )
         .map_err(|e| e.to_string())?;

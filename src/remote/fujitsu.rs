@@ -255,23 +255,243 @@ fn job_result(v: &Value) -> Result<JobResult, RemoteError> {
     })
 }
 
+/// How a model's exactly-one groups travel to the Digital Annealer, whose API takes them as
+/// `one_way_one_hot_groups` / `two_way_one_hot_groups`: group sizes over the *leading*
+/// variables, contiguous. The variables are renumbered so the groups lead (`order[wire]` is the
+/// model's variable at wire index `wire`) and mapped back on return.
+/// - two-way: the permutation pair (`OneHotGroups::two_way`) when it splits into complete k×k
+///   blocks with one variable per (row, column) (a Sudoku's row: cells × digits); each block's
+///   k² variables row by row, sent as the number k;
+/// - else one-way: the widest family, each group's variables together, sent as its size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DaGroups {
+    /// Wire index → model variable (a permutation of 0..n).
+    pub order: Vec<u32>,
+    /// The parameter (`one_way_one_hot_groups` or `two_way_one_hot_groups`) and its numbers.
+    pub param: Option<(&'static str, Vec<usize>)>,
+}
+
+impl DaGroups {
+    /// The layout for a model of `n` variables with these groups (none: identity, no param).
+    pub fn of(groups: Option<&crate::qubo::OneHotGroups>, n: usize) -> DaGroups {
+        let identity = || DaGroups {
+            order: (0..n as u32).collect(),
+            param: None,
+        };
+        let Some(groups) = groups.filter(|g| !g.is_empty()) else {
+            return identity();
+        };
+        let (blocks, numbers) = match groups
+            .two_way
+            .and_then(|[a, b]| square_blocks(groups, a, b, n))
+        {
+            Some((blocks, k)) => (blocks, ("two_way_one_hot_groups", k)),
+            None => {
+                let Some(w) = groups.widest() else {
+                    return identity();
+                };
+                let f = &groups.families[w];
+                let sizes = f.groups.iter().map(Vec::len).collect();
+                (f.groups.clone(), ("one_way_one_hot_groups", sizes))
+            }
+        };
+        let mut placed = vec![false; n];
+        let mut order = Vec::with_capacity(n);
+        for v in blocks.into_iter().flatten() {
+            placed[v as usize] = true;
+            order.push(v);
+        }
+        order.extend((0..n as u32).filter(|&v| !placed[v as usize]));
+        DaGroups {
+            order,
+            param: Some(numbers),
+        }
+    }
+
+    /// Model variable → wire index.
+    pub fn wire_index(&self) -> Vec<u32> {
+        let mut wire = vec![0u32; self.order.len()];
+        for (w, &v) in self.order.iter().enumerate() {
+            wire[v as usize] = w as u32;
+        }
+        wire
+    }
+
+    /// A wire sample as the model's.
+    pub fn to_model(&self, wire: &[u8]) -> Vec<u8> {
+        let mut x = vec![0u8; wire.len()];
+        for (w, &v) in self.order.iter().enumerate() {
+            x[v as usize] = wire[w];
+        }
+        x
+    }
+
+    /// The groups a request's numbers describe, over `n` wire variables (the fake's reading):
+    /// one-way, consecutive groups of the given sizes; two-way, k×k blocks whose rows and
+    /// columns are groups. Errors name what does not fit.
+    pub fn read(
+        params: &Map<String, Value>,
+        n: usize,
+    ) -> Result<crate::qubo::OneHotGroups, String> {
+        let numbers = |key: &str| -> Result<Option<Vec<usize>>, String> {
+            let Some(v) = params.get(key) else {
+                return Ok(None);
+            };
+            let list = v
+                .get("numbers")
+                .and_then(Value::as_array)
+                .ok_or(format!("{key} must be {{\"numbers\": [int, …]}}"))?;
+            list.iter()
+                .map(|x| x.as_u64().filter(|&k| k >= 1).map(|k| k as usize))
+                .collect::<Option<Vec<usize>>>()
+                .map(Some)
+                .ok_or(format!("{key}: every number must be a positive integer"))
+        };
+        let one_way = numbers("one_way_one_hot_groups")?;
+        let two_way = numbers("two_way_one_hot_groups")?;
+        let mut labelled: Vec<(String, Vec<u32>)> = Vec::new();
+        let mut next = 0usize;
+        match (one_way, two_way) {
+            (Some(_), Some(_)) => {
+                return Err("one_way_one_hot_groups and two_way_one_hot_groups together".into());
+            }
+            (Some(sizes), None) => {
+                for (g, &k) in sizes.iter().enumerate() {
+                    labelled.push((
+                        format!("group[{g}]"),
+                        (next..next + k).map(|v| v as u32).collect(),
+                    ));
+                    next = next.saturating_add(k);
+                }
+            }
+            (None, Some(sides)) => {
+                for (b, &k) in sides.iter().enumerate() {
+                    for r in 0..k {
+                        let row = (0..k).map(|c| (next + r * k + c) as u32).collect();
+                        let col = (0..k).map(|c| (next + c * k + r) as u32).collect();
+                        labelled.push((format!("row[{b}][{r}]"), row));
+                        labelled.push((format!("col[{b}][{r}]"), col));
+                    }
+                    next = next.saturating_add(k.saturating_mul(k));
+                }
+            }
+            (None, None) => {}
+        }
+        if next > n {
+            return Err(format!(
+                "the one-hot groups cover {next} variables, but the problem has {n}"
+            ));
+        }
+        Ok(crate::qubo::OneHotGroups::from_labelled(
+            n,
+            labelled.iter().map(|(l, v)| (l.as_str(), v.clone())),
+        ))
+    }
+}
+
+/// The permutation pair (families `a`, `b`) as complete k×k blocks, one variable per (A, B)
+/// pair: each block's variables row by row (A groups as rows, B groups as columns), and k per
+/// block. `None` when the pair does not split that way.
+fn square_blocks(
+    groups: &crate::qubo::OneHotGroups,
+    a: usize,
+    b: usize,
+    n: usize,
+) -> Option<(Vec<Vec<u32>>, Vec<usize>)> {
+    let (fa, fb) = (&groups.families[a], &groups.families[b]);
+    let mut b_of = vec![u32::MAX; n];
+    for (g, vars) in fb.groups.iter().enumerate() {
+        for &v in vars {
+            b_of[v as usize] = g as u32;
+        }
+    }
+    // Blocks: A groups joined by sharing a B group.
+    let mut block_of_b = vec![u32::MAX; fb.groups.len()];
+    let mut blocks: Vec<Vec<usize>> = Vec::new(); // A groups per block
+    let mut block_of_a = vec![u32::MAX; fa.groups.len()];
+    for (ga, vars) in fa.groups.iter().enumerate() {
+        let bs: Vec<u32> = vars.iter().map(|&v| b_of[v as usize]).collect();
+        let known = bs
+            .iter()
+            .map(|&g| block_of_b[g as usize])
+            .find(|&k| k != u32::MAX);
+        let k = known.unwrap_or_else(|| {
+            blocks.push(Vec::new());
+            blocks.len() as u32 - 1
+        });
+        // Every B group of this A group must be new or in the same block.
+        if bs
+            .iter()
+            .any(|&g| block_of_b[g as usize] != u32::MAX && block_of_b[g as usize] != k)
+        {
+            return None;
+        }
+        for &g in &bs {
+            block_of_b[g as usize] = k;
+        }
+        block_of_a[ga] = k;
+        blocks[k as usize].push(ga);
+    }
+    let mut out = Vec::new();
+    let mut sides = Vec::new();
+    for rows in &blocks {
+        let k = rows.len();
+        // Columns: this block's B groups in the order the first row meets them.
+        let first = &fa.groups[rows[0]];
+        let cols: Vec<u32> = first.iter().map(|&v| b_of[v as usize]).collect();
+        if cols.len() != k {
+            return None;
+        }
+        let mut col_of = std::collections::BTreeMap::new();
+        for (c, &g) in cols.iter().enumerate() {
+            if col_of.insert(g, c).is_some() {
+                return None;
+            }
+        }
+        for &ga in rows {
+            let vars = &fa.groups[ga];
+            if vars.len() != k {
+                return None;
+            }
+            let mut row = vec![u32::MAX; k];
+            for &v in vars {
+                let c = *col_of.get(&b_of[v as usize])?;
+                if row[c] != u32::MAX {
+                    return None;
+                }
+                row[c] = v;
+            }
+            out.push(row);
+        }
+        sides.push(k);
+    }
+    Some((out, sides))
+}
+
 /// The request body: the model as a binary polynomial (linear `[i]`, quadratic `[i, j]`; the
-/// constant left out) and the `fujitsuDA3` parameters. Refuses coefficients beyond 2^52.
+/// constant left out; variables at their wire indices, `groups`) and the `fujitsuDA3`
+/// parameters, with the one-hot groups' numbers when there are any. Refuses coefficients beyond 2^52.
 /// `as_penalty` sends it as `penalty_binary_polynomial` (weighted by `penalty_coef`) beside an
 /// empty objective.
 pub fn request(
     q: &crate::qubo::Qubo,
-    params: Map<String, Value>,
+    mut params: Map<String, Value>,
     as_penalty: bool,
+    groups: &DaGroups,
 ) -> Result<Value, RemoteError> {
+    let wire = groups.wire_index();
     let mut terms = Vec::with_capacity(q.num_variables() + q.num_interactions());
     for (i, &c) in q.linear().iter().enumerate() {
         if c != 0.0 {
-            terms.push((c, vec![i as u32]));
+            terms.push((c, vec![wire[i]]));
         }
     }
     for c in q.couplings().iter().filter(|c| c.value != 0.0) {
-        terms.push((c.value, vec![c.i, c.j]));
+        let (i, j) = (wire[c.i as usize], wire[c.j as usize]);
+        terms.push((c.value, vec![i.min(j), i.max(j)]));
+    }
+    if let Some((key, numbers)) = &groups.param {
+        params.insert(key.to_string(), json!({ "numbers": numbers }));
     }
     if let Some((c, p)) = terms.iter().find(|(c, _)| c.abs() > MAX_COEFFICIENT) {
         return Err(RemoteError::Problem(format!(
@@ -359,18 +579,125 @@ mod tests {
     #[test]
     fn requests_are_polynomials_without_the_constant() {
         let q = Qubo::new(vec![-1.0, 0.0, 2.0], [(0, 1, 3.0)], 7.0).unwrap();
-        let r = request(&q, Map::new(), false).unwrap();
+        let r = request(&q, Map::new(), false, &DaGroups::of(None, 3)).unwrap();
         assert_eq!(
             r["binary_polynomial"]["terms"],
             json!([{"c": -1.0, "p": [0]}, {"c": 2.0, "p": [2]}, {"c": 3.0, "p": [0, 1]}])
         );
         let huge = Qubo::new(vec![1e17], [], 0.0).unwrap();
         assert!(
-            request(&huge, Map::new(), false)
+            request(&huge, Map::new(), false, &DaGroups::of(None, 1))
                 .unwrap_err()
                 .to_string()
                 .contains("2^52")
         );
+    }
+
+    /// Cells × row-digits of a board of `rows` rows, `side` cells and digits per row:
+    /// x[r][c][d] = side²·r + side·c + d.
+    fn latin_rows(rows: usize, side: usize) -> crate::qubo::OneHotGroups {
+        let x = |r: usize, c: usize, d: usize| (side * side * r + side * c + d) as u32;
+        let mut labelled: Vec<(String, Vec<u32>)> = Vec::new();
+        for r in 0..rows {
+            for c in 0..side {
+                labelled.push((
+                    format!("cell[{r}][{c}]"),
+                    (0..side).map(|d| x(r, c, d)).collect(),
+                ));
+            }
+        }
+        for r in 0..rows {
+            for d in 0..side {
+                labelled.push((
+                    format!("row[{r}]#{d}"),
+                    (0..side).map(|c| x(r, c, d)).collect(),
+                ));
+            }
+        }
+        crate::qubo::OneHotGroups::from_labelled(
+            rows * side * side + 1,
+            labelled.iter().map(|(l, v)| (l.as_str(), v.clone())),
+        )
+    }
+
+    #[test]
+    fn a_permutation_goes_as_square_blocks_over_the_leading_variables() {
+        // Two rows of 3 cells × 3 digits and one free variable: two 3×3 blocks, then the free.
+        let n = 19;
+        let groups = latin_rows(2, 3);
+        let da = DaGroups::of(Some(&groups), n);
+        assert_eq!(da.param, Some(("two_way_one_hot_groups", vec![3, 3])));
+        assert_eq!(da.order[18], 18, "the free variable comes last");
+        let mut sorted = da.order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..n as u32).collect::<Vec<_>>());
+        // The fake's reading of the numbers holds exactly where the model's groups hold.
+        let mut params = Map::new();
+        params.insert("two_way_one_hot_groups".into(), json!({"numbers": [3, 3]}));
+        let wire_groups = DaGroups::read(&params, n).unwrap();
+        assert_eq!(wire_groups.two_way, Some([0, 1]));
+        let wire = da.wire_index();
+        // Row 0 holds digits (0, 1, 2) in cells (0, 1, 2); row 1 holds (2, 0, 1).
+        let mut x = vec![0u8; n];
+        for (r, digits) in [(0usize, [0, 1, 2]), (1, [2, 0, 1])] {
+            for (c, d) in digits.into_iter().enumerate() {
+                x[9 * r + 3 * c + d] = 1;
+            }
+        }
+        let mut on_wire = vec![0u8; n];
+        for v in 0..n {
+            on_wire[wire[v] as usize] = x[v];
+        }
+        assert!(wire_groups.holds(0, &on_wire) && wire_groups.holds(1, &on_wire));
+        assert_eq!(da.to_model(&on_wire), x);
+        // Without groups: the identity, nothing sent.
+        assert_eq!(DaGroups::of(None, 4).order, vec![0, 1, 2, 3]);
+        assert_eq!(DaGroups::of(None, 4).param, None);
+    }
+
+    #[test]
+    fn groups_that_are_not_square_blocks_go_one_way_and_bad_numbers_are_refused() {
+        // An edge board's shape: each (cell, piece) pair has two variables (rotations).
+        let labelled = vec![
+            ("cell[0]", vec![0, 1, 2, 3]),
+            ("cell[1]", vec![4, 5, 6, 7]),
+            ("piece[0]", vec![0, 1, 4, 5]),
+            ("piece[1]", vec![2, 3, 6, 7]),
+        ];
+        let groups = crate::qubo::OneHotGroups::from_labelled(8, labelled);
+        assert!(groups.two_way.is_some());
+        let da = DaGroups::of(Some(&groups), 8);
+        assert_eq!(da.param, Some(("one_way_one_hot_groups", vec![4, 4])));
+        let read = |v: Value| {
+            let mut p = Map::new();
+            for (k, x) in v.as_object().unwrap() {
+                p.insert(k.clone(), x.clone());
+            }
+            DaGroups::read(&p, 8)
+        };
+        assert!(read(json!({"one_way_one_hot_groups": {"numbers": [4, 4]}})).is_ok());
+        for (bad, says) in [
+            (
+                json!({"one_way_one_hot_groups": {"numbers": [4, 5]}}),
+                "cover 9",
+            ),
+            (
+                json!({"two_way_one_hot_groups": {"numbers": [3]}}),
+                "cover 9",
+            ),
+            (
+                json!({"one_way_one_hot_groups": {"numbers": [0]}}),
+                "positive",
+            ),
+            (json!({"one_way_one_hot_groups": [4]}), "numbers"),
+            (
+                json!({"one_way_one_hot_groups": {"numbers": [4]}, "two_way_one_hot_groups": {"numbers": [2]}}),
+                "together",
+            ),
+        ] {
+            let e = read(bad).unwrap_err();
+            assert!(e.contains(says), "{e}");
+        }
     }
 
     #[test]

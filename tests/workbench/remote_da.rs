@@ -254,3 +254,47 @@ fn the_cli_solves_a_sudoku_on_the_fake_annealer_with_the_key_from_the_environmen
         "{err}"
     );
 }
+
+#[test]
+fn a_full_sudoku_goes_with_its_groups_as_square_blocks_and_comes_back_holding_them() {
+    // The full (not presolved) Shidoku: cells × row-digits are four 4×4 blocks; the request
+    // says so, the fake keeps them satisfied, and the samples come back in the model's order.
+    let fake = FakeDa::start(KEY).unwrap();
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/puzzles/sudoku/shidoku-6givens.txt"
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_qubo-workbench"))
+        .args([
+            "solve",
+            file,
+            "--no-presolve",
+            "--sampler",
+            "fujitsu-da",
+            "--poll-interval-s",
+            "0.01",
+            "--json",
+            "--endpoint",
+            &fake.base_url,
+        ])
+        .env_clear()
+        .env("FUJITSU_DA_API_KEY", KEY)
+        .output()
+        .unwrap();
+    let v = stdout_json(&out);
+    assert_eq!(v["best"]["valid"], true, "{v}");
+    assert_eq!(
+        v["sampler_details"]["one_hot_groups"],
+        "4 groups sent as two_way_one_hot_groups"
+    );
+    let posted: Vec<serde_json::Value> = fake
+        .seen()
+        .iter()
+        .filter(|s| s.method == "POST")
+        .map(|s| serde_json::from_slice(&s.body).unwrap())
+        .collect();
+    assert_eq!(
+        posted[0]["fujitsuDA3"]["two_way_one_hot_groups"],
+        serde_json::json!({"numbers": [4, 4, 4, 4]})
+    );
+}
