@@ -623,7 +623,7 @@ impl SimulatedAnnealing {
         if !super::moves::run::can_start(plan, seed) {
             return Err(unholdable(plan));
         }
-        let layout = Layout::new(model);
+        let layout = Layout::new(model, plan);
         let mut spec = self.schedule_spec();
         if spec.beta_range.is_none() && spec.kind != BetaScheduleType::Custom {
             let (hot, cold) = super::moves::run::beta_range(&layout, plan, seed)

@@ -17,6 +17,16 @@ pub(in crate::sampler) trait Engine {
     fn delta(&mut self, change: &[u32]) -> f64;
     /// Flips every variable of `change`.
     fn apply(&mut self, change: &[u32]);
+    /// Flips every variable of `change` when its ΔE ≤ `threshold` and returns the ΔE; else
+    /// leaves the state as it was.
+    #[inline(always)]
+    fn try_change(&mut self, change: &[u32], threshold: f64) -> Option<f64> {
+        let de = self.delta(change);
+        (de <= threshold).then(|| {
+            self.apply(change);
+            de
+        })
+    }
     /// The state as 0/1.
     fn state(&self) -> Vec<u8>;
     /// The exact energy of the state (recomputed).
@@ -190,6 +200,9 @@ impl Engine for CsrEngine<'_> {
 /// A state on a structured model: the bits and the running sums per group, port and label.
 pub(in crate::sampler) struct GroupedEngine<'k> {
     k: &'k GroupedKernel,
+    /// Every group of the kernel is held by the moves (its weight zeroed, `run::Layout`): its
+    /// sums need not be kept at all.
+    skip_groups: bool,
     on: Vec<u8>,
     in_group: Vec<f64>,
     at_port: Vec<f64>,
@@ -197,9 +210,10 @@ pub(in crate::sampler) struct GroupedEngine<'k> {
 }
 
 impl<'k> GroupedEngine<'k> {
-    pub fn new(k: &'k GroupedKernel, x: Vec<u8>) -> Self {
+    pub fn new(k: &'k GroupedKernel, skip_groups: bool, x: Vec<u8>) -> Self {
         let mut e = GroupedEngine {
             k,
+            skip_groups,
             on: x,
             in_group: vec![0.0; k.num_groups],
             at_port: vec![0.0; k.num_ports],
@@ -215,8 +229,10 @@ impl<'k> GroupedEngine<'k> {
         let k = self.k;
         let x = self.on[v] as f64;
         let mut field = k.linear[v];
-        for (&g, &c) in k.groups[v].iter().zip(&k.coef[v]) {
-            field += k.twice_weight[g as usize] * c * (self.in_group[g as usize] - c * x);
+        if !self.skip_groups {
+            for (&g, &c) in k.groups[v].iter().zip(&k.coef[v]) {
+                field += k.twice_weight[g as usize] * c * (self.in_group[g as usize] - c * x);
+            }
         }
         let row = k.pair_start[v] as usize..k.pair_start[v + 1] as usize;
         for (&j, &q) in k.pair_cols[row.clone()].iter().zip(&k.pair_vals[row]) {
@@ -234,8 +250,10 @@ impl<'k> GroupedEngine<'k> {
         let k = self.k;
         let d = 1.0 - 2.0 * self.on[v] as f64;
         self.on[v] ^= 1;
-        for (&g, &c) in k.groups[v].iter().zip(&k.coef[v]) {
-            self.in_group[g as usize] += c * d;
+        if !self.skip_groups {
+            for (&g, &c) in k.groups[v].iter().zip(&k.coef[v]) {
+                self.in_group[g as usize] += c * d;
+            }
         }
         for &(p, pl) in &k.own[v] {
             self.at_port[p as usize] += d;
@@ -268,6 +286,23 @@ impl Engine for GroupedEngine<'_> {
         for &v in change {
             self.flip(v as usize);
         }
+    }
+
+    #[inline(always)]
+    fn try_change(&mut self, change: &[u32], threshold: f64) -> Option<f64> {
+        // Priced by flipping: an accepted change is already applied.
+        let mut de = 0.0;
+        for &v in change {
+            de += self.flip_delta(v as usize);
+            self.flip(v as usize);
+        }
+        if de <= threshold {
+            return Some(de);
+        }
+        for &v in change.iter().rev() {
+            self.flip(v as usize);
+        }
+        None
     }
 
     fn state(&self) -> Vec<u8> {

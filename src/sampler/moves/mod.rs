@@ -416,10 +416,7 @@ impl<E: Engine> MoveState<E> {
         let threshold = neg_ln_uniform(rng.next_u32()) as f64 * inv_beta;
         let ga = plan.a_of[v as usize];
         if ga == NONE {
-            let de = self.engine.delta(&[v]);
-            if de <= threshold {
-                self.accept(&[v], de);
-            }
+            self.attempt(&[v], threshold);
             return;
         }
         let a = self.one_a[ga as usize];
@@ -427,10 +424,7 @@ impl<E: Engine> MoveState<E> {
             return;
         }
         if !plan.two_way {
-            let change = [a, v];
-            let de = self.engine.delta(&change);
-            if de <= threshold {
-                self.accept(&change, de);
+            if self.attempt(&[a, v], threshold) {
                 self.one_a[ga as usize] = v;
             }
             return;
@@ -439,10 +433,7 @@ impl<E: Engine> MoveState<E> {
         let b = self.one_b[gb as usize];
         if a == b {
             // v shares both groups with the current 1: it moves in place (a piece turns).
-            let change = [a, v];
-            let de = self.engine.delta(&change);
-            if de <= threshold {
-                self.accept(&change, de);
+            if self.attempt(&[a, v], threshold) {
                 self.one_a[ga as usize] = v;
                 self.one_b[gb as usize] = v;
             }
@@ -472,10 +463,7 @@ impl<E: Engine> MoveState<E> {
                 (back / forth).ln() / beta.max(f64::MIN_POSITIVE)
             }
         };
-        let change = [a, b, v, w];
-        let de = self.engine.delta(&change);
-        if de <= threshold + bonus {
-            self.accept(&change, de);
+        if self.attempt(&[a, b, v, w], threshold + bonus) {
             self.one_a[ga as usize] = v;
             self.one_b[gb as usize] = v;
             self.one_a[a2 as usize] = w;
@@ -483,11 +471,17 @@ impl<E: Engine> MoveState<E> {
         }
     }
 
+    /// Makes `change` when its ΔE ≤ `threshold`; whether it did.
     #[inline(always)]
-    fn accept(&mut self, change: &[u32], de: f64) {
-        self.engine.apply(change);
-        self.energy += de;
-        self.accepted += 1;
+    fn attempt(&mut self, change: &[u32], threshold: f64) -> bool {
+        match self.engine.try_change(change, threshold) {
+            Some(de) => {
+                self.energy += de;
+                self.accepted += 1;
+                true
+            }
+            None => false,
+        }
     }
 }
 

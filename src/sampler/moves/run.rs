@@ -19,13 +19,19 @@ const RESYNC_SWEEPS: usize = 256;
 /// stored couplings), else sorted CSR rows.
 pub(in crate::sampler) enum Layout {
     Csr(MoveCsr),
-    Grouped(GroupedKernel),
+    /// The structure's kernel, its held groups' pair weights zeroed (see `held_groups`), and
+    /// whether every group is held (the engine then keeps no group sums at all).
+    Grouped(GroupedKernel, bool),
 }
 
 impl Layout {
-    pub fn new(model: &dyn Model) -> Self {
+    pub fn new(model: &dyn Model, plan: &MovePlan) -> Self {
         match model.grouped() {
-            Some(g) => Layout::Grouped(g.kernel()),
+            Some(g) => {
+                let mut k = g.kernel();
+                let all_held = held_groups(&mut k, plan);
+                Layout::Grouped(k, all_held)
+            }
             None => Layout::Csr(MoveCsr::new(model)),
         }
     }
@@ -49,9 +55,68 @@ impl Layout {
     pub fn name(&self) -> &'static str {
         match self {
             Layout::Csr(_) => "csr",
-            Layout::Grouped(_) => "grouped",
+            Layout::Grouped(..) => "grouped",
         }
     }
+}
+
+/// Zeroes the pair weight of every kernel group that is a held group (the same members, one
+/// coefficient for all): under moves its sum never changes, so its pair terms add nothing to
+/// any ΔE, and with its x² and target terms still in the linear terms every energy stays exact
+/// for states that hold it. Returns whether every group is held.
+fn held_groups(k: &mut GroupedKernel, plan: &MovePlan) -> bool {
+    let spare = k.num_groups - 1;
+    // Per kernel group: members, the held A and B group its members share (NONE: none or
+    // several), and its coefficient (NaN: not one for all).
+    const MIXED: u32 = u32::MAX - 1;
+    let mut count = vec![0usize; spare];
+    let mut a_group = vec![super::NONE; spare];
+    let mut b_group = vec![super::NONE; spare];
+    let mut coef = vec![f64::NAN; spare];
+    let mut first = vec![true; spare];
+    for v in 0..plan.n {
+        for (&g, &c) in k.groups[v].iter().zip(&k.coef[v]) {
+            let g = g as usize;
+            if g == spare {
+                continue;
+            }
+            count[g] += 1;
+            let (a, b) = (plan.a_of[v], plan.b_of[v]);
+            if first[g] {
+                first[g] = false;
+                a_group[g] = a;
+                b_group[g] = b;
+                coef[g] = c;
+            } else {
+                if a_group[g] != a {
+                    a_group[g] = MIXED;
+                }
+                if b_group[g] != b {
+                    b_group[g] = MIXED;
+                }
+                if coef[g] != c {
+                    coef[g] = f64::NAN;
+                }
+            }
+        }
+    }
+    let mut b_size = vec![0usize; plan.num_b];
+    for &b in &plan.b_of {
+        if b != super::NONE {
+            b_size[b as usize] += 1;
+        }
+    }
+    let mut all = true;
+    for g in 0..spare {
+        let whole_a = a_group[g] < MIXED && plan.members(a_group[g]).len() == count[g];
+        let whole_b = plan.two_way && b_group[g] < MIXED && b_size[b_group[g] as usize] == count[g];
+        if (whole_a || whole_b) && !coef[g].is_nan() {
+            k.twice_weight[g] = 0.0;
+        } else if count[g] > 0 {
+            all = false;
+        }
+    }
+    all
 }
 
 /// Calls `$body` with `$make` bound to the engine constructor of `$layout` (a generic closure
@@ -63,8 +128,8 @@ macro_rules! with_engine {
                 let $make = |x: Vec<u8>| CsrEngine::new(m, x);
                 $body
             }
-            Layout::Grouped(k) => {
-                let $make = |x: Vec<u8>| GroupedEngine::new(k, x);
+            Layout::Grouped(k, all_held) => {
+                let $make = |x: Vec<u8>| GroupedEngine::new(k, *all_held, x);
                 $body
             }
         }

@@ -132,13 +132,20 @@ fn both_engines_sample_the_boltzmann_distribution_over_the_held_states() {
         let mut rng = Xoshiro128p::for_read(5, 0);
         let start = plan.random_start(&mut rng).unwrap();
         assert!(plan.holds(&start));
-        let kernel = m.kernel();
+        let run::Layout::Grouped(kernel, all_held) = run::Layout::new(&m, &plan) else {
+            panic!("a structured model")
+        };
+        assert_eq!(
+            all_held,
+            set == MoveSet::TwoWay,
+            "both families are all the groups"
+        );
         let csr = MoveCsr::new(&m);
         for beta in [0.7, 2.0] {
             assert_boltzmann(
                 &plan,
                 &m,
-                MoveState::new(&plan, GroupedEngine::new(&kernel, start.clone())),
+                MoveState::new(&plan, GroupedEngine::new(&kernel, all_held, start.clone())),
                 beta,
             );
             assert_boltzmann(
@@ -155,13 +162,17 @@ fn both_engines_sample_the_boltzmann_distribution_over_the_held_states() {
 fn every_move_keeps_the_groups_and_its_delta_is_the_energy_difference() {
     let (m, labelled) = model(3, 8);
     let n = m.num_variables();
-    let kernel = m.kernel();
     let csr = MoveCsr::new(&m);
     for set in [MoveSet::OneHot, MoveSet::TwoWay] {
         let plan = MovePlan::new(Some(&groups(n, &labelled)), set, n).unwrap();
+        // The structure with its held groups' pair weights zeroed walks exactly as the
+        // stored model does.
+        let run::Layout::Grouped(kernel, all_held) = run::Layout::new(&m, &plan) else {
+            panic!("a structured model")
+        };
         let mut rng = Xoshiro128p::for_read(2, 1);
         let start = plan.random_start(&mut rng).unwrap();
-        let mut a = MoveState::new(&plan, GroupedEngine::new(&kernel, start.clone()));
+        let mut a = MoveState::new(&plan, GroupedEngine::new(&kernel, all_held, start.clone()));
         let mut b = MoveState::new(&plan, CsrEngine::new(&csr, start));
         let (mut ra, mut rb) = (Xoshiro128p::for_read(4, 0), Xoshiro128p::for_read(4, 0));
         for sweep in 0..300 {

@@ -410,7 +410,7 @@ impl ParallelTempering {
         if !run::can_start(plan, seed) {
             return Err(unholdable());
         }
-        let layout = Layout::new(model);
+        let layout = Layout::new(model, plan);
         let (hot, cold) = match self.beta_range {
             Some([a, b]) => (a, b),
             None => run::beta_range(&layout, plan, seed).ok_or_else(unholdable)?,
