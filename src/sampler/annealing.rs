@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::control::ProgressTracker;
 use super::kernel::{BLOCK, KernelModel, inverse_beta, lowest, run_bytes, sweep_lanes, with_avx2};
-use super::moves::run::{Anneal, Layout};
+use super::moves::run::{Anneal, prepare};
 use super::moves::{MovePlan, MoveSet};
 use super::precision::KernelScale;
 use super::schedule::{BetaScheduleType, Schedule, ScheduleSpec};
@@ -441,16 +441,6 @@ impl SimulatedAnnealing {
     }
 }
 
-/// The refusal when no state holds a plan's groups at once.
-fn unholdable(plan: &MovePlan) -> SampleError {
-    SampleError::ModelNotSupported(format!(
-        "no assignment satisfies the {} groups at once, so {} moves have no state to start \
-         from: choose moves = one-hot or flip",
-        plan.held().join(" and "),
-        plan.kind()
-    ))
-}
-
 /// How a run went, for its `SampleInfo`.
 struct RunRecord {
     range: [f64; 2],
@@ -607,27 +597,20 @@ impl SimulatedAnnealing {
         control: &RunControl,
         t0: Instant,
     ) -> Result<SampleSet, SampleError> {
-        let n = model.num_variables();
         let threads = control.threads_for(self.num_reads);
-        check_memory(
-            || {
-                format!(
-                    "simulated annealing with {} moves of {} reads on {n} variables with {threads} thread(s)",
-                    plan.kind(),
-                    self.num_reads
-                )
-            },
-            Layout::bytes(model, threads).saturating_add(bytes_of(&[self.num_reads, n])),
-        )?;
         let seed = self.seed.unwrap_or_else(rand::random);
-        if !super::moves::run::can_start(plan, seed) {
-            return Err(unholdable(plan));
-        }
-        let layout = Layout::new(model, plan);
+        let layout = prepare(model, plan, self.num_reads, threads, seed, || {
+            format!(
+                "simulated annealing with {} moves of {} reads on {} variables with {threads} \
+                 thread(s)",
+                plan.kind(),
+                self.num_reads,
+                model.num_variables()
+            )
+        })?;
         let mut spec = self.schedule_spec();
         if spec.beta_range.is_none() && spec.kind != BetaScheduleType::Custom {
-            let (hot, cold) = super::moves::run::beta_range(&layout, plan, seed)
-                .ok_or_else(|| unholdable(plan))?;
+            let (hot, cold) = super::moves::run::beta_range(&layout, plan, seed)?;
             spec.beta_range = Some([hot, cold]);
         }
         let (schedule, range) = spec.schedule(model);

@@ -9,6 +9,7 @@ use super::{CsrEngine, Engine, GroupedEngine, MoveCsr, MovePlan, MoveState};
 use crate::qubo::Model;
 use crate::qubo::grouped::GroupedKernel;
 use crate::rng::Xoshiro128p;
+use crate::sampler::SampleError;
 use crate::sampler::control::ProgressTracker;
 use crate::sampler::schedule::Schedule;
 
@@ -152,22 +153,47 @@ fn start(
     Some((rng, x))
 }
 
-/// The β range for moves on `model` (see `moves::beta_range`), from a start of `seed`;
-/// `None` when no state holds the groups.
+/// What a sampler checks and builds before a run under moves: the memory the layout and
+/// `threads` read states (plus `num_reads` results) take, refused past the budget with
+/// `describe`'s words; a state that holds the groups (refused when none exists); the layout.
+pub(in crate::sampler) fn prepare(
+    model: &dyn Model,
+    plan: &MovePlan,
+    num_reads: usize,
+    threads: usize,
+    seed: u64,
+    describe: impl FnOnce() -> String,
+) -> Result<Layout, SampleError> {
+    let n = model.num_variables();
+    let bytes =
+        Layout::bytes(model, threads).saturating_add(crate::budget::bytes_of(&[num_reads, n]));
+    crate::budget::check_memory(describe, bytes)?;
+    if start(plan, seed, 0, None).is_none() {
+        return Err(unholdable(plan));
+    }
+    Ok(Layout::new(model, plan))
+}
+
+/// The refusal when no state holds a plan's groups at once.
+fn unholdable(plan: &MovePlan) -> SampleError {
+    SampleError::ModelNotSupported(format!(
+        "no assignment satisfies the {} groups at once, so {} moves have no state to start \
+         from: choose moves = one-hot or flip",
+        plan.held().join(" and "),
+        plan.kind()
+    ))
+}
+
+/// The β range for moves on the layout (see `moves::beta_range`), from a start of `seed`.
 pub(in crate::sampler) fn beta_range(
     layout: &Layout,
     plan: &MovePlan,
     seed: u64,
-) -> Option<(f64, f64)> {
-    let (mut rng, x) = start(plan, seed ^ 0x6d6f_7665, 0, None)?;
-    Some(with_engine!(layout, |make| {
+) -> Result<(f64, f64), SampleError> {
+    let (mut rng, x) = start(plan, seed ^ 0x6d6f_7665, 0, None).ok_or_else(|| unholdable(plan))?;
+    Ok(with_engine!(layout, |make| {
         super::beta_range(plan, MoveState::new(plan, make(x)), &mut rng)
     }))
-}
-
-/// Whether some state holds the plan's groups (two families may admit none).
-pub(in crate::sampler) fn can_start(plan: &MovePlan, seed: u64) -> bool {
-    start(plan, seed, 0, None).is_some()
 }
 
 /// One annealing read under moves; its final state, or `None` when cancelled.

@@ -253,3 +253,32 @@ fn two_way_starts_are_perfect_matchings_and_impossible_ones_are_refused() {
     let plan = MovePlan::new(Some(&groups(6, &labelled)), MoveSet::TwoWay, 6).unwrap();
     assert_eq!(plan.kind(), "one-hot");
 }
+
+#[test]
+fn groups_no_state_can_hold_are_refused_by_name() {
+    // Three rows and columns where rows 1 and 2 can both take only column 0: no permutation.
+    // Variables: x00 x01 x02 (row 0), x10 (row 1), x20 (row 2).
+    use crate::qubo::onehot::Family;
+    use crate::qubo::{Qubo, StoredModel};
+    let g = OneHotGroups {
+        families: vec![
+            Family {
+                name: "row".into(),
+                groups: vec![vec![0, 1, 2], vec![3], vec![4]],
+            },
+            Family {
+                name: "col".into(),
+                groups: vec![vec![0, 3, 4], vec![1], vec![2]],
+            },
+        ],
+        two_way: Some([0, 1]),
+    };
+    let plan = MovePlan::new(Some(&g), MoveSet::TwoWay, 5).unwrap();
+    let m = StoredModel::new(Qubo::new(vec![0.0; 5], [], 0.0).unwrap());
+    let e = run::prepare(&m, &plan, 1, 1, 1, String::new).err().unwrap();
+    assert!(
+        e.to_string()
+            .contains("no assignment satisfies the row and col groups at once"),
+        "{e}"
+    );
+}

@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 use super::control::ProgressTracker;
 use super::grouped::{LaneState, LaneTables, Sweep};
 use super::kernel::{KernelModel, inverse_beta, run_bytes, sweep_lanes, with_avx2};
-use super::moves::run::{Layout, Temper};
+use super::moves::run::Temper;
 use super::moves::{MovePlan, MoveSet};
 use super::precision::KernelScale;
 use super::schedule::default_beta_range;
@@ -386,34 +386,19 @@ impl ParallelTempering {
         use super::moves::run;
         let n = model.num_variables();
         let threads = control.threads_for(self.num_reads);
-        check_memory(
-            || {
-                format!(
-                    "parallel tempering with {} moves of {} ladders of {} replicas on {n} \
-                     variables with {threads} thread(s)",
-                    plan.kind(),
-                    self.num_reads,
-                    self.num_replicas
-                )
-            },
-            Layout::bytes(model, threads).saturating_add(bytes_of(&[self.num_reads, n])),
-        )?;
         let seed = self.seed.unwrap_or_else(rand::random);
-        let unholdable = || {
-            SampleError::ModelNotSupported(format!(
-                "no assignment satisfies the {} groups at once, so {} moves have no state to \
-                 start from: choose moves = one-hot or flip",
-                plan.held().join(" and "),
-                plan.kind()
-            ))
-        };
-        if !run::can_start(plan, seed) {
-            return Err(unholdable());
-        }
-        let layout = Layout::new(model, plan);
+        let layout = run::prepare(model, plan, self.num_reads, threads, seed, || {
+            format!(
+                "parallel tempering with {} moves of {} ladders of {} replicas on {n} variables \
+                 with {threads} thread(s)",
+                plan.kind(),
+                self.num_reads,
+                self.num_replicas
+            )
+        })?;
         let (hot, cold) = match self.beta_range {
             Some([a, b]) => (a, b),
-            None => run::beta_range(&layout, plan, seed).ok_or_else(unholdable)?,
+            None => run::beta_range(&layout, plan, seed)?,
         };
         let beta = geometric(hot, cold, self.num_replicas);
         let target = control.target_energy;
