@@ -175,6 +175,8 @@ fn the_first_run_on_the_example_with_nothing_changed_gives_valid_solutions() {
     assert_eq!(h.state().shared.settings.sampler, "auto");
     assert!(h.query_by_label_contains("auto → pt").is_some());
     assert!(h.query_by_label_contains("num_replicas").is_some());
+    // A Sudoku's groups of 9 are left to the flip kernels: no groups are held.
+    assert!(h.query_by_label_contains("moves:").is_none());
     run_to_end(&mut h, "the first run");
     let r = h.state().shared.result.as_ref().unwrap();
     assert_eq!(r.samples.info.sampler, "pt");
@@ -842,11 +844,12 @@ fn the_full_eternity_ii_runs_through_its_structure_in_the_workbench() {
     assert_eq!(r.samples.info.params["kernel"], "grouped");
     assert_eq!(r.samples.info.params["moves"], "two-way");
     assert_eq!(r.num_reads(), 4);
-    // The results say which groups the moves held.
+    // The solver panel and the results say which groups the moves held.
     frames(&mut h);
-    assert!(
-        h.query_by_label_contains("piece and cell groups held by two-way moves")
-            .is_some()
+    assert_eq!(
+        h.query_all_by_label_contains("piece and cell groups held by two-way moves")
+            .count(),
+        2
     );
     // The best sample decodes to a board with a score, shown on the puzzle.
     let best = h

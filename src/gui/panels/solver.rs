@@ -49,6 +49,7 @@ impl SolverPanel {
             Ok(e) => {
                 ui.weak(e.summary);
                 params_ui(ui, e.name, e.params, s.settings.sampler_params_mut(e.name));
+                moves_ui(ui, s, e);
                 // The plots the sampler offers (its entry says which).
                 for plot in e.plots {
                     match plot {
@@ -176,5 +177,27 @@ impl SolverPanel {
         {
             s.doc.set_presolve(presolve);
         }
+    }
+}
+
+/// For samplers with a `moves` parameter: which of the model's exactly-one groups the chosen
+/// moves will hold.
+fn moves_ui(ui: &mut egui::Ui, s: &Shared, e: &crate::sampler::SamplerEntry) {
+    if !e.params.iter().any(|p| p.name == "moves") {
+        return;
+    }
+    use crate::qubo::Model;
+    let Some(groups) = s.doc.model.as_deref().and_then(|m| m.one_hot()) else {
+        return;
+    };
+    let set = s
+        .settings
+        .sampler_params(e.name)
+        .get("moves")
+        .and_then(|v| serde_json::from_value(v.clone()).ok())
+        .unwrap_or_default();
+    // Single flips (the default where groups are narrow) add no line: nothing is held.
+    if let Some(held) = crate::sampler::moves::describe(Some(groups), set) {
+        ui.label(format!("moves: {held}"));
     }
 }

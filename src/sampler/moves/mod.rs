@@ -104,24 +104,7 @@ impl MovePlan {
     /// falls back to one-hot (and says so through `describe`).
     pub fn new(groups: Option<&OneHotGroups>, set: MoveSet, n: usize) -> Option<MovePlan> {
         let groups = groups.filter(|g| !g.is_empty())?;
-        let (a, b) = match set {
-            MoveSet::Flip => return None,
-            MoveSet::OneHot => (groups.widest()?, None),
-            MoveSet::TwoWay => match groups.two_way {
-                Some([a, b]) => (a, Some(b)),
-                None => (groups.widest()?, None),
-            },
-            // Moves pay where the groups are wide: a single flip then climbs a wall that a
-            // move steps around, while small groups are crossed quickly by the SIMD flip
-            // kernels (which are 10–15× cheaper per step). Measured on 2 cores: a random 8×8
-            // edge board (groups of ~250 placements), PT 40 s: two-way 109/112 against 105
-            // with flips; Euler96 #1, full Sudoku model (groups of 9), 16 PT ladders to the
-            // target: flips 0.9 s, two-way 60 s (94 %).
-            MoveSet::Auto => match groups.two_way {
-                Some([a, b]) if mean_group_size(groups, a) >= AUTO_MIN_GROUP => (a, Some(b)),
-                _ => return None,
-            },
-        };
+        let (a, b) = held_families(groups, set)?;
         let fa = &groups.families[a];
         let mut a_of = vec![NONE; n];
         for (g, vars) in fa.groups.iter().enumerate() {
@@ -206,11 +189,7 @@ impl MovePlan {
 
     /// What the moves hold, in a sentence for reports.
     pub fn describe(&self) -> String {
-        format!(
-            "{} groups held by {} moves; their penalty terms are constant",
-            self.held.join(" and "),
-            self.kind()
-        )
+        sentence(&self.held, self.two_way)
     }
 
     fn num_a(&self) -> usize {
@@ -308,6 +287,48 @@ impl MovePlan {
         }
         Some(matched)
     }
+}
+
+/// The families `set` holds on these groups (A, and B for two-way); `None` for single flips.
+fn held_families(groups: &OneHotGroups, set: MoveSet) -> Option<(usize, Option<usize>)> {
+    let pair = match set {
+        MoveSet::Flip => return None,
+        MoveSet::OneHot => (groups.widest()?, None),
+        MoveSet::TwoWay => match groups.two_way {
+            Some([a, b]) => (a, Some(b)),
+            None => (groups.widest()?, None),
+        },
+        // Moves pay where the groups are wide: a single flip then climbs a wall that a
+        // move steps around, while small groups are crossed quickly by the SIMD flip
+        // kernels (which are 10–15× cheaper per step). Measured on 2 cores: a random 8×8
+        // edge board (groups of ~250 placements), PT 40 s: two-way 109/112 against 105
+        // with flips; Euler96 #1, full Sudoku model (groups of 9), 16 PT ladders to the
+        // target: flips 0.9 s, two-way 60 s (94 %).
+        MoveSet::Auto => match groups.two_way {
+            Some([a, b]) if mean_group_size(groups, a) >= AUTO_MIN_GROUP => (a, Some(b)),
+            _ => return None,
+        },
+    };
+    Some(pair)
+}
+
+/// What `set` holds on a model with these groups, in the words reports use ("cell and row
+/// groups held by two-way moves; …"), or `None` when it makes single flips: for the window's
+/// solver panel before a run (cheap: no tables are built).
+pub fn describe(groups: Option<&OneHotGroups>, set: MoveSet) -> Option<String> {
+    let groups = groups.filter(|g| !g.is_empty())?;
+    let (a, b) = held_families(groups, set)?;
+    let mut held = vec![groups.families[a].name.clone()];
+    held.extend(b.map(|b| groups.families[b].name.clone()));
+    Some(sentence(&held, b.is_some()))
+}
+
+fn sentence(held: &[String], two_way: bool) -> String {
+    format!(
+        "{} groups held by {} moves; their penalty terms are constant",
+        held.join(" and "),
+        if two_way { "two-way" } else { "one-hot" }
+    )
 }
 
 /// Kuhn's augmenting path from A group `a` (iterative, so large families cannot overflow the
