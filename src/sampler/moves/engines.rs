@@ -205,8 +205,10 @@ pub(in crate::sampler) struct GroupedEngine<'k> {
     skip_groups: bool,
     on: Vec<u8>,
     in_group: Vec<f64>,
-    at_port: Vec<f64>,
-    with_label: Vec<f64>,
+    /// Counts per port and per (port, label): small integers, held as i32 so a full Eternity
+    /// II replica's counts stay in cache.
+    at_port: Vec<i32>,
+    with_label: Vec<i32>,
 }
 
 impl<'k> GroupedEngine<'k> {
@@ -216,8 +218,8 @@ impl<'k> GroupedEngine<'k> {
             skip_groups,
             on: x,
             in_group: vec![0.0; k.num_groups],
-            at_port: vec![0.0; k.num_ports],
-            with_label: vec![0.0; k.num_ports * k.num_labels],
+            at_port: vec![0; k.num_ports],
+            with_label: vec![0; k.num_ports * k.num_labels],
         };
         e.resync();
         e
@@ -239,8 +241,8 @@ impl<'k> GroupedEngine<'k> {
             field += q * self.on[j as usize] as f64;
         }
         for &(q, ql) in &k.other[v] {
-            field += k.diff * self.at_port[q as usize]
-                + k.same_minus_diff * self.with_label[ql as usize];
+            field += k.diff * self.at_port[q as usize] as f64
+                + k.same_minus_diff * self.with_label[ql as usize] as f64;
         }
         field * (1.0 - 2.0 * x)
     }
@@ -248,13 +250,15 @@ impl<'k> GroupedEngine<'k> {
     #[inline(always)]
     fn flip(&mut self, v: usize) {
         let k = self.k;
-        let d = 1.0 - 2.0 * self.on[v] as f64;
+        let up = self.on[v] == 0;
         self.on[v] ^= 1;
         if !self.skip_groups {
+            let d = if up { 1.0 } else { -1.0 };
             for (&g, &c) in k.groups[v].iter().zip(&k.coef[v]) {
                 self.in_group[g as usize] += c * d;
             }
         }
+        let d = if up { 1 } else { -1 };
         for &(p, pl) in &k.own[v] {
             self.at_port[p as usize] += d;
             self.with_label[pl as usize] += d;
@@ -315,8 +319,8 @@ impl Engine for GroupedEngine<'_> {
 
     fn resync(&mut self) {
         self.in_group.fill(0.0);
-        self.at_port.fill(0.0);
-        self.with_label.fill(0.0);
+        self.at_port.fill(0);
+        self.with_label.fill(0);
         for v in 0..self.on.len() {
             if self.on[v] != 0 {
                 self.on[v] = 0;
