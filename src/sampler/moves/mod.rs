@@ -91,6 +91,9 @@ pub(super) struct MovePlan {
     cells: Vec<(u32, u32)>,
     /// Two-way: every non-empty intersection has the same size, so the proposal ratio is 1.
     uniform_cells: bool,
+    /// Two-way: some intersection holds several variables (a piece's rotations in a cell), so
+    /// half the proposals turn a group's 1 in place (see `MoveState::propose`).
+    turns: bool,
     /// The held families' names, for reports.
     held: Vec<String>,
 }
@@ -144,6 +147,7 @@ impl MovePlan {
             two_way: b.is_some(),
             cells: Vec::new(),
             uniform_cells: false,
+            turns: false,
             held,
         };
         if plan.two_way {
@@ -158,6 +162,7 @@ impl MovePlan {
                 }
             }
             plan.uniform_cells = sizes.windows(2).all(|w| w[0] == w[1]);
+            plan.turns = sizes.iter().any(|&k| k > 1);
             if plan.num_a().saturating_mul(num_b) <= MAX_CELL_TABLE {
                 let mut cells = vec![(0u32, 0u32); plan.num_a() * num_b];
                 for a in 0..plan.num_a() {
@@ -433,8 +438,24 @@ impl<E: Engine> MoveState<E> {
     /// One proposal at a random variable (see the module header).
     #[inline(always)]
     fn propose(&mut self, plan: &MovePlan, rng: &mut Xoshiro128p, beta: f64, inv_beta: f64) {
-        let v = below(rng.next_u32(), plan.n) as u32;
+        let r = rng.next_u32();
         let threshold = neg_ln_uniform(rng.next_u32()) as f64 * inv_beta;
+        if plan.turns && r & 1 == 0 {
+            // A turn: a random A group's 1 moves to another variable of the same (A, B) pair
+            // (a piece turns in place). Uniform both ways, so it is reversible by itself; an
+            // exchange picked at random below would find one only once in |A| tries.
+            let ga = below(rng.next_u32(), plan.num_a()) as u32;
+            let a = self.one_a[ga as usize];
+            let gb = plan.b_of[a as usize];
+            let cell = plan.intersection(ga, gb);
+            let v = cell[below(rng.next_u32(), cell.len())].1;
+            if v != a && self.attempt(&[a, v], threshold) {
+                self.one_a[ga as usize] = v;
+                self.one_b[gb as usize] = v;
+            }
+            return;
+        }
+        let v = below(rng.next_u32(), plan.n) as u32;
         let ga = plan.a_of[v as usize];
         if ga == NONE {
             self.attempt(&[v], threshold);
