@@ -204,6 +204,8 @@ impl Default for ParallelTempering {
 const DEFAULT_SWEEPS: usize = 10_000;
 /// Time limit of a run when a target energy is set and no timeout is given.
 const DEFAULT_TARGET_TIMEOUT_MS: u64 = 60_000;
+/// Proposals per round of the pilot that places a ladder of moves (see `sample_moves`).
+const MOVES_PILOT_PROPOSALS: usize = 20_000_000;
 /// Rounds of the pilot run (each ends by re-placing the β values).
 const PILOT_ROUNDS: usize = 4;
 /// Sweeps between recomputations of fields and energies from the states.
@@ -400,9 +402,50 @@ impl ParallelTempering {
             Some([a, b]) => (a, b),
             None => run::beta_range(&layout, plan, seed)?,
         };
-        let beta = geometric(hot, cold, self.num_replicas);
+        let mut beta = geometric(hot, cold, self.num_replicas);
         let target = control.target_energy;
         let (num_sweeps, deadline) = self.stopping(target.is_some());
+        if self.ladder == LadderType::Adaptive && self.pilot_sweeps >= PILOT_ROUNDS {
+            // The same respacing as the flip ladders' pilot, on one ladder of moves: rounds of
+            // at most MOVES_PILOT_PROPOSALS proposals each (a full Eternity II sweep of 16
+            // replicas is 2.5 million), each followed by `respace`.
+            let per_round = (self.pilot_sweeps / PILOT_ROUNDS)
+                .min(MOVES_PILOT_PROPOSALS / (n.max(1) * beta.len()))
+                .max(4);
+            let pilot_tracker = ProgressTracker::pilot(control, (PILOT_ROUNDS * per_round) as u64);
+            for round in 0..PILOT_ROUNDS {
+                let swaps: Vec<AtomicUsize> =
+                    (1..beta.len()).map(|_| AtomicUsize::new(0)).collect();
+                let pilot = Temper {
+                    plan,
+                    layout: &layout,
+                    model,
+                    beta: &beta,
+                    num_sweeps: per_round,
+                    target: None,
+                    deadline: deadline.map(|d| t0 + d),
+                    seed: seed ^ (0x7069_6c6f_7400 + round as u64),
+                    tracker: &pilot_tracker,
+                    swaps: &swaps,
+                };
+                if pilot.ladder(0).is_none() {
+                    let info = SampleInfo::cancelled_before_sampling(
+                        self.name(),
+                        self.params(),
+                        self.num_reads,
+                        seed,
+                    );
+                    return Ok(SampleSet::from_states(model, Vec::new(), info));
+                }
+                // Each pair is tried every other sweep.
+                let tries = (per_round as f64 / 2.0).max(1.0);
+                let rates: Vec<f64> = swaps
+                    .iter()
+                    .map(|s| s.load(Ordering::Relaxed) as f64 / tries)
+                    .collect();
+                beta = pilot::respace(&beta, &rates, Some(pilot::MIN_SWAP_RATE));
+            }
+        }
         let tracker = ProgressTracker::new(
             control,
             (self.num_reads as u64).saturating_mul(num_sweeps.min(u32::MAX as usize) as u64),
