@@ -374,6 +374,13 @@ impl ParallelTempering {
 }
 
 impl ParallelTempering {
+    /// The empty result of a run cancelled before its first ladder (during the pilot).
+    fn cancelled_before_sampling(&self, model: &dyn Model, seed: u64) -> SampleSet {
+        let info =
+            SampleInfo::cancelled_before_sampling(self.name(), self.params(), self.num_reads, seed);
+        SampleSet::from_states(model, Vec::new(), info)
+    }
+
     /// Tempering under moves that hold the model's exactly-one groups (`moves`): each ladder
     /// is `num_replicas` scalar replicas on a geometric ladder over the β range measured on the
     /// moves (or given), and runs until it reaches the target energy, its sweeps or the
@@ -429,13 +436,7 @@ impl ParallelTempering {
                     swaps: &swaps,
                 };
                 if pilot.ladder(0).is_none() {
-                    let info = SampleInfo::cancelled_before_sampling(
-                        self.name(),
-                        self.params(),
-                        self.num_reads,
-                        seed,
-                    );
-                    return Ok(SampleSet::from_states(model, Vec::new(), info));
+                    return Ok(self.cancelled_before_sampling(model, seed));
                 }
                 // Each pair is tried every other sweep.
                 let tries = (per_round as f64 / 2.0).max(1.0);
@@ -583,15 +584,7 @@ impl Sampler for ParallelTempering {
             };
             match adapt_ladder(engine, model, beta.clone(), &plan, control) {
                 Some(b) => beta = b,
-                None => {
-                    let info = SampleInfo::cancelled_before_sampling(
-                        self.name(),
-                        self.params(),
-                        self.num_reads,
-                        seed,
-                    );
-                    return Ok(SampleSet::from_states(model, Vec::new(), info));
-                }
+                None => return Ok(self.cancelled_before_sampling(model, seed)),
             }
         }
         let target = control.target_energy;
