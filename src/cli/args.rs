@@ -353,9 +353,13 @@ pub struct SweepArgs {
     /// Number of values of the second weight (1 to 1000).
     #[arg(long, default_value_t = 5, requires = "weight2")]
     pub steps2: usize,
-    /// Runs per point, each with its own seed; the reads are pooled (1 to 1000).
-    #[arg(long, default_value_t = 1)]
+    /// Most runs per point, each with its own seed; the reads are pooled, and a point stops
+    /// as soon as its answer is settled (see --ci-width, --budget-factor) (1 to 1000).
+    #[arg(long, default_value_t = 8)]
     pub repeats: usize,
+    /// When a point stops before its last run.
+    #[command(flatten)]
+    pub stop: StopArgs,
     /// What the heatmap (two weights) or the plot shows: tts99, valid or weak.
     #[arg(long, default_value = "valid")]
     pub metric: String,
@@ -546,9 +550,13 @@ pub struct TuneArgs {
     /// Seconds the search may take (it stops after the point running then).
     #[arg(long, default_value_t = 60.0)]
     pub budget: f64,
-    /// Runs per point, each with its own seed (1 to 1000).
-    #[arg(long, default_value_t = 1)]
+    /// Most runs per point, each with its own seed; a point stops as soon as its answer is
+    /// settled (1 to 1000).
+    #[arg(long, default_value_t = 4)]
     pub repeats: usize,
+    /// When a point stops before its last run.
+    #[command(flatten)]
+    pub stop: StopArgs,
     /// Start from these weights, e.g. --set hint=3 (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
@@ -570,4 +578,40 @@ pub struct TuneArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// When a sweep or tuning point stops measuring (`sweep::StopRule`).
+#[derive(Args, Debug, Clone)]
+pub struct StopArgs {
+    /// A point is settled, and stops, once its valid fraction's 95 % interval is at most this
+    /// wide (0 to 1; 0: never).
+    #[arg(long, default_value_t = crate::sweep::DEFAULT_CI_WIDTH)]
+    pub ci_width: f64,
+    /// A point stops once its sampling time passes this multiple of the best TTS99 measured
+    /// so far: "not solved within k × the best" (0: never).
+    #[arg(long, default_value_t = crate::sweep::DEFAULT_BUDGET_FACTOR)]
+    pub budget_factor: f64,
+    /// ... but never before this many seconds of sampling.
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::sweep::DEFAULT_MIN_BUDGET_S)]
+    pub min_budget: f64,
+    /// Every point does all its --repeats runs (no stopping rule).
+    #[arg(long, conflicts_with_all = ["ci_width", "budget_factor", "min_budget"])]
+    pub no_early_stop: bool,
+}
+
+impl StopArgs {
+    /// The rule, checked; the message names the flag.
+    pub fn rule(&self) -> Result<crate::sweep::StopRule, String> {
+        if self.no_early_stop {
+            return Ok(crate::sweep::StopRule::NEVER);
+        }
+        let rule = crate::sweep::StopRule {
+            ci_width: self.ci_width,
+            budget_factor: self.budget_factor,
+            min_budget_s: self.min_budget,
+        };
+        rule.validate()
+            .map_err(|e| format!("--{}", e.replace('_', "-").replacen("-s ", " ", 1)))?;
+        Ok(rule)
+    }
 }

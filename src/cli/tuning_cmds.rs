@@ -14,6 +14,7 @@ use crate::puzzle::{AnyPuzzle, EncodeOptions, REFERENCE_NODE_BUDGET, refuse_conf
 use crate::render::image::export;
 use crate::samplers::Task;
 use crate::solve::Problem;
+use crate::sweep::SweepPoint;
 
 /// What `sweep` and `tune` work on: the puzzle (its givens consistent), its encoding, the
 /// weights given with --set, the classical reference, and the sampler.
@@ -77,9 +78,34 @@ fn check_repeats(repeats: usize) -> Result<(), Failure> {
     }
 }
 
+/// One point as a row of the sweep table.
+fn sweep_row(p: &SweepPoint) -> String {
+    format!(
+        "{:>10.4} {:>10} {:>6.1}% [{:>5.1}, {:>5.1}] {:>9} {:>11} {:>4} {:<8}  {}",
+        p.value,
+        p.value2.map_or(String::new(), |v| format!("{v:.4}")),
+        100.0 * p.success_fraction,
+        100.0 * p.success_ci95[0],
+        100.0 * p.success_ci95[1],
+        p.ground_fraction
+            .map_or("—".into(), |g| format!("{:.1}%", 100.0 * g)),
+        p.tts99_s.map_or("—".into(), |t| format!("{t:.3e} s")),
+        p.runs,
+        p.stop.name(),
+        match &p.witness {
+            Some(w) => format!(
+                "YES (E {} ≤ valid {})",
+                w.energy,
+                p.valid_energy.unwrap_or(f64::NAN)
+            ),
+            None => "no".into(),
+        }
+    )
+}
+
 /// `sweep PUZZLE --weight NAME --from A --to B`.
 pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
-    use crate::sweep::{Metric, SweepPoint};
+    use crate::sweep::Metric;
     let input = a.puzzle.puzzle.as_path();
     let outputs: Vec<(&str, &Path, Output)> = [
         ("--plot", &a.plot, Output::Image),
@@ -98,6 +124,7 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
         ))
     })?;
     check_repeats(a.repeats)?;
+    let stop = a.stop.rule().map_err(usage)?;
     let Tuning {
         puzzle,
         encoding,
@@ -170,16 +197,6 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
     let (control, bar) = control_with_progress(threads(&a.sampler)?, "sweep", note);
     let control = control.with_target_energy(a.sampler.target_energy);
     let second = a.weight2.as_deref().zip(values2.as_deref());
-    if !a.json {
-        println!(
-            "{:>10} {:>10} {:>22} {:>9} {:>11}  penalty too weak",
-            a.weight,
-            a.weight2.as_deref().unwrap_or(""),
-            "valid [95 % interval]",
-            "ground",
-            "TTS99",
-        );
-    }
     let spec = crate::sweep::SweepSpec {
         problem: Problem {
             puzzle: &puzzle,
@@ -191,28 +208,18 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
         values: &values,
         second,
         repeats: a.repeats,
+        stop,
     };
+    // Points finish in any order (side by side, coarse grid first): each is told on stderr
+    // as it finishes, and the table in grid order comes at the end.
+    let total = spec.num_points();
+    let mut finished = 0;
     let points = crate::sweep::run(&spec, sampler.as_ref(), &control, |p: &SweepPoint| {
-        if !a.json {
-            println!(
-                "{:>10.4} {:>10} {:>6.1}% [{:>5.1}, {:>5.1}] {:>9} {:>11}  {}",
-                p.value,
-                p.value2.map_or(String::new(), |v| format!("{v:.4}")),
-                100.0 * p.success_fraction,
-                100.0 * p.success_ci95[0],
-                100.0 * p.success_ci95[1],
-                p.ground_fraction
-                    .map_or("—".into(), |g| format!("{:.1}%", 100.0 * g)),
-                p.tts99_s.map_or("—".into(), |t| format!("{t:.3e} s")),
-                match &p.witness {
-                    Some(w) => format!(
-                        "YES (E {} ≤ valid {})",
-                        w.energy,
-                        p.valid_energy.unwrap_or(f64::NAN)
-                    ),
-                    None => "no".into(),
-                }
-            );
+        finished += 1;
+        let line = format!("point {finished}/{total}: {}", sweep_row(p));
+        match &bar {
+            Some(b) => b.println(line),
+            None => eprintln!("{line}"),
         }
     })?;
     if let Some(bar) = bar {
@@ -240,12 +247,28 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
         crate::io::write_atomic(out, crate::sweep::to_csv(&points).as_bytes())?;
     }
     let best = crate::sweep::best_point(&points, metric);
+    if !a.json {
+        println!(
+            "{:>10} {:>10} {:>22} {:>9} {:>11} {:>4} {:<8}  penalty too weak",
+            a.weight,
+            a.weight2.as_deref().unwrap_or(""),
+            "valid [95 % interval]",
+            "ground",
+            "TTS99",
+            "runs",
+            "stop",
+        );
+        for p in &points {
+            println!("{}", sweep_row(p));
+        }
+    }
     if a.json {
         print_json(&json!({
             "weight": a.weight,
             "weight2": a.weight2,
             "metric": metric.name(),
             "repeats": a.repeats,
+            "stop_rule": stop,
             "description": description,
             "points": points,
             "best": best.map(|k| &points[k]),
@@ -289,6 +312,7 @@ pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
         }
     }
     check_repeats(a.repeats)?;
+    let stop = a.stop.rule().map_err(usage)?;
     let Tuning {
         puzzle,
         encoding,
@@ -327,8 +351,11 @@ pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
         problem,
         &base,
         sampler.as_ref(),
-        a.repeats,
-        budget,
+        crate::sweep::TuneEffort {
+            repeats: a.repeats,
+            stop,
+            budget,
+        },
         &control,
         |p, moved| {
             if !a.json {

@@ -356,8 +356,10 @@ pub struct SweepRequest {
     pub values: Vec<f64>,
     /// A second weight and its values.
     pub second: Option<(String, Vec<f64>)>,
-    /// Runs per point.
+    /// Most runs per point.
     pub repeats: usize,
+    /// When a point stops before its last run.
+    pub stop: sweep::StopRule,
 }
 
 /// A weight sweep on its own thread.
@@ -377,7 +379,9 @@ impl SweepJob {
         sampler: Box<dyn Sampler>,
         repaint: impl Fn() + Send + 'static,
     ) -> Self {
-        let control = RunControl::new().with_threads(Some(worker_threads()));
+        // A sweep takes every core: its points run side by side, and the window's own thread
+        // needs little (the sweep is what the user waits for).
+        let control = RunControl::new();
         let (tx, rx) = channel();
         let worker_control = control.clone();
         let total = request.values.len() * request.second.as_ref().map_or(1, |s| s.1.len());
@@ -400,6 +404,7 @@ impl SweepJob {
                     .as_ref()
                     .map(|(w, v)| (w.as_str(), v.as_slice())),
                 repeats: request.repeats,
+                stop: request.stop,
             };
             let result = sweep::run(&spec, sampler.as_ref(), &worker_control, |p| {
                 let _ = point_tx.send(SweepMessage::Point(Box::new(p.clone())));
@@ -445,6 +450,7 @@ impl TuneJob {
         input: SweepInput,
         sampler: Box<dyn Sampler>,
         repeats: usize,
+        stop: sweep::StopRule,
         budget_s: f64,
         repaint: impl Fn() + Send + 'static,
     ) -> Self {
@@ -465,8 +471,11 @@ impl TuneJob {
                 problem,
                 &weights,
                 sampler.as_ref(),
-                repeats,
-                budget,
+                sweep::TuneEffort {
+                    repeats,
+                    stop,
+                    budget,
+                },
                 &worker_control,
                 |p, moved| {
                     let _ = point_tx.send(TuneMessage::Point(Box::new(p.clone()), moved));

@@ -48,7 +48,7 @@ pub struct SweepSettings {
     pub to: f64,
     /// Number of values.
     pub steps: usize,
-    /// Reads per value.
+    /// Reads per run (0: the solver panel's).
     pub num_reads: usize,
     /// A second weight (empty: one-weight sweep); every pair of values is a point.
     pub weight2: String,
@@ -58,8 +58,10 @@ pub struct SweepSettings {
     pub to2: f64,
     /// Its number of values.
     pub steps2: usize,
-    /// Runs per point, each with its own seed.
+    /// Most runs per point, each with its own seed (a point stops when its answer is settled).
     pub repeats: usize,
+    /// When a point stops before its last run.
+    pub stop: crate::sweep::StopRule,
     /// What the plot (one weight: TTS99 or the fractions) and the heatmap show: a `Metric` name.
     pub metric: String,
     /// Seconds "Suggest weights" may search.
@@ -73,12 +75,13 @@ impl Default for SweepSettings {
             from: 0.0,
             to: 4.0,
             steps: 9,
-            num_reads: 100,
+            num_reads: 0,
             weight2: String::new(),
             from2: 0.5,
             to2: 2.0,
             steps2: 4,
-            repeats: 1,
+            repeats: 8,
+            stop: crate::sweep::StopRule::default(),
             metric: "valid".into(),
             tune_budget_s: 30.0,
         }

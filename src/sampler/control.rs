@@ -182,6 +182,14 @@ impl RunControl {
         self
     }
 
+    /// Hands `progress` to the observer, if any: for callers that drive several runs (a sweep
+    /// reports points done) and speak to the same observer.
+    pub fn notify(&self, progress: &Progress) {
+        if let Some(obs) = &self.observer {
+            obs(progress);
+        }
+    }
+
     /// Asks a remote sampler to report its job (id, status) to `slot`.
     pub fn with_remote_job(mut self, slot: RemoteJobSlot) -> Self {
         self.remote_job = Some(slot);

@@ -18,13 +18,18 @@ use serde::{Deserialize, Serialize};
 
 use crate::qubo::{Encoding, QuboError, Weights};
 use crate::sampler::{RunControl, SampleError, Sampler};
-use crate::solve::{Problem, SolveError, solve};
+use crate::solve::{Problem, SolveError};
+use stopping::{PointWork, Runner};
 
 mod report;
+mod stopping;
 mod suggest;
 
 pub use report::{SweepChart, best_point, chart, plot, plot_broken, plot_suggestion, to_csv};
-pub use suggest::{Suggestion, suggest};
+pub use stopping::{
+    DEFAULT_BUDGET_FACTOR, DEFAULT_CI_WIDTH, DEFAULT_MIN_BUDGET_S, StopReason, StopRule,
+};
+pub use suggest::{Suggestion, TuneEffort, suggest};
 
 /// An invalid read at or below a valid solution's energy: proof that the weights are too weak.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -75,6 +80,15 @@ pub struct SweepPoint {
     pub witness: Option<Witness>,
     /// Sampling wall time over all repeats.
     pub sample_s: f64,
+    /// Runs pooled (at most the repeats asked for: a point stops when its answer is settled).
+    #[serde(default)]
+    pub runs: usize,
+    /// Why the point stopped measuring (see `StopRule`).
+    #[serde(default)]
+    pub stop: StopReason,
+    /// Threads each run used (points run side by side, so TTS99 is per this many cores).
+    #[serde(default)]
+    pub threads: usize,
 }
 
 /// What a sweep point is judged by, for heatmaps and `tune`.
@@ -177,7 +191,7 @@ pub const MAX_SWEEP_POINTS: usize = 10_000;
 /// Most repeats per point.
 pub const MAX_REPEATS: usize = 1000;
 /// Most sampling runs of one sweep (points × repeats: each is a full run of the sampler).
-pub const MAX_SWEEP_RUNS: usize = 10_000;
+pub const MAX_SWEEP_RUNS: usize = 100_000;
 
 /// `steps` values from `from` to `to` inclusive (one value when steps = 1); both ends finite and
 /// 1 ≤ steps ≤ `MAX_SWEEP_STEPS`.
@@ -210,8 +224,10 @@ pub struct SweepSpec<'a> {
     pub values: &'a [f64],
     /// A second weight and its values: every pair is a point (`values` outer).
     pub second: Option<(&'a str, &'a [f64])>,
-    /// Runs per point, each with its own seed (1: one run).
+    /// Most runs per point, each with its own seed (1: one run).
     pub repeats: usize,
+    /// When a point stops before its last run.
+    pub stop: StopRule,
 }
 
 impl SweepSpec<'_> {
@@ -266,7 +282,7 @@ pub fn run(
     spec: &SweepSpec,
     sampler: &dyn Sampler,
     control: &RunControl,
-    mut on_point: impl FnMut(&SweepPoint),
+    on_point: impl FnMut(&SweepPoint),
 ) -> Result<Vec<SweepPoint>, SweepError> {
     let encoding = spec.problem.encoding;
     check_sweepable(encoding, spec.weight)?;
@@ -299,64 +315,37 @@ pub fn run(
             spec.weight
         )));
     }
+    spec.stop.validate().map_err(SweepError::TooLarge)?;
     let samplers = (0..spec.repeats)
         .map(|r| reseeded(sampler, r))
         .collect::<Result<Vec<_>, _>>()?;
-    let pairs: Vec<(f64, Option<f64>)> = spec
-        .values
-        .iter()
-        .flat_map(|&v| match spec.second {
-            None => vec![(v, None)],
-            Some((_, v2s)) => v2s.iter().map(|&v2| (v, Some(v2))).collect(),
-        })
-        .collect();
-    let mut points = Vec::with_capacity(pairs.len());
-    for (value, value2) in pairs {
-        let mut weights = spec.base.clone().with(spec.weight, value)?;
-        if let (Some((w2, _)), Some(v2)) = (spec.second, value2) {
-            weights = weights.with(w2, v2)?;
-        }
-        let Some(point) = evaluate(
-            spec.problem,
-            &weights,
-            sampler,
-            &samplers,
-            control,
-            value,
-            value2,
-        )?
-        else {
-            break;
+    let mut works = Vec::with_capacity(spec.num_points());
+    for &value in spec.values {
+        let seconds: Vec<Option<f64>> = match spec.second {
+            None => vec![None],
+            Some((_, v2s)) => v2s.iter().map(|&v| Some(v)).collect(),
         };
-        on_point(&point);
-        points.push(point);
-    }
-    Ok(points)
-}
-
-/// One point: every repeat's run at `weights`, pooled; `None` when cancelled.
-fn evaluate(
-    problem: Problem,
-    weights: &Weights,
-    sampler: &dyn Sampler,
-    reseeded: &[Option<Box<dyn Sampler>>],
-    control: &RunControl,
-    value: f64,
-    value2: Option<f64>,
-) -> Result<Option<SweepPoint>, SweepError> {
-    let mut pool = Pool::new(problem, weights);
-    for s in reseeded {
-        if control.is_cancelled() {
-            return Ok(None);
+        for value2 in seconds {
+            let mut weights = spec.base.clone().with(spec.weight, value)?;
+            if let (Some((w2, _)), Some(v2)) = (spec.second, value2) {
+                weights = weights.with(w2, v2)?;
+            }
+            works.push(PointWork::new(spec.problem, weights, value, value2));
         }
-        let sampler: &dyn Sampler = s.as_deref().unwrap_or(sampler);
-        let out = solve(problem, weights, sampler, control)?;
-        if out.cancelled {
-            return Ok(None);
-        }
-        pool.add(problem.encoding, &out);
     }
-    Ok(Some(pool.point(problem.encoding, weights, value, value2)))
+    // Points side by side, one per worker; each point's runs get the cores left to it.
+    let cores = control.threads_for(usize::MAX);
+    let workers = cores.min(works.len()).max(1);
+    let runner = Runner {
+        problem: spec.problem,
+        sampler,
+        reseeded: &samplers,
+        stop: spec.stop,
+        threads: (cores / workers).max(1),
+        control,
+    };
+    let order = stopping::coarse_first(spec.values.len(), spec.second.map_or(1, |(_, v)| v.len()));
+    stopping::measure_all(&runner, works, order, workers, on_point)
 }
 
 /// The sampler for repeat `r`: the given one for r = 0 (or when it draws its own seed each
@@ -518,6 +507,9 @@ impl Pool {
             penalty_too_weak: self.witness.is_some(),
             witness: self.witness,
             sample_s: self.sample_s,
+            runs: 0,
+            stop: StopReason::Runs,
+            threads: 0,
         }
     }
 }
@@ -578,6 +570,7 @@ mod tests {
             values,
             second: None,
             repeats: 1,
+            stop: StopRule::NEVER,
         };
         let pts = run(&spec("hint", &[0.0, 2.0]), &sa, &RunControl::new(), |_| {}).unwrap();
         assert_eq!(pts.len(), 2);
@@ -625,6 +618,7 @@ mod tests {
             values: &[0.0, 1.0, 2.0],
             second: Some(("cell", &[0.5, 1.0])),
             repeats: 3,
+            stop: StopRule::NEVER,
         };
         let pts = run(&spec, &sa, &RunControl::new(), |_| {}).unwrap();
         assert_eq!(pts.len(), 6);
@@ -673,5 +667,90 @@ mod tests {
             (0.40..0.41).contains(&lo) && (0.59..0.60).contains(&hi),
             "{lo} {hi}"
         );
+    }
+
+    /// The stopping rules: a point stops with a wide interval only when its runs or its
+    /// budget ran out, and says which; settled points are as narrow as asked.
+    #[test]
+    fn points_stop_when_settled_and_say_why_otherwise() {
+        let p = AnyPuzzle::Sudoku(Sudoku::from_line("1.3...1.2.......").unwrap());
+        let encoding = p.encode(&EncodeOptions::default()).unwrap();
+        let reference = p.solve_classically(REFERENCE_NODE_BUDGET);
+        // Few short reads per run: mixed points need several runs to settle.
+        let sa = SimulatedAnnealing {
+            num_reads: 8,
+            num_sweeps: 30,
+            seed: Some(11),
+            ..Default::default()
+        };
+        let base = Weights::new();
+        let values = [0.0, 0.5, 1.0, 2.0, 3.0];
+        let spec = |stop| SweepSpec {
+            problem: Problem {
+                puzzle: &p,
+                encoding: &encoding,
+                reference: &reference,
+            },
+            base: &base,
+            weight: "hint",
+            values: &values,
+            second: None,
+            repeats: 6,
+            stop,
+        };
+        let width = |p: &SweepPoint| p.success_ci95[1] - p.success_ci95[0];
+        let rule = StopRule {
+            ci_width: 0.3,
+            budget_factor: 0.0,
+            min_budget_s: 0.0,
+        };
+        let pts = run(&spec(rule), &sa, &RunControl::new(), |_| {}).unwrap();
+        assert_eq!(pts.len(), 5);
+        // Grid order, whatever order they finished in.
+        assert_eq!(pts.iter().map(|p| p.value).collect::<Vec<_>>(), values);
+        for q in &pts {
+            assert_eq!(q.reads, 8 * q.runs, "{q:?}");
+            match q.stop {
+                StopReason::Settled => assert!(width(q) <= 0.3, "{q:?}"),
+                StopReason::Runs => assert!(q.runs == 6 && width(q) > 0.3, "{q:?}"),
+                StopReason::Budget => panic!("no budget was set: {q:?}"),
+            }
+        }
+        // A clear point settles before its last run.
+        assert!(
+            pts.iter()
+                .any(|q| q.stop == StopReason::Settled && q.runs < 6)
+        );
+        // With a budget of 1 × the best TTS99, slow points stop at the budget, having spent
+        // at least it (the best when they stopped was at least the final best).
+        let rule = StopRule {
+            ci_width: 0.0,
+            budget_factor: 1.0,
+            min_budget_s: 0.0,
+        };
+        let pts = run(&spec(rule), &sa, &RunControl::new(), |_| {}).unwrap();
+        let best = pts
+            .iter()
+            .filter_map(|q| q.tts99_s)
+            .fold(f64::INFINITY, f64::min);
+        assert!(best.is_finite(), "{pts:?}");
+        for q in &pts {
+            match q.stop {
+                StopReason::Budget => assert!(q.sample_s >= best, "{q:?}"),
+                StopReason::Runs => assert_eq!(q.runs, 6, "{q:?}"),
+                StopReason::Settled => panic!("width 0 never settles: {q:?}"),
+            }
+        }
+        assert!(pts.iter().any(|q| q.stop == StopReason::Budget), "{pts:?}");
+        let csv = to_csv(&pts);
+        assert!(csv.lines().next().unwrap().contains("runs,stop"), "{csv}");
+        assert!(csv.contains(",budget"), "{csv}");
+        // Old JSON (before stopping rules) still reads.
+        let mut old = serde_json::to_value(&pts[0]).unwrap();
+        for k in ["runs", "stop", "threads"] {
+            old.as_object_mut().unwrap().remove(k);
+        }
+        let back: SweepPoint = serde_json::from_value(old).unwrap();
+        assert_eq!(back.stop, StopReason::Runs);
     }
 }

@@ -55,6 +55,8 @@ pub fn to_csv(points: &[SweepPoint]) -> String {
             "valid_energy",
             "penalty_too_weak",
             "sample_s",
+            "runs",
+            "stop",
         ]
         .map(String::from),
     );
@@ -79,6 +81,8 @@ pub fn to_csv(points: &[SweepPoint]) -> String {
             opt(p.valid_energy),
             p.penalty_too_weak.to_string(),
             p.sample_s.to_string(),
+            p.runs.to_string(),
+            p.stop.name().to_string(),
         ]);
         row.extend(
             groups

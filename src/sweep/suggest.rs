@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::stopping::{BestTts, PointWork, Runner};
 use super::*;
 use crate::qubo::Weights;
 use crate::sampler::{RunControl, Sampler};
@@ -42,6 +43,17 @@ impl Suggestion {
     }
 }
 
+/// How much `suggest` may spend: per point, and in all.
+#[derive(Clone, Copy, Debug)]
+pub struct TuneEffort {
+    /// Most runs per point (each with its own seed).
+    pub repeats: usize,
+    /// When a point stops before its last run.
+    pub stop: StopRule,
+    /// The whole search's time (it stops after the point running then).
+    pub budget: std::time::Duration,
+}
+
 /// How good a point is for `suggest`: lower is better (TTS99, then fewer invalid reads).
 fn tuning_score(p: &SweepPoint) -> (f64, f64) {
     if p.penalty_too_weak {
@@ -59,12 +71,16 @@ pub fn suggest(
     problem: Problem,
     base: &Weights,
     sampler: &dyn Sampler,
-    repeats: usize,
-    budget: std::time::Duration,
+    effort: TuneEffort,
     control: &RunControl,
     mut on_point: impl FnMut(&SweepPoint, bool),
 ) -> Result<Suggestion, SweepError> {
     let t0 = std::time::Instant::now();
+    let TuneEffort {
+        repeats,
+        stop,
+        budget,
+    } = effort;
     let encoding = problem.encoding;
     let names: Vec<String> = encoding
         .terms_per_weight()
@@ -80,6 +96,24 @@ pub fn suggest(
     let confirmers = (repeats..2 * repeats)
         .map(|r| reseeded(sampler, r))
         .collect::<Result<Vec<_>, _>>()?;
+    stop.validate().map_err(SweepError::TooLarge)?;
+    // One point at a time: its runs take every core. A candidate is judged against the
+    // current point's TTS99 (not solved within k × that: no better).
+    let runner = |reseeded| Runner {
+        problem,
+        sampler,
+        reseeded,
+        stop,
+        threads: control.threads_for(usize::MAX),
+        control,
+    };
+    let (first, again) = (runner(&samplers), runner(&confirmers));
+    let evaluate = |runner: &Runner, w: &Weights, value: f64, against: Option<f64>| {
+        runner.measure(
+            PointWork::new(problem, w.clone(), value, None),
+            &BestTts::new(against),
+        )
+    };
     let resolved = |w: &Weights, name: &str| {
         w.get(name).unwrap_or_else(|| {
             encoding
@@ -90,7 +124,7 @@ pub fn suggest(
         })
     };
     let (mut path, mut accepted) = (Vec::new(), Vec::new());
-    let Some(start) = evaluate(problem, base, sampler, &samplers, control, 0.0, None)? else {
+    let Some(start) = evaluate(&first, base, 0.0, None)? else {
         return Err(SweepError::Cancelled);
     };
     on_point(&start, true);
@@ -117,9 +151,8 @@ pub fn suggest(
                     v / factor
                 };
                 let weights = current.0.clone().with(name, next)?;
-                let Some(point) =
-                    evaluate(problem, &weights, sampler, &samplers, control, next, None)?
-                else {
+                let against = current.1.tts99_s;
+                let Some(point) = evaluate(&first, &weights, next, against)? else {
                     break 'search "cancelled".to_string();
                 };
                 let mut better = tuning_score(&point) < tuning_score(&current.1);
@@ -127,9 +160,8 @@ pub fn suggest(
                 if better {
                     // Confirm with fresh seeds, both sides (the winner's curse: the current
                     // point's own figure was the best of its draws, and so is this one's).
-                    let again = |w: &Weights| {
-                        evaluate(problem, w, sampler, &confirmers, control, next, None)
-                    };
+                    let against = point.tts99_s;
+                    let again = |w: &Weights| evaluate(&again, w, next, against);
                     match (again(&weights)?, again(&current.0)?) {
                         (Some(new), Some(old)) => {
                             better = tuning_score(&new) < tuning_score(&old);

@@ -313,6 +313,7 @@ fn a_two_weight_sweep_has_every_point_and_metric_and_its_plots_carry_their_label
         "2",
         "--repeats",
         "2",
+        "--no-early-stop",
         "--metric",
         "tts99",
         "--plot",
@@ -340,6 +341,11 @@ fn a_two_weight_sweep_has_every_point_and_metric_and_its_plots_carry_their_label
             assert!(p.get(key).is_some(), "{key} missing from {p}");
         }
         assert_eq!(p["reads"], 40, "two repeats of 20 reads");
+        assert_eq!(
+            (&p["runs"], &p["stop"]),
+            (&serde_json::json!(2), &serde_json::json!("runs")),
+            "{p}"
+        );
         assert!(p["weights"]["hint"].is_number() && p["weights"]["cell"].is_number());
     }
     // hint = 0 lets the givens go: flagged at every cell weight, and not at hint = 2.

@@ -397,11 +397,16 @@ fn a_weight_sweep_plots_points_and_a_click_can_set_the_weight() {
         vec![0.0, 1.0, 2.0]
     );
     assert!(pts[2].success_fraction > pts[0].success_fraction, "{pts:?}");
+    // Each point says how many runs it pooled and why it stopped (settled, or out of runs).
+    assert!(pts.iter().all(|p| p.runs >= 1 && p.threads >= 1), "{pts:?}");
     assert!(
         pts[0].penalty_too_weak && !pts[2].penalty_too_weak,
         "{pts:?}"
     );
     // A click on the plot's middle picks the middle point's weight.
+    // The plot is below the panel's controls: scroll to it, as a user would.
+    h.get_by_label("sweep plot").scroll_to_me();
+    frames(&mut h);
     h.get_by_label("sweep plot").click();
     frames(&mut h);
     assert_eq!(h.state().shared.doc.weight("hint"), Some(1.0));
@@ -440,6 +445,9 @@ fn a_flagged_point_shows_its_witness_and_a_two_weight_sweep_sets_both_weights() 
     h.step();
     wait_for(&mut h, "the sweep", |wb| !wb.is_sweeping());
     assert!(h.state().sweep.points[0].penalty_too_weak);
+    // The plot is below the panel's controls: scroll to it, as a user would.
+    h.get_by_label("sweep plot").scroll_to_me();
+    frames(&mut h);
     h.get_by_label("sweep plot").click();
     frames(&mut h);
     assert_eq!(h.state().sweep.witness_of, Some(0));
@@ -462,6 +470,9 @@ fn a_flagged_point_shows_its_witness_and_a_two_weight_sweep_sets_both_weights() 
     let pts = &h.state().sweep.points;
     assert_eq!(pts.len(), 4);
     assert!(pts.iter().all(|p| p.value2.is_some()));
+    // The plot is below the panel's controls: scroll to it, as a user would.
+    h.get_by_label("sweep plot").scroll_to_me();
+    frames(&mut h);
     h.get_by_label("sweep plot").click();
     frames(&mut h);
     let doc = &h.state().shared.doc;

@@ -90,7 +90,16 @@ impl SweepPanel {
         if let Some(job) = &self.job {
             for m in job.poll() {
                 match m {
-                    SweepMessage::Point(p) => self.points.push(*p),
+                    SweepMessage::Point(p) => {
+                        // Points finish in any order (side by side, coarse grid first): keep
+                        // them in grid order for the chart.
+                        self.points.push(*p);
+                        self.points.sort_by(|a, b| {
+                            a.value
+                                .total_cmp(&b.value)
+                                .then(a.value2.unwrap_or(0.0).total_cmp(&b.value2.unwrap_or(0.0)))
+                        });
+                    }
                     SweepMessage::Done(r) => {
                         self.job = None;
                         s.status = match r {
@@ -133,8 +142,14 @@ impl SweepPanel {
             s.status = format!("not swept: the givens conflict: {}", c.detail);
             return None;
         }
-        let reads = serde_json::json!(s.settings.sweep.num_reads);
-        match s.build_sampler(&[("num_reads", reads)]) {
+        // 0 reads: the solver panel's (the sampler's default unless changed there).
+        let reads = s.settings.sweep.num_reads;
+        let extra: Vec<(&str, serde_json::Value)> = if reads == 0 {
+            Vec::new()
+        } else {
+            vec![("num_reads", serde_json::json!(reads))]
+        };
+        match s.build_sampler(&extra) {
             Ok(sampler) => Some(((puzzle, encoding, s.doc.weights.clone()), sampler)),
             Err(e) => {
                 s.status = e;
@@ -171,6 +186,7 @@ impl SweepPanel {
             values,
             second,
             repeats: sw.repeats.max(1),
+            stop: sw.stop,
         };
         self.job = Some(SweepJob::start(input, request, sampler, move || {
             repaint.request_repaint()
@@ -189,6 +205,7 @@ impl SweepPanel {
             input,
             sampler,
             sw.repeats.max(1),
+            sw.stop,
             sw.tune_budget_s,
             move || repaint.request_repaint(),
         ));
@@ -315,16 +332,69 @@ impl SweepPanel {
         ui.horizontal(|ui| {
             ui.add(
                 egui::DragValue::new(&mut sw.num_reads)
-                    .range(1..=100_000)
-                    .prefix("reads "),
-            );
+                    .range(0..=100_000)
+                    .prefix("reads ")
+                    .custom_formatter(|v, _| {
+                        if v == 0.0 {
+                            "default".into()
+                        } else {
+                            format!("{v:.0}")
+                        }
+                    }),
+            )
+            .on_hover_text("reads per run (0: the solver panel's)");
             ui.add(
                 egui::DragValue::new(&mut sw.repeats)
                     .range(1..=100)
-                    .prefix("repeats "),
+                    .prefix("runs ≤ "),
             )
-            .on_hover_text("runs per point, each with its own seed; the reads are pooled");
+            .on_hover_text(
+                "most runs per point, each with its own seed; the reads are pooled and a point \
+                 stops as soon as its answer is settled",
+            );
         });
+        // The stopping rule, folded away: its summary says what it does.
+        let summary = if sw.stop == crate::sweep::StopRule::NEVER {
+            "stopping: every point does all its runs".to_string()
+        } else {
+            format!(
+                "stopping: interval ≤ {:.2}, or {} × the best TTS99",
+                sw.stop.ci_width, sw.stop.budget_factor
+            )
+        };
+        egui::CollapsingHeader::new(summary)
+            .id_salt("sweep stopping")
+            .show(ui, |ui| {
+                ui.add(
+                    egui::DragValue::new(&mut sw.stop.ci_width)
+                        .range(0.0..=1.0)
+                        .speed(0.01)
+                        .prefix("settled at width "),
+                )
+                .on_hover_text(
+                    "a point stops once its valid fraction's 95 % interval is this narrow \
+                     (0: every point does all its runs)",
+                );
+                ui.add(
+                    egui::DragValue::new(&mut sw.stop.budget_factor)
+                        .range(0.0..=1000.0)
+                        .speed(1.0)
+                        .prefix("budget × best TTS99 "),
+                )
+                .on_hover_text(
+                    "a point stops once its sampling time passes this multiple of the best \
+                     TTS99 so far (at least the floor below): not solved within k × the best \
+                     (0: never)",
+                );
+                ui.add(
+                    egui::DragValue::new(&mut sw.stop.min_budget_s)
+                        .range(0.0..=3600.0)
+                        .speed(0.1)
+                        .prefix("budget floor ")
+                        .suffix(" s"),
+                )
+                .on_hover_text("no point stops at its budget before this much sampling time");
+            });
         let mut metric = Metric::parse(&sw.metric).unwrap_or(Metric::Valid);
         egui::ComboBox::from_label("plot")
             .selected_text(metric.name())

@@ -1,0 +1,506 @@
+//! When a sweep point has measured enough, and how a sweep's points share the cores.
+//!
+//! A point runs its sampler again and again (each run reseeded, up to `repeats`), pooling the
+//! reads, and stops as soon as its answer is settled:
+//! - **settled**: its valid fraction's Wilson interval is at most `ci_width` wide;
+//! - **budget**: its sampling time passed `budget_factor` × the lowest TTS99 any finished point
+//!   measured (never less than `min_budget_s`): "not solved within k × the best" — a run in
+//!   flight is cancelled at that moment (its finished reads count, its time too);
+//! - **runs**: every run was done and the interval is still wider than `ci_width`.
+//!
+//! Points run side by side, one worker per core, each point's runs on the cores left to it; the
+//! queue is ordered coarse grid first (the ends and middles of each axis), so a best TTS99 is
+//! known early. Until one is, a point runs in slices (`FIRST_SLICE_S`, doubling) and goes back
+//! to the queue after each, so one slow point cannot hold a worker before there is anything to
+//! compare it with.
+//!
+//! Invariant: a point never stops with an interval wider than `ci_width` unless its runs or its
+//! budget ran out, and its `stop` says which.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::channel;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Pool, SweepError, SweepPoint, wilson_interval};
+use crate::qubo::Weights;
+use crate::sampler::{Progress, RunControl, Sampler};
+use crate::solve::{Problem, solve};
+
+/// When a point stops measuring.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StopRule {
+    /// A point stops once its valid fraction's 95 % interval is at most this wide (0: never;
+    /// every point then does all its runs).
+    pub ci_width: f64,
+    /// A point stops once its sampling time passes this multiple of the best TTS99 measured so
+    /// far (0: never).
+    pub budget_factor: f64,
+    /// ... but never before this many seconds of sampling.
+    pub min_budget_s: f64,
+}
+
+impl Default for StopRule {
+    fn default() -> Self {
+        StopRule {
+            ci_width: DEFAULT_CI_WIDTH,
+            budget_factor: DEFAULT_BUDGET_FACTOR,
+            min_budget_s: DEFAULT_MIN_BUDGET_S,
+        }
+    }
+}
+
+/// The default interval width at which a point is settled: 16 reads all valid (or all invalid)
+/// give 0.19, so one run of tempering's 16 ladders settles a clear point.
+pub const DEFAULT_CI_WIDTH: f64 = 0.2;
+/// The default multiple of the best TTS99 a point may spend.
+pub const DEFAULT_BUDGET_FACTOR: f64 = 50.0;
+/// The default least budget of a point, in seconds.
+pub const DEFAULT_MIN_BUDGET_S: f64 = 1.0;
+/// The first slice of a point that starts before any best TTS99 is known (then 2×, 4×, …).
+const FIRST_SLICE_S: f64 = 2.0;
+/// Sweeps between a run's checks of its budget (through the progress observer).
+const CHECK_EVERY_SWEEPS: usize = 8;
+
+impl StopRule {
+    /// Every point does all its runs, as sweeps did before stopping rules.
+    pub const NEVER: StopRule = StopRule {
+        ci_width: 0.0,
+        budget_factor: 0.0,
+        min_budget_s: 0.0,
+    };
+
+    /// Checks the numbers; the message names the one that is wrong.
+    pub fn validate(&self) -> Result<(), String> {
+        let finite_in = |name: &str, v: f64, hi: f64| {
+            if v.is_finite() && (0.0..=hi).contains(&v) {
+                Ok(())
+            } else {
+                Err(format!("{name} {v}: a number from 0 to {hi}"))
+            }
+        };
+        finite_in("ci_width", self.ci_width, 1.0)?;
+        finite_in("budget_factor", self.budget_factor, 1e6)?;
+        finite_in("min_budget_s", self.min_budget_s, 86_400.0)
+    }
+
+    /// The seconds a point may spend when the best TTS99 so far is `best` (∞: none yet).
+    fn budget_s(&self, best: f64) -> Option<f64> {
+        (self.budget_factor > 0.0 && best.is_finite())
+            .then(|| (self.budget_factor * best).max(self.min_budget_s))
+    }
+
+    fn settled(&self, valid: usize, reads: usize) -> bool {
+        let [lo, hi] = wilson_interval(valid, reads);
+        reads > 0 && hi - lo <= self.ci_width
+    }
+
+    /// Words for a point's stop, for tables and tooltips.
+    pub fn describe(&self, point: &SweepPoint) -> String {
+        let width = point.success_ci95[1] - point.success_ci95[0];
+        match point.stop {
+            StopReason::Settled => format!(
+                "settled after {} run(s): interval {width:.2} ≤ {:.2}",
+                point.runs, self.ci_width
+            ),
+            StopReason::Runs => format!(
+                "all {} run(s) done; the interval is still {width:.2} wide",
+                point.runs
+            ),
+            StopReason::Budget => format!(
+                "not solved within {} × the best TTS99 ({:.3} s spent): budget ran out with \
+                 the interval {width:.2} wide",
+                self.budget_factor, point.sample_s
+            ),
+        }
+    }
+}
+
+/// Why a point stopped measuring.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StopReason {
+    /// Its interval is narrow enough.
+    Settled,
+    /// It did every run it was given (the interval may still be wide).
+    #[default]
+    Runs,
+    /// Its time passed the multiple of the best TTS99: the interval may still be wide.
+    Budget,
+}
+
+impl StopReason {
+    /// The word the JSON and CSV use.
+    pub fn name(self) -> &'static str {
+        match self {
+            StopReason::Settled => "settled",
+            StopReason::Runs => "runs",
+            StopReason::Budget => "budget",
+        }
+    }
+}
+
+/// The lowest TTS99 of the finished points (f64 bits; ∞ while none), shared with the runs'
+/// observers.
+#[derive(Clone)]
+pub(super) struct BestTts(Arc<AtomicU64>);
+
+impl BestTts {
+    pub(super) fn new(initial: Option<f64>) -> Self {
+        BestTts(Arc::new(AtomicU64::new(
+            initial.unwrap_or(f64::INFINITY).to_bits(),
+        )))
+    }
+
+    fn get(&self) -> f64 {
+        f64::from_bits(self.0.load(Ordering::Relaxed))
+    }
+
+    fn offer(&self, tts: Option<f64>) {
+        let Some(t) = tts.filter(|t| t.is_finite()) else {
+            return;
+        };
+        let mut cur = self.0.load(Ordering::Relaxed);
+        while t < f64::from_bits(cur) {
+            match self.0.compare_exchange_weak(
+                cur,
+                t.to_bits(),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => break,
+                Err(actual) => cur = actual,
+            }
+        }
+    }
+}
+
+/// One point being measured: its weights, the reads so far and what they cost.
+pub(super) struct PointWork {
+    pub(super) weights: Weights,
+    pub(super) value: f64,
+    pub(super) value2: Option<f64>,
+    pool: Pool,
+    runs: usize,
+    spend_s: f64,
+    slices: u32,
+}
+
+/// What a stretch of work on a point ended with.
+enum Slice {
+    Done(StopReason),
+    /// Paused before a best TTS99 was known: back to the queue.
+    Paused,
+    Cancelled,
+}
+
+/// What every point of one measurement shares.
+pub(super) struct Runner<'a> {
+    pub(super) problem: Problem<'a>,
+    pub(super) sampler: &'a dyn Sampler,
+    /// The sampler of run r (`None`: the given one).
+    pub(super) reseeded: &'a [Option<Box<dyn Sampler>>],
+    pub(super) stop: StopRule,
+    /// Threads each point's runs use.
+    pub(super) threads: usize,
+    /// The caller's control: cancelling it stops everything; its target energy is used.
+    pub(super) control: &'a RunControl,
+}
+
+impl PointWork {
+    pub(super) fn new(problem: Problem, weights: Weights, value: f64, value2: Option<f64>) -> Self {
+        PointWork {
+            pool: Pool::new(problem, &weights),
+            weights,
+            value,
+            value2,
+            runs: 0,
+            spend_s: 0.0,
+            slices: 0,
+        }
+    }
+
+    /// The point's figures as they stand.
+    pub(super) fn point(self, runner: &Runner, stop: StopReason) -> SweepPoint {
+        let mut p = self.pool.point(
+            runner.problem.encoding,
+            &self.weights,
+            self.value,
+            self.value2,
+        );
+        p.runs = self.runs;
+        p.stop = stop;
+        p.threads = runner.threads;
+        p
+    }
+}
+
+impl Runner<'_> {
+    /// Runs the point until it stops, pauses (no best yet and its slice is spent, when
+    /// `may_pause`) or the caller cancels.
+    fn advance(
+        &self,
+        work: &mut PointWork,
+        best: &BestTts,
+        may_pause: bool,
+    ) -> Result<Slice, SweepError> {
+        let slice_start = work.spend_s;
+        let slice_s = FIRST_SLICE_S * f64::from(1u32 << work.slices.min(20));
+        loop {
+            if self.control.is_cancelled() {
+                return Ok(Slice::Cancelled);
+            }
+            if self.stop.settled(work.pool.valid, work.pool.reads) {
+                return Ok(Slice::Done(StopReason::Settled));
+            }
+            if work.runs >= self.reseeded.len() {
+                return Ok(Slice::Done(StopReason::Runs));
+            }
+            if self
+                .stop
+                .budget_s(best.get())
+                .is_some_and(|b| work.spend_s >= b)
+            {
+                return Ok(Slice::Done(StopReason::Budget));
+            }
+            let pausing = may_pause && self.stop.budget_factor > 0.0 && !best.get().is_finite();
+            if pausing && work.spend_s - slice_start >= slice_s {
+                work.slices += 1;
+                return Ok(Slice::Paused);
+            }
+            let sampler: &dyn Sampler = self.reseeded[work.runs].as_deref().unwrap_or(self.sampler);
+            let limit = RunLimit {
+                spent_before_s: work.spend_s,
+                slice_end_s: pausing.then_some(slice_start + slice_s),
+            };
+            let control = self.run_control(limit, best);
+            let out = solve(self.problem, &work.weights, sampler, &control)?;
+            work.runs += 1;
+            work.spend_s += out.timing.sample_s;
+            work.pool.add(self.problem.encoding, &out);
+        }
+    }
+
+    /// A control for one run: the caller's target and threads, cancelled when the caller
+    /// cancels or the point's budget (or slice) is spent, checked every few sweeps. The best
+    /// TTS99 may fall while the run goes on, so the budget is re-read each time.
+    fn run_control(&self, limit: RunLimit, best: &BestTts) -> RunControl {
+        let control = RunControl::new()
+            .with_threads(Some(self.threads))
+            .with_target_energy(self.control.target_energy);
+        let own = control.cancel_flag();
+        let parent = self.control.cancel_flag();
+        let best = best.clone();
+        let stop = self.stop;
+        let start = Instant::now();
+        control.with_observer(CHECK_EVERY_SWEEPS, move |_| {
+            let spent = limit.spent_before_s + start.elapsed().as_secs_f64();
+            let over_budget = stop.budget_s(best.get()).is_some_and(|b| spent >= b);
+            let over_slice = limit.slice_end_s.is_some_and(|e| spent >= e);
+            if parent.load(Ordering::Relaxed) || over_budget || over_slice {
+                own.store(true, Ordering::Relaxed);
+            }
+        })
+    }
+
+    /// Measures one point to its stop (no pausing): `tune`'s points, judged against `best`.
+    pub(super) fn measure(
+        &self,
+        mut work: PointWork,
+        best: &BestTts,
+    ) -> Result<Option<SweepPoint>, SweepError> {
+        match self.advance(&mut work, best, false)? {
+            Slice::Done(stop) => Ok(Some(work.point(self, stop))),
+            Slice::Paused | Slice::Cancelled => Ok(None),
+        }
+    }
+}
+
+/// Where a run must stop, in the point's sampling seconds.
+#[derive(Clone, Copy)]
+struct RunLimit {
+    spent_before_s: f64,
+    slice_end_s: Option<f64>,
+}
+
+/// Measures every point, side by side on `workers` threads, coarse grid first; `on_point`
+/// hears about each as it finishes (on the calling thread). Returns the points in the order
+/// given; on cancel, the points finished so far.
+pub(super) fn measure_all(
+    runner: &Runner,
+    works: Vec<PointWork>,
+    order: Vec<usize>,
+    workers: usize,
+    mut on_point: impl FnMut(&SweepPoint),
+) -> Result<Vec<SweepPoint>, SweepError> {
+    let total = works.len();
+    let slots: Vec<Mutex<Option<PointWork>>> =
+        works.into_iter().map(|w| Mutex::new(Some(w))).collect();
+    let queue = Mutex::new(order.into_iter().collect::<VecDeque<usize>>());
+    let remaining = AtomicUsize::new(total);
+    let abort = AtomicBool::new(false);
+    let best = BestTts::new(None);
+    let (tx, rx) = channel::<Result<(usize, SweepPoint), SweepError>>();
+    let mut done: Vec<Option<SweepPoint>> = (0..total).map(|_| None).collect();
+    let mut first_error = None;
+    std::thread::scope(|scope| {
+        for _ in 0..workers.max(1) {
+            let tx = tx.clone();
+            let (slots, queue, remaining, abort, best) =
+                (&slots, &queue, &remaining, &abort, &best);
+            scope.spawn(move || {
+                while remaining.load(Ordering::Relaxed) > 0 && !abort.load(Ordering::Relaxed) {
+                    let next = queue.lock().ok().and_then(|mut q| q.pop_front());
+                    let Some(k) = next else {
+                        // Another worker holds the last points; one may come back paused.
+                        std::thread::sleep(std::time::Duration::from_millis(2));
+                        continue;
+                    };
+                    let Some(mut work) = slots[k].lock().ok().and_then(|mut s| s.take()) else {
+                        continue;
+                    };
+                    match runner.advance(&mut work, best, true) {
+                        Ok(Slice::Done(stop)) => {
+                            let point = work.point(runner, stop);
+                            best.offer(point.tts99_s);
+                            remaining.fetch_sub(1, Ordering::Relaxed);
+                            let _ = tx.send(Ok((k, point)));
+                        }
+                        Ok(Slice::Paused) => {
+                            if let Ok(mut s) = slots[k].lock() {
+                                *s = Some(work);
+                            }
+                            if let Ok(mut q) = queue.lock() {
+                                q.push_back(k);
+                            }
+                        }
+                        Ok(Slice::Cancelled) => abort.store(true, Ordering::Relaxed),
+                        Err(e) => {
+                            abort.store(true, Ordering::Relaxed);
+                            let _ = tx.send(Err(e));
+                        }
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut finished = 0;
+        for message in rx {
+            match message {
+                Ok((k, point)) => {
+                    finished += 1;
+                    on_point(&point);
+                    runner.control.notify(&Progress {
+                        sweeps_done: finished,
+                        sweeps_total: total as u64,
+                        best_energy: None,
+                        phase: crate::sampler::Phase::Sampling,
+                    });
+                    done[k] = Some(point);
+                }
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+    });
+    if let Some(e) = first_error {
+        return Err(e);
+    }
+    Ok(done.into_iter().flatten().collect())
+}
+
+/// The order to measure a grid of `rows` × `cols` points (row-major indices) in: coarse first
+/// — each axis's ends, then its middle, then the quarters… — so the chart fills in evenly and
+/// a best TTS99 is found early.
+pub(super) fn coarse_first(rows: usize, cols: usize) -> Vec<usize> {
+    let (a, b) = (levels(rows), levels(cols));
+    let mut order: Vec<usize> = (0..rows * cols).collect();
+    order.sort_by_key(|&k| {
+        let (i, j) = (k / cols.max(1), k % cols.max(1));
+        (a[i].max(b[j]), a[i] + b[j], k)
+    });
+    order
+}
+
+/// For each index of an axis of `n` values, the round of bisection that first reaches it: the
+/// ends are round 0, the middle round 1, the quarters round 2, …
+fn levels(n: usize) -> Vec<u32> {
+    let mut level = vec![u32::MAX; n];
+    if n == 0 {
+        return level;
+    }
+    level[0] = 0;
+    level[n - 1] = 0;
+    let mut spans = vec![(0, n - 1)];
+    let mut round = 1;
+    while !spans.is_empty() {
+        let mut next = Vec::new();
+        for (lo, hi) in spans {
+            if hi - lo < 2 {
+                continue;
+            }
+            let mid = (lo + hi) / 2;
+            level[mid] = level[mid].min(round);
+            next.push((lo, mid));
+            next.push((mid, hi));
+        }
+        spans = next;
+        round += 1;
+    }
+    level
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coarse_first_takes_the_corners_then_the_middles() {
+        assert_eq!(levels(5), vec![0, 2, 1, 2, 0]);
+        assert_eq!(levels(1), vec![0]);
+        assert_eq!(levels(2), vec![0, 0]);
+        let order = coarse_first(5, 4);
+        assert_eq!(order.len(), 20);
+        // The four corners first.
+        let mut corners = order[..4].to_vec();
+        corners.sort();
+        assert_eq!(corners, vec![0, 3, 16, 19]);
+        let mut all = order.clone();
+        all.sort();
+        assert_eq!(all, (0..20).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn budgets_follow_the_best_and_never_fall_below_the_floor() {
+        let rule = StopRule::default();
+        assert_eq!(rule.budget_s(f64::INFINITY), None);
+        assert_eq!(rule.budget_s(0.001), Some(DEFAULT_MIN_BUDGET_S));
+        assert_eq!(rule.budget_s(1.0), Some(DEFAULT_BUDGET_FACTOR));
+        assert_eq!(StopRule::NEVER.budget_s(1.0), None);
+        // 16 of 16 settles at the default width; 8 of 16 does not.
+        assert!(rule.settled(16, 16) && rule.settled(0, 16));
+        assert!(!rule.settled(8, 16) && !rule.settled(0, 0));
+        assert!(!StopRule::NEVER.settled(100, 100));
+        assert!(
+            StopRule {
+                ci_width: f64::NAN,
+                ..rule
+            }
+            .validate()
+            .is_err()
+        );
+        assert!(
+            StopRule {
+                budget_factor: -1.0,
+                ..rule
+            }
+            .validate()
+            .is_err()
+        );
+        assert!(rule.validate().is_ok());
+    }
+}
