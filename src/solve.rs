@@ -531,3 +531,88 @@ pub fn qubo_difficulty(puzzle: &AnyPuzzle, budget_s: f64) -> Result<QuboDifficul
         stopped_at_budget: out.cancelled,
     })
 }
+
+/// Instances `generate_for_tts99` draws (seed, seed + 1, …) before it gives up.
+pub const TTS99_TRIES: u64 = 40;
+
+/// An instance whose QUBO-path difficulty fell in the range asked for.
+#[derive(Clone, Debug)]
+pub struct AimedInstance {
+    /// The instance.
+    pub puzzle: AnyPuzzle,
+    /// Its measured difficulty (`QuboDifficulty`: the default sampler at default weights).
+    pub difficulty: QuboDifficulty,
+    /// The seed that made it.
+    pub seed: u64,
+    /// Instances drawn, this one included.
+    pub tries: u64,
+}
+
+impl AimedInstance {
+    /// The header comment the file carries: what was measured, how, and the range asked for.
+    pub fn comment(&self, range: [f64; 2]) -> String {
+        format!(
+            "TTS99 {:.4} s with {} ({} reads, {:.0} % valid, {}), aimed at {}–{} s; seed {}",
+            self.difficulty.tts99_s.unwrap_or(f64::NAN),
+            self.difficulty.sampler,
+            self.difficulty.num_reads,
+            100.0 * self.difficulty.success_fraction,
+            if self.difficulty.presolve {
+                "presolved"
+            } else {
+                "full model"
+            },
+            range[0],
+            range[1],
+            self.seed
+        )
+    }
+}
+
+/// Generates `kind` from `params`, then seed + 1, seed + 2, … until an instance's TTS99 on the
+/// default sampler (`qubo_difficulty`, each run stopped after twice the range's top, at least a
+/// second) falls in `range`; at most `TTS99_TRIES` instances, each reported to `control`.
+pub fn generate_for_tts99(
+    kind: crate::puzzle::Kind,
+    params: &crate::params::ParamValues,
+    range: [f64; 2],
+    control: &crate::puzzle::GenerateControl,
+) -> Result<AimedInstance, String> {
+    let [lo, hi] = range;
+    if !(lo.is_finite() && hi.is_finite() && 0.0 <= lo && lo <= hi && hi <= 3600.0) {
+        return Err(format!(
+            "a TTS99 range of {lo}:{hi} s: two numbers 0 ≤ A ≤ B ≤ 3600"
+        ));
+    }
+    let base = params.get("seed").and_then(|v| v.as_u64()).unwrap_or(1);
+    let budget_s = (2.0 * hi).clamp(1.0, 7200.0);
+    let mut measured = Vec::new();
+    for t in 0..TTS99_TRIES {
+        control
+            .next_try(t, TTS99_TRIES)
+            .map_err(|e| e.to_string())?;
+        let seed = base.wrapping_add(t);
+        let mut p = params.clone();
+        p.insert("seed".into(), seed.into());
+        // The kind's own search (a band, no guess) runs under its own control; this one
+        // counts instances.
+        let puzzle = kind.generate(&p).map_err(|e| e.to_string())?;
+        let difficulty = qubo_difficulty(&puzzle, budget_s).map_err(|e| e.to_string())?;
+        match difficulty.tts99_s {
+            Some(tts) if (lo..=hi).contains(&tts) => {
+                return Ok(AimedInstance {
+                    puzzle,
+                    difficulty,
+                    seed,
+                    tries: t + 1,
+                });
+            }
+            Some(tts) => measured.push(format!("{tts:.3}")),
+            None => measured.push(format!(">{budget_s:.0}")),
+        }
+    }
+    Err(format!(
+        "no instance with TTS99 in {lo}–{hi} s among {TTS99_TRIES} (seeds {base}…): measured {} s",
+        measured.join(", ")
+    ))
+}

@@ -250,6 +250,11 @@ pub struct GenerateArgs {
     /// absent.
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
+    /// Keep only an instance whose TTS99 on the default sampler (default weights, the kind's
+    /// default presolve) falls in A:B seconds: seeds from --seed on are tried, and the measured
+    /// value goes in the file's header comment.
+    #[arg(long, value_name = "A:B")]
+    pub target_tts99: Option<String>,
 }
 
 /// `bench`.

@@ -54,7 +54,11 @@ pub fn augment(mut cmd: clap::Command, owners: &Owners) -> clap::Command {
             ParamType::FloatList { .. } => arg.value_name("X,Y,…").allow_negative_numbers(true),
             ParamType::Float { .. } => arg.value_name("X").allow_negative_numbers(true),
             ParamType::Choice(words) => arg.value_name(words.join("|")),
-            ParamType::Bool => arg.value_name("true|false"),
+            // `--no-guess` alone means true.
+            ParamType::Bool => arg
+                .value_name("true|false")
+                .num_args(0..=1)
+                .default_missing_value("true"),
             ParamType::Text { .. } => arg.value_name("TEXT"),
             // A negative count reaches the parameter's own range check, which names the range.
             ParamType::Int { .. } | ParamType::IntSet(_) => {

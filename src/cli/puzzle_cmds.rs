@@ -484,6 +484,12 @@ pub(super) fn render(a: RenderArgs) -> Result<i32, Failure> {
     Ok(0)
 }
 
+/// `A:B` as two numbers.
+fn parse_range(text: &str) -> Option<[f64; 2]> {
+    let (a, b) = text.split_once(':')?;
+    Some([a.trim().parse().ok()?, b.trim().parse().ok()?])
+}
+
 /// `generate KIND [--PARAM VALUE]… [-o FILE]`.
 pub(super) fn generate(a: GenerateArgs) -> Result<i32, Failure> {
     if a.kind == "random-qubo" {
@@ -516,8 +522,32 @@ pub(super) fn generate(a: GenerateArgs) -> Result<i32, Failure> {
         .params
         .0
         .values_for(kind.name(), kind.generator_params())?;
-    let puzzle = kind.generate(&values)?;
-    let text = puzzle.to_text();
+    let (puzzle, comment) = match &a.target_tts99 {
+        None => (kind.generate(&values)?, None),
+        Some(range) => {
+            let range = parse_range(range)
+                .ok_or_else(|| usage(format!("--target-tts99 {range}: expected A:B seconds")))?;
+            let found = crate::solve::generate_for_tts99(
+                kind,
+                &values,
+                range,
+                &crate::puzzle::GenerateControl::new(),
+            )
+            .map_err(|e| usage(format!("--target-tts99: {e}")))?;
+            eprintln!(
+                "kept seed {} after {} instance(s): {}",
+                found.seed,
+                found.tries,
+                found.comment(range)
+            );
+            let comment = found.comment(range);
+            (found.puzzle, Some(comment))
+        }
+    };
+    let text = match comment {
+        Some(c) => format!("# {c}\n{}", puzzle.to_text()),
+        None => puzzle.to_text(),
+    };
     match &a.output {
         Some(path) => {
             crate::io::write_atomic(path, format!("{text}\n").as_bytes())?;

@@ -158,10 +158,31 @@ impl Workbench {
         if let Some(job) = &s.generating
             && let Some(answer) = job.poll()
         {
+            let (kind, params) = job.request.clone();
             s.generating = None;
             match answer.and_then(|r| r) {
-                Ok(p) => {
+                Ok(super::jobs::Generated {
+                    puzzle: p,
+                    measured,
+                }) => {
                     let what = p.describe();
+                    let mut words = super::params::summary(kind.generator_params(), &params);
+                    let mut text = p.to_text();
+                    if let Some(m) = &measured {
+                        words = format!("{words} · {m}");
+                        text = format!("# {m}\n{text}");
+                    }
+                    s.settings
+                        .remember_generated(super::settings::GeneratedEntry {
+                            kind: kind.name().into(),
+                            description: what.clone(),
+                            params: words,
+                            text,
+                        });
+                    let what = match &measured {
+                        Some(m) => format!("{what} ({m})"),
+                        None => what,
+                    };
                     s.status = match s.doc.replace(p) {
                         Ok(()) => format!("generated: {what}"),
                         Err(e) => e,

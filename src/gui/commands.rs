@@ -19,7 +19,8 @@ impl Workbench {
         let s = &mut self.shared;
         match c {
             Command::New(puzzle) => self.replace_document(Document::from_puzzle(*puzzle, None)),
-            Command::Generate(kind, params) => self.start_generate(kind, params, ctx),
+            Command::Generate(kind, params, tts99) => self.start_generate(kind, params, tts99, ctx),
+            Command::OpenGenerated(k) => self.open_generated(k),
             Command::Dialog(action) => {
                 if self.builtin_file_dialog || s.settings.builtin_file_dialog {
                     self.open_file_form(action, None);
@@ -179,13 +180,46 @@ impl Workbench {
     }
 
     /// Generates a puzzle on a worker thread (a slow request never freezes the window).
-    fn start_generate(&mut self, kind: Kind, params: ParamValues, ctx: &egui::Context) {
+    fn start_generate(
+        &mut self,
+        kind: Kind,
+        params: ParamValues,
+        tts99: Option<[f64; 2]>,
+        ctx: &egui::Context,
+    ) {
         let repaint = ctx.clone();
-        self.shared.generating = Some(GenerateJob::start(
-            move || kind.generate(&params).map_err(|e| e.to_string()),
-            move || repaint.request_repaint(),
-        ));
+        self.shared.generating = Some(GenerateJob::start(kind, params, tts99, move || {
+            repaint.request_repaint()
+        }));
         self.shared.status = format!("generating a {kind}…");
+    }
+
+    /// Opens a recently generated instance again, from its kept text.
+    fn open_generated(&mut self, k: usize) {
+        let s = &mut self.shared;
+        let Some(entry) = s.settings.recent_generated.get(k).cloned() else {
+            return;
+        };
+        let parsed = entry
+            .kind
+            .parse::<crate::puzzle::Kind>()
+            .map_err(|e| e.to_string())
+            .and_then(|kind| {
+                kind.parse_text(&entry.text, "recently generated")
+                    .map_err(|e| e.to_string())
+            });
+        match parsed.map(|mut v| v.swap_remove(0).puzzle) {
+            Ok(p) => {
+                s.status = match s.doc.replace(p) {
+                    Ok(()) => format!("opened again: {}", entry.description),
+                    Err(e) => e,
+                };
+                s.result = None;
+                s.selected_row = None;
+                self.puzzle.editors.reset();
+            }
+            Err(e) => s.status = format!("could not open the generated instance: {e}"),
+        }
     }
 
     pub(super) fn replace_document(&mut self, doc: Document) {

@@ -181,3 +181,23 @@ fn value_ui(ui: &mut egui::Ui, spec: &ParamSpec, label: &str, value: &mut Value,
         }
     }
 }
+
+/// The values that differ from their defaults, in words (`seed 3 · no_guess true`), for lists
+/// of what was made with them; "defaults" when none differs.
+pub fn summary(specs: &[ParamSpec], values: &ParamValues) -> String {
+    let words: Vec<String> = specs
+        .iter()
+        .filter_map(|spec| {
+            let v = values.get(spec.name)?;
+            (*v != spec.default_value()).then(|| {
+                let shown = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+                format!("{} {shown}", spec.name)
+            })
+        })
+        .collect();
+    if words.is_empty() {
+        "defaults".into()
+    } else {
+        words.join(" · ")
+    }
+}

@@ -12,6 +12,24 @@ use crate::params::ParamValues;
 
 /// Recent files remembered.
 pub const RECENT_LIMIT: usize = 10;
+/// Generated instances remembered.
+pub const RECENT_GENERATED_LIMIT: usize = 8;
+/// Largest text of a generated instance kept in the settings (a full Eternity II is ~10 KB).
+const RECENT_GENERATED_MAX_BYTES: usize = 256 * 1024;
+
+/// A generated instance, kept so it can be opened again (generators that search can take a
+/// while, and a designer compares what they made).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GeneratedEntry {
+    /// The kind's name.
+    pub kind: String,
+    /// The instance's one-line summary.
+    pub description: String,
+    /// The parameters it was made with, in words (`seed 3 · difficulty hard`).
+    pub params: String,
+    /// The instance in the kind's text form.
+    pub text: String,
+}
 
 /// What persists.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -29,6 +47,8 @@ pub struct Settings {
     pub sweep: SweepSettings,
     /// Recent files, newest first.
     pub recent: Vec<PathBuf>,
+    /// Recently generated instances, newest first.
+    pub recent_generated: Vec<GeneratedEntry>,
     /// A remote job submitted and not yet read back (kept so that closing the window does not
     /// lose it: the solver panel offers to resume or cancel it). Never holds a token.
     pub pending_remote_job: Option<crate::sampler::RemoteJob>,
@@ -97,6 +117,7 @@ impl Default for Settings {
             log_scale: false,
             sweep: SweepSettings::default(),
             recent: Vec::new(),
+            recent_generated: Vec::new(),
             pending_remote_job: None,
             builtin_file_dialog: false,
         }
@@ -109,6 +130,16 @@ impl Settings {
         self.recent.retain(|p| *p != path);
         self.recent.insert(0, path);
         self.recent.truncate(RECENT_LIMIT);
+    }
+
+    /// Puts a generated instance first among the recent ones (a very large one is not kept).
+    pub fn remember_generated(&mut self, entry: GeneratedEntry) {
+        if entry.text.len() > RECENT_GENERATED_MAX_BYTES {
+            return;
+        }
+        self.recent_generated.retain(|e| e.text != entry.text);
+        self.recent_generated.insert(0, entry);
+        self.recent_generated.truncate(RECENT_GENERATED_LIMIT);
     }
 
     /// Settings read back from storage, made safe to use: a stored file may be old, edited or
@@ -126,11 +157,18 @@ impl Settings {
         });
         let sw = &mut self.sweep;
         sw.steps = sw.steps.clamp(1, crate::sweep::MAX_SWEEP_STEPS);
-        sw.num_reads = sw.num_reads.clamp(1, 100_000);
+        sw.num_reads = sw.num_reads.min(100_000);
+        sw.repeats = sw.repeats.clamp(1, crate::sweep::MAX_REPEATS);
+        if sw.stop.validate().is_err() {
+            sw.stop = defaults.sweep.stop;
+        }
         if !(sw.from.is_finite() && sw.to.is_finite()) {
             (sw.from, sw.to) = (defaults.sweep.from, defaults.sweep.to);
         }
         self.recent.truncate(RECENT_LIMIT);
+        self.recent_generated
+            .retain(|e| e.text.len() <= RECENT_GENERATED_MAX_BYTES);
+        self.recent_generated.truncate(RECENT_GENERATED_LIMIT);
         if self
             .pending_remote_job
             .as_ref()

@@ -15,8 +15,11 @@ use crate::puzzle::{AnyPuzzle, AnySolution, DesignFacts, Kind};
 pub enum Command {
     /// A new document holding this (blank) puzzle.
     New(Box<AnyPuzzle>),
-    /// Generate a puzzle of this kind with these parameters (as a job), replacing the current.
-    Generate(Kind, ParamValues),
+    /// Generate a puzzle of this kind with these parameters (as a job), replacing the current;
+    /// with a TTS99 range (seconds), only an instance whose measured TTS99 falls in it.
+    Generate(Kind, ParamValues, Option<[f64; 2]>),
+    /// Open the k-th recently generated instance again (`Settings::recent_generated`).
+    OpenGenerated(usize),
     /// Ask for a file with a native dialog.
     Dialog(FileAction),
     /// Open a puzzle file (a model extension opens it as a model).

@@ -5,6 +5,7 @@
 //! and every dispatch `match`, so no arm can be forgotten.
 
 pub mod edge_matching;
+pub mod generating;
 pub mod minesweeper;
 pub mod numberlink;
 pub mod sudoku;
@@ -20,6 +21,7 @@ use crate::params::{ParamError, ParamSpec, ParamValues};
 use crate::qubo::{Encoding, GroupedModel, Label, Weights};
 use crate::render::Drawing;
 pub use edge_matching::{EdgeMatching, EdgeSolution};
+pub use generating::GenerateControl;
 pub use sudoku::{Sudoku, SudokuSolution};
 
 /// Largest puzzle file accepted.
@@ -418,8 +420,9 @@ pub trait Puzzle:
     /// The generator's parameters (CLI flags and the GUI's generator form).
     fn generator_params() -> &'static [ParamSpec];
     /// A generated instance; `params` passed `params::validate` against `generator_params`.
-    /// The same parameters always give the same instance.
-    fn generate(params: &ParamValues) -> Result<Self, PuzzleError>;
+    /// The same parameters always give the same instance. Generators that search (until an
+    /// instance fits a band) report their tries to `control` and stop when it is cancelled.
+    fn generate(params: &ParamValues, control: &GenerateControl) -> Result<Self, PuzzleError>;
     /// The weight a sweep offers first (the one designers tune).
     fn default_sweep_weight() -> &'static str;
 
@@ -794,10 +797,18 @@ macro_rules! registry {
             }
             /// A generated instance from (unvalidated) parameter values.
             pub fn generate(self, params: &ParamValues) -> Result<AnyPuzzle, PuzzleError> {
+                self.generate_with(params, &GenerateControl::new())
+            }
+            /// A generated instance, the generator steered by `control` (progress, cancel).
+            pub fn generate_with(
+                self,
+                params: &ParamValues,
+                control: &GenerateControl,
+            ) -> Result<AnyPuzzle, PuzzleError> {
                 match self {
                     $(Kind::$variant => {
                         let values = crate::params::validate(<$ty>::generator_params(), params)?;
-                        Ok(AnyPuzzle::$variant(<$ty>::generate(&values)?))
+                        Ok(AnyPuzzle::$variant(<$ty>::generate(&values, control)?))
                     })+
                 }
             }

@@ -843,3 +843,95 @@ fn blank_or_broken_credentials_are_refused_by_name_and_never_shown() {
     );
     assert!(!err.contains("secret-part"), "{err}");
 }
+
+/// Generators that aim: a Sudoku band, a Numberlink band, a no-guess Minesweeper board and a
+/// TTS99 range, each checked by `check` on the file written (not by the generator's word).
+#[test]
+fn generators_aim_at_bands_no_guess_boards_and_a_tts99_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let sudoku = file("hard.txt");
+    let out = run(&[
+        "generate",
+        "sudoku",
+        "--difficulty",
+        "hard",
+        "--givens",
+        "0",
+        "--seed",
+        "4",
+        "-o",
+        &sudoku,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let facts = run_json(&["check", &sudoku, "--json"]);
+    assert_eq!(
+        (&facts["difficulty"], &facts["solutions"]),
+        (&serde_json::json!("hard"), &serde_json::json!("1"))
+    );
+    let link = file("probing.txt");
+    let out = run(&[
+        "generate",
+        "numberlink",
+        "--difficulty",
+        "probing",
+        "-o",
+        &link,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let facts = run_json(&["check", &link, "--json"]);
+    assert_eq!(facts["difficulty"], "probing", "{facts}");
+    let mines = file("expert.txt");
+    let out = run(&[
+        "generate",
+        "minesweeper",
+        "--width",
+        "30",
+        "--height",
+        "16",
+        "--mines",
+        "99",
+        "--no-guess",
+        "--seed",
+        "5",
+        "-o",
+        &mines,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let facts = run_json(&["check", &mines, "--json"]);
+    let logic = facts["logic"].as_str().unwrap();
+    assert!(logic.starts_with("no guess needed"), "{facts}");
+    // A band out of reach says what it found instead.
+    let out = run(&[
+        "generate",
+        "sudoku",
+        "--size",
+        "4",
+        "--difficulty",
+        "expert",
+    ]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("band expert"), "{}", stderr(&out));
+    // Annealer hardness: the file says what was measured, and still reads.
+    let easy = file("tts.txt");
+    let out = run(&[
+        "generate",
+        "sudoku",
+        "--size",
+        "4",
+        "--givens",
+        "8",
+        "--target-tts99",
+        "0:30",
+        "-o",
+        &easy,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&easy).unwrap();
+    assert!(text.starts_with("# TTS99 "), "{text}");
+    assert!(text.contains("aimed at 0–30 s"), "{text}");
+    run_json(&["check", &easy, "--json"]);
+    let out = run(&["generate", "sudoku", "--target-tts99", "5:1"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--target-tts99"), "{}", stderr(&out));
+}

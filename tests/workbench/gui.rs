@@ -700,6 +700,82 @@ fn generate_runs_as_a_job_from_the_kinds_parameter_form() {
         h.state().shared.current_facts().unwrap().unwrap().solutions,
         qubo_workbench::puzzle::SolutionCount::One
     );
+    // A band from the form: the facts show the band of what it made.
+    h.state_mut()
+        .puzzle
+        .generator
+        .entry("sudoku")
+        .or_default()
+        .insert("difficulty".into(), serde_json::json!("hard"));
+    let before = h.state().shared.doc.puzzle().cloned();
+    h.get_by_label("Generate").click();
+    frames(&mut h);
+    wait_for(&mut h, "the hard puzzle", |wb| {
+        wb.shared.generating.is_none() && wb.shared.doc.puzzle().cloned() != before
+    });
+    wait_for(&mut h, "its design facts", |wb| {
+        wb.shared.current_facts().is_some()
+    });
+    let facts = h
+        .state()
+        .shared
+        .current_facts()
+        .unwrap()
+        .unwrap()
+        .facts
+        .clone();
+    assert!(
+        facts.contains(&("difficulty".to_string(), serde_json::json!("hard"))),
+        "{facts:?}"
+    );
+    // Both are kept in Recent, newest first, with the parameters that made them; the older
+    // one opens again.
+    let recent = h.state().shared.settings.recent_generated.clone();
+    assert_eq!(recent.len(), 2);
+    assert!(recent[0].params.contains("difficulty hard"), "{recent:?}");
+    assert_eq!(recent[1].params, "defaults");
+    h.get_by_label("Recently generated (2)").click();
+    frames(&mut h);
+    h.get_by_label_contains("— defaults").click();
+    frames(&mut h);
+    assert_eq!(
+        h.state().shared.doc.puzzle().unwrap().to_text(),
+        recent[1].text
+    );
+}
+
+#[test]
+fn a_searching_generator_shows_its_tries_and_can_be_cancelled() {
+    let file =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/numberlink/tiny-3x2.txt");
+    let mut h = open(Some(&file), Settings::default());
+    // A long search: Numberlinks that need cases within cases are rare among random ones
+    // (none in 20 000 draws at 7×7 with 6 pairs).
+    let values = h
+        .state_mut()
+        .puzzle
+        .generator
+        .entry("numberlink")
+        .or_default();
+    values.insert("difficulty".into(), serde_json::json!("nested"));
+    h.get_by_label("Generate").click();
+    frames(&mut h);
+    assert!(h.state().shared.generating.is_some());
+    wait_for(&mut h, "its first try reported", |wb| {
+        wb.shared
+            .generating
+            .as_ref()
+            .is_some_and(|j| j.control.progress().1 > 0)
+    });
+    frames(&mut h);
+    assert!(h.query_by_label_contains("of at most 20000").is_some());
+    h.get_by_label("Cancel generating").click();
+    frames(&mut h);
+    wait_for(&mut h, "the generator to stop", |wb| {
+        wb.shared.generating.is_none()
+    });
+    let status = &h.state().shared.status;
+    assert!(status.contains("generation cancelled"), "{status}");
 }
 
 fn edge_matching(wb: &Workbench) -> &EdgeMatching {

@@ -291,3 +291,77 @@ fn render_draws_the_exact_probabilities_with_their_legend() {
     // The unconstrained cells' 27 % is written in them.
     assert!(svg.matches(">27<").count() > 10, "{}", svg.len());
 }
+
+/// Logic only, written here apart from the generator's solver: open every unopened cell whose
+/// exact mine probability is 0, flag every one whose probability is 1, and repeat; true when
+/// every safe cell ends open. A deduction that hits a mine fails the test.
+fn clears_by_logic_alone(start: &Minesweeper) -> bool {
+    use qubo_workbench::puzzle::minesweeper::{GameState, exact_probabilities};
+    let mut p = start.clone();
+    let (w, h) = (p.width(), p.height());
+    loop {
+        match p.game_state() {
+            GameState::Won => return true,
+            GameState::Lost(k) => panic!("a certain deduction opened the mine at {k}"),
+            GameState::Playing => {}
+        }
+        let probabilities = exact_probabilities(&p, 20_000_000).unwrap();
+        let mut moved = false;
+        for r in 0..h {
+            for c in 0..w {
+                if p.cell(r, c) != Cell::Unopened {
+                    continue;
+                }
+                let q = probabilities.at(r, c);
+                if q == 0.0 {
+                    p.open(r, c);
+                    moved = true;
+                } else if q == 1.0 {
+                    p.toggle_flag(r, c);
+                    moved = true;
+                }
+            }
+        }
+        if !moved {
+            return false;
+        }
+    }
+}
+
+#[test]
+fn no_guess_boards_clear_by_logic_alone_at_every_size() {
+    use qubo_workbench::params::ParamValues;
+    use qubo_workbench::puzzle::Kind;
+    for (width, height, mines) in [(9, 9, 10), (16, 16, 40), (30, 16, 99)] {
+        for seed in 1..=3u64 {
+            let params: ParamValues = [
+                ("width".to_string(), serde_json::json!(width)),
+                ("height".to_string(), serde_json::json!(height)),
+                ("mines".to_string(), serde_json::json!(mines)),
+                ("seed".to_string(), serde_json::json!(seed)),
+                ("no_guess".to_string(), serde_json::json!(true)),
+            ]
+            .into_iter()
+            .collect();
+            let made = Kind::Minesweeper.generate(&params).unwrap();
+            let qubo_workbench::puzzle::AnyPuzzle::Minesweeper(p) = made else {
+                panic!("a Minesweeper board")
+            };
+            assert_eq!(p.mines(), mines);
+            assert!(p.num_opened() > 0, "the file ships with its opening");
+            assert!(
+                clears_by_logic_alone(&p),
+                "{width}×{height} seed {seed} needs a guess:\n{}",
+                p.rows().join("\n")
+            );
+        }
+    }
+    // And the plain generator does deal boards that need a guess (so the check can fail).
+    let guessing = (1..=6u64)
+        .filter(|&seed| {
+            let p = qubo_workbench::puzzle::minesweeper::generate(30, 16, 99, seed).unwrap();
+            !clears_by_logic_alone(&p)
+        })
+        .count();
+    assert!(guessing > 0, "every plain expert deal cleared by logic");
+}

@@ -51,6 +51,10 @@ pub struct PuzzlePanel {
     difficulty_job: Option<(crate::puzzle::AnyPuzzle, DifficultyJob)>,
     /// The last measurement, for this puzzle (or why there is none).
     pub difficulty: Option<(crate::puzzle::AnyPuzzle, Result<QuboDifficulty, String>)>,
+    /// Generate only instances whose TTS99 falls in `tts99_range_s`.
+    pub aim_tts99: bool,
+    /// The TTS99 range aimed at, in seconds.
+    pub tts99_range_s: [f64; 2],
 }
 
 /// Seconds "Estimate TTS99" samples at most.
@@ -70,6 +74,8 @@ impl Default for PuzzlePanel {
             placement: None,
             difficulty_job: None,
             difficulty: None,
+            aim_tts99: false,
+            tts99_range_s: [0.1, 1.0],
         }
     }
 }
@@ -231,12 +237,70 @@ impl PuzzlePanel {
                 .on_hover_text(format!("a new {kind} from these parameters"))
                 .clicked()
             {
-                s.send(Command::Generate(kind, values.clone()));
+                s.send(Command::Generate(
+                    kind,
+                    values.clone(),
+                    self.aim_tts99.then_some(self.tts99_range_s),
+                ));
             }
-            if busy {
+            if let Some(job) = &s.generating {
                 ui.spinner();
+                // Generators that search say how far they got; every one can be stopped.
+                let (tried, of) = job.control.progress();
+                if of > 0 {
+                    ui.label(format!("try {tried} of at most {of}"));
+                }
+                if ui.button("Cancel generating").clicked() {
+                    job.control.cancel();
+                }
+                ui.ctx()
+                    .request_repaint_after(std::time::Duration::from_millis(200));
             }
         });
+        // Annealer hardness: keep drawing until the default sampler's TTS99 falls in a range.
+        ui.horizontal_wrapped(|ui| {
+            ui.checkbox(&mut self.aim_tts99, "aim at a TTS99 of")
+                .on_hover_text(
+                    "draw instances (seed, seed + 1, …) until the default sampler's TTS99 at \
+                     default weights falls in this range; the measured value is kept with it",
+                );
+            let [lo, hi] = &mut self.tts99_range_s;
+            ui.add_enabled(
+                self.aim_tts99,
+                egui::DragValue::new(lo)
+                    .range(0.0..=3600.0)
+                    .speed(0.01)
+                    .suffix(" s"),
+            );
+            ui.label("to");
+            ui.add_enabled(
+                self.aim_tts99,
+                egui::DragValue::new(hi)
+                    .range(0.0..=3600.0)
+                    .speed(0.01)
+                    .suffix(" s"),
+            );
+            if *lo > *hi {
+                *hi = *lo;
+            }
+        });
+        // The last instances generated (of any kind), to go back to.
+        let recent = s.settings.recent_generated.clone();
+        if !recent.is_empty() {
+            egui::CollapsingHeader::new(format!("Recently generated ({})", recent.len()))
+                .id_salt("recently generated")
+                .show(ui, |ui| {
+                    for (k, e) in recent.iter().enumerate() {
+                        if ui
+                            .button(format!("{} — {}", e.description, e.params))
+                            .on_hover_text("open it again (a new document)")
+                            .clicked()
+                        {
+                            s.send(Command::OpenGenerated(k));
+                        }
+                    }
+                });
+        }
     }
 
     /// The design facts line: solutions, figures, conflicts.

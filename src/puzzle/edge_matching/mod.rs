@@ -31,6 +31,7 @@ use super::{
     SolutionCount, Violation,
 };
 use crate::params::{ParamDefault, ParamSpec, ParamType, ParamValues};
+use crate::puzzle::GenerateControl;
 use crate::qubo::Encoding;
 use crate::render::Drawing;
 pub use check::{EdgeSolution, Placed};
@@ -618,7 +619,7 @@ impl Puzzle for EdgeMatching {
         GENERATOR_PARAMS
     }
 
-    fn generate(params: &ParamValues) -> Result<Self, PuzzleError> {
+    fn generate(params: &ParamValues, _control: &GenerateControl) -> Result<Self, PuzzleError> {
         generate(
             int_param(params, "rows"),
             int_param(params, "cols"),

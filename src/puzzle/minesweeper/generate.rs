@@ -6,9 +6,10 @@
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 
+use super::logic::{LogicReport, clear_by_logic};
 use super::{MAX_SIDE, Minesweeper};
 use crate::params::{ParamDefault, ParamSpec, ParamType, ParamValues};
-use crate::puzzle::PuzzleError;
+use crate::puzzle::{GenerateControl, PuzzleError};
 
 /// The generator's parameters (CLI flags and the GUI's form).
 pub(super) const PARAMS: &[ParamSpec] = &[
@@ -45,17 +46,86 @@ pub(super) const PARAMS: &[ParamSpec] = &[
         alias: None,
         exposed: true,
     },
+    ParamSpec {
+        name: "no_guess",
+        ty: ParamType::Bool,
+        default: ParamDefault::Bool(false),
+        help: "only boards that logic alone clears from the opening (exact mine probabilities \
+               0 and 1, the mine count included): no guess is ever needed",
+        alias: None,
+        exposed: true,
+    },
     ParamSpec::seed(ParamDefault::Int(1), "the same seed gives the same board"),
 ];
 
-pub(super) fn from_params(params: &ParamValues) -> Result<Minesweeper, PuzzleError> {
+/// Deals a no-guess generation tries before it gives up.
+pub const NO_GUESS_DEALS: u64 = 5_000;
+/// The exact engine's nodes per deal when checking that logic clears it (a frontier beyond
+/// this counts as needing a guess: the board is dealt again).
+const NO_GUESS_NODE_BUDGET: u64 = 2_000_000;
+
+pub(super) fn from_params(
+    params: &ParamValues,
+    control: &GenerateControl,
+) -> Result<Minesweeper, PuzzleError> {
     let int = |name: &str| params.get(name).and_then(|v| v.as_u64()).unwrap_or(0);
-    generate(
+    let (width, height, mines, seed) = (
         int("width") as usize,
         int("height") as usize,
         int("mines") as usize,
         int("seed"),
-    )
+    );
+    if params.get("no_guess").and_then(|v| v.as_bool()) == Some(true) {
+        return generate_no_guess(width, height, mines, seed, control).map(|(p, _)| p);
+    }
+    generate(width, height, mines, seed)
+}
+
+/// How a no-guess board was found.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct NoGuessReport {
+    /// Deals tried (the last one kept).
+    pub deals: u64,
+    /// What logic needed to clear the kept board.
+    pub logic: LogicReport,
+}
+
+/// A `width` × `height` game with `mines` mines that logic alone clears from the opening at the
+/// centre: deals (seeded from `seed`, one after another) until one clears, at most
+/// `NO_GUESS_DEALS`, reporting each deal to `control` (and stopping when it is cancelled).
+pub fn generate_no_guess(
+    width: usize,
+    height: usize,
+    mines: usize,
+    seed: u64,
+    control: &GenerateControl,
+) -> Result<(Minesweeper, NoGuessReport), PuzzleError> {
+    for deal in 0..NO_GUESS_DEALS {
+        control.next_try(deal, NO_GUESS_DEALS)?;
+        // Deal d of seed s: a fixed mix, so the same seed gives the same board.
+        let p = generate(
+            width,
+            height,
+            mines,
+            seed.wrapping_add(deal.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+        )?;
+        let Ok((_, logic)) = clear_by_logic(&p, NO_GUESS_NODE_BUDGET) else {
+            continue;
+        };
+        if logic.cleared {
+            return Ok((
+                p,
+                NoGuessReport {
+                    deals: deal + 1,
+                    logic,
+                },
+            ));
+        }
+    }
+    Err(PuzzleError::Invalid(format!(
+        "no board of {width}×{height} with {mines} mines cleared by logic alone in \
+         {NO_GUESS_DEALS} deals: take fewer mines or a larger board"
+    )))
 }
 
 /// A `width` × `height` game with `mines` mines after a safe first click at the centre.

@@ -21,6 +21,7 @@ mod check;
 mod draw;
 mod encode;
 mod generate;
+pub mod logic;
 mod play;
 pub mod probability;
 mod solve;
@@ -35,11 +36,12 @@ use super::{
     Reference, SolutionCount, Violation,
 };
 use crate::params::{ParamSpec, ParamValues};
+use crate::puzzle::GenerateControl;
 use crate::qubo::Encoding;
 use crate::render::Drawing;
 pub use check::MineSolution;
 pub use draw::MARGIN as DRAW_MARGIN;
-pub use generate::generate;
+pub use generate::{NoGuessReport, generate, generate_no_guess};
 pub use play::GameState;
 pub use probability::{Probabilities, exact_probabilities};
 
@@ -502,7 +504,11 @@ impl Puzzle for Minesweeper {
     }
 
     fn looks_like(text: &str) -> bool {
-        let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+        let mut lines = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .skip_while(|l| text::is_comment(l));
         let (Some(first), Some(second)) = (lines.next(), lines.next()) else {
             return false;
         };
@@ -577,8 +583,8 @@ impl Puzzle for Minesweeper {
         GENERATOR_PARAMS
     }
 
-    fn generate(params: &ParamValues) -> Result<Self, PuzzleError> {
-        generate::from_params(params)
+    fn generate(params: &ParamValues, control: &GenerateControl) -> Result<Self, PuzzleError> {
+        generate::from_params(params, control)
     }
 
     fn default_sweep_weight() -> &'static str {

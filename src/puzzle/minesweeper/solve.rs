@@ -137,6 +137,12 @@ pub(super) fn design_facts(p: &Minesweeper, node_budget: u64) -> DesignFacts<Min
                     format!("{} ({:.1} %)", p.place(k), 100.0 * prob.p[k]).into(),
                 ));
             }
+            // With the layout known, whether logic alone clears the board from here.
+            if p.layout().is_some()
+                && let Ok((_, logic)) = super::logic::clear_by_logic(p, node_budget)
+            {
+                facts.push(("logic".into(), logic.verdict().into()));
+            }
             count_of(layouts)
         }
         Err(_) if !conflicts.is_empty() => SolutionCount::Zero,

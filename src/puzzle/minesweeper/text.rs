@@ -11,7 +11,7 @@ pub(super) fn parse_all(
     let first = text
         .lines()
         .map(str::trim)
-        .find(|l| !l.is_empty())
+        .find(|l| !l.is_empty() && !is_comment(l))
         .ok_or_else(|| PuzzleError::parse(origin, "the file is empty"))?;
     let tokens: Vec<&str> = first.split_whitespace().collect();
     let numeric = |t: &&str| t.parse::<usize>().is_ok();
@@ -42,6 +42,12 @@ pub(super) fn parse_all(
 }
 
 /// Our form: `W H M`, H rows, optional `layout` + H rows.
+/// A comment line of our form (before the header only): `#` followed by text with letters, as
+/// `# TTS99 0.12 s …`; a board row is never one (its characters are `#*.0-8`).
+pub(super) fn is_comment(line: &str) -> bool {
+    line.starts_with('#') && line.chars().any(|c| c.is_alphabetic())
+}
+
 pub(super) fn parse_ours(
     text: &str,
     origin: &str,
@@ -51,7 +57,9 @@ pub(super) fn parse_ours(
         .lines()
         .enumerate()
         .map(|(i, l)| (i + 1, l.trim()))
-        .filter(|(_, l)| !l.is_empty());
+        .filter(|(_, l)| !l.is_empty())
+        // Comment lines may come before the header: `#` and words (a row never has letters).
+        .skip_while(|(_, l)| is_comment(l));
     let (hl, header) = lines
         .next()
         .ok_or_else(|| PuzzleError::parse(origin, "the file is empty"))?;

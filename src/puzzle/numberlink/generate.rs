@@ -8,15 +8,18 @@
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, RngExt, SeedableRng};
 
+use super::difficulty::{Band, deduction_band};
 use super::solve::search;
 use super::{MAX_SIDE, Numberlink, Rule};
 use crate::params::{ParamDefault, ParamSpec, ParamType, ParamValues};
-use crate::puzzle::PuzzleError;
+use crate::puzzle::{GenerateControl, PuzzleError};
 
 /// Largest side the generator offers (the uniqueness check is exact search).
 pub const MAX_GENERATED_SIDE: usize = 16;
 /// Attempts before giving up.
 const ATTEMPTS: usize = 400;
+/// Attempts for a difficulty band before giving up (deep bands are rare among random ones).
+pub const BAND_ATTEMPTS: usize = 20_000;
 /// Search nodes per uniqueness check.
 const CHECK_NODES: u64 = 200_000;
 
@@ -55,19 +58,38 @@ pub(super) const PARAMS: &[ParamSpec] = &[
         alias: None,
         exposed: true,
     },
+    ParamSpec {
+        name: "difficulty",
+        ty: ParamType::Choice(&["any", "rules", "probing", "nested", "search"]),
+        default: ParamDefault::Word("any"),
+        help: "the depth of deduction it needs (unique solution always): rules: the local \
+               rules decide it; probing: one level of cases; nested: cases within cases; \
+               search: deductions leave it open, trial and error decides",
+        alias: None,
+        exposed: true,
+    },
     ParamSpec::seed(
         ParamDefault::Int(1),
         "the same seed gives the same instance",
     ),
 ];
 
-pub(super) fn from_params(params: &ParamValues) -> Result<Numberlink, PuzzleError> {
+pub(super) fn from_params(
+    params: &ParamValues,
+    control: &GenerateControl,
+) -> Result<Numberlink, PuzzleError> {
     let int = |name: &str| params.get(name).and_then(|v| v.as_u64()).unwrap_or(0);
-    generate(
+    let band = params
+        .get("difficulty")
+        .and_then(|v| v.as_str())
+        .and_then(Band::parse);
+    generate_band(
         int("width") as usize,
         int("height") as usize,
         int("pairs") as usize,
+        band,
         int("seed"),
+        control,
     )
 }
 
@@ -77,6 +99,19 @@ pub fn generate(
     height: usize,
     pairs: usize,
     seed: u64,
+) -> Result<Numberlink, PuzzleError> {
+    generate_band(width, height, pairs, None, seed, &GenerateControl::new())
+}
+
+/// As `generate`, and when `band` is given, only an instance of that deduction depth (more
+/// attempts: `BAND_ATTEMPTS`, each reported to `control`).
+pub fn generate_band(
+    width: usize,
+    height: usize,
+    pairs: usize,
+    band: Option<Band>,
+    seed: u64,
+    control: &GenerateControl,
 ) -> Result<Numberlink, PuzzleError> {
     if !(2..=MAX_GENERATED_SIDE.min(MAX_SIDE)).contains(&width)
         || !(2..=MAX_GENERATED_SIDE).contains(&height)
@@ -93,7 +128,14 @@ pub fn generate(
         )));
     }
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    for _ in 0..ATTEMPTS {
+    let attempts = if band.is_some() {
+        BAND_ATTEMPTS
+    } else {
+        ATTEMPTS
+    };
+    let mut reached = [0usize; 4];
+    for attempt in 0..attempts {
+        control.next_try(attempt as u64, attempts as u64)?;
         let Some(paths) = random_paths(width, height, pairs, &mut rng) else {
             continue;
         };
@@ -114,8 +156,28 @@ pub fn generate(
         let p = Numberlink::new(width, height, &cells, Rule::Fill)?;
         let found = search(&p, 2, CHECK_NODES);
         if !found.gave_up && found.solutions.len() == 1 {
-            return Ok(p);
+            let Some(want) = band else {
+                return Ok(p);
+            };
+            let got = deduction_band(&p);
+            reached[got as usize] += 1;
+            if got == want {
+                return Ok(p);
+            }
         }
+    }
+    if let Some(want) = band {
+        return Err(PuzzleError::Invalid(format!(
+            "no {width}×{height} instance with {pairs} pairs of band {} in {attempts} attempts \
+             (seed {seed}; unique ones by band: {}): try another size, pair count or band",
+            want.name(),
+            Band::ALL
+                .iter()
+                .zip(reached)
+                .map(|(b, n)| format!("{} {n}", b.name()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
     }
     Err(PuzzleError::Invalid(format!(
         "no {width}×{height} instance with {pairs} pairs and a unique solution in {ATTEMPTS} attempts \

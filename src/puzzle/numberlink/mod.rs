@@ -15,6 +15,7 @@
 //! Invariant: `endpoints.len() == width · height`; every label 1..=pairs appears exactly twice.
 
 pub mod check;
+pub mod difficulty;
 pub mod draw;
 pub mod encode;
 pub mod generate;
@@ -28,6 +29,7 @@ use text::parse_located;
 use serde::{Deserialize, Serialize};
 
 use crate::params::{ParamSpec, ParamValues};
+use crate::puzzle::GenerateControl;
 use crate::puzzle::{
     DesignFacts, EncodeOptions, Formulation, Kind, Located, ParseHints, Puzzle, PuzzleError,
     Reference, SolutionCount, Violation,
@@ -513,8 +515,8 @@ impl Puzzle for Numberlink {
         generate::PARAMS
     }
 
-    fn generate(params: &ParamValues) -> Result<Self, PuzzleError> {
-        generate::from_params(params)
+    fn generate(params: &ParamValues, control: &GenerateControl) -> Result<Self, PuzzleError> {
+        generate::from_params(params, control)
     }
 
     fn default_sweep_weight() -> &'static str {
@@ -566,6 +568,14 @@ impl Puzzle for Numberlink {
             ("pairs".into(), self.num_pairs().into()),
             ("search nodes".into(), found.nodes.into()),
         ];
+        let mut facts = facts;
+        // The depth of deduction a person (or presolve) needs, for a unique instance.
+        if matches!(solutions, SolutionCount::One) {
+            facts.push((
+                "difficulty".into(),
+                difficulty::deduction_band(self).name().into(),
+            ));
+        }
         DesignFacts {
             solutions,
             conflicts,

@@ -6,8 +6,12 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 
 use super::Sudoku;
+use super::grade::{Band, grade};
 use super::solve::{is_unique, random_grid};
-use crate::puzzle::PuzzleError;
+use crate::puzzle::{GenerateControl, PuzzleError};
+
+/// Grids tried for a difficulty band before giving up.
+pub const BAND_ATTEMPTS: u64 = 2_000;
 
 /// Grids tried before giving up on a too-small number of givens.
 const ATTEMPTS: usize = 20;
@@ -77,6 +81,74 @@ pub fn generate(size: usize, givens: usize, seed: u64) -> Result<Sudoku, PuzzleE
     )))
 }
 
+/// A puzzle of side `size` in difficulty band `band`, with a unique solution: a random full
+/// grid, then givens removed in random order, each removal kept only while the solution stays
+/// unique and the band at most `band` (never below `min_givens` givens); the grid is kept when
+/// the band reached is `band`, else the next grid is dug. Tries are reported to `control`.
+pub fn generate_band(
+    size: usize,
+    band: Band,
+    min_givens: usize,
+    seed: u64,
+    control: &GenerateControl,
+) -> Result<Sudoku, PuzzleError> {
+    let box_size = match size {
+        4 => 2,
+        9 => 3,
+        16 => 4,
+        _ => {
+            return Err(PuzzleError::Invalid(format!(
+                "Sudoku size {size} is not supported (4, 9 or 16)"
+            )));
+        }
+    };
+    let cells = size * size;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut reached = [0usize; 4];
+    for attempt in 0..BAND_ATTEMPTS {
+        control.next_try(attempt, BAND_ATTEMPTS)?;
+        let solution = random_grid(box_size, &mut rng);
+        let mut puzzle = Sudoku::empty(box_size)?;
+        for (k, &d) in solution.iter().enumerate() {
+            puzzle.set_given(k / size, k % size, d)?;
+        }
+        let mut order: Vec<usize> = (0..cells).collect();
+        order.shuffle(&mut rng);
+        let mut count = cells;
+        for k in order {
+            if count <= min_givens {
+                break;
+            }
+            let (r, c) = (k / size, k % size);
+            let d = puzzle.given(r, c);
+            puzzle.set_given(r, c, 0)?;
+            let keep =
+                grade(&puzzle).band <= band && is_unique(&puzzle, NODE_BUDGET).0 == Some(true);
+            if keep {
+                count -= 1;
+            } else {
+                puzzle.set_given(r, c, d)?;
+            }
+        }
+        let got = grade(&puzzle).band;
+        reached[got as usize] += 1;
+        if got == band {
+            return Ok(puzzle);
+        }
+    }
+    Err(PuzzleError::Invalid(format!(
+        "no {size}×{size} Sudoku of band {} in {BAND_ATTEMPTS} grids (their bands: {}): try \
+         another seed or band",
+        band.name(),
+        Band::ALL
+            .iter()
+            .zip(reached)
+            .map(|(b, n)| format!("{} {n}", b.name()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,6 +167,23 @@ mod tests {
                 "same seed, same puzzle"
             );
         }
+    }
+
+    #[test]
+    fn each_band_gives_a_unique_puzzle_of_that_band() {
+        for band in Band::ALL {
+            let p = generate_band(9, band, 0, 3, &GenerateControl::new()).unwrap();
+            assert_eq!(count_solutions(&p, 2), 1, "{band:?}");
+            let g = grade(&p);
+            assert_eq!(g.band, band, "{}", p.to_line());
+            // No less: below the band the techniques stall before the grid is full.
+            assert_eq!(g.filled == g.empty, band != Band::Expert);
+        }
+        // Cancelled: stops at the next grid.
+        let control = GenerateControl::new();
+        control.cancel();
+        let e = generate_band(9, Band::Hard, 0, 3, &control).unwrap_err();
+        assert!(e.to_string().contains("cancelled"), "{e}");
     }
 
     #[test]

@@ -8,6 +8,7 @@ mod check;
 mod draw;
 mod encode;
 mod generate;
+pub mod grade;
 mod solve;
 mod text;
 pub use text::parse_lines;
@@ -19,6 +20,7 @@ use super::{
     SolutionCount, Violation,
 };
 use crate::params::{ParamDefault, ParamSpec, ParamType, ParamValues};
+use crate::puzzle::GenerateControl;
 use crate::qubo::Encoding;
 use crate::render::Drawing;
 pub use check::{Cell, SudokuSolution};
@@ -197,7 +199,18 @@ const GENERATOR_PARAMS: &[ParamSpec] = &[
         name: "givens",
         ty: ParamType::Int { min: 0, max: 256 },
         default: ParamDefault::Int(28),
-        help: "number of givens (the solution stays unique)",
+        help: "number of givens (the solution stays unique); with a difficulty band, the \
+               fewest givens the band's digging may leave",
+        alias: None,
+        exposed: true,
+    },
+    ParamSpec {
+        name: "difficulty",
+        ty: ParamType::Choice(&["any", "easy", "medium", "hard", "expert"]),
+        default: ParamDefault::Word("any"),
+        help: "a band for people (unique solution always): easy: singles solve it; medium: \
+               locked candidates needed; hard: pairs or triples needed; expert: those stall, \
+               search needed",
         alias: None,
         exposed: true,
     },
@@ -252,12 +265,20 @@ impl Puzzle for Sudoku {
         GENERATOR_PARAMS
     }
 
-    fn generate(params: &ParamValues) -> Result<Self, PuzzleError> {
-        generate(
+    fn generate(params: &ParamValues, control: &GenerateControl) -> Result<Self, PuzzleError> {
+        let (size, givens, seed) = (
             int_param(params, "size") as usize,
             int_param(params, "givens") as usize,
             int_param(params, "seed"),
-        )
+        );
+        match params
+            .get("difficulty")
+            .and_then(|v| v.as_str())
+            .and_then(grade::Band::parse)
+        {
+            Some(band) => generate::generate_band(size, band, givens, seed, control),
+            None => generate(size, givens, seed),
+        }
     }
 
     fn default_sweep_weight() -> &'static str {
@@ -271,6 +292,7 @@ impl Puzzle for Sudoku {
     fn design_facts(&self, node_budget: u64) -> DesignFacts<SudokuSolution> {
         let conflicts = self.conflicts();
         let side = self.side();
+        let band = (conflicts.is_empty() && side <= 16).then(|| grade::grade(self).band);
         let mut nodes = None;
         let (solutions, first, second_solution) = if !conflicts.is_empty() {
             (SolutionCount::Zero, None, None)
@@ -299,8 +321,10 @@ impl Puzzle for Sudoku {
                 ("givens".into(), self.num_givens().into()),
             ]
             .into_iter()
-            // The classical difficulty: what proving the solution count cost.
+            // The classical difficulty: what proving the solution count cost, and the band
+            // for people (the techniques needed).
             .chain(nodes.map(|n| ("search nodes".to_string(), n.into())))
+            .chain(band.map(|b| ("difficulty".to_string(), b.name().into())))
             .collect(),
             solution: first,
             second_solution,
