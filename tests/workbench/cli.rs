@@ -901,6 +901,24 @@ fn generators_aim_at_bands_no_guess_boards_and_a_tts99_range() {
     let facts = run_json(&["check", &mines, "--json"]);
     let logic = facts["logic"].as_str().unwrap();
     assert!(logic.starts_with("no guess needed"), "{facts}");
+    let tiles = file("unique.txt");
+    let out = run(&[
+        "generate",
+        "edge-matching",
+        "--rows",
+        "5",
+        "--cols",
+        "5",
+        "--frame-colors",
+        "3",
+        "--inner-colors",
+        "8",
+        "--unique",
+        "-o",
+        &tiles,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(run_json(&["check", &tiles, "--json"])["solutions"], "1");
     // A band out of reach says what it found instead.
     let out = run(&[
         "generate",

@@ -9,7 +9,46 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
 use super::{Colours, EdgeMatching, MAX_SIDE, rotated};
-use crate::puzzle::PuzzleError;
+use crate::puzzle::{GenerateControl, PuzzleError};
+
+/// Boards a unique generation draws before it gives up.
+pub const UNIQUE_ATTEMPTS: u64 = 500;
+/// Search nodes per uniqueness proof (a board the search cannot settle within it is skipped).
+const UNIQUE_NODE_BUDGET: u64 = 2_000_000;
+
+/// As `generate`, but only a board with exactly one solution, proved by the exact search:
+/// boards from seed, seed + 1, … (each reported to `control`) until one is unique.
+pub fn generate_unique(
+    rows: usize,
+    cols: usize,
+    frame_colours: usize,
+    inner_colours: usize,
+    seed: u64,
+    control: &GenerateControl,
+) -> Result<EdgeMatching, PuzzleError> {
+    let (mut many, mut unsettled) = (0, 0);
+    for t in 0..UNIQUE_ATTEMPTS {
+        control.next_try(t, UNIQUE_ATTEMPTS)?;
+        let p = generate(
+            rows,
+            cols,
+            frame_colours,
+            inner_colours,
+            seed.wrapping_add(t),
+        )?;
+        let found = super::solve::search(&p, 2, UNIQUE_NODE_BUDGET);
+        match (found.solutions.len(), found.gave_up) {
+            (1, false) => return Ok(p),
+            (_, true) => unsettled += 1,
+            _ => many += 1,
+        }
+    }
+    Err(PuzzleError::Invalid(format!(
+        "no {rows}×{cols} board with {frame_colours} frame and {inner_colours} inner colours \
+         had one solution in {UNIQUE_ATTEMPTS} draws ({many} had several, {unsettled} were \
+         too large to settle): use more colours"
+    )))
+}
 
 /// A `rows` × `cols` board with `frame_colours` frame and `inner_colours` inner colours.
 pub fn generate(
@@ -79,6 +118,17 @@ pub fn generate(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unique_boards_have_one_solution() {
+        let p = generate_unique(4, 4, 3, 6, 1, &GenerateControl::new()).unwrap();
+        let found = super::super::solve::search(&p, 2, 10_000_000);
+        assert_eq!((found.solutions.len(), found.gave_up), (1, false));
+        // Cancelled before the first draw.
+        let control = GenerateControl::new();
+        control.cancel();
+        assert!(generate_unique(4, 4, 3, 6, 1, &control).is_err());
+    }
     use crate::puzzle::{Puzzle, REFERENCE_NODE_BUDGET};
 
     #[test]

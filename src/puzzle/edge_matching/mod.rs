@@ -524,6 +524,15 @@ const GENERATOR_PARAMS: &[ParamSpec] = &[
         alias: None,
         exposed: true,
     },
+    ParamSpec {
+        name: "unique",
+        ty: ParamType::Bool,
+        default: ParamDefault::Bool(false),
+        help: "only boards with exactly one solution (the first corner held, identical pieces \
+               not told apart), proved by the exact search; more colours make it likelier",
+        alias: None,
+        exposed: true,
+    },
     ParamSpec::seed(
         ParamDefault::Int(1),
         "the same seed gives the same board, shuffle and rotations",
@@ -619,14 +628,18 @@ impl Puzzle for EdgeMatching {
         GENERATOR_PARAMS
     }
 
-    fn generate(params: &ParamValues, _control: &GenerateControl) -> Result<Self, PuzzleError> {
-        generate(
+    fn generate(params: &ParamValues, control: &GenerateControl) -> Result<Self, PuzzleError> {
+        let (rows, cols, frame, inner) = (
             int_param(params, "rows"),
             int_param(params, "cols"),
             int_param(params, "frame_colors"),
             int_param(params, "inner_colors"),
-            params.get("seed").and_then(|v| v.as_u64()).unwrap_or(0),
-        )
+        );
+        let seed = params.get("seed").and_then(|v| v.as_u64()).unwrap_or(0);
+        if params.get("unique").and_then(|v| v.as_bool()) == Some(true) {
+            return generate::generate_unique(rows, cols, frame, inner, seed, control);
+        }
+        generate(rows, cols, frame, inner, seed)
     }
 
     fn default_sweep_weight() -> &'static str {
