@@ -204,6 +204,14 @@ impl Workbench {
             self.shared.run_when_built = false;
             self.start_run(ctx);
         }
+        if self.shared.sweep_when_built
+            && self.shared.files.is_empty()
+            && self.shared.doc.model_is_current()
+            && (self.shared.doc.puzzle().is_none() || self.shared.current_facts().is_some())
+        {
+            self.shared.sweep_when_built = false;
+            self.sweep.start(&mut self.shared, ctx);
+        }
         self.sweep.poll(&mut self.shared);
         self.poll_dialog(ctx);
         if self.shared.run.is_some() || self.sweep.is_running() {
@@ -457,6 +465,7 @@ impl eframe::App for WorkbenchApp {
                 && wb.shared.commands.is_empty()
                 && wb.shared.files.is_empty()
                 && !wb.shared.run_when_built
+                && !wb.shared.sweep_when_built
                 // The picture shows the model once it is built (frames come every 50 ms
                 // meanwhile: 3000 frames is a few minutes).
                 && (wb.shared.doc.model_is_current() || wb.frame_stats.frames > 3000)

@@ -76,6 +76,9 @@ pub struct Shared {
     /// Run was asked for while the model was being built (or, with `auto`, before the design
     /// facts landed): it starts when both are there.
     pub run_when_built: bool,
+    /// A sweep asked for before the document's file was read and its model built (and, for
+    /// `auto`, its facts known): it starts then.
+    pub sweep_when_built: bool,
     /// The design facts being computed, and for which puzzle.
     pub facts_job: Option<(AnyPuzzle, FactsJob)>,
     /// The latest design facts (or why they could not be computed) and the puzzle they are of.
@@ -144,6 +147,7 @@ impl Shared {
             selected_row: None,
             generating: None,
             run_when_built: false,
+            sweep_when_built: false,
             facts_job: None,
             facts: None,
             fonts_installed: false,

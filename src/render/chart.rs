@@ -111,6 +111,9 @@ pub struct Heatmap {
     pub flagged: Vec<bool>,
     /// The flags' legend entry.
     pub flag_name: String,
+    /// Cells whose value is not settled (a sweep point stopped at its budget or its last run
+    /// with a wide interval): drawn with a "?" after the value and named in the legend.
+    pub unsettled: Vec<bool>,
     /// Whether low values are the good ones (they get the bright colour).
     pub low_is_good: bool,
     /// Colour by log10 of the value (for TTS99, which spans decades).
@@ -556,13 +559,18 @@ impl Heatmap {
                 let min = [x0 + col as f32 * cw, y0 - (row + 1) as f32 * ch];
                 let max = [min[0] + cw, min[1] + ch];
                 let centre = [(min[0] + max[0]) / 2.0, (min[1] + max[1]) / 2.0];
+                let unsettled = self.unsettled.get(k).copied().unwrap_or(false);
                 let (fill, label) = match self.cells[k] {
                     Some(v) if v.is_finite() => {
                         let t = self.shade(v, range);
                         (
                             ramp(t),
                             Some((
-                                format_value(v),
+                                if unsettled {
+                                    format!("{}?", format_value(v))
+                                } else {
+                                    format_value(v)
+                                },
                                 if t > 0.6 {
                                     INK
                                 } else {
@@ -675,8 +683,19 @@ impl Heatmap {
             self.value_label.clone(),
             INK,
         );
+        let mut entries = Vec::new();
         if self.flagged.iter().any(|&f| f) && !self.flag_name.is_empty() {
-            legend(&mut d, &[(self.flag_name.clone(), colors::WEAK, true)], x1);
+            entries.push((self.flag_name.clone(), colors::WEAK, true));
+        }
+        if self.unsettled.iter().any(|&u| u) {
+            entries.push((
+                "? not settled (budget or runs ran out)".to_string(),
+                MUTED,
+                false,
+            ));
+        }
+        if !entries.is_empty() {
+            legend(&mut d, &entries, x1);
         }
         d
     }
@@ -756,6 +775,7 @@ mod tests {
             cells: vec![Some(0.1), None, Some(10.0), Some(1.0), Some(2.0), Some(3.0)],
             flagged: vec![false, true, false, false, false, false],
             flag_name: "penalty too weak".into(),
+            unsettled: vec![false, false, true, false, false, false],
             low_is_good: true,
             log_scale: true,
             value_label: "s".into(),
@@ -767,9 +787,10 @@ mod tests {
             "cell",
             "—",
             "0.100",
-            "10.00",
+            "10.00?",
             "1.5",
             "penalty too weak",
+            "? not settled (budget or runs ran out)",
         ] {
             assert!(texts.iter().any(|x| x == t), "{t} missing from {texts:?}");
         }

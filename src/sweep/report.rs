@@ -145,12 +145,14 @@ pub fn chart(
         }
         let mut cells = vec![None; xs.len() * ys.len()];
         let mut flagged = vec![false; cells.len()];
+        let mut unsettled = vec![false; cells.len()];
         for p in points {
             let col = xs.iter().position(|&x| x == p.value);
             let row = p.value2.and_then(|v| ys.iter().position(|&y| y == v));
             if let (Some(col), Some(row)) = (col, row) {
                 cells[row * xs.len() + col] = metric.of(p);
                 flagged[row * xs.len() + col] = p.penalty_too_weak;
+                unsettled[row * xs.len() + col] = p.stop != super::StopReason::Settled;
             }
         }
         return SweepChart::Heat(Heatmap {
@@ -162,6 +164,7 @@ pub fn chart(
             cells,
             flagged,
             flag_name,
+            unsettled,
             low_is_good: metric == Metric::Tts99,
             log_scale: metric == Metric::Tts99,
             value_label: match metric {

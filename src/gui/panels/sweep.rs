@@ -160,6 +160,16 @@ impl SweepPanel {
 
     /// Starts the sweep the settings describe (the Run sweep button, or `gui --sweep`).
     pub fn start(&mut self, s: &mut Shared, ctx: &egui::Context) {
+        // The sweep measures the document's model: one asked for while the file is read or
+        // the model built waits for them (`Workbench::logic` starts it).
+        let auto_waits = s.settings.sampler == crate::samplers::AUTO
+            && s.doc.puzzle().is_some()
+            && s.current_facts().is_none();
+        if !s.files.is_empty() || !s.doc.model_is_current() || auto_waits {
+            s.sweep_when_built = true;
+            s.status = "the sweep starts once the model is built".into();
+            return;
+        }
         let Some((input, sampler)) = Self::inputs(s) else {
             return;
         };
