@@ -469,7 +469,8 @@ pub struct QuboDifficulty {
     pub sampler: String,
     /// Whether the encoding was presolved (the kind's default).
     pub presolve: bool,
-    /// Time to a valid solution with 99 % confidence (`None`: no valid read, or stopped).
+    /// Time to a valid solution with 99 % confidence (`None`: no valid read). When the run was
+    /// stopped at the budget, estimated from the reads finished by then over the whole time.
     pub tts99_s: Option<f64>,
     /// Share of reads that were valid.
     pub success_fraction: f64,
@@ -524,7 +525,9 @@ pub fn qubo_difficulty(puzzle: &AnyPuzzle, budget_s: f64) -> Result<QuboDifficul
     Ok(QuboDifficulty {
         sampler: name,
         presolve: options.presolve,
-        tts99_s: if out.cancelled { None } else { out.tts99_s },
+        // Stopped at the budget: estimated from the reads finished by then, the whole time
+        // counted (the run says it was stopped).
+        tts99_s: out.tts99_s,
         success_fraction: out.success_fraction,
         num_reads: out.num_reads,
         sample_s: out.timing.sample_s,
@@ -598,7 +601,8 @@ pub fn generate_for_tts99(
         // counts instances.
         let puzzle = kind.generate(&p).map_err(|e| e.to_string())?;
         let difficulty = qubo_difficulty(&puzzle, budget_s).map_err(|e| e.to_string())?;
-        match difficulty.tts99_s {
+        // Only a run that finished counts: a stopped one's estimate is not a measurement.
+        match difficulty.tts99_s.filter(|_| !difficulty.stopped_at_budget) {
             Some(tts) if (lo..=hi).contains(&tts) => {
                 return Ok(AimedInstance {
                     puzzle,

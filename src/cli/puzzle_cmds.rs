@@ -427,6 +427,10 @@ pub(super) fn check(a: CheckArgs) -> Result<i32, Failure> {
                 println!(
                     "  QUBO path: TTS99 {} with {} at default weights ({:.0} % of {} reads valid)",
                     match (q["tts99_s"].as_f64(), q["stopped_at_budget"].as_bool()) {
+                        (Some(t), Some(true)) => format!(
+                            "≈ {t:.3e} s (stopped at {} s: from the reads finished)",
+                            a.tts_budget_s
+                        ),
                         (Some(t), _) => format!("{t:.3e} s"),
                         (None, Some(true)) => {
                             format!("above {} s (stopped there)", a.tts_budget_s)

@@ -413,7 +413,14 @@ impl PuzzlePanel {
             match &self.difficulty {
                 Some((of, Ok(d))) if *of == puzzle => {
                     ui.label(match (d.tts99_s, d.stopped_at_budget) {
-                        (Some(t), _) => format!(
+                        (Some(t), true) => format!(
+                            "QUBO path: TTS99 ≈ {t:.3} s with {} (stopped at {DIFFICULTY_BUDGET_S} s: \
+                             from the {} reads finished, {:.0} % valid)",
+                            d.sampler,
+                            d.num_reads,
+                            100.0 * d.success_fraction
+                        ),
+                        (Some(t), false) => format!(
                             "QUBO path: TTS99 {t:.3} s with {} ({:.0} % of {} reads valid)",
                             d.sampler,
                             100.0 * d.success_fraction,
