@@ -56,3 +56,14 @@ impl GenerateControl {
         }
     }
 }
+
+/// How many draws ended in each band, in words (`easy 3, medium 1, hard 0`): what a search
+/// that missed its band found instead.
+pub fn band_tally(names: impl IntoIterator<Item = &'static str>, counts: &[usize]) -> String {
+    names
+        .into_iter()
+        .zip(counts)
+        .map(|(name, n)| format!("{name} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -12,6 +12,7 @@ use super::difficulty::{Band, deduction_band};
 use super::solve::search;
 use super::{MAX_SIDE, Numberlink, Rule};
 use crate::params::{ParamDefault, ParamSpec, ParamType, ParamValues};
+use crate::puzzle::generating::band_tally;
 use crate::puzzle::{GenerateControl, PuzzleError};
 
 /// Largest side the generator offers (the uniqueness check is exact search).
@@ -171,12 +172,7 @@ pub fn generate_band(
             "no {width}×{height} instance with {pairs} pairs of band {} in {attempts} attempts \
              (seed {seed}; unique ones by band: {}): try another size, pair count or band",
             want.name(),
-            Band::ALL
-                .iter()
-                .zip(reached)
-                .map(|(b, n)| format!("{} {n}", b.name()))
-                .collect::<Vec<_>>()
-                .join(", ")
+            band_tally(Band::ALL.map(Band::name), &reached)
         )));
     }
     Err(PuzzleError::Invalid(format!(

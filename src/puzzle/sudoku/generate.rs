@@ -8,6 +8,7 @@ use rand::seq::SliceRandom;
 use super::Sudoku;
 use super::grade::{Band, grade};
 use super::solve::{is_unique, random_grid};
+use crate::puzzle::generating::band_tally;
 use crate::puzzle::{GenerateControl, PuzzleError};
 
 /// Grids tried for a difficulty band before giving up.
@@ -20,19 +21,33 @@ const ATTEMPTS: usize = 20;
 const NODE_BUDGET: u64 = 200_000;
 const TOTAL_NODE_BUDGET: u64 = 8_000_000;
 
+/// The box side of a grid of side `size` (4, 9 or 16).
+fn box_size_of(size: usize) -> Result<usize, PuzzleError> {
+    match size {
+        4 => Ok(2),
+        9 => Ok(3),
+        16 => Ok(4),
+        _ => Err(PuzzleError::Invalid(format!(
+            "Sudoku size {size} is not supported (4, 9 or 16)"
+        ))),
+    }
+}
+
+/// A random complete grid, every cell a given: where digging starts.
+fn full_grid(box_size: usize, rng: &mut Xoshiro256PlusPlus) -> Result<Sudoku, PuzzleError> {
+    let size = box_size * box_size;
+    let solution = random_grid(box_size, rng);
+    let mut puzzle = Sudoku::empty(box_size)?;
+    for (k, &d) in solution.iter().enumerate() {
+        puzzle.set_given(k / size, k % size, d)?;
+    }
+    Ok(puzzle)
+}
+
 /// A puzzle of side `size` (4, 9, 16) with exactly `givens` givens and one solution.
 /// The same (size, givens, seed) always gives the same puzzle.
 pub fn generate(size: usize, givens: usize, seed: u64) -> Result<Sudoku, PuzzleError> {
-    let box_size = match size {
-        4 => 2,
-        9 => 3,
-        16 => 4,
-        _ => {
-            return Err(PuzzleError::Invalid(format!(
-                "Sudoku size {size} is not supported (4, 9 or 16)"
-            )));
-        }
-    };
+    let box_size = box_size_of(size)?;
     let cells = size * size;
     if givens > cells {
         return Err(PuzzleError::Invalid(format!(
@@ -43,11 +58,7 @@ pub fn generate(size: usize, givens: usize, seed: u64) -> Result<Sudoku, PuzzleE
     let mut fewest = cells;
     let mut spent = 0u64;
     'attempts: for _ in 0..ATTEMPTS {
-        let solution = random_grid(box_size, &mut rng);
-        let mut puzzle = Sudoku::empty(box_size)?;
-        for (k, &d) in solution.iter().enumerate() {
-            puzzle.set_given(k / size, k % size, d)?;
-        }
+        let mut puzzle = full_grid(box_size, &mut rng)?;
         let mut order: Vec<usize> = (0..cells).collect();
         order.shuffle(&mut rng);
         let mut count = cells;
@@ -92,26 +103,13 @@ pub fn generate_band(
     seed: u64,
     control: &GenerateControl,
 ) -> Result<Sudoku, PuzzleError> {
-    let box_size = match size {
-        4 => 2,
-        9 => 3,
-        16 => 4,
-        _ => {
-            return Err(PuzzleError::Invalid(format!(
-                "Sudoku size {size} is not supported (4, 9 or 16)"
-            )));
-        }
-    };
+    let box_size = box_size_of(size)?;
     let cells = size * size;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut reached = [0usize; 4];
     for attempt in 0..BAND_ATTEMPTS {
         control.next_try(attempt, BAND_ATTEMPTS)?;
-        let solution = random_grid(box_size, &mut rng);
-        let mut puzzle = Sudoku::empty(box_size)?;
-        for (k, &d) in solution.iter().enumerate() {
-            puzzle.set_given(k / size, k % size, d)?;
-        }
+        let mut puzzle = full_grid(box_size, &mut rng)?;
         let mut order: Vec<usize> = (0..cells).collect();
         order.shuffle(&mut rng);
         let mut count = cells;
@@ -140,12 +138,7 @@ pub fn generate_band(
         "no {size}×{size} Sudoku of band {} in {BAND_ATTEMPTS} grids (their bands: {}): try \
          another seed or band",
         band.name(),
-        Band::ALL
-            .iter()
-            .zip(reached)
-            .map(|(b, n)| format!("{} {n}", b.name()))
-            .collect::<Vec<_>>()
-            .join(", ")
+        band_tally(Band::ALL.map(Band::name), &reached)
     )))
 }
 
