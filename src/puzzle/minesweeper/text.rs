@@ -12,7 +12,12 @@ pub(super) fn parse_all(
         .lines()
         .map(str::trim)
         .find(|l| !l.is_empty() && !is_comment(l))
-        .ok_or_else(|| PuzzleError::parse(origin, "the file is empty"))?;
+        .ok_or_else(|| {
+            PuzzleError::parse(
+                origin,
+                "the file holds no board (only blank or comment lines)",
+            )
+        })?;
     let tokens: Vec<&str> = first.split_whitespace().collect();
     let numeric = |t: &&str| t.parse::<usize>().is_ok();
     let hex_pair =
