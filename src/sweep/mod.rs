@@ -333,9 +333,16 @@ pub fn run(
             works.push(PointWork::new(spec.problem, weights, value, value2));
         }
     }
-    // Points side by side, one per worker; each point's runs get the cores left to it.
+    // Points side by side, one per worker; each point's runs get the cores left to it. A
+    // remote service's points go one at a time: each is a job on someone's account.
     let cores = control.threads_for(usize::MAX);
-    let workers = cores.min(works.len()).max(1);
+    let remote = crate::samplers::entry(sampler.name())
+        .is_ok_and(|e| matches!(e.runs_on, crate::sampler::RunsOn::Service(_)));
+    let workers = if remote {
+        1
+    } else {
+        cores.min(works.len()).max(1)
+    };
     let runner = Runner {
         problem: spec.problem,
         sampler,

@@ -8,7 +8,8 @@
 //!   flight is cancelled at that moment (its finished reads count, its time too);
 //! - **runs**: every run was done and the interval is still wider than `ci_width`.
 //!
-//! Points run side by side, one worker per core, each point's runs on the cores left to it; the
+//! Points run side by side, one worker per core (one in all for a remote service's sampler: each
+//! run is a job on an account), each point's runs on the cores left to it; the
 //! queue is ordered coarse grid first (the ends and middles of each axis), so a best TTS99 is
 //! known early. Until one is, a point runs in slices (`FIRST_SLICE_S`, doubling) and goes back
 //! to the queue after each, so one slow point cannot hold a worker before there is anything to
