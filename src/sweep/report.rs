@@ -229,9 +229,23 @@ pub fn chart(
         flags: weak.iter().map(|p| [p.value, p.success_fraction]).collect(),
         flag_name,
         y_range: Some([0.0, 1.0]),
-        note: "flagged: an invalid read at or below a valid solution's energy. Valid falling \
-               with nothing flagged: a penalty so strong the sampler freezes."
-            .into(),
+        note: {
+            let mut note = "flagged: an invalid read at or below a valid solution's energy. \
+                            Valid falling with nothing flagged: a penalty so strong the sampler \
+                            freezes."
+                .to_string();
+            let unsettled = points
+                .iter()
+                .filter(|p| p.stop != super::StopReason::Settled)
+                .count();
+            if unsettled > 0 {
+                note.push_str(&format!(
+                    " {unsettled} point(s) stopped before settling (budget or runs): their \
+                     bands are wide."
+                ));
+            }
+            note
+        },
     })
 }
 
