@@ -410,6 +410,15 @@ fn a_weight_sweep_plots_points_and_a_click_can_set_the_weight() {
     h.get_by_label("sweep plot").click();
     frames(&mut h);
     assert_eq!(h.state().shared.doc.weight("hint"), Some(1.0));
+    // The status says what the point measured and why it stopped.
+    let status = &h.state().shared.status;
+    assert!(status.starts_with("set hint = 1 — valid "), "{status}");
+    assert!(
+        ["settled after", "run(s) done", "not solved within"]
+            .iter()
+            .any(|w| status.contains(w)),
+        "{status}"
+    );
     // The sweep is kept with the autosaved work, and comes back with it.
     let mut snapshot = h.state().shared.doc.snapshot().unwrap();
     snapshot.sweep = h.state().sweep.saved();

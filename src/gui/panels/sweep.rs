@@ -529,7 +529,14 @@ impl SweepPanel {
             }
             said.push(format!("{w} = {v}"));
         }
-        s.status = format!("set {}", said.join(", "));
+        // What the point measured and why it stopped, beside what was set.
+        s.status = format!(
+            "set {} — valid {:.0} % of {} reads; {}",
+            said.join(", "),
+            100.0 * p.success_fraction,
+            p.reads,
+            s.settings.sweep.stop.describe(p)
+        );
         self.witness_of = p.penalty_too_weak.then_some(k);
     }
 
