@@ -59,17 +59,13 @@ pub struct LogicReport {
 }
 
 impl LogicReport {
-    /// In words: "no guess (depth: pairs, 2 global rounds)" or "needs a guess (31 safe cells
-    /// left)".
+    /// In a few words, for the facts line: "no guess (pairs)", "no guess (global ×2)" (the
+    /// exact engine needed twice), or "needs a guess (31 safe left)".
     pub fn verdict(&self) -> String {
-        if self.cleared {
-            format!(
-                "no guess needed (hardest step: {}; {} global round(s))",
-                self.depth.name(),
-                self.global_rounds
-            )
-        } else {
-            format!("needs a guess ({} safe cells left)", self.safe_left)
+        match (self.cleared, self.global_rounds) {
+            (true, 0) => format!("no guess ({})", self.depth.name()),
+            (true, g) => format!("no guess ({} ×{g})", self.depth.name()),
+            (false, _) => format!("needs a guess ({} safe left)", self.safe_left),
         }
     }
 }
