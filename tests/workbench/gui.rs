@@ -1789,3 +1789,37 @@ fn export_image_works_without_a_native_dialog_through_the_workbench_form() {
     assert!(h.state().file_form.is_none());
     assert!(h.state().shared.status.contains("cancelled"));
 }
+
+#[test]
+fn the_generator_form_aims_at_a_tts99_range_and_keeps_what_it_measured() {
+    let mut h = open(None, Settings::default());
+    let values = h.state_mut().puzzle.generator.entry("sudoku").or_default();
+    values.insert("size".into(), serde_json::json!(4));
+    values.insert("givens".into(), serde_json::json!(8));
+    h.get_by_label("aim at a TTS99 of").click();
+    frames(&mut h);
+    assert!(h.state().puzzle.aim_tts99);
+    h.state_mut().puzzle.tts99_range_s = [0.0, 30.0];
+    let before = h.state().shared.doc.puzzle().cloned();
+    h.get_by_label("Generate").click();
+    frames(&mut h);
+    wait_for(&mut h, "the aimed instance", |wb| {
+        wb.shared.generating.is_none() && wb.shared.doc.puzzle().cloned() != before
+    });
+    let status = h.state().shared.status.clone();
+    assert!(
+        status.contains("TTS99 ") && status.contains("aimed at 0–30 s"),
+        "{status}"
+    );
+    // Recent keeps the measurement with it, as the file's header comment, and opens again.
+    let entry = h.state().shared.settings.recent_generated[0].clone();
+    assert!(entry.text.starts_with("# TTS99 "), "{}", entry.text);
+    assert!(entry.params.contains("aimed at 0–30 s"), "{}", entry.params);
+    h.state_mut().shared.send(Command::OpenGenerated(0));
+    frames(&mut h);
+    assert!(
+        h.state().shared.status.starts_with("opened again"),
+        "{}",
+        h.state().shared.status
+    );
+}
