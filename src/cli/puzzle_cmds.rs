@@ -488,6 +488,40 @@ pub(super) fn render(a: RenderArgs) -> Result<i32, Failure> {
     Ok(0)
 }
 
+/// While it lives, prints a generator's tries to stderr once a second (on a terminal only);
+/// dropping it stops the printing.
+struct TriesShown(Option<std::sync::mpsc::Sender<()>>);
+
+impl Drop for TriesShown {
+    fn drop(&mut self) {
+        if let Some(stop) = self.0.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+fn tries_on_terminal(control: &crate::puzzle::GenerateControl) -> TriesShown {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return TriesShown(None);
+    }
+    let (stop, wait) = std::sync::mpsc::channel::<()>();
+    let control = control.clone();
+    std::thread::spawn(move || {
+        while wait
+            .recv_timeout(std::time::Duration::from_secs(1))
+            .is_err_and(|e| e == std::sync::mpsc::RecvTimeoutError::Timeout)
+        {
+            let (tried, of) = control.progress();
+            if of > 0 {
+                eprint!("\rgenerating: try {tried} of at most {of}   ");
+            }
+        }
+        eprint!("\r\x1b[2K");
+    });
+    TriesShown(Some(stop))
+}
+
 /// `A:B` as two numbers.
 fn parse_range(text: &str) -> Option<[f64; 2]> {
     let (a, b) = text.split_once(':')?;
@@ -526,18 +560,17 @@ pub(super) fn generate(a: GenerateArgs) -> Result<i32, Failure> {
         .params
         .0
         .values_for(kind.name(), kind.generator_params())?;
+    // A generator that searches (a band, no guess, a TTS99 range) says how far it got on a
+    // terminal, once a second.
+    let control = crate::puzzle::GenerateControl::new();
+    let _progress = tries_on_terminal(&control);
     let (puzzle, comment) = match &a.target_tts99 {
-        None => (kind.generate(&values)?, None),
+        None => (kind.generate_with(&values, &control)?, None),
         Some(range) => {
             let range = parse_range(range)
                 .ok_or_else(|| usage(format!("--target-tts99 {range}: expected A:B seconds")))?;
-            let found = crate::solve::generate_for_tts99(
-                kind,
-                &values,
-                range,
-                &crate::puzzle::GenerateControl::new(),
-            )
-            .map_err(|e| usage(format!("--target-tts99: {e}")))?;
+            let found = crate::solve::generate_for_tts99(kind, &values, range, &control)
+                .map_err(|e| usage(format!("--target-tts99: {e}")))?;
             eprintln!(
                 "kept seed {} after {} instance(s): {}",
                 found.seed,
