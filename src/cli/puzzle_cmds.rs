@@ -490,12 +490,14 @@ pub(super) fn render(a: RenderArgs) -> Result<i32, Failure> {
 
 /// While it lives, prints a generator's tries to stderr once a second (on a terminal only);
 /// dropping it stops the printing.
-struct TriesShown(Option<std::sync::mpsc::Sender<()>>);
+struct TriesShown(Option<(std::sync::mpsc::Sender<()>, std::thread::JoinHandle<()>)>);
 
 impl Drop for TriesShown {
     fn drop(&mut self) {
-        if let Some(stop) = self.0.take() {
+        // The line is cleared before anything else is printed.
+        if let Some((stop, printer)) = self.0.take() {
             let _ = stop.send(());
+            let _ = printer.join();
         }
     }
 }
@@ -507,7 +509,7 @@ fn tries_on_terminal(control: &crate::puzzle::GenerateControl) -> TriesShown {
     }
     let (stop, wait) = std::sync::mpsc::channel::<()>();
     let control = control.clone();
-    std::thread::spawn(move || {
+    let printer = std::thread::spawn(move || {
         while wait
             .recv_timeout(std::time::Duration::from_secs(1))
             .is_err_and(|e| e == std::sync::mpsc::RecvTimeoutError::Timeout)
@@ -519,7 +521,7 @@ fn tries_on_terminal(control: &crate::puzzle::GenerateControl) -> TriesShown {
         }
         eprint!("\r\x1b[2K");
     });
-    TriesShown(Some(stop))
+    TriesShown(Some((stop, printer)))
 }
 
 /// `A:B` as two numbers.
