@@ -57,6 +57,11 @@ pub struct PuzzlePanel {
     pub tts99_range_s: [f64; 2],
 }
 
+/// Height of the controls above the board (they scroll within it when they need more).
+const HEADER_HEIGHT: f32 = 176.0;
+/// Height kept under the board for the verdict line.
+const VERDICT_HEIGHT: f32 = 48.0;
+
 /// Seconds "Estimate TTS99" samples at most.
 const DIFFICULTY_BUDGET_S: f64 = 10.0;
 
@@ -89,8 +94,25 @@ impl PuzzlePanel {
             ui.label(format!("A QUBO model opened from a file: {n} variables. There is no puzzle to draw; inspect it and sample it."));
             return;
         }
-        self.toolbar_ui(ui, s);
-        self.facts_ui(ui, s);
+        // The controls above the board live in a band of fixed height (scrolling when they
+        // overflow it), so nothing that comes and goes there — selection tools, a clear button,
+        // a longer facts line, a generator's progress — can move the board under the pointer.
+        let width = ui.available_width();
+        ui.allocate_ui_with_layout(
+            egui::vec2(width, HEADER_HEIGHT),
+            egui::Layout::top_down(egui::Align::Min),
+            |ui| {
+                ui.set_min_size(egui::vec2(width, HEADER_HEIGHT));
+                egui::ScrollArea::vertical()
+                    .id_salt("puzzle controls")
+                    .max_height(HEADER_HEIGHT)
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| {
+                        self.toolbar_ui(ui, s);
+                        self.facts_ui(ui, s);
+                    });
+            },
+        );
         let Some(puzzle) = s.doc.puzzle().cloned() else {
             return;
         };
@@ -147,8 +169,8 @@ impl PuzzlePanel {
         };
         let verdict = shown.as_ref().map(|sol| puzzle.check(sol));
         let score = shown.as_ref().and_then(|sol| puzzle.score(sol));
-        let avail =
-            ui.available_size() - egui::vec2(0.0, if verdict.is_some() { 48.0 } else { 0.0 });
+        // The verdict line's room is always kept: a verdict appearing never shrinks the board.
+        let avail = ui.available_size() - egui::vec2(0.0, VERDICT_HEIGHT);
         let (response, painter) =
             ui.allocate_painter(avail.max(egui::vec2(50.0, 50.0)), Sense::click_and_drag());
         response.widget_info(|| WidgetInfo::labeled(Role::Canvas, true, "Puzzle canvas"));

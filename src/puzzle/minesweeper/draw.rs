@@ -148,10 +148,11 @@ pub(super) fn draw(
     d
 }
 
-/// "37", "<1", ">99", "0", "100": whole percents that never round a possible mine to 0.
+/// "37%", "<1%", ">99%", "0%", "100%": whole percents that never round a possible mine to 0,
+/// with the sign, so a safe cell's "0%" is never read as an opened 0.
 fn percent(p: f64) -> String {
     let v = 100.0 * p;
-    if v <= 0.0 {
+    let number = if v <= 0.0 {
         "0".into()
     } else if v < 1.0 {
         "<1".into()
@@ -161,7 +162,8 @@ fn percent(p: f64) -> String {
         ">99".into()
     } else {
         format!("{}", v.round() as u32)
-    }
+    };
+    format!("{number}%")
 }
 
 fn push_flag(d: &mut Drawing, x: f32, y: f32) {
