@@ -1823,3 +1823,134 @@ fn the_generator_form_aims_at_a_tts99_range_and_keeps_what_it_measured() {
         h.state().shared.status
     );
 }
+
+/// Where the puzzle canvas is on screen.
+fn canvas_rect(h: &Harness<'static, Workbench>) -> egui::Rect {
+    h.get_by_label("Puzzle canvas").rect()
+}
+
+/// Presses at `points[0]`, moves through the others (fixed screen points: if the board moved
+/// under the pointer, the drag would land on other cells), releases on the last.
+fn drag_fixed(h: &mut Harness<'static, Workbench>, points: &[egui::Pos2]) {
+    let button = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    h.event(egui::Event::PointerMoved(points[0]));
+    h.step();
+    h.event(button(points[0], true));
+    h.step();
+    for &p in points {
+        for _ in 0..3 {
+            h.event(egui::Event::PointerMoved(p));
+            h.step();
+        }
+    }
+    h.event(button(*points.last().unwrap(), false));
+    frames(h);
+}
+
+/// The board never moves while the user works on it: across selecting, drawing, refereeing
+/// and a run finishing, in every editor, the canvas keeps its rectangle.
+#[test]
+fn boards_stay_still_while_editing_refereeing_and_running() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Numberlink: a drag from pair 1's endpoint (row 1, column 7) two cells left. Its screen
+    // points are taken before the drag; a "Clear drawing" button appearing must not move them.
+    let mut h = harness(Workbench::with_file(
+        Some(&root.join("puzzles/numberlink/generated/7x7-6pairs-seed1.txt")),
+        Settings::default(),
+    ));
+    settle(&mut h);
+    let before = canvas_rect(&h);
+    let points: Vec<egui::Pos2> = [6, 5, 4].iter().map(|&k| link_cell(h.state(), k)).collect();
+    drag_fixed(&mut h, &points);
+    let drawn = h
+        .state()
+        .puzzle
+        .editors
+        .get::<NumberlinkEditor>()
+        .unwrap()
+        .drawn
+        .clone()
+        .expect("a drawing");
+    assert_eq!(
+        (drawn.right[4], drawn.right[5]),
+        (1, 1),
+        "the drag drew 6 → 5 → 4"
+    );
+    settle(&mut h);
+    assert_eq!(
+        canvas_rect(&h),
+        before,
+        "Numberlink: drawing moved the board"
+    );
+
+    // Edge matching: select a piece (its tools appear), referee on and off.
+    let mut h = harness(Workbench::with_file(
+        Some(&root.join("puzzles/edge-matching/seed-article-4x4.txt")),
+        Settings::default(),
+    ));
+    settle(&mut h);
+    let before = canvas_rect(&h);
+    let at = cell_point(h.state(), 1, 1, [0.0, 0.0]);
+    press_release(&mut h, at, at);
+    assert!(
+        h.query_by_label("Turn ⟳").is_some(),
+        "the selection's tools"
+    );
+    assert_eq!(
+        canvas_rect(&h),
+        before,
+        "edge matching: selecting moved the board"
+    );
+    for _ in 0..2 {
+        h.get_by_label("Referee the layout").click();
+        frames(&mut h);
+        assert_eq!(
+            canvas_rect(&h),
+            before,
+            "edge matching: refereeing moved the board"
+        );
+    }
+
+    // Sudoku: a run finishing (its verdict appears under the board).
+    let mut settings = Settings::default();
+    set_sa(&mut settings, "num_sweeps", serde_json::json!(200));
+    let mut h = open(Some(&puzzle("shidoku-6givens.txt")), settings);
+    settle(&mut h);
+    let before = canvas_rect(&h);
+    choose_sampler(&mut h, "sa");
+    run_to_end(&mut h, "the run");
+    frames(&mut h);
+    assert_eq!(
+        canvas_rect(&h),
+        before,
+        "Sudoku: a run's verdict moved the board"
+    );
+
+    // Minesweeper: a move in play (the facts line changes length).
+    let mut h = harness(Workbench::with_file(
+        Some(&root.join("puzzles/minesweeper/small-5x5-b.txt")),
+        Settings::default(),
+    ));
+    settle(&mut h);
+    let before = canvas_rect(&h);
+    let p = minesweeper(h.state()).clone();
+    let layout = p.layout().unwrap().to_vec();
+    let safe = (0..layout.len())
+        .find(|&k| {
+            !layout[k] && p.cells()[k] == qubo_workbench::puzzle::minesweeper::Cell::Unopened
+        })
+        .unwrap();
+    let at = mine_cell(h.state(), safe);
+    press_release(&mut h, at, at);
+    settle(&mut h);
+    assert_eq!(
+        canvas_rect(&h),
+        before,
+        "Minesweeper: a move moved the board"
+    );
+}
