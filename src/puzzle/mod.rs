@@ -498,6 +498,12 @@ pub trait Puzzle:
     }
     /// The independent referee: every rule the solution breaks (empty when valid).
     fn check(&self, solution: &Self::Solution) -> Vec<Violation>;
+    /// Whether a violation `check` reported is work not done yet (an empty cell, a path still
+    /// being drawn) rather than a conflict: editors count these calmly and draw only the
+    /// conflicts. Neither is a solution. Default: every violation is a conflict.
+    fn unfinished(&self, _violation: &Violation) -> bool {
+        false
+    }
     /// The solution's score, for kinds scored by degree (`None`: valid or not is all).
     fn score(&self, _solution: &Self::Solution) -> Option<Score> {
         None
@@ -643,6 +649,10 @@ macro_rules! registry {
                     $((AnyPuzzle::$variant(p), AnySolution::$variant(s)) => p.solution_sample(encoding, s),)+
                     _ => None,
                 }
+            }
+            /// Whether a violation is unfinished work rather than a conflict (`Puzzle::unfinished`).
+            pub fn unfinished(&self, violation: &Violation) -> bool {
+                match self { $(AnyPuzzle::$variant(p) => p.unfinished(violation),)+ }
             }
             /// The referee's verdict: every broken rule.
             pub fn check(&self, solution: &AnySolution) -> Vec<Violation> {

@@ -1954,3 +1954,31 @@ fn boards_stay_still_while_editing_refereeing_and_running() {
         "Minesweeper: a move moved the board"
     );
 }
+
+/// Half-done work reads as unfinished, not wrong: a path being drawn leaves empty cells and
+/// unjoined pairs, counted calmly, and no conflict is claimed.
+#[test]
+fn a_half_drawn_numberlink_reads_as_unfinished_not_wrong() {
+    use qubo_workbench::puzzle::Puzzle;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut h = harness(Workbench::with_file(
+        Some(&root.join("puzzles/numberlink/generated/7x7-6pairs-seed1.txt")),
+        Settings::default(),
+    ));
+    settle(&mut h);
+    drag_through(&mut h, &[6, 5, 4]);
+    let p = numberlink(h.state()).clone();
+    let drawn = h
+        .state()
+        .puzzle
+        .editors
+        .get::<NumberlinkEditor>()
+        .unwrap()
+        .drawn
+        .clone()
+        .unwrap();
+    let v = p.check(&drawn);
+    assert!(!v.is_empty() && v.iter().all(|v| p.unfinished(v)), "{v:?}");
+    assert!(h.query_by_label_contains("unfinished: ").is_some());
+    assert!(h.query_by_label_contains("conflict(s)").is_none());
+}

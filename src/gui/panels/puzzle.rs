@@ -205,12 +205,29 @@ impl PuzzlePanel {
             if v.is_empty() {
                 ui.colored_label(GOOD, "✔ valid solution");
             } else {
-                let first: Vec<String> = v
-                    .iter()
-                    .take(4)
-                    .map(|v| format!("{}: {}", v.constraint, v.detail))
-                    .collect();
-                ui.colored_label(BAD, format!("{} broken: {}", v.len(), first.join("; ")));
+                // Conflicts first, in red; what is merely unfinished is counted calmly.
+                let (todo, conflicts): (Vec<_>, Vec<_>) =
+                    v.iter().partition(|v| puzzle.unfinished(v));
+                let first = |v: &[&crate::puzzle::Violation], n: usize| {
+                    v.iter()
+                        .take(n)
+                        .map(|v| v.detail.clone())
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                };
+                if !conflicts.is_empty() {
+                    ui.colored_label(
+                        BAD,
+                        format!("{} conflict(s): {}", conflicts.len(), first(&conflicts, 3)),
+                    );
+                }
+                if !todo.is_empty() {
+                    ui.weak(format!(
+                        "unfinished: {} still to do ({})",
+                        todo.len(),
+                        first(&todo, 2)
+                    ));
+                }
             }
         }
     }

@@ -121,6 +121,24 @@ pub fn cycles(p: &Numberlink, s: &NumberlinkSolution) -> Vec<(u16, Vec<usize>)> 
     out
 }
 
+/// What an empty cell of a fill-rule instance is told.
+const EMPTY: &str = "empty, but every cell must be on a path";
+/// What the loose end of a path is told.
+const LOOSE_END: &str = "a path ends here, away from its endpoints";
+/// What a pair whose path does not arrive is told.
+const NOT_JOINED: &str = "path does not reach its other endpoint";
+/// What an endpoint with nothing drawn at it is told.
+const NOTHING_AT_END: &str = "has 0 path edge(s) of its own";
+
+/// Whether `v` (from `check`) is work not done yet — an empty cell, a path still being drawn,
+/// an endpoint with nothing at it — rather than a conflict (paths that meet, a branch, a loop,
+/// a path alongside itself). Editors count these calmly; they are still not a solution.
+pub fn is_unfinished(v: &Violation) -> bool {
+    [EMPTY, LOOSE_END, NOT_JOINED, NOTHING_AT_END]
+        .iter()
+        .any(|t| v.detail.contains(t))
+}
+
 /// Every rule `s` breaks.
 pub fn check(p: &Numberlink, s: &NumberlinkSolution) -> Vec<Violation> {
     let n = p.width() * p.height();
@@ -167,8 +185,8 @@ pub fn check(p: &Numberlink, s: &NumberlinkSolution) -> Vec<Violation> {
             out.push(Violation {
                 constraint: cell(i),
                 detail: match d {
-                    0 => format!("{}: empty, but every cell must be on a path", p.place(i)),
-                    1 => format!("{}: a path ends here, away from its endpoints", p.place(i)),
+                    0 => format!("{}: {EMPTY}", p.place(i)),
+                    1 => format!("{}: {LOOSE_END}", p.place(i)),
                     _ => format!("{}: {d} path edges (a branch)", p.place(i)),
                 },
             });
@@ -220,7 +238,7 @@ pub fn check(p: &Numberlink, s: &NumberlinkSolution) -> Vec<Violation> {
         if at != b {
             out.push(Violation {
                 constraint: format!("pair[{k}]"),
-                detail: format!("{}'s path does not reach its other endpoint", p.name(k)),
+                detail: format!("{}'s {NOT_JOINED}", p.name(k)),
             });
         } else if total != walked {
             out.push(Violation {
@@ -234,4 +252,35 @@ pub fn check(p: &Numberlink, s: &NumberlinkSolution) -> Vec<Violation> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod unfinished_tests {
+    use super::*;
+
+    /// "1 . 1 / 2 . 2": nothing drawn is unfinished; pair 2 drawn through pair 1's row is a
+    /// conflict (the paths meet), never unfinished.
+    #[test]
+    fn unfinished_work_is_told_from_conflicts() {
+        let cells: Vec<Option<String>> = ["1", "", "1", "2", "", "2"]
+            .iter()
+            .map(|c| (!c.is_empty()).then(|| c.to_string()))
+            .collect();
+        let p = Numberlink::new(3, 2, &cells, Rule::Fill).unwrap();
+        let empty = NumberlinkSolution::empty(6);
+        let v = check(&p, &empty);
+        assert!(!v.is_empty() && v.iter().all(is_unfinished), "{v:?}");
+        // Pair 1 along the top, pair 2 up into the top row's middle: paths meet there.
+        let mut meet = NumberlinkSolution::empty(6);
+        meet.right[0] = 1;
+        meet.right[1] = 1;
+        meet.down[1] = 2;
+        meet.right[3] = 2;
+        let v = check(&p, &meet);
+        assert!(
+            v.iter()
+                .any(|v| v.detail.contains("meet") && !is_unfinished(v)),
+            "{v:?}"
+        );
+    }
 }

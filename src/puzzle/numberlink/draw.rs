@@ -58,7 +58,11 @@ pub fn draw_layer(
     // Cells the referee names (`cell[r][c]`) and pairs it names (`pair[k]`).
     let mut bad_cell = vec![false; n];
     let mut bad_pair = vec![false; p.num_pairs() + 1];
-    for v in &violations {
+    // Only conflicts are marked: an empty cell or a path still being drawn is unfinished work.
+    for v in violations
+        .iter()
+        .filter(|v| !super::check::is_unfinished(v))
+    {
         let idx: Vec<usize> = v
             .constraint
             .split(['[', ']'])

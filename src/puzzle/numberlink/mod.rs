@@ -630,6 +630,10 @@ impl Puzzle for Numberlink {
         check::check(self, solution)
     }
 
+    fn unfinished(&self, violation: &Violation) -> bool {
+        check::is_unfinished(violation)
+    }
+
     fn solve_classically(&self, node_budget: u64) -> Reference<NumberlinkSolution> {
         let found = solve::search(self, 1, node_budget);
         match found.solutions.into_iter().next() {

@@ -4,6 +4,9 @@
 use super::{Sudoku, symbol};
 use crate::puzzle::Violation;
 
+/// What an empty cell is told.
+pub(super) const EMPTY: &str = "empty";
+
 /// What a decoded cell holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Cell {
@@ -155,11 +158,11 @@ pub fn check(p: &Sudoku, s: &SudokuSolution) -> CheckReport {
             let given = p.given(r, c);
             let label = format!("cell[{r}][{c}]");
             match s.cell(r, c) {
+                // Empty is unfinished, not wrong: reported, but the cell is not marked.
                 Cell::Empty => {
-                    bad[r * side + c] = true;
                     violations.push(Violation {
                         constraint: label,
-                        detail: "empty".into(),
+                        detail: EMPTY.into(),
                     });
                 }
                 Cell::Multiple(ds) => {
@@ -265,8 +268,8 @@ mod tests {
         let rep = check(&p, &SudokuSolution::new(4, cells));
         let v: Vec<(String, String)> = rep
             .violations
-            .into_iter()
-            .map(|v| (v.constraint, v.detail))
+            .iter()
+            .map(|v| (v.constraint.clone(), v.detail.clone()))
             .collect();
         assert!(
             v.contains(&("hint[0][0]".into(), "given 1 changed to 4".into())),
@@ -285,5 +288,11 @@ mod tests {
             "{v:?}"
         );
         assert!(rep.bad_cells[0] && rep.bad_cells[3] && !rep.bad_cells[15]);
+        // The empty cell is unfinished: reported, not marked; the clashes are conflicts.
+        assert!(!rep.bad_cells[5]);
+        use crate::puzzle::Puzzle;
+        for v in &rep.violations {
+            assert_eq!(p.unfinished(v), v.detail == EMPTY, "{v:?}");
+        }
     }
 }

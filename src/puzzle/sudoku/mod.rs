@@ -348,6 +348,11 @@ impl Puzzle for Sudoku {
         check::check(self, solution).violations
     }
 
+    fn unfinished(&self, violation: &Violation) -> bool {
+        // An empty cell is a digit still to write; two digits in a unit are a conflict.
+        violation.detail == check::EMPTY
+    }
+
     fn solve_classically(&self, node_budget: u64) -> Reference<SudokuSolution> {
         let found = solve::search(self, 1, node_budget);
         match (found.solutions.first(), found.gave_up) {
