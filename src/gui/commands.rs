@@ -174,8 +174,18 @@ impl Workbench {
                     s.status = "cancelling…".into();
                 }
             }
-            Command::Undo => s.doc.undo(),
-            Command::Redo => s.doc.redo(),
+            // Undo and redo reach the editor's entries too (a drawn path is undone like an edit).
+            command @ (Command::Undo | Command::Redo) => {
+                let now = self.puzzle.editors.entries(&s.doc);
+                let restore = if command == Command::Undo {
+                    s.doc.undo(now)
+                } else {
+                    s.doc.redo(now)
+                };
+                if let Some(entries) = restore {
+                    self.puzzle.editors.set_entries(&s.doc, entries);
+                }
+            }
         }
     }
 

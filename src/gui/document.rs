@@ -105,6 +105,15 @@ fn next_version() -> u64 {
 /// Undo steps kept.
 const UNDO_LIMIT: usize = 200;
 
+/// One step of the undo history: the puzzle before an edit, or the editor's entries (a drawn
+/// path, say) before a change to them — entries are not part of the puzzle, but a designer
+/// undoes a stroke as naturally as an edit.
+#[derive(Clone, Debug)]
+enum Step {
+    Puzzle(AnyPuzzle),
+    Entries(Option<crate::puzzle::AnySolution>),
+}
+
 /// What a document holds: a puzzle (encoded here) or a model read from a file.
 pub enum Content {
     /// A puzzle, editable, encoded on every change.
@@ -154,8 +163,8 @@ pub struct Document {
     pub options: EncodeOptions,
     /// Weight values the user set; unset weights take their defaults.
     pub weights: Weights,
-    undo: Vec<AnyPuzzle>,
-    redo: Vec<AnyPuzzle>,
+    undo: Vec<Step>,
+    redo: Vec<Step>,
     /// The puzzle's encoding (none for bare models).
     pub encoding: Option<Arc<Encoding>>,
     /// The weighted model the inspector shows and the samplers run on.
@@ -315,14 +324,24 @@ impl Document {
         if *p == before {
             return Ok(());
         }
-        self.undo.push(before);
+        self.push_undo(Step::Puzzle(before));
+        self.dirty = true;
+        self.reencode();
+        Ok(())
+    }
+
+    fn push_undo(&mut self, step: Step) {
+        self.undo.push(step);
         if self.undo.len() > UNDO_LIMIT {
             self.undo.remove(0);
         }
         self.redo.clear();
-        self.dirty = true;
-        self.reencode();
-        Ok(())
+    }
+
+    /// Records the editor's entries as they were before a change to them (undoable like an
+    /// edit: `undo` hands them back).
+    pub fn record_entries(&mut self, before: Option<crate::puzzle::AnySolution>) {
+        self.push_undo(Step::Entries(before));
     }
 
     /// Replaces the whole puzzle (undoable), e.g. with a generated one.
@@ -343,21 +362,45 @@ impl Document {
         !self.redo.is_empty()
     }
 
-    /// Undoes the last edit and re-encodes.
-    pub fn undo(&mut self) {
-        if let (Some(prev), Content::Puzzle(p)) = (self.undo.pop(), &mut self.content) {
-            self.redo.push(std::mem::replace(p, prev));
-            self.dirty = true;
-            self.reencode();
-        }
+    /// Undoes the last step. A puzzle edit is undone here (and re-encoded); for a change of the
+    /// editor's entries, `entries_now` is kept for redo and the entries to restore are
+    /// returned (the caller gives them back to the editor).
+    pub fn undo(
+        &mut self,
+        entries_now: Option<crate::puzzle::AnySolution>,
+    ) -> Option<Option<crate::puzzle::AnySolution>> {
+        let step = self.undo.pop()?;
+        let (back, restore) = self.apply(step, entries_now);
+        self.redo.push(back);
+        restore
     }
 
-    /// Redoes the last undone edit and re-encodes.
-    pub fn redo(&mut self) {
-        if let (Some(next), Content::Puzzle(p)) = (self.redo.pop(), &mut self.content) {
-            self.undo.push(std::mem::replace(p, next));
-            self.dirty = true;
-            self.reencode();
+    /// Redoes the last undone step (as `undo`, the other way).
+    pub fn redo(
+        &mut self,
+        entries_now: Option<crate::puzzle::AnySolution>,
+    ) -> Option<Option<crate::puzzle::AnySolution>> {
+        let step = self.redo.pop()?;
+        let (back, restore) = self.apply(step, entries_now);
+        self.undo.push(back);
+        restore
+    }
+
+    /// Puts `step` in place; returns the step that undoes that, and entries to restore.
+    fn apply(
+        &mut self,
+        step: Step,
+        entries_now: Option<crate::puzzle::AnySolution>,
+    ) -> (Step, Option<Option<crate::puzzle::AnySolution>>) {
+        match (step, &mut self.content) {
+            (Step::Puzzle(other), Content::Puzzle(p)) => {
+                let back = Step::Puzzle(std::mem::replace(p, other));
+                self.dirty = true;
+                self.reencode();
+                (back, None)
+            }
+            (Step::Entries(entries), _) => (Step::Entries(entries_now), Some(entries)),
+            (step, Content::Model { .. }) => (step, None),
         }
     }
 

@@ -1116,7 +1116,8 @@ fn minesweeper_play_and_design_through_the_board() {
     settle(&mut h);
     h.get_by_label_contains("Lost after");
     // Undo brings the game back; Design: a click closes an opened cell, a right click puts a mine.
-    h.state_mut().shared.doc.undo();
+    h.state_mut().shared.send(Command::Undo);
+    frames(&mut h);
     settle(&mut h);
     h.get_by_label("Design").click();
     frames(&mut h);
@@ -1858,7 +1859,7 @@ fn drag_fixed(h: &mut Harness<'static, Workbench>, points: &[egui::Pos2]) {
 fn boards_stay_still_while_editing_refereeing_and_running() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     // Numberlink: a drag from pair 1's endpoint (row 1, column 7) two cells left. Its screen
-    // points are taken before the drag; a "Clear drawing" button appearing must not move them.
+    // points are taken before the drag; nothing appearing above the board may move them.
     let mut h = harness(Workbench::with_file(
         Some(&root.join("puzzles/numberlink/generated/7x7-6pairs-seed1.txt")),
         Settings::default(),
@@ -1958,7 +1959,7 @@ fn boards_stay_still_while_editing_refereeing_and_running() {
 /// Half-done work reads as unfinished, not wrong: a path being drawn leaves empty cells and
 /// unjoined pairs, counted calmly, and no conflict is claimed.
 #[test]
-fn a_half_drawn_numberlink_reads_as_unfinished_not_wrong() {
+fn a_half_drawn_numberlink_reads_as_unfinished_not_wrong_and_strokes_undo() {
     use qubo_workbench::puzzle::Puzzle;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut h = harness(Workbench::with_file(
@@ -1981,4 +1982,23 @@ fn a_half_drawn_numberlink_reads_as_unfinished_not_wrong() {
     assert!(!v.is_empty() && v.iter().all(|v| p.unfinished(v)), "{v:?}");
     assert!(h.query_by_label_contains("unfinished: ").is_some());
     assert!(h.query_by_label_contains("conflict(s)").is_none());
+    // A stroke is undoable like an edit, and redoable.
+    let drawn_entries =
+        |h: &Harness<'static, Workbench>| h.state().puzzle.editors.entries(&h.state().shared.doc);
+    let stroke = drawn_entries(&h);
+    assert!(stroke.is_some());
+    assert!(h.state().shared.doc.can_undo());
+    h.get_by_label("Undo").click();
+    frames(&mut h);
+    assert_eq!(drawn_entries(&h), None, "the stroke is undone");
+    h.get_by_label("Redo").click();
+    frames(&mut h);
+    assert_eq!(drawn_entries(&h), stroke, "and redone");
+    // Clearing the drawing is one step too.
+    h.get_by_label("Clear drawing").click();
+    frames(&mut h);
+    assert_eq!(drawn_entries(&h), None);
+    h.get_by_label("Undo").click();
+    frames(&mut h);
+    assert_eq!(drawn_entries(&h), stroke);
 }

@@ -298,21 +298,25 @@ impl KindEditor for EdgeMatchingEditor {
                 self.paint = true;
             }
         }
-        if let Some((r, c)) = self.selected {
-            if ui
-                .button("Turn ⟳")
-                .on_hover_text("Turn the selected piece clockwise (R)")
-                .clicked()
-            {
-                status = self.rotate(doc, r, c);
-            }
-            if ui
-                .button("Fix / free")
-                .on_hover_text("Fix the selected piece where it is, or free it (F)")
-                .clicked()
-            {
-                status = self.toggle_fixed(doc, r, c);
-            }
+        // Always there (greyed without a selection), so the toolbar never reflows.
+        let selected = self.selected;
+        if ui
+            .add_enabled(selected.is_some(), egui::Button::new("Turn ⟳"))
+            .on_hover_text("Turn the selected piece clockwise (R)")
+            .on_disabled_hover_text("Click a piece to select it first")
+            .clicked()
+            && let Some((r, c)) = selected
+        {
+            status = self.rotate(doc, r, c);
+        }
+        if ui
+            .add_enabled(selected.is_some(), egui::Button::new("Fix / free"))
+            .on_hover_text("Fix the selected piece where it is, or free it (F)")
+            .on_disabled_hover_text("Click a piece to select it first")
+            .clicked()
+            && let Some((r, c)) = selected
+        {
+            status = self.toggle_fixed(doc, r, c);
         }
         status
     }

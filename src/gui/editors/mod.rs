@@ -31,6 +31,9 @@ pub trait KindEditor: Any {
     fn overlay(&self, painter: &egui::Painter, at: &Placement, doc: &Document);
     /// The user's own entries as a candidate solution, if any (drawn and refereed live).
     fn entries(&self, puzzle: &AnyPuzzle) -> Option<AnySolution>;
+    /// Puts back entries an undo or redo restores (kinds whose entries are kept elsewhere, or
+    /// that have none, ignore it).
+    fn set_entries(&mut self, _entries: Option<AnySolution>) {}
     /// What to say about the point `pos` when per-cell probabilities are drawn (the value
     /// under the pointer); `None` by default.
     fn hover_text(
@@ -98,6 +101,13 @@ impl Editors {
     /// The user's own entries as a candidate solution, if any.
     pub fn entries(&self, doc: &Document) -> Option<AnySolution> {
         self.current.as_ref()?.1.entries(doc.puzzle()?)
+    }
+
+    /// Gives the current editor back the entries an undo or redo restored.
+    pub fn set_entries(&mut self, doc: &Document, entries: Option<AnySolution>) {
+        if let Some(editor) = self.for_doc(doc) {
+            editor.set_entries(entries);
+        }
     }
 
     /// The current editor's own picture, if it has one (see `KindEditor::drawing`).

@@ -29,6 +29,8 @@ pub struct NumberlinkEditor {
     pub layer: Option<u16>,
     /// The designer's drawn paths (for the current grid).
     pub drawn: Option<NumberlinkSolution>,
+    /// The drawing as it was when the current stroke began (recorded for undo at its end).
+    before_stroke: Option<Option<AnySolution>>,
     /// The pair being drawn and the last cell the drag reached.
     dragging: Option<(u16, usize)>,
     /// Where a press began (a slow click reaches the editor as a drag).
@@ -122,9 +124,13 @@ impl NumberlinkEditor {
             self.drawn = None;
             return edit(doc, |m| m.remove_pair_at(i));
         }
+        let before = self.entries(&AnyPuzzle::Numberlink(p.clone()));
         let drawn = self.drawn_for(&p);
         for (j, _) in drawn.edges_at(&p, i) {
             drawn.set(&p, i, j, 0);
+        }
+        if before != self.entries(&AnyPuzzle::Numberlink(p.clone())) {
+            doc.record_entries(before);
         }
         None
     }
@@ -173,6 +179,7 @@ impl KindEditor for NumberlinkEditor {
             && let Some(i) = origin.or(response.interact_pointer_pos()).and_then(hit)
         {
             self.pressed = Some(i);
+            self.before_stroke = Some(self.entries(&AnyPuzzle::Numberlink(p.clone())));
             let k = match p.endpoints()[i] {
                 0 => self
                     .drawn
@@ -193,6 +200,12 @@ impl KindEditor for NumberlinkEditor {
                 .dragging
                 .take()
                 .is_some_and(|(_, last)| Some(last) != self.pressed);
+            // A stroke that changed the drawing is one undo step.
+            if let Some(before) = self.before_stroke.take()
+                && before != self.entries(&AnyPuzzle::Numberlink(p.clone()))
+            {
+                doc.record_entries(before);
+            }
             let to = response.interact_pointer_pos().and_then(hit);
             // A press and release on one cell is a click (egui calls a slow one a drag).
             if !drew && let Some(i) = to.filter(|&i| Some(i) == self.pressed.take()) {
@@ -227,6 +240,13 @@ impl KindEditor for NumberlinkEditor {
                 );
             }
         }
+    }
+
+    fn set_entries(&mut self, entries: Option<AnySolution>) {
+        self.drawn = match entries {
+            Some(AnySolution::Numberlink(d)) => Some(d),
+            _ => None,
+        };
     }
 
     fn entries(&self, puzzle: &AnyPuzzle) -> Option<AnySolution> {
@@ -303,12 +323,14 @@ impl KindEditor for NumberlinkEditor {
             })
             .response
             .on_hover_text("Show one pair's layer alone (the seed's layers)");
-        if self.entries(&AnyPuzzle::Numberlink(p.clone())).is_some()
-            && ui
-                .button("Clear drawing")
-                .on_hover_text("Remove the paths you drew")
-                .clicked()
+        let drawing = self.entries(&AnyPuzzle::Numberlink(p.clone()));
+        // Always there (greyed when there is nothing drawn), so the toolbar never reflows.
+        if ui
+            .add_enabled(drawing.is_some(), egui::Button::new("Clear drawing"))
+            .on_hover_text("Remove the paths you drew (undoable)")
+            .clicked()
         {
+            doc.record_entries(drawing);
             self.drawn = None;
         }
         status
