@@ -65,7 +65,9 @@ pub(super) fn draw(p: &EdgeMatching, solution: Option<&EdgeSolution>) -> Drawing
     let mut d = Drawing::new(width, rows as f32 + 2.0 * MARGIN + CAPTION);
     let layout = p.layout_solution();
     let shown = solution.unwrap_or(&layout);
-    let numbered = solution.is_none();
+    // Piece numbers on the layout, refereed or not (refereeing the layout must not take away
+    // what the designer reads it by); a sample's arrangement is drawn without them.
+    let numbered = solution.is_none_or(|s| *s == layout);
     for r in 0..rows {
         for c in 0..cols {
             let (x, y) = (x0 + c as f32, MARGIN + r as f32);
@@ -191,5 +193,24 @@ fn label(centre: [f32; 2], text: String, color: Color) -> Shape {
         text,
         color,
         bold: true,
+    }
+}
+
+#[cfg(test)]
+mod numbering_tests {
+    use super::*;
+
+    #[test]
+    fn refereeing_the_layout_keeps_the_piece_numbers() {
+        let crate::puzzle::AnyPuzzle::EdgeMatching(p) = crate::puzzle::Kind::EdgeMatching.example()
+        else {
+            panic!("an edge-matching example")
+        };
+        let numbers = |d: &Drawing| d.texts().filter(|t| t.parse::<usize>().is_ok()).count();
+        let plain = draw(&p, None);
+        let refereed = draw(&p, Some(&p.layout_solution()));
+        assert!(numbers(&plain) >= p.pieces().len(), "{}", numbers(&plain));
+        assert_eq!(numbers(&refereed), numbers(&plain));
+        assert!(refereed.texts().any(|t| t.starts_with("score ")));
     }
 }
