@@ -73,12 +73,27 @@ fn typing_into_the_sudoku_editor_edits_the_instance_and_undo_reverts() {
     frames(&mut h);
     assert_eq!(given(h.state(), 4, 5), 0, "an entry is not a given");
     assert_eq!(sudoku_editor(h.state()).entries[4 * 9 + 5], 3);
+    // Undo goes back step by step, entries included: first the entry, then the given.
+    let entry = |h: &Harness<'static, Workbench>| {
+        sudoku_editor(h.state())
+            .entries
+            .get(4 * 9 + 5)
+            .copied()
+            .unwrap_or(0)
+    };
     h.get_by_label("Undo").click();
     frames(&mut h);
-    assert_eq!(given(h.state(), 4, 4), 0, "undo takes the 5 back");
+    assert_eq!(entry(&h), 0, "undo takes the entry back first");
+    assert_eq!(given(h.state(), 4, 4), 5);
+    h.get_by_label("Undo").click();
+    frames(&mut h);
+    assert_eq!(given(h.state(), 4, 4), 0, "then the 5");
     h.get_by_label("Redo").click();
     frames(&mut h);
     assert_eq!(given(h.state(), 4, 4), 5);
+    h.get_by_label("Redo").click();
+    frames(&mut h);
+    assert_eq!(entry(&h), 3, "and the entry");
 }
 
 #[test]

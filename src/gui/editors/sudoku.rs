@@ -77,6 +77,19 @@ impl KindEditor for SudokuEditor {
         }
     }
 
+    fn set_entries(&mut self, entries: Option<AnySolution>) {
+        // The givens' digits come back too; `entries_solution` lets the givens win there.
+        self.entries = match entries {
+            Some(AnySolution::Sudoku(s)) => {
+                let side = s.side();
+                (0..side * side)
+                    .map(|k| s.digit(k / side, k % side).unwrap_or(0))
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+    }
+
     fn toolbar_ui(&mut self, ui: &mut egui::Ui, doc: &mut Document) -> Option<String> {
         let mut status = None;
         ui.checkbox(&mut self.givens_mode, "Typing sets givens")
@@ -90,7 +103,13 @@ impl KindEditor for SudokuEditor {
         {
             status = self.toggle_given(doc);
         }
-        if ui.button("Clear entries").clicked() {
+        let entries = sudoku(doc).and_then(|p| self.entries_solution(p));
+        if ui
+            .add_enabled(entries.is_some(), egui::Button::new("Clear entries"))
+            .on_hover_text("Remove your trial entries (undoable)")
+            .clicked()
+        {
+            doc.record_entries(entries.map(AnySolution::Sudoku));
             self.entries.clear();
         }
         status
@@ -124,8 +143,11 @@ impl SudokuEditor {
             return Some(format!("{d} is not a digit of a {side}×{side} Sudoku"));
         }
         let given = sudoku(doc)?.given(r, c);
+        // Entries are undoable like edits: their state before the change is recorded.
+        let before = self.entries_solution(sudoku(doc)?).map(AnySolution::Sudoku);
         if d == 0 {
             if self.entry(k) != 0 {
+                doc.record_entries(before);
                 self.set_entry(side, k, 0);
             } else if given != 0 {
                 return doc.edit(|p| set(p, r, c, 0)).err();
@@ -138,6 +160,9 @@ impl SudokuEditor {
         } else if given != 0 {
             Some("that cell holds a given: toggle it (T) to change it".into())
         } else {
+            if self.entry(k) != d {
+                doc.record_entries(before);
+            }
             self.set_entry(side, k, d);
             None
         }
