@@ -1931,6 +1931,26 @@ fn boards_stay_still_while_editing_refereeing_and_running() {
             "edge matching: refereeing moved the board"
         );
     }
+    // A drag between screen points taken before it: the pieces at (3, 3) and (3, 2) swap (had
+    // the board moved mid-drag, other pieces would have).
+    let list = edge_matching(h.state()).pieces().to_vec();
+    let (from, to) = (
+        cell_point(h.state(), 3, 3, [0.0, 0.0]),
+        cell_point(h.state(), 3, 2, [0.0, 0.0]),
+    );
+    press_release(&mut h, from, to);
+    let now = edge_matching(h.state()).pieces().to_vec();
+    assert_eq!(
+        (now[14], now[15]),
+        (list[15], list[14]),
+        "the intended pieces swapped"
+    );
+    settle(&mut h);
+    assert_eq!(
+        canvas_rect(&h),
+        before,
+        "edge matching: a swap moved the board"
+    );
 
     // Sudoku: a run finishing (its verdict appears under the board).
     let mut settings = Settings::default();
