@@ -1903,6 +1903,13 @@ fn boards_stay_still_while_editing_refereeing_and_running() {
         before,
         "Numberlink: drawing moved the board"
     );
+    run_to_end(&mut h, "the Numberlink run");
+    frames(&mut h);
+    assert_eq!(
+        canvas_rect(&h),
+        before,
+        "Numberlink: a run finishing moved the board"
+    );
 
     // Edge matching: select a piece (its tools appear), referee on and off.
     let mut h = harness(Workbench::with_file(
@@ -1951,6 +1958,14 @@ fn boards_stay_still_while_editing_refereeing_and_running() {
         before,
         "edge matching: a swap moved the board"
     );
+    choose_sampler(&mut h, "sa");
+    run_to_end(&mut h, "the edge-matching run");
+    frames(&mut h);
+    assert_eq!(
+        canvas_rect(&h),
+        before,
+        "edge matching: a run finishing moved the board"
+    );
 
     // Sudoku: a run finishing (its verdict appears under the board).
     let mut settings = Settings::default();
@@ -1988,6 +2003,13 @@ fn boards_stay_still_while_editing_refereeing_and_running() {
         canvas_rect(&h),
         before,
         "Minesweeper: a move moved the board"
+    );
+    run_to_end(&mut h, "the Minesweeper run");
+    frames(&mut h);
+    assert_eq!(
+        canvas_rect(&h),
+        before,
+        "Minesweeper: a run finishing moved the board"
     );
 }
 
