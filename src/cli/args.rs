@@ -234,6 +234,40 @@ pub struct RenderArgs {
     /// Which puzzle of the file (1-based).
     #[arg(long, default_value_t = 1)]
     pub index: usize,
+    /// The picture's width in pixels (1 to 16384); the height follows. Lines and text scale.
+    #[arg(long, value_name = "PX", conflicts_with = "scale")]
+    pub width: Option<u32>,
+    /// A multiple of the default size (0.05 to 100).
+    #[arg(long, value_name = "FACTOR")]
+    pub scale: Option<f32>,
+    /// Dots per inch written into the PNG (its pHYs chunk), for print (1 to 100000).
+    #[arg(long)]
+    pub dpi: Option<u32>,
+}
+
+impl RenderArgs {
+    /// The export's size and resolution, checked; the message names the flag.
+    pub fn export_options(&self) -> Result<crate::render::image::ExportOptions, String> {
+        use crate::render::image::{ExportOptions, ImageSize, MAX_IMAGE_SIDE};
+        let size = match (self.width, self.scale) {
+            (Some(w), _) if !(1..=MAX_IMAGE_SIDE).contains(&w) => {
+                return Err(format!("--width {w}: 1 to {MAX_IMAGE_SIDE} pixels"));
+            }
+            (Some(w), _) => ImageSize::Width(w),
+            (None, Some(f)) if !(f.is_finite() && (0.05..=100.0).contains(&f)) => {
+                return Err(format!("--scale {f}: a factor from 0.05 to 100"));
+            }
+            (None, Some(f)) => ImageSize::Scale(f),
+            (None, None) => ImageSize::Scale(1.0),
+        };
+        if let Some(d) = self.dpi.filter(|d| !(1..=100_000).contains(d)) {
+            return Err(format!("--dpi {d}: 1 to 100000 dots per inch"));
+        }
+        Ok(ExportOptions {
+            size,
+            dpi: self.dpi,
+        })
+    }
 }
 
 /// `generate`.

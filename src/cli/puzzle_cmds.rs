@@ -468,6 +468,7 @@ pub(super) fn check(a: CheckArgs) -> Result<i32, Failure> {
 /// `render PUZZLE -o IMAGE`.
 pub(super) fn render(a: RenderArgs) -> Result<i32, Failure> {
     check_output("-o", &a.output, Output::Image, &[&a.puzzle.puzzle])?;
+    let options = a.export_options().map_err(usage)?;
     let puzzle = pick(load(&a.puzzle)?, a.index, &a.puzzle.puzzle)?.puzzle;
     let solution = match &a.solution {
         Some(s) => Some(parse_solution_text(&puzzle, &solution_text(s)?)?),
@@ -483,8 +484,13 @@ pub(super) fn render(a: RenderArgs) -> Result<i32, Failure> {
         }
         None => puzzle.draw(solution.as_ref()),
     };
-    export(&drawing, &a.output, PX_PER_UNIT)?;
-    eprintln!("wrote {}", a.output.display());
+    crate::render::image::export_with(&drawing, &a.output, &options)?;
+    let (w, h) = options.size.pixels(&drawing);
+    eprintln!(
+        "wrote {} ({w}×{h} px{})",
+        a.output.display(),
+        options.dpi.map_or(String::new(), |d| format!(", {d} dpi"))
+    );
     Ok(0)
 }
 

@@ -51,6 +51,9 @@ pub enum ImageError {
     /// The PNG encoder failed.
     #[error("cannot encode PNG: {0}")]
     Encode(String),
+    /// The picture would not fit the memory budget.
+    #[error("{0}")]
+    Budget(String),
     /// The file could not be written, or its extension names no image format.
     #[error(transparent)]
     File(#[from] FileError),
@@ -95,6 +98,124 @@ pub fn export(drawing: &Drawing, path: &Path, px_per_unit: f32) -> Result<(), Im
     Ok(crate::io::write_atomic(path, &bytes)?)
 }
 
+/// How large an exported picture is: a multiple of the default scale, or a width in pixels
+/// (the height follows the drawing's proportions). Lines and text scale with it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ImageSize {
+    /// `PX_PER_UNIT` × this.
+    Scale(f32),
+    /// This many pixels wide.
+    Width(u32),
+}
+
+impl ImageSize {
+    /// Pixels per drawing unit for `d`.
+    pub fn px_per_unit(self, d: &Drawing) -> f32 {
+        match self {
+            ImageSize::Scale(f) => super::PX_PER_UNIT * f,
+            ImageSize::Width(w) => w as f32 / d.width.max(1e-3),
+        }
+    }
+
+    /// The picture's size in pixels for `d`.
+    pub fn pixels(self, d: &Drawing) -> (u32, u32) {
+        let s = self.px_per_unit(d);
+        (
+            (d.width * s - 1e-3).ceil().max(0.0) as u32,
+            (d.height * s - 1e-3).ceil().max(0.0) as u32,
+        )
+    }
+}
+
+/// Size and print resolution of an export.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExportOptions {
+    /// The picture's size (SVG: its width and height attributes; the drawing stays vector).
+    pub size: ImageSize,
+    /// Dots per inch written into a PNG's pHYs chunk, for print (`None`: no chunk).
+    pub dpi: Option<u32>,
+}
+
+impl Default for ExportOptions {
+    fn default() -> Self {
+        ExportOptions {
+            size: ImageSize::Scale(1.0),
+            dpi: None,
+        }
+    }
+}
+
+/// Writes the drawing to `path` (PNG or SVG by extension), atomically, at `options`' size and
+/// resolution.
+pub fn export_with(
+    drawing: &Drawing,
+    path: &Path,
+    options: &ExportOptions,
+) -> Result<(), ImageError> {
+    let s = options.size.px_per_unit(drawing);
+    let bytes = match ImageFormat::from_path(path) {
+        Some(ImageFormat::Png) => {
+            let png = to_png(drawing, s)?;
+            match options.dpi {
+                Some(dpi) => with_dpi(&png, dpi)?,
+                None => png,
+            }
+        }
+        Some(ImageFormat::Svg) => to_svg(drawing, s).into_bytes(),
+        None => {
+            return Err(FileError::new(
+                path,
+                FileProblem::UnknownExtension {
+                    what: "image",
+                    expected: ".png or .svg",
+                },
+            )
+            .into());
+        }
+    };
+    Ok(crate::io::write_atomic(path, &bytes)?)
+}
+
+/// `png` with a pHYs chunk saying `dpi` dots per inch (as pixels per metre), right after its
+/// IHDR chunk, where the format wants it.
+pub fn with_dpi(png: &[u8], dpi: u32) -> Result<Vec<u8>, ImageError> {
+    // Signature (8) + IHDR: length (4), type (4), 13 bytes, CRC (4).
+    const AFTER_IHDR: usize = 8 + 4 + 4 + 13 + 4;
+    if png.len() < AFTER_IHDR || &png[12..16] != b"IHDR" {
+        return Err(ImageError::Encode("not a PNG with its IHDR first".into()));
+    }
+    let per_metre = (f64::from(dpi) / 0.0254).round() as u32;
+    let mut chunk = Vec::with_capacity(21);
+    chunk.extend_from_slice(&9u32.to_be_bytes());
+    let mut body = b"pHYs".to_vec();
+    body.extend_from_slice(&per_metre.to_be_bytes());
+    body.extend_from_slice(&per_metre.to_be_bytes());
+    body.push(1); // unit: the metre
+    chunk.extend_from_slice(&body);
+    chunk.extend_from_slice(&crc32(&body).to_be_bytes());
+    let mut out = Vec::with_capacity(png.len() + chunk.len());
+    out.extend_from_slice(&png[..AFTER_IHDR]);
+    out.extend_from_slice(&chunk);
+    out.extend_from_slice(&png[AFTER_IHDR..]);
+    Ok(out)
+}
+
+/// The CRC-32 PNG chunks carry (ISO 3309, reflected polynomial 0xEDB88320).
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = 0xFFFF_FFFFu32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
 fn paint(c: Color) -> Paint<'static> {
     let mut p = Paint::default();
     p.set_color_rgba8(c.r, c.g, c.b, c.a);
@@ -111,8 +232,10 @@ fn stroke_style(s: &Stroke, scale: f32) -> tiny_skia::Stroke {
 
 /// Renders the drawing at `px_per_unit` pixels per puzzle unit.
 pub fn to_pixmap(d: &Drawing, px_per_unit: f32) -> Result<Pixmap, ImageError> {
-    let w = (d.width * px_per_unit).ceil();
-    let h = (d.height * px_per_unit).ceil();
+    // A hair under the exact size before rounding up, so a width asked for in pixels is met
+    // exactly despite rounding in px_per_unit.
+    let w = (d.width * px_per_unit - 1e-3).ceil();
+    let h = (d.height * px_per_unit - 1e-3).ceil();
     if !(w >= 1.0 && h >= 1.0 && w <= MAX_IMAGE_SIDE as f32 && h <= MAX_IMAGE_SIDE as f32) {
         return Err(ImageError::OutOfRange {
             width: w,
@@ -120,6 +243,12 @@ pub fn to_pixmap(d: &Drawing, px_per_unit: f32) -> Result<Pixmap, ImageError> {
         });
     }
     let (width, height) = (w as u32, h as u32);
+    // The pixels and, about as large at worst, the encoded file.
+    crate::budget::check_memory(
+        || format!("an image of {width}×{height} pixels"),
+        crate::budget::bytes_of(&[width as usize, height as usize, 8]),
+    )
+    .map_err(|e| ImageError::Budget(e.to_string()))?;
     let mut pm = Pixmap::new(width, height).ok_or(ImageError::Allocation { width, height })?;
     let bg = d.background;
     pm.fill(tiny_skia::Color::from_rgba8(bg.r, bg.g, bg.b, bg.a));
@@ -448,5 +577,39 @@ mod tests {
         );
         assert!(svg.contains(">a&lt;b</text>"));
         assert!(svg.contains(r#"font-weight="bold""#));
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::*;
+
+    #[test]
+    fn widths_are_met_exactly_and_dpi_goes_into_a_valid_phys_chunk() {
+        // The CRC every PNG's IEND chunk carries.
+        assert_eq!(crc32(b"IEND"), 0xAE42_6082);
+        let mut d = Drawing::new(7.3, 3.1);
+        d.push(Shape::Text {
+            center: [3.0, 1.5],
+            size: 0.5,
+            text: "x".into(),
+            color: Color::rgb(0, 0, 0),
+            bold: false,
+        });
+        for w in [1, 333, 1000] {
+            let png = to_png(&d, ImageSize::Width(w).px_per_unit(&d)).unwrap();
+            let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
+            assert_eq!(width, w);
+            assert_eq!(ImageSize::Width(w).pixels(&d).0, w);
+        }
+        let png = with_dpi(&to_png(&d, 10.0).unwrap(), 300).unwrap();
+        assert_eq!(&png[37..41], b"pHYs");
+        assert_eq!(u32::from_be_bytes(png[41..45].try_into().unwrap()), 11_811);
+        assert_eq!(png[49], 1, "per metre");
+        assert_eq!(
+            u32::from_be_bytes(png[50..54].try_into().unwrap()),
+            crc32(&png[37..50])
+        );
+        assert!(with_dpi(b"not a png", 300).is_err());
     }
 }

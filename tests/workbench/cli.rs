@@ -953,3 +953,60 @@ fn generators_aim_at_bands_no_guess_boards_and_a_tts99_range() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("--target-tts99"), "{}", stderr(&out));
 }
+
+/// Print-size pictures: a 4 000 px PNG of the full Eternity II with its DPI chunk, within the
+/// memory budget; an SVG scaled the same way stays vector.
+#[test]
+fn render_writes_a_4000_px_eternity_ii_with_its_dpi() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("eii.png");
+    let eii = root().join("puzzles/edge-matching/official/eternity2.txt");
+    let out = run(&[
+        "render",
+        eii.to_str().unwrap(),
+        "--width",
+        "4000",
+        "--dpi",
+        "300",
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("4000×"), "{}", stderr(&out));
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), 4000);
+    assert_eq!(&bytes[37..41], b"pHYs", "the DPI chunk follows IHDR");
+    assert_eq!(
+        u32::from_be_bytes(bytes[41..45].try_into().unwrap()),
+        11_811
+    );
+    // Without --dpi, no chunk.
+    let plain = dir.path().join("plain.png");
+    let out = run(&[
+        "render",
+        eii.to_str().unwrap(),
+        "--scale",
+        "0.5",
+        "-o",
+        plain.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let bytes = std::fs::read(&plain).unwrap();
+    assert_ne!(&bytes[37..41], b"pHYs");
+    let svg = dir.path().join("eii.svg");
+    let out = run(&[
+        "render",
+        eii.to_str().unwrap(),
+        "--width",
+        "4000",
+        "-o",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        text.contains("width=\"4000"),
+        "{}",
+        &text[..200.min(text.len())]
+    );
+}
