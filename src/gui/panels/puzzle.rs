@@ -324,14 +324,20 @@ impl PuzzlePanel {
             }
         });
         // The last instances generated (of any kind), to go back to.
-        let recent = s.settings.recent_generated.clone();
+        // Their names only: the kept texts (up to 256 KB each) are not copied per frame.
+        let recent: Vec<String> = s
+            .settings
+            .recent_generated
+            .iter()
+            .map(|e| format!("{} — {}", e.description, e.params))
+            .collect();
         if !recent.is_empty() {
             egui::CollapsingHeader::new(format!("Recently generated ({})", recent.len()))
                 .id_salt("recently generated")
                 .show(ui, |ui| {
-                    for (k, e) in recent.iter().enumerate() {
+                    for (k, name) in recent.iter().enumerate() {
                         if ui
-                            .button(format!("{} — {}", e.description, e.params))
+                            .button(name)
                             .on_hover_text("open it again (a new document)")
                             .clicked()
                         {
