@@ -81,8 +81,25 @@ impl ImageFormat {
 
 /// Writes the drawing to `path` (PNG or SVG by extension), atomically.
 pub fn export(drawing: &Drawing, path: &Path, px_per_unit: f32) -> Result<(), ImageError> {
+    write_image(drawing, path, px_per_unit, None)
+}
+
+/// The one writer behind `export` and `export_with`: the format by extension, an optional
+/// DPI chunk for PNGs, written atomically.
+fn write_image(
+    drawing: &Drawing,
+    path: &Path,
+    px_per_unit: f32,
+    dpi: Option<u32>,
+) -> Result<(), ImageError> {
     let bytes = match ImageFormat::from_path(path) {
-        Some(ImageFormat::Png) => to_png(drawing, px_per_unit)?,
+        Some(ImageFormat::Png) => {
+            let png = to_png(drawing, px_per_unit)?;
+            match dpi {
+                Some(dpi) => with_dpi(&png, dpi)?,
+                None => png,
+            }
+        }
         Some(ImageFormat::Svg) => to_svg(drawing, px_per_unit).into_bytes(),
         None => {
             return Err(FileError::new(
@@ -152,28 +169,8 @@ pub fn export_with(
     path: &Path,
     options: &ExportOptions,
 ) -> Result<(), ImageError> {
-    let s = options.size.px_per_unit(drawing);
-    let bytes = match ImageFormat::from_path(path) {
-        Some(ImageFormat::Png) => {
-            let png = to_png(drawing, s)?;
-            match options.dpi {
-                Some(dpi) => with_dpi(&png, dpi)?,
-                None => png,
-            }
-        }
-        Some(ImageFormat::Svg) => to_svg(drawing, s).into_bytes(),
-        None => {
-            return Err(FileError::new(
-                path,
-                FileProblem::UnknownExtension {
-                    what: "image",
-                    expected: ".png or .svg",
-                },
-            )
-            .into());
-        }
-    };
-    Ok(crate::io::write_atomic(path, &bytes)?)
+    let px_per_unit = options.size.px_per_unit(drawing);
+    write_image(drawing, path, px_per_unit, options.dpi)
 }
 
 /// `png` with a pHYs chunk saying `dpi` dots per inch (as pixels per metre), right after its
