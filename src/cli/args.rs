@@ -135,6 +135,9 @@ pub struct SolveArgs {
     /// Plot the energy histogram (valid and other reads) to a PNG or SVG file.
     #[arg(long, value_name = "FILE")]
     pub histogram: Option<PathBuf>,
+    /// The size of the pictures written (--render, --histogram), and the histogram's title.
+    #[command(flatten)]
+    pub pictures: ChartArgs,
     /// Save the samples as dimod SampleSet JSON (.json) or CSV (.csv) (several puzzles: NAME-K.json).
     #[arg(long)]
     pub save_samples: Option<PathBuf>,
@@ -234,6 +237,31 @@ pub struct RenderArgs {
     /// Which puzzle of the file (1-based).
     #[arg(long, default_value_t = 1)]
     pub index: usize,
+    /// The picture's size and print resolution.
+    #[command(flatten)]
+    pub image: ImageArgs,
+    /// What the picture shows: puzzle (the blank to print), solved (the puzzle with the
+    /// solution over it) or solution (the answer key). Default: solved with --solution, else
+    /// puzzle; solved and solution without --solution solve the puzzle exactly first.
+    #[arg(long, value_name = "WHAT", value_parser = crate::puzzle::picture::Show::parse)]
+    pub show: Option<crate::puzzle::picture::Show>,
+    /// Edge matching: no piece numbers.
+    #[arg(long)]
+    pub no_piece_numbers: bool,
+    /// Minesweeper: no mine probabilities on the unopened cells.
+    #[arg(long)]
+    pub no_probabilities: bool,
+    /// A transparent background instead of white.
+    #[arg(long)]
+    pub transparent: bool,
+    /// A title line above the picture: the file's name and the solution's score.
+    #[arg(long)]
+    pub title: bool,
+}
+
+/// The size and print resolution of written pictures (every picture the command writes).
+#[derive(Args, Clone, Default)]
+pub struct ImageArgs {
     /// The picture's width in pixels (1 to 16384); the height follows. Lines and text scale.
     #[arg(long, value_name = "PX", conflicts_with = "scale")]
     pub width: Option<u32>,
@@ -245,7 +273,29 @@ pub struct RenderArgs {
     pub dpi: Option<u32>,
 }
 
-impl RenderArgs {
+impl ChartArgs {
+    /// A chart as asked: without its title when `--no-title`.
+    pub fn chart(&self, chart: crate::render::Drawing) -> crate::render::Drawing {
+        if self.no_title {
+            crate::render::chart::untitled(chart)
+        } else {
+            chart
+        }
+    }
+
+    /// Writes a chart at the asked size.
+    pub fn write(
+        &self,
+        chart: crate::render::Drawing,
+        path: &std::path::Path,
+    ) -> Result<(), super::Failure> {
+        let options = self.image.export_options().map_err(super::usage)?;
+        crate::render::image::export_with(&self.chart(chart), path, &options)?;
+        Ok(())
+    }
+}
+
+impl ImageArgs {
     /// The export's size and resolution, checked; the message names the flag.
     pub fn export_options(&self) -> Result<crate::render::image::ExportOptions, String> {
         use crate::render::image::{ExportOptions, ImageSize, MAX_IMAGE_SIDE};
@@ -268,6 +318,17 @@ impl RenderArgs {
             dpi: self.dpi,
         })
     }
+}
+
+/// The size of charts written, and whether they carry their title line.
+#[derive(Args, Clone, Default)]
+pub struct ChartArgs {
+    /// Size and print resolution.
+    #[command(flatten)]
+    pub image: ImageArgs,
+    /// Charts without their title line (for a figure captioned elsewhere).
+    #[arg(long)]
+    pub no_title: bool,
 }
 
 /// `generate`.
@@ -409,6 +470,9 @@ pub struct SweepArgs {
     /// Plot the broken constraint groups per read, stacked by weight, to a PNG or SVG file.
     #[arg(long, value_name = "FILE")]
     pub plot_broken: Option<PathBuf>,
+    /// The plots' size and title.
+    #[command(flatten)]
+    pub pictures: ChartArgs,
     /// Write the points as CSV (one row per point, every metric).
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
@@ -614,6 +678,9 @@ pub struct TuneArgs {
     /// Plot TTS99 of every point tried and the best so far to a PNG or SVG file.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
+    /// The plot's size and title.
+    #[command(flatten)]
+    pub pictures: ChartArgs,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,

@@ -21,8 +21,7 @@ use crate::puzzle::{
 };
 use crate::qubo::Weights;
 use crate::qubo::formats::write_model;
-use crate::render::PX_PER_UNIT;
-use crate::render::image::export;
+use crate::render::image::export_with;
 use crate::samplers::Task;
 use crate::solve::{ProbabilityMethod, SolveOutcome};
 
@@ -40,6 +39,8 @@ pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
     // The names alone first (no reading), then every file really written once the puzzles
     // are counted: NAME-K per puzzle of a multi-puzzle file.
     check_outputs(&outputs, &[input], None)?;
+    // Picture sizes are checked before anything is read or sampled.
+    a.pictures.image.export_options().map_err(usage)?;
     let mut puzzles = load(&a.puzzle)?;
     let first_index = match a.index {
         Some(k) => {
@@ -142,10 +143,10 @@ fn exact_probabilities_only(
             } else {
                 out.clone()
             };
-            export(
+            export_with(
                 &loaded.puzzle.draw_probabilities(None, &exact),
                 &out,
-                PX_PER_UNIT,
+                &a.pictures.image.export_options().map_err(usage)?,
             )?;
         }
         if a.json {
@@ -240,15 +241,18 @@ fn solve_one(
         };
         // A file that cannot be written is reported; the sampled result is kept either way.
         let mut output_errors = Vec::new();
+        let picture_size = a.pictures.image.export_options().map_err(usage)?;
         if let Some(out) = &a.render {
             let solution = outcome.best.as_ref().and_then(|b| b.decoded.as_ref());
-            if let Err(e) = export(&puzzle.draw(solution), &path_for(out), PX_PER_UNIT) {
+            if let Err(e) = export_with(&puzzle.draw(solution), &path_for(out), &picture_size) {
                 output_errors.push(e.to_string());
             }
         }
         if let Some(out) = &a.histogram {
-            let chart = outcome.outcome.histogram_chart(&puzzle.describe());
-            if let Err(e) = export(&chart, &path_for(out), 2.0) {
+            let chart = a
+                .pictures
+                .chart(outcome.outcome.histogram_chart(&puzzle.describe()));
+            if let Err(e) = export_with(&chart, &path_for(out), &picture_size) {
                 output_errors.push(e.to_string());
             }
         }
@@ -465,31 +469,77 @@ pub(super) fn check(a: CheckArgs) -> Result<i32, Failure> {
     Ok(if violations.is_empty() { 0 } else { 1 })
 }
 
-/// `render PUZZLE -o IMAGE`.
+/// `render PUZZLE -o IMAGE`: the puzzle, the puzzle solved, or the answer key, at any size.
 pub(super) fn render(a: RenderArgs) -> Result<i32, Failure> {
+    use crate::puzzle::picture::{PictureOptions, Show};
     check_output("-o", &a.output, Output::Image, &[&a.puzzle.puzzle])?;
-    let options = a.export_options().map_err(usage)?;
+    let size = a.image.export_options().map_err(usage)?;
     let puzzle = pick(load(&a.puzzle)?, a.index, &a.puzzle.puzzle)?.puzzle;
-    let solution = match &a.solution {
+    let given = match &a.solution {
         Some(s) => Some(parse_solution_text(&puzzle, &solution_text(s)?)?),
         None => None,
     };
-    // Kinds that answer with probabilities are drawn with their exact ones.
-    let budget = puzzle.kind().probability_budget();
-    let drawing = match puzzle.exact_probabilities(budget) {
-        Some(Ok(p)) => puzzle.draw_probabilities(solution.as_ref(), &p),
-        Some(Err(e)) => {
-            eprintln!("warning: drawn without probabilities: {e}");
-            puzzle.draw(solution.as_ref())
+    let show = a.show.unwrap_or(if given.is_some() {
+        Show::Solved
+    } else {
+        Show::Puzzle
+    });
+    // A picture of the solution without one given: the exact solver finds it, in its budget.
+    let solution = match (given, show) {
+        (Some(s), _) => Some(s),
+        (None, Show::Puzzle) => None,
+        (None, _) => {
+            let why = match puzzle.solve_classically(crate::puzzle::REFERENCE_NODE_BUDGET) {
+                crate::puzzle::Reference::Solved(s) => Ok(s),
+                crate::puzzle::Reference::NoSolution => Err("the puzzle has no solution"),
+                crate::puzzle::Reference::GaveUp { .. } => {
+                    Err("the exact solver's budget ran out before it found one")
+                }
+            };
+            Some(why.map_err(|why| {
+                Failure::from(format!(
+                    "{}: --show {} needs a solution: none was given (--solution) and {why}",
+                    a.puzzle.puzzle.display(),
+                    show.name()
+                ))
+            })?)
         }
-        None => puzzle.draw(solution.as_ref()),
     };
-    crate::render::image::export_with(&drawing, &a.output, &options)?;
-    let (w, h) = options.size.pixels(&drawing);
+    let options = PictureOptions {
+        show,
+        piece_numbers: !a.no_piece_numbers,
+        probabilities: !a.no_probabilities,
+        transparent: a.transparent,
+        title: a.title,
+    };
+    // Kinds that answer with probabilities are drawn with their exact ones.
+    let probabilities = if options.probabilities && show != Show::Solution {
+        match puzzle.exact_probabilities(puzzle.kind().probability_budget()) {
+            Some(Ok(p)) => Some(p),
+            Some(Err(e)) => {
+                eprintln!("warning: drawn without probabilities: {e}");
+                None
+            }
+            None => None,
+        }
+    } else {
+        None
+    };
+    let name = a
+        .puzzle
+        .puzzle
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let drawing = puzzle
+        .picture(solution.as_ref(), probabilities.as_ref(), &options, &name)
+        .map_err(Failure::from)?;
+    export_with(&drawing, &a.output, &size)?;
+    let (w, h) = size.size.pixels(&drawing);
     eprintln!(
         "wrote {} ({w}×{h} px{})",
         a.output.display(),
-        options.dpi.map_or(String::new(), |d| format!(", {d} dpi"))
+        size.dpi.map_or(String::new(), |d| format!(", {d} dpi"))
     );
     Ok(0)
 }

@@ -11,7 +11,6 @@ use super::output::{
 };
 use super::{Failure, usage};
 use crate::puzzle::{AnyPuzzle, EncodeOptions, REFERENCE_NODE_BUDGET, refuse_conflicts};
-use crate::render::image::export;
 use crate::samplers::Task;
 use crate::solve::Problem;
 use crate::sweep::SweepPoint;
@@ -115,6 +114,8 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
     .into_iter()
     .filter_map(|(flag, out, what)| out.as_deref().map(|p| (flag, p, what)))
     .collect();
+    // Picture sizes are checked before anything is swept.
+    a.pictures.image.export_options().map_err(usage)?;
     check_outputs(&outputs, &[input], None)?;
     let metric = Metric::parse(&a.metric).ok_or_else(|| {
         usage(format!(
@@ -234,13 +235,12 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
             metric,
             &description,
         );
-        export(&d, out, 2.0)?;
+        a.pictures.write(d, out)?;
     }
     if let Some(out) = &a.plot_broken {
-        export(
-            &crate::sweep::plot_broken(&points, &a.weight, &description),
+        a.pictures.write(
+            crate::sweep::plot_broken(&points, &a.weight, &description),
             out,
-            2.0,
         )?;
     }
     if let Some(out) = &a.csv {
@@ -294,6 +294,7 @@ pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
     if let Some(out) = &a.plot {
         check_output("--plot", out, Output::Image, &[input])?;
     }
+    a.pictures.image.export_options().map_err(usage)?;
     if !(a.budget.is_finite() && a.budget > 0.0 && a.budget <= 86_400.0) {
         return Err(usage(format!(
             "--budget {}: seconds, more than 0 and at most 86400",
@@ -378,8 +379,8 @@ pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
         bar.finish_and_clear();
     }
     if let Some(out) = &a.plot {
-        export(
-            &crate::sweep::plot_suggestion(
+        a.pictures.write(
+            crate::sweep::plot_suggestion(
                 &found
                     .path
                     .iter()
@@ -390,7 +391,6 @@ pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
                 &puzzle.describe(),
             ),
             out,
-            2.0,
         )?;
     }
     let refused = found.no_suggestion();

@@ -8,6 +8,7 @@ pub mod edge_matching;
 pub mod generating;
 pub mod minesweeper;
 pub mod numberlink;
+pub mod picture;
 pub mod sudoku;
 
 use std::fmt;
@@ -518,6 +519,19 @@ pub trait Puzzle:
     fn parse_solution(&self, text: &str) -> Result<Self::Solution, PuzzleError>;
     /// The picture of the instance, with a candidate solution and its broken rules if given.
     fn draw(&self, solution: Option<&Self::Solution>) -> Drawing;
+    /// The picture in a chosen style (`picture::DrawStyle`: piece numbers, the answer key),
+    /// with probabilities when given. Kinds without those choices draw as usual.
+    fn draw_styled(
+        &self,
+        solution: Option<&Self::Solution>,
+        probabilities: Option<&CellProbabilities>,
+        _style: &picture::DrawStyle,
+    ) -> Drawing {
+        match probabilities {
+            Some(p) => self.draw_probabilities(solution, p),
+            None => self.draw(solution),
+        }
+    }
 }
 
 /// The registry: one line per kind — `Variant = "name" => type, example "FILE"` (the example a
@@ -756,6 +770,15 @@ macro_rules! registry {
             pub fn parse_solution(&self, text: &str) -> Result<AnySolution, PuzzleError> {
                 match self {
                     $(AnyPuzzle::$variant(p) => p.parse_solution(text).map(AnySolution::$variant),)+
+                }
+            }
+            /// The picture in a chosen style, with probabilities when given.
+            pub fn draw_styled(&self, solution: Option<&AnySolution>, probabilities: Option<&CellProbabilities>, style: &picture::DrawStyle) -> Drawing {
+                match (self, solution) {
+                    $(
+                        (AnyPuzzle::$variant(p), Some(AnySolution::$variant(s))) => p.draw_styled(Some(s), probabilities, style),
+                        (AnyPuzzle::$variant(p), _) => p.draw_styled(None, probabilities, style),
+                    )+
                 }
             }
             /// The picture, with a candidate solution if given (one of another kind is ignored).

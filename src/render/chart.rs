@@ -16,7 +16,10 @@ const RIGHT: f32 = 24.0;
 const TOP: f32 = 64.0;
 const BOTTOM: f32 = 70.0;
 /// Text sizes.
+/// The title's em size; no other text is this size (`untitled` finds the title by it).
 const TITLE_SIZE: f32 = 16.0;
+/// Pixels per point at the default export size: 1440 × 920 px.
+pub const CHART_PX_PER_UNIT: f32 = 2.0;
 const LABEL_SIZE: f32 = 13.0;
 const TICK_SIZE: f32 = 11.0;
 
@@ -198,6 +201,22 @@ fn padded_range(values: impl Iterator<Item = f64>) -> [f64; 2] {
     [lo - pad, hi + pad]
 }
 
+/// An empty chart canvas at the charts' default export scale.
+fn chart_drawing() -> Drawing {
+    Drawing {
+        base_px_per_unit: CHART_PX_PER_UNIT,
+        ..Drawing::new(WIDTH, HEIGHT)
+    }
+}
+
+/// A chart without its title line (for a figure whose caption goes in the paper).
+pub fn untitled(mut chart: Drawing) -> Drawing {
+    chart
+        .shapes
+        .retain(|s| !matches!(s, Shape::Text { size, .. } if *size == TITLE_SIZE));
+    chart
+}
+
 fn text(d: &mut Drawing, center: [f32; 2], size: f32, text: impl Into<String>, color: Color) {
     d.push(Shape::Text {
         center,
@@ -322,7 +341,7 @@ impl LineChart {
 
     /// The chart as a drawing.
     pub fn drawing(&self) -> Drawing {
-        let mut d = Drawing::new(WIDTH, HEIGHT);
+        let mut d = chart_drawing();
         let f = self.frame();
         axes(&mut d, &f, &self.title, &self.x_label, &self.y_label);
         for s in &self.series {
@@ -400,7 +419,7 @@ impl LineChart {
 impl BarChart {
     /// The chart as a drawing.
     pub fn drawing(&self) -> Drawing {
-        let mut d = Drawing::new(WIDTH, HEIGHT);
+        let mut d = chart_drawing();
         // Bars all at one energy (or nearly) get a readable width around it, not a sliver
         // whose axis counts in 1e-10 steps.
         let centres = padded_range(self.bars.iter().map(|b| b.0));
@@ -515,7 +534,7 @@ impl Heatmap {
     /// is small enough to read them, a colour bar on the right.
     pub fn drawing(&self) -> Drawing {
         const BAR_W: f32 = 16.0;
-        let mut d = Drawing::new(WIDTH, HEIGHT);
+        let mut d = chart_drawing();
         let (nx, ny) = (self.xs.len(), self.ys.len());
         text(
             &mut d,

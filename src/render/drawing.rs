@@ -183,6 +183,24 @@ pub enum Shape {
     },
 }
 
+impl Shape {
+    /// Moves the shape `dy` units down.
+    fn shift_down(&mut self, dy: f32) {
+        match self {
+            Shape::Rect { min, max, .. } => {
+                min[1] += dy;
+                max[1] += dy;
+            }
+            Shape::Line { from, to, .. } => {
+                from[1] += dy;
+                to[1] += dy;
+            }
+            Shape::Polygon { points, .. } => points.iter_mut().for_each(|p| p[1] += dy),
+            Shape::Circle { center, .. } | Shape::Text { center, .. } => center[1] += dy,
+        }
+    }
+}
+
 /// A picture `width` × `height` puzzle units, y pointing down.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Drawing {
@@ -194,6 +212,9 @@ pub struct Drawing {
     pub background: Color,
     /// Painted in order, later on top.
     pub shapes: Vec<Shape>,
+    /// Pixels per unit at the default export size (`PX_PER_UNIT` for puzzles, whose unit is
+    /// a cell; charts, laid out in points, set their own).
+    pub base_px_per_unit: f32,
 }
 
 impl Drawing {
@@ -204,12 +225,38 @@ impl Drawing {
             height,
             background: palette::BACKGROUND,
             shapes: Vec::new(),
+            base_px_per_unit: super::PX_PER_UNIT,
         }
     }
 
     /// Appends a shape on top of the others.
     pub fn push(&mut self, shape: Shape) {
         self.shapes.push(shape);
+    }
+
+    /// The same picture under a title line: a band above it as tall as a tenth of the width
+    /// (0.6 to 1 unit, so a board's title is about a cell high), the text centred, sized to
+    /// fit the width.
+    pub fn with_title(mut self, title: &str) -> Drawing {
+        let band = (0.1 * self.width).clamp(0.6, 1.0);
+        for shape in &mut self.shapes {
+            shape.shift_down(band);
+        }
+        self.height += band;
+        // About 0.55 em per character, so the line fits 90 % of the width.
+        let size =
+            (0.9 * self.width / (0.55 * title.chars().count().max(1) as f32)).min(0.55 * band);
+        self.shapes.insert(
+            0,
+            Shape::Text {
+                center: [self.width / 2.0, band / 2.0],
+                size,
+                text: title.to_string(),
+                color: palette::GIVEN,
+                bold: true,
+            },
+        );
+        self
     }
 
     /// The texts drawn, in order (handy for tests and accessibility).

@@ -119,7 +119,7 @@ fn write_image(
 /// (the height follows the drawing's proportions). Lines and text scale with it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ImageSize {
-    /// `PX_PER_UNIT` × this.
+    /// The drawing's `base_px_per_unit` × this.
     Scale(f32),
     /// This many pixels wide.
     Width(u32),
@@ -129,7 +129,7 @@ impl ImageSize {
     /// Pixels per drawing unit for `d`.
     pub fn px_per_unit(self, d: &Drawing) -> f32 {
         match self {
-            ImageSize::Scale(f) => super::PX_PER_UNIT * f,
+            ImageSize::Scale(f) => d.base_px_per_unit * f,
             ImageSize::Width(w) => w as f32 / d.width.max(1e-3),
         }
     }
@@ -431,17 +431,30 @@ fn escape(text: &str) -> String {
 /// SVG text of the drawing at `px_per_unit` pixels per puzzle unit.
 pub fn to_svg(d: &Drawing, px_per_unit: f32) -> String {
     let s = px_per_unit;
-    let (w, h) = (d.width * s, d.height * s);
+    // The size to a thousandth of a pixel, so a width asked for reads as that number.
+    let round = |v: f32| (v * 1000.0).round() / 1000.0;
+    let (w, h) = (round(d.width * s), round(d.height * s));
     let mut out = String::new();
     let _ = writeln!(
         out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">"#
     );
-    let _ = writeln!(
-        out,
-        r#"<rect width="{w}" height="{h}" fill="{}"/>"#,
-        d.background.hex()
-    );
+    // A transparent background is no rectangle at all.
+    if d.background.a > 0 {
+        let _ = writeln!(
+            out,
+            r#"<rect width="{w}" height="{h}" fill="{}"{}/>"#,
+            d.background.hex(),
+            if d.background.a < 255 {
+                format!(
+                    r#" fill-opacity="{:.3}""#,
+                    f32::from(d.background.a) / 255.0
+                )
+            } else {
+                String::new()
+            }
+        );
+    }
     for shape in &d.shapes {
         let _ = match shape {
             Shape::Rect {

@@ -1010,3 +1010,125 @@ fn render_writes_a_4000_px_eternity_ii_with_its_dpi() {
         &text[..200.min(text.len())]
     );
 }
+
+/// The blank and the solved Sudoku, rendered at 50 px a cell, differ exactly in the cells the
+/// solution fills: every empty cell changes, no given cell and no margin pixel does. The answer
+/// key draws every digit alike; a title and a transparent background are there when asked.
+#[test]
+fn render_shows_the_blank_the_solved_puzzle_and_the_answer_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = puzzle("euler96_g1.txt");
+    let line: String = std::fs::read_to_string(&p)
+        .unwrap()
+        .lines()
+        .find(|l| l.len() == 81)
+        .unwrap()
+        .to_string();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let render = |out: &str, extra: &[&str]| {
+        let mut args = vec!["render", p.to_str().unwrap(), "-o", out];
+        args.extend_from_slice(extra);
+        let o = run(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        tiny_skia::Pixmap::load_png(out).ok()
+    };
+    // 9 cells and 0.2 of margin each side: 9.4 units at 50 px.
+    let blank = render(&path("blank.png"), &["--show", "puzzle", "--width", "470"]).unwrap();
+    let solved = render(&path("solved.png"), &["--show", "solved", "--width", "470"]).unwrap();
+    assert_eq!((blank.width(), blank.height()), (470, 470));
+    let mut changed = [false; 81];
+    for (k, (a, b)) in blank.pixels().iter().zip(solved.pixels()).enumerate() {
+        if a == b {
+            continue;
+        }
+        let (x, y) = ((k % 470) as f32 / 50.0 - 0.2, (k / 470) as f32 / 50.0 - 0.2);
+        assert!(
+            (0.0..9.0).contains(&x) && (0.0..9.0).contains(&y),
+            "a margin pixel changed at ({x}, {y})"
+        );
+        let cell = y as usize * 9 + x as usize;
+        assert_eq!(
+            line.as_bytes()[cell],
+            b'0',
+            "given cell {cell} changed at ({x}, {y})"
+        );
+        changed[cell] = true;
+    }
+    for (cell, c) in line.bytes().enumerate() {
+        assert_eq!(changed[cell], c == b'0', "cell {cell}: drawn iff empty");
+    }
+    // The answer key: 81 digits, all in one colour.
+    render(&path("answer.svg"), &["--show", "solution"]);
+    let svg = std::fs::read_to_string(path("answer.svg")).unwrap();
+    let fills: std::collections::BTreeSet<&str> = svg
+        .lines()
+        .filter(|l| l.starts_with("<text"))
+        .map(|l| {
+            l.split(" fill=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(svg.matches("<text").count(), 81, "{svg}");
+    assert_eq!(fills.len(), 1, "{fills:?}");
+    // A title line and a transparent background.
+    let titled = render(
+        &path("titled.png"),
+        &[
+            "--show",
+            "solved",
+            "--width",
+            "470",
+            "--title",
+            "--transparent",
+        ],
+    )
+    .unwrap();
+    assert!(titled.height() > 470);
+    assert_eq!(titled.pixel(0, 0).unwrap().alpha(), 0, "transparent corner");
+    render(&path("titled.svg"), &["--title", "--transparent"]);
+    let svg = std::fs::read_to_string(path("titled.svg")).unwrap();
+    assert!(svg.contains(">euler96_g1 · "), "{svg}");
+    assert!(
+        !svg.lines().nth(1).unwrap().starts_with("<rect width"),
+        "no background"
+    );
+}
+
+/// Charts take the same size flags, and --no-title drops their title line.
+#[test]
+fn charts_take_a_size_and_drop_their_title() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = puzzle("shidoku-6givens.txt");
+    let hist = dir.path().join("h.svg");
+    let plain = dir.path().join("plain.svg");
+    for (out, extra) in [
+        (&hist, &["--width", "1000", "--no-title"][..]),
+        (&plain, &[][..]),
+    ] {
+        let mut args = vec![
+            "solve",
+            p.to_str().unwrap(),
+            "--sampler",
+            "sa",
+            "--num-reads",
+            "8",
+            "--seed",
+            "1",
+            "--histogram",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let o = run(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let sized = std::fs::read_to_string(&hist).unwrap();
+    let plain = std::fs::read_to_string(&plain).unwrap();
+    assert!(sized.contains(r#"width="1000""#), "{}", &sized[..200]);
+    assert!(plain.contains(r#"width="1440""#), "{}", &plain[..200]);
+    assert!(plain.contains("Energies of 8 reads"));
+    assert!(!sized.contains("Energies of 8 reads"), "the title is gone");
+}

@@ -8,6 +8,8 @@
 //! - a known (classical) solution's sample has exactly the exact ground energy;
 //! - the referee rejects a corrupted solution;
 //! - `draw` works with and without a solution, and the solution changes the picture;
+//! - exported pictures: the blank, the solved puzzle and the answer key as chosen, a title line
+//!   above, a transparent background; a picture of a solution needs one;
 //! - generated instances are consistent and solvable, deterministic in their seed, and unique
 //!   where the kind promises it.
 //!
@@ -167,6 +169,58 @@ fn drawings_with_and_without_a_solution() {
                 solved.shapes.len(),
                 "{kind}: the solution shows"
             );
+        }
+    }
+}
+
+#[test]
+fn pictures_show_what_was_chosen() {
+    use qubo_workbench::puzzle::picture::{PictureOptions, Show};
+    for &kind in Kind::ALL {
+        for p in small_instances(kind) {
+            let known = p.solve_classically(REFERENCE_NODE_BUDGET);
+            let s = known.solution().expect("small instances are solved");
+            let with = |show, title, transparent| PictureOptions {
+                show,
+                title,
+                transparent,
+                probabilities: false,
+                ..PictureOptions::default()
+            };
+            let blank = p
+                .picture(Some(s), None, &with(Show::Puzzle, false, false), "x")
+                .unwrap();
+            assert_eq!(
+                blank,
+                p.draw(None),
+                "{kind}: the blank ignores the solution"
+            );
+            let solved = p
+                .picture(Some(s), None, &with(Show::Solved, false, false), "x")
+                .unwrap();
+            assert_ne!(
+                solved, blank,
+                "{kind}: the solved picture shows the solution"
+            );
+            let answer = p
+                .picture(Some(s), None, &with(Show::Solution, false, false), "x")
+                .unwrap();
+            assert_ne!(answer, blank, "{kind}: the answer key shows the solution");
+            let err = p
+                .picture(None, None, &with(Show::Solved, false, false), "x")
+                .unwrap_err();
+            assert!(err.contains("needs a solution"), "{kind}: {err}");
+            let titled = p
+                .picture(Some(s), None, &with(Show::Solved, true, true), "name")
+                .unwrap();
+            assert!(
+                titled.height > solved.height,
+                "{kind}: a band for the title"
+            );
+            assert_eq!(titled.shapes.len(), solved.shapes.len() + 1);
+            let title = titled.texts().next().unwrap();
+            assert!(title.starts_with("name · "), "{kind}: {title}");
+            assert_eq!(titled.background.a, 0, "{kind}: transparent");
         }
     }
 }

@@ -58,16 +58,30 @@ pub fn cell_origin(p: &EdgeMatching, r: usize, c: usize) -> [f32; 2] {
     [board_x(p) + c as f32, MARGIN + r as f32]
 }
 
+/// The picture as the window shows it: piece numbers on the layout, refereed or not
+/// (refereeing the layout must not take away what the designer reads it by); a sample's
+/// arrangement is drawn without them.
 pub(super) fn draw(p: &EdgeMatching, solution: Option<&EdgeSolution>) -> Drawing {
+    let layout = p.layout_solution();
+    let numbered = solution.is_none_or(|s| *s == layout);
+    draw_with(p, solution, numbered, false)
+}
+
+/// The picture with piece numbers on any arrangement or none; `answer` draws the pieces only
+/// (no fixed-piece frames, mismatch marks or caption).
+pub(super) fn draw_with(
+    p: &EdgeMatching,
+    solution: Option<&EdgeSolution>,
+    numbered: bool,
+    answer: bool,
+) -> Drawing {
     let (rows, cols) = (p.rows(), p.cols());
     let width = picture_width(p);
     let x0 = board_x(p);
-    let mut d = Drawing::new(width, rows as f32 + 2.0 * MARGIN + CAPTION);
+    let caption_height = if answer { 0.0 } else { CAPTION };
+    let mut d = Drawing::new(width, rows as f32 + 2.0 * MARGIN + caption_height);
     let layout = p.layout_solution();
     let shown = solution.unwrap_or(&layout);
-    // Piece numbers on the layout, refereed or not (refereeing the layout must not take away
-    // what the designer reads it by); a sample's arrangement is drawn without them.
-    let numbered = solution.is_none_or(|s| *s == layout);
     for r in 0..rows {
         for c in 0..cols {
             let (x, y) = (x0 + c as f32, MARGIN + r as f32);
@@ -119,7 +133,7 @@ pub(super) fn draw(p: &EdgeMatching, solution: Option<&EdgeSolution>) -> Drawing
                 });
                 d.push(label(centre, (first.piece + 1).to_string(), palette::GIVEN));
             }
-            if p.fixed_at(r, c).is_some_and(|f| f.piece == first.piece) {
+            if !answer && p.fixed_at(r, c).is_some_and(|f| f.piece == first.piece) {
                 d.push(Shape::Rect {
                     min: [x + 0.03, y + 0.03],
                     max: [x + 0.97, y + 0.97],
@@ -139,6 +153,9 @@ pub(super) fn draw(p: &EdgeMatching, solution: Option<&EdgeSolution>) -> Drawing
                 }
             }
         }
+    }
+    if answer {
+        return d;
     }
     let caption_y = MARGIN + rows as f32 + CAPTION / 2.0;
     let caption = if let Some(s) = solution {

@@ -782,6 +782,15 @@ impl Puzzle for EdgeMatching {
     fn draw(&self, solution: Option<&EdgeSolution>) -> Drawing {
         draw::draw(self, solution)
     }
+
+    fn draw_styled(
+        &self,
+        solution: Option<&EdgeSolution>,
+        _probabilities: Option<&crate::puzzle::CellProbabilities>,
+        style: &crate::puzzle::picture::DrawStyle,
+    ) -> Drawing {
+        draw::draw_with(self, solution, style.piece_numbers, style.answer)
+    }
 }
 
 #[cfg(test)]

@@ -148,6 +148,62 @@ pub(super) fn draw(
     d
 }
 
+/// The answer key: every cell opened, mines as dots, every other cell with its count of
+/// neighbouring mines (left blank where a neighbour is undecided in the candidate).
+pub(super) fn draw_answer(p: &Minesweeper, solution: &MineSolution) -> Drawing {
+    let (w, h) = (p.width(), p.height());
+    let mut d = Drawing::new(w as f32 + 2.0 * MARGIN, h as f32 + 2.0 * MARGIN);
+    let mine = |k: usize| solution.is_mine(p, k);
+    for k in 0..w * h {
+        let [x, y] = [MARGIN + (k % w) as f32, MARGIN + (k / w) as f32];
+        let center = [x + 0.5, y + 0.5];
+        d.push(Shape::Rect {
+            min: [x, y],
+            max: [x + 1.0, y + 1.0],
+            fill: Some(OPENED),
+            stroke: Some(Stroke {
+                width: 0.03,
+                color: palette::GRID_THIN,
+            }),
+        });
+        match mine(k) {
+            Some(true) => d.push(Shape::Circle {
+                center,
+                radius: 0.22,
+                fill: Some(MINE),
+                stroke: None,
+            }),
+            Some(false) => {
+                let around: Option<usize> = p
+                    .neighbours(k)
+                    .into_iter()
+                    .map(|j| mine(j).map(usize::from))
+                    .sum();
+                if let Some(v) = around.filter(|&v| v > 0) {
+                    d.push(Shape::Text {
+                        center,
+                        size: 0.62,
+                        text: v.to_string(),
+                        color: number_color(v as u8),
+                        bold: true,
+                    });
+                }
+            }
+            None => {}
+        }
+    }
+    d.push(Shape::Rect {
+        min: [MARGIN, MARGIN],
+        max: [MARGIN + w as f32, MARGIN + h as f32],
+        fill: None,
+        stroke: Some(Stroke {
+            width: 0.06,
+            color: palette::GRID,
+        }),
+    });
+    d
+}
+
 /// "37%", "<1%", ">99%", "0%", "100%": whole percents that never round a possible mine to 0,
 /// with the sign, so a safe cell's "0%" is never read as an opened 0.
 fn percent(p: f64) -> String {

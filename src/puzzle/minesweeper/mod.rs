@@ -657,6 +657,19 @@ impl Puzzle for Minesweeper {
     fn draw(&self, solution: Option<&MineSolution>) -> Drawing {
         draw::draw(self, solution, None)
     }
+
+    fn draw_styled(
+        &self,
+        solution: Option<&MineSolution>,
+        probabilities: Option<&CellProbabilities>,
+        style: &crate::puzzle::picture::DrawStyle,
+    ) -> Drawing {
+        match (solution, probabilities) {
+            (Some(s), _) if style.answer => draw::draw_answer(self, s),
+            (_, Some(pr)) => self.draw_probabilities(solution, pr),
+            _ => self.draw(solution),
+        }
+    }
 }
 
 /// The solution count of design facts from a number of consistent configurations.

@@ -8,13 +8,14 @@ use crate::render::{Drawing, Shape, Stroke, palette};
 /// Space around the grid, in cells (editors map clicks with it).
 pub const MARGIN: f32 = 0.2;
 
-pub(super) fn draw(p: &Sudoku, solution: Option<&SudokuSolution>) -> Drawing {
+/// The picture; `answer` draws the answer key: every digit alike, no conflicts shaded.
+pub(super) fn draw(p: &Sudoku, solution: Option<&SudokuSolution>, answer: bool) -> Drawing {
     let side = p.side();
     let bs = p.box_size();
     let extent = side as f32 + 2.0 * MARGIN;
     let mut d = Drawing::new(extent, extent);
     let at = |r: usize, c: usize| [MARGIN + c as f32, MARGIN + r as f32];
-    let bad = solution.map(|s| check(p, s).bad_cells);
+    let bad = solution.filter(|_| !answer).map(|s| check(p, s).bad_cells);
     for r in 0..side {
         for c in 0..side {
             let k = r * side + c;
@@ -31,6 +32,13 @@ pub(super) fn draw(p: &Sudoku, solution: Option<&SudokuSolution>) -> Drawing {
             let given = p.given(r, c);
             let shown = solution.map(|s| s.cell(r, c).clone());
             match (given, shown) {
+                (_, Some(Cell::Digit(v))) if answer => d.push(text(
+                    center,
+                    0.62,
+                    symbol(v).to_string(),
+                    palette::GIVEN,
+                    false,
+                )),
                 // A given is drawn as given unless the sample changed it.
                 (g, None) if g != 0 => d.push(text(
                     center,

@@ -400,7 +400,16 @@ impl Puzzle for Sudoku {
     }
 
     fn draw(&self, solution: Option<&SudokuSolution>) -> Drawing {
-        draw::draw(self, solution)
+        draw::draw(self, solution, false)
+    }
+
+    fn draw_styled(
+        &self,
+        solution: Option<&SudokuSolution>,
+        _probabilities: Option<&crate::puzzle::CellProbabilities>,
+        style: &crate::puzzle::picture::DrawStyle,
+    ) -> Drawing {
+        draw::draw(self, solution, style.answer)
     }
 }
 
