@@ -4,6 +4,7 @@
 //! confirmation, screenshots). Commands are carried out in `commands.rs`, the menu is in
 //! `menu.rs`.
 
+use super::export_form::ExportAnswer;
 use super::file_form::{FileForm, FormAnswer, suggested_path};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -43,6 +44,8 @@ pub struct Workbench {
     pub(super) dialog: Option<DialogJob>,
     /// The workbench's own file form, when open (no native dialog, or chosen in the settings).
     pub file_form: Option<FileForm>,
+    /// The Export image… form is open.
+    pub export_form: bool,
     /// Always use the workbench's own file form (QUBO_WORKBENCH_FILE_DIALOG=builtin; not saved).
     pub builtin_file_dialog: bool,
     /// Showing the "unsaved changes" question.
@@ -70,6 +73,7 @@ impl Workbench {
             frame_stats: FrameStats::default(),
             dialog: None,
             file_form: None,
+            export_form: false,
             builtin_file_dialog: std::env::var("QUBO_WORKBENCH_FILE_DIALOG")
                 .is_ok_and(|v| v == "builtin"),
             confirm_close: false,
@@ -243,6 +247,89 @@ impl Workbench {
         self.file_form = Some(FileForm::new(action, &suggested, note));
     }
 
+    /// The Export image… form, while open: its choices are the kind's remembered ones.
+    fn export_form_ui(&mut self, ctx: &egui::Context) {
+        let Some(kind) = self.shared.doc.puzzle().map(|p| p.kind()) else {
+            self.export_form = false;
+            return;
+        };
+        if !self.export_form {
+            return;
+        }
+        let (picture, from) = self.picture_to_export();
+        let settings = self
+            .shared
+            .settings
+            .pictures
+            .entry(kind.name().to_string())
+            .or_default();
+        match super::export_form::ui(ctx, kind, settings, &picture, &from) {
+            ExportAnswer::Open => {}
+            ExportAnswer::Closed => self.export_form = false,
+            ExportAnswer::ChooseFile => {
+                self.export_form = false;
+                self.shared.send(Command::Dialog(FileAction::ExportImage));
+            }
+        }
+    }
+
+    /// The picture Export image… writes for the current puzzle with its kind's remembered
+    /// choices, and where its solution comes from: the selected sample, else the editor's
+    /// entries, else the exact solver's (from the design facts).
+    pub fn picture_to_export(&self) -> (Result<crate::render::Drawing, String>, String) {
+        let s = &self.shared;
+        let Some(puzzle) = s.doc.puzzle() else {
+            return (Err("a bare model has no picture".into()), String::new());
+        };
+        let choices = s
+            .settings
+            .pictures
+            .get(puzzle.kind().name())
+            .cloned()
+            .unwrap_or_default();
+        let facts = s.current_facts().and_then(Result::ok);
+        let (solution, from) = if let Some(sample) = s.selected_solution() {
+            (Some(sample.clone()), "the selected sample")
+        } else if let Some(entries) = self.puzzle.editors.entries(&s.doc) {
+            (Some(entries), "your entries on the board")
+        } else if let Some(exact) = facts.and_then(|f| f.solution.clone()) {
+            (Some(exact), "the exact solver's")
+        } else {
+            (
+                None,
+                "none yet (run a sampler, or wait for the design facts)",
+            )
+        };
+        // The exact probabilities when known, else a current run's estimate.
+        let probabilities = facts.and_then(|f| f.probabilities.clone()).or_else(|| {
+            s.result
+                .as_ref()
+                .filter(|r| r.version == s.doc.version)
+                .and_then(|r| r.probabilities.clone())
+        });
+        let name = s
+            .doc
+            .path
+            .as_deref()
+            .and_then(|p| p.file_stem())
+            .map_or_else(
+                || puzzle.kind().name().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+        // "Puzzle + solution" before any solution is known draws the puzzle, and says so;
+        // "solution only" has nothing to draw.
+        let mut content = choices.content;
+        let mut from = from.to_string();
+        if solution.is_none() && content.show == crate::puzzle::picture::Show::Solved {
+            content.show = crate::puzzle::picture::Show::Puzzle;
+            from = "none yet: the puzzle alone is drawn".into();
+        }
+        (
+            puzzle.picture(solution.as_ref(), probabilities.as_ref(), &content, &name),
+            from,
+        )
+    }
+
     /// The file form's frame: a chosen path becomes the action's command.
     fn file_form_ui(&mut self, ctx: &egui::Context) {
         let Some(form) = &mut self.file_form else {
@@ -351,6 +438,7 @@ impl Workbench {
         if self.confirm_close {
             self.confirm_close_ui(ui.ctx());
         }
+        self.export_form_ui(ui.ctx());
         self.file_form_ui(ui.ctx());
         let commands = std::mem::take(&mut self.shared.commands);
         for c in commands {

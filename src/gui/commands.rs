@@ -10,8 +10,7 @@ use super::shared::Command;
 use crate::params::ParamValues;
 use crate::puzzle::Kind;
 use crate::qubo::formats::write_model;
-use crate::render::PX_PER_UNIT;
-use crate::render::image::export;
+use crate::render::image::{export, export_with};
 
 impl Workbench {
     /// Carries out a command (also the way tests trigger file actions without dialogs).
@@ -45,20 +44,27 @@ impl Workbench {
             },
             Command::SaveTo(p) => self.save_to(p, ctx),
             Command::ExportImage(p) => {
-                let Some(puzzle) = s.doc.puzzle() else {
-                    s.status = format!("{}: not written: a bare model has no picture", p.display());
-                    return;
+                // The drawing is a description made here with the kind's remembered choices;
+                // rasterising and writing happen off the UI thread.
+                let drawing = match self.picture_to_export().0 {
+                    Ok(d) => d,
+                    Err(why) => {
+                        self.shared.status = format!("{}: not written: {why}", p.display());
+                        return;
+                    }
                 };
-                let solution = s
-                    .selected_solution()
+                let s = &mut self.shared;
+                let options = s
+                    .doc
+                    .puzzle()
+                    .and_then(|pz| s.settings.pictures.get(pz.kind().name()))
                     .cloned()
-                    .or_else(|| self.puzzle.editors.entries(&s.doc));
-                // The drawing is a description; rasterising and writing happen off the UI thread.
-                let drawing = puzzle.draw(solution.as_ref());
+                    .unwrap_or_default()
+                    .export_options();
                 let job = FileJob::write(
                     p,
                     None,
-                    move |p| export(&drawing, p, PX_PER_UNIT).map_err(|e| e.to_string()),
+                    move |p| export_with(&drawing, p, &options).map_err(|e| e.to_string()),
                     repaint(ctx),
                 );
                 s.start_file(job);

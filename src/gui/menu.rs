@@ -71,7 +71,8 @@ impl Workbench {
                     )
                     .clicked()
                 {
-                    self.shared.send(Command::Dialog(FileAction::ExportImage));
+                    // The choices first; the form goes on to the file dialog.
+                    self.export_form = true;
                 }
                 if ui
                     .add_enabled(

@@ -5,6 +5,7 @@ pub mod app;
 mod commands;
 pub mod document;
 pub mod editors;
+pub mod export_form;
 pub mod file_form;
 pub mod frame_stats;
 pub mod heatmap;

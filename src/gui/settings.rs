@@ -54,6 +54,54 @@ pub struct Settings {
     pub pending_remote_job: Option<crate::sampler::RemoteJob>,
     /// Use the workbench's own file form instead of the desktop's file dialog.
     pub builtin_file_dialog: bool,
+    /// Export image… choices, by kind name (each kind keeps its own).
+    pub pictures: BTreeMap<String, PictureSettings>,
+}
+
+/// What Export image… writes for one kind: the content and the size.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PictureSettings {
+    /// What the picture shows.
+    pub content: crate::puzzle::picture::PictureOptions,
+    /// Sized by a width in pixels (else by a scale factor).
+    pub by_width: bool,
+    /// The width in pixels, when `by_width`.
+    pub width_px: u32,
+    /// A multiple of the default size, when not `by_width`.
+    pub scale: f32,
+    /// Dots per inch written into a PNG (`None`: no chunk).
+    pub dpi: Option<u32>,
+}
+
+impl Default for PictureSettings {
+    fn default() -> Self {
+        PictureSettings {
+            content: Default::default(),
+            by_width: false,
+            width_px: 2000,
+            scale: 1.0,
+            dpi: None,
+        }
+    }
+}
+
+impl PictureSettings {
+    /// The size and resolution to write at (out-of-range values from an edited settings file
+    /// are brought into range).
+    pub fn export_options(&self) -> crate::render::image::ExportOptions {
+        use crate::render::image::{ExportOptions, ImageSize, MAX_IMAGE_SIDE};
+        ExportOptions {
+            size: if self.by_width {
+                ImageSize::Width(self.width_px.clamp(1, MAX_IMAGE_SIDE))
+            } else if self.scale.is_finite() {
+                ImageSize::Scale(self.scale.clamp(0.05, 100.0))
+            } else {
+                ImageSize::Scale(1.0)
+            },
+            dpi: self.dpi.map(|d| d.clamp(1, 100_000)),
+        }
+    }
 }
 
 /// The sweep panel's set-up.
@@ -120,6 +168,7 @@ impl Default for Settings {
             recent_generated: Vec::new(),
             pending_remote_job: None,
             builtin_file_dialog: false,
+            pictures: BTreeMap::new(),
         }
     }
 }

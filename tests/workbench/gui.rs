@@ -16,6 +16,7 @@ use qubo_workbench::gui::settings::Settings;
 use qubo_workbench::gui::{Command, Workbench};
 use qubo_workbench::puzzle::AnyPuzzle;
 use qubo_workbench::puzzle::edge_matching::{EdgeMatching, cell_origin, rotated};
+use qubo_workbench::puzzle::picture::Show;
 
 fn sudoku_editor(wb: &Workbench) -> &SudokuEditor {
     wb.puzzle
@@ -1748,6 +1749,9 @@ fn export_image_works_without_a_native_dialog_through_the_workbench_form() {
         frames(h);
         h.get_by_label("Export image…").click();
         frames(h);
+        // The picture's choices first, then the file.
+        h.get_by_label("Choose file…").click();
+        frames(h);
     };
     export(&mut h);
     // The form offers a name beside the document, with the image filters.
@@ -2058,4 +2062,87 @@ fn a_half_drawn_numberlink_reads_as_unfinished_not_wrong_and_strokes_undo() {
     h.get_by_label("Undo").click();
     frames(&mut h);
     assert_eq!(drawn_entries(&h), stroke);
+}
+
+/// Export image… asks what the picture shows and how large it is, says the size in pixels, and
+/// remembers the choices per kind; the file written is what the form said.
+#[test]
+fn export_image_form_chooses_content_and_size_and_remembers_them_per_kind() {
+    use egui_kittest::kittest::NodeT;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("shidoku.txt");
+    std::fs::copy(puzzle("shidoku-6givens.txt"), &file).unwrap();
+    let settings = Settings {
+        builtin_file_dialog: true,
+        ..Default::default()
+    };
+    let mut h = open(Some(&file), settings);
+    wait_for(&mut h, "the design facts", |wb| {
+        wb.shared.current_facts().is_some()
+    });
+    let open_form = |h: &mut Window| {
+        h.get_by_label("File").click();
+        frames(h);
+        h.get_by_label("Export image…").click();
+        frames(h);
+        assert!(h.state().export_form);
+    };
+    open_form(&mut h);
+    // Shidoku: 4 cells + 2 × 0.2 margin = 4.4 units at 48 px.
+    assert!(h.query_by_label_contains("PNG: 212 × 212 px").is_some());
+    assert!(
+        h.query_by_label_contains("solution: the exact solver's")
+            .is_some()
+    );
+    h.get_by_label("width").click();
+    frames(&mut h);
+    h.state_mut()
+        .shared
+        .settings
+        .pictures
+        .get_mut("sudoku")
+        .unwrap()
+        .width_px = 1000;
+    frames(&mut h);
+    assert!(h.query_by_label_contains("PNG: 1000 × 1000 px").is_some());
+    h.get_by_label("solution only").click();
+    h.get_by_label("title line (name and score)").click();
+    frames(&mut h);
+    let titled = h
+        .query_by_label_contains("PNG: 1000 × ")
+        .unwrap()
+        .accesskit_node()
+        .value()
+        .unwrap_or_default();
+    assert!(
+        !titled.contains("× 1000 px"),
+        "the title adds a band: {titled}"
+    );
+    h.get_by_label("Choose file…").click();
+    frames(&mut h);
+    h.get_by_label("Save").click();
+    frames(&mut h);
+    let png = dir.path().join("shidoku.png");
+    let (w, height) = png_size(&png);
+    assert_eq!(w, 1000);
+    assert!(titled.contains(&format!("× {height} px")), "{titled}");
+    let chosen = h.state().shared.settings.pictures["sudoku"].clone();
+    assert!(chosen.by_width);
+    assert_eq!(chosen.content.show, Show::Solution);
+    assert!(chosen.content.title);
+    // Another kind keeps its own choices (the default size), and Sudoku's are kept.
+    h.state_mut().shared.send(Command::New(Box::new(
+        qubo_workbench::puzzle::Kind::Minesweeper.example(),
+    )));
+    frames(&mut h);
+    open_form(&mut h);
+    assert!(h.query_by_label_contains("PNG: 1000 × ").is_none());
+    assert!(h.query_by_label_contains("minesweeper pictures").is_some());
+    h.get_by_label("Close").click();
+    frames(&mut h);
+    assert!(!h.state().export_form);
+    // The choices persist with the settings.
+    let saved = serde_json::to_string(&h.state().shared.settings).unwrap();
+    let back: Settings = serde_json::from_str(&saved).unwrap();
+    assert_eq!(back.pictures["sudoku"], chosen);
 }
