@@ -1,6 +1,7 @@
 //! dimod's serialized `SampleSet` (`to_serializable`), the `bq` answer of D-Wave's hybrid
 //! solvers (as dimod writes and reads it): both directions, the client reading answers
-//! and the fake writing them.
+//! (through `sampler::dimod_json`, the crate's one reading of the format) and the fake
+//! writing them.
 //!
 //! Invariant: packed rows are `ceil(n/32)` uint32 words per row, variable j at bit `j % 32`
 //! (LSB first) of word `j / 32` — the opposite bit order of SAPI's `qp` answers. Numbers are
@@ -11,20 +12,8 @@ use serde_json::{Map, Value, json};
 
 use super::RemoteError;
 
-/// A sample set as the answer carries it, columns in the order of `labels`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BqAnswer {
-    /// The variable labels, one per column (integers for our unlabelled uploads).
-    pub labels: Vec<Value>,
-    /// One 0/1 row per distinct sample.
-    pub samples: Vec<Vec<u8>>,
-    /// Energies as the service computed them.
-    pub energies: Vec<f64>,
-    /// Reads per row.
-    pub num_occurrences: Vec<u64>,
-    /// The service's `info` (timing, problem id, warnings).
-    pub info: Map<String, Value>,
-}
+/// A sample set as the answer carries it (dimod's serialized `SampleSet`).
+pub type BqAnswer = crate::sampler::dimod_json::DimodSampleSet;
 
 fn bad(what: impl std::fmt::Display) -> RemoteError {
     RemoteError::Protocol(format!("the bq answer (a dimod SampleSet): {what}"))
@@ -37,140 +26,7 @@ pub fn decode_answer(answer: &Value) -> Result<BqAnswer, RemoteError> {
         Some(other) => return Err(bad(format!("format {other:?}, expected \"bq\""))),
         None => answer,
     };
-    if data.get("type").and_then(Value::as_str) != Some("SampleSet") {
-        return Err(bad("type is not \"SampleSet\""));
-    }
-    let schema = data
-        .pointer("/version/sampleset_schema")
-        .and_then(Value::as_str)
-        .ok_or_else(|| bad("no version.sampleset_schema"))?;
-    if schema.split('.').next().and_then(|m| m.parse::<u32>().ok()) != Some(3) {
-        return Err(bad(format!("sampleset_schema {schema}, expected 3.x")));
-    }
-    let labels = data
-        .get("variable_labels")
-        .and_then(Value::as_array)
-        .cloned()
-        .ok_or_else(|| bad("no variable_labels"))?;
-    let n = labels.len();
-    if let Some(declared) = data.get("num_variables").and_then(Value::as_u64)
-        && declared as usize != n
-    {
-        return Err(bad(format!(
-            "num_variables {declared} but {n} variable_labels"
-        )));
-    }
-    let spin = match data.get("variable_type").and_then(Value::as_str) {
-        Some("BINARY") => false,
-        Some("SPIN") => true,
-        other => return Err(bad(format!("variable_type {other:?}"))),
-    };
-    let vectors = data.get("vectors").ok_or_else(|| bad("no vectors"))?;
-    let energies: Vec<f64> = array_items(&vectors["energy"], "vectors.energy")?
-        .iter()
-        .map(|v| v.as_f64().ok_or_else(|| bad("an energy is not a number")))
-        .collect::<Result<_, _>>()?;
-    let rows = energies.len();
-    let num_occurrences: Vec<u64> = match vectors.get("num_occurrences") {
-        None => vec![1; rows],
-        Some(v) => array_items(v, "vectors.num_occurrences")?
-            .iter()
-            .map(|v| {
-                v.as_u64()
-                    .ok_or_else(|| bad("a num_occurrences entry is not a count"))
-            })
-            .collect::<Result<_, _>>()?,
-    };
-    if num_occurrences.len() != rows {
-        return Err(bad(format!(
-            "{rows} energies but {} num_occurrences",
-            num_occurrences.len()
-        )));
-    }
-    if let Some(declared) = data.get("num_rows").and_then(Value::as_u64)
-        && declared as usize != rows
-    {
-        return Err(bad(format!("num_rows {declared} but {rows} energies")));
-    }
-    let packed = data
-        .get("sample_packed")
-        .and_then(Value::as_bool)
-        .unwrap_or(true);
-    let raw_rows = array_items(&data["sample_data"], "sample_data")?;
-    if raw_rows.len() != rows {
-        return Err(bad(format!(
-            "{rows} energies but {} sample rows",
-            raw_rows.len()
-        )));
-    }
-    let mut samples = Vec::with_capacity(rows);
-    for (r, row) in raw_rows.iter().enumerate() {
-        let items = row
-            .as_array()
-            .ok_or_else(|| bad(format!("sample row {r} is not an array")))?;
-        let sample = if packed {
-            let words = n.div_ceil(32);
-            if items.len() != words {
-                return Err(bad(format!(
-                    "packed row {r} has {} words, {n} variables need {words}",
-                    items.len()
-                )));
-            }
-            let words: Vec<u32> = items
-                .iter()
-                .map(|w| {
-                    w.as_u64()
-                        .and_then(|w| u32::try_from(w).ok())
-                        .ok_or_else(|| bad(format!("packed row {r} holds a non-uint32 word")))
-                })
-                .collect::<Result<_, _>>()?;
-            (0..n)
-                .map(|j| ((words[j / 32] >> (j % 32)) & 1) as u8)
-                .collect()
-        } else {
-            if items.len() != n {
-                return Err(bad(format!(
-                    "row {r} has {} values for {n} variables",
-                    items.len()
-                )));
-            }
-            items
-                .iter()
-                .map(|v| match (v.as_i64(), spin) {
-                    (Some(0), false) | (Some(-1), true) => Ok(0),
-                    (Some(1), _) => Ok(1),
-                    _ => Err(bad(format!(
-                        "row {r} holds {v}, not a value of the vartype"
-                    ))),
-                })
-                .collect::<Result<_, _>>()?
-        };
-        samples.push(sample);
-    }
-    Ok(BqAnswer {
-        labels,
-        samples,
-        energies,
-        num_occurrences,
-        info: data
-            .get("info")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default(),
-    })
-}
-
-/// The items of an array object (`{"type": "array", "data": […], …}`), or of a plain list.
-fn array_items<'a>(v: &'a Value, what: &str) -> Result<&'a Vec<Value>, RemoteError> {
-    if v.get("use_bytes").and_then(Value::as_bool) == Some(true) {
-        return Err(bad(format!(
-            "{what} uses bytes, which JSON answers do not carry"
-        )));
-    }
-    v.get("data")
-        .unwrap_or(v)
-        .as_array()
-        .ok_or_else(|| bad(format!("{what} is missing or not an array")))
+    crate::sampler::dimod_json::read(data).map_err(bad)
 }
 
 /// Writes a BINARY sample set the way dimod's `to_serializable` does (packed rows, integer

@@ -7,6 +7,7 @@
 
 pub mod annealing;
 mod control;
+pub mod dimod_json;
 pub mod exact;
 mod grouped;
 mod kernel;
