@@ -15,6 +15,8 @@ pub mod bench;
 pub mod budget;
 /// The command line.
 pub mod cli;
+/// Comparing runs: kept summaries, their table and the overlay of their energy histograms.
+pub mod compare;
 /// The desktop workbench (eframe/egui).
 pub mod gui;
 /// File helpers: bounded reads, atomic writes.

@@ -41,6 +41,21 @@ pub fn target_energy(
     ground_energy(encoding, weights, reference).or_else(|| puzzle.ideal_energy(encoding, weights))
 }
 
+/// Time to solution with 99 % confidence from a success share `p` over `reads` reads sampled
+/// in `sample_s` seconds: t_read · ln(0.01)/ln(1 − p), t_read itself when p = 1, `None` when
+/// p = 0 or nothing was read. The one definition behind every TTS99 shown.
+pub fn tts99_s(p: f64, reads: usize, sample_s: f64) -> Option<f64> {
+    if reads == 0 || p <= 0.0 || p.is_nan() {
+        return None;
+    }
+    let t_read = sample_s / reads as f64;
+    Some(if p >= 1.0 {
+        t_read
+    } else {
+        t_read * 0.01f64.ln() / (1.0 - p).ln()
+    })
+}
+
 /// A ground energy and the resolution within which a sample's energy counts as equal to it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ground {
@@ -125,6 +140,9 @@ pub struct Outcome {
     pub sample_s: f64,
     /// Per-cell probabilities estimated from every read, for kinds that have them.
     pub probabilities: Option<crate::puzzle::CellProbabilities>,
+    /// The sampled model's `Qubo::fingerprint`, when the caller knows the stored model (saved
+    /// with the samples, so `compare` can refuse runs of different models).
+    pub model_fingerprint: Option<String>,
 }
 
 impl Outcome {
@@ -181,6 +199,48 @@ impl Outcome {
             energy_tolerance: ground.map_or(0.0, |g| g.tolerance),
             ground_resolved: ground.is_none_or(|g| g.resolves),
             sample_s,
+            model_fingerprint: None,
+        }
+    }
+
+    /// The samples as dimod SampleSet JSON (`SampleSet::to_dimod_json`) with what this run
+    /// knows besides: a `valid` vector per row (puzzles), and in `info` the reads, sampling
+    /// time, ground energy, shares, TTS99, seed and the model's fingerprint — what `compare`
+    /// reads back (dimod keeps extra vectors and info when it loads the file).
+    pub fn to_dimod_json(&self, labels: Option<&[String]>) -> serde_json::Value {
+        let mut v = self.samples.to_dimod_json(labels);
+        if self.rows.iter().all(|r| r.valid.is_some()) && !self.rows.is_empty() {
+            let valid: Vec<bool> = self.rows.iter().map(|r| r.valid == Some(true)).collect();
+            v["vectors"]["valid"] = serde_json::json!({
+                "type": "array", "data": valid, "data_type": "bool",
+                "shape": [valid.len()], "use_bytes": false
+            });
+        }
+        let info = &mut v["info"];
+        info["seed"] = serde_json::json!(self.samples.info.seed);
+        info["num_reads"] = serde_json::json!(self.num_reads());
+        info["sample_s"] = serde_json::json!(self.sample_s);
+        info["ground_energy"] = serde_json::json!(self.ground_energy);
+        info["valid_fraction"] = serde_json::json!(self.success_fraction());
+        info["ground_fraction"] = serde_json::json!(self.ground_fraction());
+        info["tts99_s"] = serde_json::json!(self.tts99_s());
+        info["model_fingerprint"] = serde_json::json!(self.model_fingerprint);
+        v
+    }
+
+    /// Writes the samples atomically: dimod SampleSet JSON with this run's figures
+    /// (`to_dimod_json`) for `.json`, CSV for `.csv`.
+    pub fn save_samples(
+        &self,
+        path: &std::path::Path,
+        labels: Option<&[String]>,
+    ) -> Result<(), crate::io::FileError> {
+        if path.extension().and_then(|e| e.to_str()) == Some("json") {
+            let text =
+                serde_json::to_string_pretty(&self.to_dimod_json(labels)).unwrap_or_default();
+            crate::io::write_atomic(path, (text + "\n").as_bytes())
+        } else {
+            self.samples.save(path, labels)
         }
     }
 
@@ -232,17 +292,11 @@ impl Outcome {
     /// fraction (or the ground fraction on bare models) and t_read = sampling wall time / reads;
     /// t_read itself when p = 1; `None` when p = 0 or unknown.
     pub fn tts99_s(&self) -> Option<f64> {
-        let p = self.success_fraction().or(self.ground_fraction())?;
-        let reads = self.num_reads();
-        if reads == 0 || p <= 0.0 {
-            return None;
-        }
-        let t_read = self.sample_s / reads as f64;
-        Some(if p >= 1.0 {
-            t_read
-        } else {
-            t_read * 0.01f64.ln() / (1.0 - p).ln()
-        })
+        tts99_s(
+            self.success_fraction().or(self.ground_fraction())?,
+            self.num_reads(),
+            self.sample_s,
+        )
     }
 
     /// Lowest energy sampled.

@@ -242,7 +242,8 @@ pub fn solve(
         encoding: problem.encoding,
         weights,
     };
-    let outcome = Outcome::evaluate(samples, Some(context), ground, sample_s);
+    let mut outcome = Outcome::evaluate(samples, Some(context), ground, sample_s);
+    outcome.model_fingerprint = model.is_stored().then(|| model.qubo.fingerprint());
     Ok(summarise(problem, outcome, num_interactions, encode_s))
 }
 

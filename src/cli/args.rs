@@ -331,6 +331,32 @@ pub struct ChartArgs {
     pub no_title: bool,
 }
 
+/// `compare`.
+#[derive(Args)]
+pub struct CompareArgs {
+    /// Sample sets of one model: .json (dimod SampleSet, as --save-samples writes it) or .csv.
+    #[arg(required = true, value_name = "SAMPLES")]
+    pub samples: Vec<PathBuf>,
+    /// The runs' names, in order, comma-separated (default: the file names).
+    #[arg(long, value_delimiter = ',', value_name = "A,B,…")]
+    pub labels: Vec<String>,
+    /// Overlay the energy histograms on one chart, to a PNG or SVG file.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Bars as each run's share of its reads (runs of different sizes), not read counts.
+    #[arg(long)]
+    pub shares: bool,
+    /// Write the table as CSV.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// The chart's size and title.
+    #[command(flatten)]
+    pub pictures: ChartArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// `generate`.
 #[derive(Args)]
 // A negative number is a value to check (its message names the range), not a flag.

@@ -4,6 +4,7 @@
 //! descriptions, `output.rs` the printing; one file per group of commands.
 
 mod args;
+mod compare_cmds;
 mod model_cmds;
 mod output;
 mod params;
@@ -105,6 +106,9 @@ pub enum Command {
     Sweep(SweepArgs),
     /// Suggest penalty weights: a coordinate search on TTS99 within a time budget.
     Tune(TuneArgs),
+    /// Compare runs: sample sets saved by --save-samples (or dimod SampleSet JSON) side by
+    /// side — a table of their figures and their energy histograms overlaid on one chart.
+    Compare(CompareArgs),
     /// Play whole Minesweeper games with a strategy (exact probabilities or a sampler's
     /// estimate) and report the win rate.
     Play(PlayArgs),
@@ -262,6 +266,7 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
         ),
         Command::Sweep(a) => tuning_cmds::sweep(a),
         Command::Tune(a) => tuning_cmds::tune(a),
+        Command::Compare(a) => compare_cmds::compare(a),
         Command::Play(a) => play_cmds::play(a),
         Command::Solve(a) => puzzle_cmds::solve(a),
         Command::Encode(a) => puzzle_cmds::encode(a),

@@ -41,11 +41,14 @@ pub(super) fn sample(a: SampleArgs) -> Result<i32, Failure> {
         eprintln!("warning: {w}");
     }
     let warnings: Vec<&String> = file.warnings.iter().chain(&set.info.warnings).collect();
-    if let Some(out) = &a.save_samples {
-        set.save(out, file.labels.as_deref())?;
-    }
     let n = model.qubo.num_variables();
     let sample_s = set.info.sampling_ns as f64 * 1e-9;
+    if let Some(out) = &a.save_samples {
+        // With the run's figures and the model's fingerprint, for `compare`.
+        let mut outcome = crate::outcome::Outcome::evaluate(set.clone(), None, None, sample_s);
+        outcome.model_fingerprint = Some(model.qubo.fingerprint());
+        outcome.save_samples(out, file.labels.as_deref())?;
+    }
     let updates = (set.num_reads() * set.info.num_sweeps * n) as f64;
     let ns_per_update = (updates > 0.0).then(|| set.info.sampling_ns as f64 / updates);
     let best = set.lowest();

@@ -258,7 +258,7 @@ fn solve_one(
         }
         if let Some(out) = &a.save_samples {
             let labels: Vec<String> = encoding.labels().iter().map(|l| l.to_string()).collect();
-            if let Err(e) = outcome.outcome.samples.save(&path_for(out), Some(&labels)) {
+            if let Err(e) = outcome.outcome.save_samples(&path_for(out), Some(&labels)) {
                 output_errors.push(e.to_string());
             }
         }

@@ -154,6 +154,20 @@ impl Workbench {
                         }
                     );
                     s.selected_row = (!r.rows.is_empty()).then_some(0);
+                    // Kept for comparison, with its best sample to show again.
+                    let best = s.doc.puzzle().and_then(|p| {
+                        let decoded = r.best()?.1.decoded.as_ref()?;
+                        Some(p.solution_to_json(decoded))
+                    });
+                    let summary = crate::compare::RunSummary::of_outcome(
+                        &r.outcome,
+                        "",
+                        r.weights.clone(),
+                        best,
+                    );
+                    let limit = s.settings.run_history_limit;
+                    s.doc.runs.add(summary, limit);
+                    s.shown_run = None;
                     s.result = Some(r);
                 }
                 Err(e) => s.status = format!("sampling failed: {e}"),

@@ -132,19 +132,61 @@ impl Workbench {
                 );
                 self.shared.start_file(job);
             }
+            Command::ExportRunsChart(p) => {
+                let ticked = s.doc.runs.ticked();
+                if ticked.is_empty() {
+                    s.status = format!("{}: not written: no run is ticked", p.display());
+                    return;
+                }
+                let description = s.doc.puzzle().map(|p| p.describe()).unwrap_or_default();
+                let drawing = crate::compare::overlay(&ticked, self.results.heights, &description);
+                let job = FileJob::write(
+                    p,
+                    None,
+                    move |p| {
+                        export_with(&drawing, p, &Default::default()).map_err(|e| e.to_string())
+                    },
+                    repaint(ctx),
+                );
+                self.shared.start_file(job);
+            }
+            Command::ExportRunsTable(p) => {
+                let ticked = s.doc.runs.ticked();
+                if ticked.is_empty() {
+                    s.status = format!("{}: not written: no run is ticked", p.display());
+                    return;
+                }
+                let text = match p.extension().and_then(|e| e.to_str()) {
+                    Some("json") => {
+                        serde_json::to_string_pretty(&crate::compare::table_json(&ticked))
+                            .unwrap_or_default()
+                            + "\n"
+                    }
+                    _ => crate::compare::table_csv(&ticked),
+                };
+                let job = FileJob::write(
+                    p,
+                    None,
+                    move |p| crate::io::write_atomic(p, text.as_bytes()).map_err(|e| e.to_string()),
+                    repaint(ctx),
+                );
+                s.start_file(job);
+            }
             Command::ExportSamples(p) => {
                 let Some(r) = &s.result else {
                     s.status = format!("{}: not written: no run to export yet", p.display());
                     return;
                 };
-                let samples = r.samples.clone();
+                let outcome = r.outcome.clone();
                 let labels = s.doc.label_source();
                 let job = FileJob::write(
                     p,
                     None,
                     move |p| {
-                        let labels = labels.all(samples.num_variables);
-                        samples.save(p, Some(&labels)).map_err(|e| e.to_string())
+                        let labels = labels.all(outcome.samples.num_variables);
+                        outcome
+                            .save_samples(p, Some(&labels))
+                            .map_err(|e| e.to_string())
                     },
                     repaint(ctx),
                 );

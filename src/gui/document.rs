@@ -173,6 +173,8 @@ pub struct Document {
     pub version: u64,
     /// Why there is no model (an encoding or weighting error), if so.
     pub error: Option<String>,
+    /// The runs kept for comparison (autosaved with the document).
+    pub runs: crate::gui::runs::RunHistory,
     build: ModelBuild,
 }
 
@@ -192,6 +194,9 @@ pub struct Snapshot {
     /// The last finished sweep and suggestion (kept with the work they measured).
     #[serde(default)]
     pub sweep: Option<crate::gui::panels::SavedSweep>,
+    /// The runs kept for comparison.
+    #[serde(default)]
+    pub runs: crate::gui::runs::RunHistory,
 }
 
 impl Document {
@@ -208,6 +213,7 @@ impl Document {
             model: None,
             version: next_version(),
             error: None,
+            runs: Default::default(),
             build: ModelBuild::default(),
         }
     }
@@ -239,6 +245,7 @@ impl Document {
         d.dirty = s.dirty;
         d.options = s.options;
         d.weights = s.weights;
+        d.runs = s.runs;
         d.reencode();
         d
     }
@@ -252,6 +259,7 @@ impl Document {
             options: self.options.clone(),
             weights: self.weights.clone(),
             sweep: None,
+            runs: self.runs.clone(),
         })
     }
 

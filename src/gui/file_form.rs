@@ -41,6 +41,8 @@ impl FileAction {
             FileAction::ExportSamples => ("Export samples", &["json", "csv"], true, "samples"),
             FileAction::ExportSweep => ("Export sweep points", &["csv", "json"], true, "sweep"),
             FileAction::ExportSweepPlot => ("Save sweep plot", &["png", "svg"], true, "sweep"),
+            FileAction::ExportRunsChart => ("Save runs chart", &["png", "svg"], true, "runs"),
+            FileAction::ExportRunsTable => ("Save runs table", &["csv", "json"], true, "runs"),
         };
         FileKind {
             title,
@@ -68,7 +70,11 @@ pub fn suggested_path(action: FileAction, document: Option<&Path>) -> PathBuf {
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| kind.stem.to_string());
     let stem = match action {
-        FileAction::ExportSamples | FileAction::ExportSweep | FileAction::ExportSweepPlot => {
+        FileAction::ExportSamples
+        | FileAction::ExportSweep
+        | FileAction::ExportSweepPlot
+        | FileAction::ExportRunsChart
+        | FileAction::ExportRunsTable => {
             format!("{stem}-{}", kind.stem)
         }
         _ => stem,

@@ -31,6 +31,8 @@ pub struct RunResult {
     pub outcome: Outcome,
     /// Model version it ran on.
     pub version: u64,
+    /// Every weight's value in the model it ran on (defaults filled in; empty for models).
+    pub weights: std::collections::BTreeMap<String, f64>,
 }
 
 impl std::ops::Deref for RunResult {
@@ -133,7 +135,7 @@ impl SampleJob {
                 .map_err(|e| e.to_string())
                 .map(|samples| {
                     let sample_s = t.elapsed().as_secs_f64();
-                    let outcome = match &input.puzzle {
+                    let mut outcome = match &input.puzzle {
                         Some((p, enc, w)) => {
                             let context = PuzzleContext {
                                 puzzle: p,
@@ -144,9 +146,24 @@ impl SampleJob {
                         }
                         None => Outcome::evaluate(samples, None, None, sample_s),
                     };
+                    outcome.model_fingerprint = input
+                        .model
+                        .is_stored()
+                        .then(|| input.model.qubo.fingerprint());
+                    let weights = match &input.puzzle {
+                        Some((_, enc, w)) => enc
+                            .weight_specs()
+                            .iter()
+                            .map(|spec| {
+                                (spec.name.clone(), w.get(&spec.name).unwrap_or(spec.default))
+                            })
+                            .collect(),
+                        None => Default::default(),
+                    };
                     RunResult {
                         outcome,
                         version: input.version,
+                        weights,
                     }
                 });
             let _ = tx.send(result);
@@ -632,6 +649,10 @@ pub enum FileAction {
     ExportSweep,
     /// Export the sweep's plot.
     ExportSweepPlot,
+    /// Export the overlay of the ticked runs.
+    ExportRunsChart,
+    /// Export the table of the ticked runs.
+    ExportRunsTable,
 }
 
 impl FileAction {
@@ -647,6 +668,8 @@ impl FileAction {
             FileAction::ExportSamples => Command::ExportSamples(path),
             FileAction::ExportSweep => Command::ExportSweep(path),
             FileAction::ExportSweepPlot => Command::ExportSweepPlot(path),
+            FileAction::ExportRunsChart => Command::ExportRunsChart(path),
+            FileAction::ExportRunsTable => Command::ExportRunsTable(path),
         }
     }
 }

@@ -14,6 +14,7 @@ mod menu;
 pub mod painter;
 pub mod panels;
 pub mod params;
+pub mod runs;
 pub mod settings;
 pub mod shared;
 

@@ -56,6 +56,8 @@ pub struct Settings {
     pub builtin_file_dialog: bool,
     /// Export image… choices, by kind name (each kind keeps its own).
     pub pictures: BTreeMap<String, PictureSettings>,
+    /// Runs kept per document for comparison (the oldest unpinned goes first).
+    pub run_history_limit: usize,
 }
 
 /// What Export image… writes for one kind: the content and the size.
@@ -169,6 +171,7 @@ impl Default for Settings {
             pending_remote_job: None,
             builtin_file_dialog: false,
             pictures: BTreeMap::new(),
+            run_history_limit: super::runs::DEFAULT_RUN_HISTORY_LIMIT,
         }
     }
 }
@@ -215,6 +218,9 @@ impl Settings {
             (sw.from, sw.to) = (defaults.sweep.from, defaults.sweep.to);
         }
         self.recent.truncate(RECENT_LIMIT);
+        self.run_history_limit = self
+            .run_history_limit
+            .clamp(1, super::runs::MAX_RUN_HISTORY_LIMIT);
         self.recent_generated
             .retain(|e| e.text.len() <= RECENT_GENERATED_MAX_BYTES);
         self.recent_generated.truncate(RECENT_GENERATED_LIMIT);

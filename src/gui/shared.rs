@@ -42,6 +42,10 @@ pub enum Command {
     ExportSweep(PathBuf),
     /// Export the sweep's plot (.png or .svg).
     ExportSweepPlot(PathBuf),
+    /// Write the overlay of the ticked runs' energy histograms (PNG or SVG).
+    ExportRunsChart(PathBuf),
+    /// Write the table of the ticked runs (CSV or JSON).
+    ExportRunsTable(PathBuf),
     /// Start sampling.
     Run,
     /// Cancel sampling.
@@ -71,6 +75,9 @@ pub struct Shared {
     pub result: Option<RunResult>,
     /// Row of `result` shown on the puzzle.
     pub selected_row: Option<usize>,
+    /// A kept run's best sample shown on the puzzle instead (its id in the history); cleared
+    /// by a new run or a sample row chosen.
+    pub shown_run: Option<(u64, crate::puzzle::AnySolution)>,
     /// A puzzle being generated.
     pub generating: Option<GenerateJob>,
     /// Run was asked for while the model was being built (or, with `auto`, before the design
@@ -145,6 +152,7 @@ impl Shared {
             run: None,
             result: None,
             selected_row: None,
+            shown_run: None,
             generating: None,
             run_when_built: false,
             sweep_when_built: false,

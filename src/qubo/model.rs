@@ -249,6 +249,29 @@ impl Qubo {
         &self.couplings
     }
 
+    /// A 64-bit fingerprint of the model (FNV-1a over its size, coefficients and offset, bit
+    /// for bit), as 16 hex digits: two sample sets of one model carry the same one, so runs
+    /// of different models are not compared by mistake.
+    pub fn fingerprint(&self) -> String {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |v: u64| {
+            for b in v.to_le_bytes() {
+                h ^= u64::from(b);
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
+        };
+        eat(self.linear.len() as u64);
+        for &a in &self.linear {
+            eat(a.to_bits());
+        }
+        for c in &self.couplings {
+            eat((u64::from(c.i) << 32) | u64::from(c.j));
+            eat(c.value.to_bits());
+        }
+        eat(self.offset.to_bits());
+        format!("{h:016x}")
+    }
+
     /// The constant term.
     pub fn offset(&self) -> f64 {
         self.offset

@@ -42,6 +42,29 @@ pub mod colors {
     pub const WEAK: Color = Color::rgb(210, 30, 30);
     /// TTS99 lines.
     pub const TTS: Color = Color::rgb(140, 60, 160);
+
+    /// Series k's colour when several runs share a chart (Tableau's ten, then again).
+    pub fn series(k: usize) -> Color {
+        const TEN: [Color; 10] = [
+            Color::rgb(31, 119, 180),
+            Color::rgb(255, 127, 14),
+            Color::rgb(44, 160, 44),
+            Color::rgb(214, 39, 40),
+            Color::rgb(148, 103, 189),
+            Color::rgb(140, 86, 75),
+            Color::rgb(227, 119, 194),
+            Color::rgb(127, 127, 127),
+            Color::rgb(188, 189, 34),
+            Color::rgb(23, 190, 207),
+        ];
+        TEN[k % TEN.len()]
+    }
+
+    /// `c` mixed with white, `t` of the way (0: `c`, 1: white).
+    pub fn lighter(c: Color, t: f32) -> Color {
+        let mix = |v: u8| (f32::from(v) + (255.0 - f32::from(v)) * t).round() as u8;
+        Color::rgb(mix(c.r), mix(c.g), mix(c.b))
+    }
 }
 
 /// One line of a line chart.
@@ -93,6 +116,29 @@ pub struct BarChart {
     pub bars: Vec<(f64, f64, Vec<f64>)>,
     /// The parts' legend entries and colours, bottom first.
     pub parts: Vec<(String, Color)>,
+}
+
+/// Several histograms over shared bins, their bars side by side in each bin (one colour per
+/// series; each bar's valid part in the full colour, the rest lighter), with named vertical
+/// marks (the ground energy): runs compared on one chart.
+#[derive(Clone, Debug, Default)]
+pub struct GroupedHistogram {
+    /// Above the plot.
+    pub title: String,
+    /// Under the x axis.
+    pub x_label: String,
+    /// Over the y axis.
+    pub y_label: String,
+    /// Bin centres, ascending.
+    pub centres: Vec<f64>,
+    /// Every bin's width.
+    pub bin_width: f64,
+    /// Each series: its name, colour, and per bin (valid, other) heights.
+    pub series: Vec<(String, Color, Vec<[f64; 2]>)>,
+    /// Vertical lines: name, x, colour.
+    pub marks: Vec<(String, f64, Color)>,
+    /// Whether any series tells valid reads apart (then the legend says what lighter means).
+    pub has_valid: bool,
 }
 
 /// A heatmap over a grid of x and y values.
@@ -278,10 +324,9 @@ fn axes(d: &mut Drawing, f: &Frame, title: &str, x_label: &str, y_label: &str) {
 
 /// Legend entries in a row under the title, right-aligned: (name, colour, is a flag).
 fn legend(d: &mut Drawing, entries: &[(String, Color, bool)], right: f32) {
-    let char_w = 0.56 * TICK_SIZE;
     let mut x = right;
     for (name, color, flag) in entries.iter().rev() {
-        let w = name.chars().count() as f32 * char_w;
+        let w = super::image::text_width(name, TICK_SIZE, false);
         x -= w;
         text(d, [x + w / 2.0, TOP - 14.0], TICK_SIZE, name.clone(), INK);
         let cx = x - 12.0;
@@ -479,6 +524,111 @@ impl BarChart {
             .map(|(n, c)| (n.clone(), *c, false))
             .collect();
         legend(&mut d, &entries, Frame::X1);
+        d
+    }
+}
+
+impl GroupedHistogram {
+    /// The chart as a drawing.
+    pub fn drawing(&self) -> Drawing {
+        let mut d = chart_drawing();
+        let half = self.bin_width.max(1e-12) / 2.0;
+        let xs = self
+            .centres
+            .iter()
+            .flat_map(|c| [c - half, c + half])
+            .chain(self.marks.iter().map(|m| m.1));
+        let top = self
+            .series
+            .iter()
+            .flat_map(|s| s.2.iter().map(|h| h[0] + h[1]))
+            .filter(|h| h.is_finite())
+            .fold(0.0, f64::max);
+        let f = Frame {
+            x: padded_range(xs),
+            y: [0.0, if top > 0.0 { top * 1.12 } else { 1.0 }],
+        };
+        axes(&mut d, &f, &self.title, &self.x_label, &self.y_label);
+        let k = self.series.len().max(1) as f64;
+        // Each bin holds the series side by side in 90 % of its width.
+        let slot = 0.9 * self.bin_width / k;
+        for (i, (_, color, heights)) in self.series.iter().enumerate() {
+            let pale = colors::lighter(*color, 0.55);
+            for (c, h) in self.centres.iter().zip(heights) {
+                let x0 = c - 0.45 * self.bin_width + slot * i as f64;
+                let (px0, px1) = (f.px(x0), f.px(x0 + slot));
+                let (px0, px1) = if px1 - px0 < 1.0 {
+                    (px0, px0 + 1.0)
+                } else {
+                    (px0, px1)
+                };
+                let mut base = 0.0;
+                for (part, fill) in [(h[0], *color), (h[1], pale)] {
+                    if part > 0.0 && part.is_finite() {
+                        d.push(Shape::Rect {
+                            min: [px0, f.py(base + part)],
+                            max: [px1, f.py(base)],
+                            fill: Some(fill),
+                            stroke: None,
+                        });
+                        base += part;
+                    }
+                }
+            }
+        }
+        for (name, x, color) in &self.marks {
+            let px = f.px(*x);
+            line(&mut d, [px, Frame::Y0], [px, Frame::Y1], 1.5, *color);
+            text(
+                &mut d,
+                [px, Frame::Y1 + 8.0],
+                TICK_SIZE,
+                name.clone(),
+                *color,
+            );
+        }
+        // The legend in a column at the plot's top right: run names can be long and many.
+        let mut entries: Vec<(String, Color)> = self
+            .series
+            .iter()
+            .map(|(n, c, _)| (n.clone(), *c))
+            .collect();
+        if self.has_valid {
+            entries.push(("lighter: not valid".into(), colors::lighter(INK, 0.55)));
+        }
+        let width_of = |t: &str| super::image::text_width(t, TICK_SIZE, false);
+        let widest = entries.iter().map(|e| width_of(&e.0)).fold(0.0, f32::max);
+        let (right, top_y) = (Frame::X1 - 6.0, Frame::Y1 + 22.0);
+        let left = right - widest - 22.0;
+        d.push(Shape::Rect {
+            min: [left - 6.0, top_y - 10.0],
+            max: [right + 2.0, top_y + 16.0 * entries.len() as f32 - 4.0],
+            fill: Some(Color {
+                a: 220,
+                ..Color::rgb(255, 255, 255)
+            }),
+            stroke: Some(Stroke {
+                width: 0.8,
+                color: GRID,
+            }),
+        });
+        for (row, (name, color)) in entries.iter().enumerate() {
+            let y = top_y + 16.0 * row as f32;
+            d.push(Shape::Rect {
+                min: [left, y - 4.0],
+                max: [left + 14.0, y + 4.0],
+                fill: Some(*color),
+                stroke: None,
+            });
+            let w = width_of(name);
+            text(
+                &mut d,
+                [left + 20.0 + w / 2.0, y],
+                TICK_SIZE,
+                name.clone(),
+                INK,
+            );
+        }
         d
     }
 }

@@ -337,6 +337,25 @@ pub fn to_pixmap(d: &Drawing, px_per_unit: f32) -> Result<Pixmap, ImageError> {
     Ok(pm)
 }
 
+/// The advance width of `text` at em size `size` (any unit; the result is in the same), in the
+/// bundled font that both the files and the window draw with: for laying out text left-aligned
+/// where shapes only centre it.
+pub fn text_width(text: &str, size: f32, bold: bool) -> f32 {
+    // Measured at 100 px and scaled, so small sizes do not round.
+    let f = font(bold).as_scaled(PxScale::from(100.0));
+    let mut width = 0.0;
+    let mut prev = None;
+    for ch in text.chars() {
+        let id = f.glyph_id(ch);
+        if let Some(p) = prev {
+            width += f.kern(p, id);
+        }
+        width += f.h_advance(id);
+        prev = Some(id);
+    }
+    width * size / 100.0
+}
+
 /// Rasterises `text` centred on `center` (pixels), blending coverage into the pixmap.
 fn draw_text(
     pm: &mut Pixmap,
@@ -407,16 +426,25 @@ pub fn to_png(d: &Drawing, px_per_unit: f32) -> Result<Vec<u8>, ImageError> {
 }
 
 fn svg_paint(fill: Option<Color>, stroke: Option<&Stroke>, s: f32) -> String {
+    // Translucent colours keep their opacity (PNG and the screen have it too).
+    let opacity = |attr: &str, c: Color| {
+        if c.a < 255 {
+            format!(r#" {attr}-opacity="{:.3}""#, f32::from(c.a) / 255.0)
+        } else {
+            String::new()
+        }
+    };
     let mut out = match fill {
-        Some(c) => format!(r#" fill="{}""#, c.hex()),
+        Some(c) => format!(r#" fill="{}"{}"#, c.hex(), opacity("fill", c)),
         None => r#" fill="none""#.to_string(),
     };
     if let Some(st) = stroke {
         let _ = write!(
             out,
-            r#" stroke="{}" stroke-width="{}""#,
+            r#" stroke="{}" stroke-width="{}"{}"#,
             st.color.hex(),
-            st.width * s
+            st.width * s,
+            opacity("stroke", st.color)
         );
     }
     out

@@ -183,4 +183,3 @@ fn array_items<'a>(v: &'a Value, what: &str) -> Result<&'a Vec<Value>, String> {
         .as_array()
         .ok_or_else(|| bad(format!("{what} is missing or not an array")))
 }
-

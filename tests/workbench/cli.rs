@@ -1132,3 +1132,114 @@ fn charts_take_a_size_and_drop_their_title() {
     assert!(plain.contains("Energies of 8 reads"));
     assert!(!sized.contains("Energies of 8 reads"), "the title is gone");
 }
+
+/// `compare` reads saved sample sets (ours and a plain dimod SampleSet), prints a row per run,
+/// writes an overlay whose legend names them, and refuses runs of another model.
+#[test]
+fn compare_tables_and_overlays_saved_runs_and_refuses_other_models() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let p = puzzle("shidoku-6givens.txt");
+    for (sampler, file) in [("sa", "sa.json"), ("tabu", "tabu.json")] {
+        let o = run(&[
+            "solve",
+            p.to_str().unwrap(),
+            "--sampler",
+            sampler,
+            "--num-reads",
+            "16",
+            "--seed",
+            "1",
+            "--save-samples",
+            &path(file),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    // A sample set as dimod writes it from a notebook: integer labels, no figures of ours.
+    let ours: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path("sa.json")).unwrap()).unwrap();
+    assert_eq!(
+        ours["vectors"]["valid"]["data"].as_array().unwrap().len(),
+        ours["num_rows"].as_u64().unwrap() as usize
+    );
+    assert!(ours["info"]["model_fingerprint"].is_string());
+    let o = run(&[
+        "compare",
+        &path("sa.json"),
+        &path("tabu.json"),
+        "--labels",
+        "annealing,tabu search",
+        "--plot",
+        &path("overlay.svg"),
+        "--csv",
+        &path("table.csv"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = String::from_utf8_lossy(&o.stdout).to_string();
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), 3, "{table}");
+    assert!(
+        lines[0].starts_with("run") && lines[0].contains("TTS99 s"),
+        "{table}"
+    );
+    assert!(
+        lines[1].starts_with("annealing") && lines[1].contains(" sa "),
+        "{table}"
+    );
+    assert!(
+        lines[2].starts_with("tabu search") && lines[2].contains(" 16 "),
+        "{table}"
+    );
+    let svg = std::fs::read_to_string(path("overlay.svg")).unwrap();
+    assert!(
+        svg.contains(">annealing</text>") && svg.contains(">tabu search</text>"),
+        "the legend names both"
+    );
+    assert!(
+        svg.contains(">ground</text>"),
+        "the ground energy is marked"
+    );
+    let csv = std::fs::read_to_string(path("table.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 3);
+    assert!(
+        csv.lines().nth(1).unwrap().starts_with("annealing,sa,16,"),
+        "{csv}"
+    );
+    let json = run_json(&["compare", &path("sa.json"), &path("tabu.json"), "--json"]);
+    assert_eq!(json.as_array().unwrap().len(), 2);
+    assert!(json[0]["valid_fraction"].is_number());
+    // Another model (the 9×9 grid) is refused, naming the file.
+    let other = path("other.json");
+    let o = run(&[
+        "solve",
+        puzzle("euler96_g1.txt").to_str().unwrap(),
+        "--sampler",
+        "sa",
+        "--num-reads",
+        "2",
+        "--num-sweeps",
+        "10",
+        "--save-samples",
+        &other,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(&["compare", &path("sa.json"), &other]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains(&format!("{other}: a sample set of another model")),
+        "{}",
+        stderr(&o)
+    );
+    // A plain dimod file (no fingerprint): told apart by its variable count.
+    let mut plain = ours.clone();
+    plain["info"] = serde_json::json!({});
+    plain.as_object_mut().unwrap()["vectors"]
+        .as_object_mut()
+        .unwrap()
+        .remove("valid");
+    std::fs::write(path("plain.json"), plain.to_string()).unwrap();
+    let o = run(&["compare", &path("plain.json"), &path("sa.json")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(&["compare", &path("plain.json"), &other]);
+    assert!(stderr(&o).contains("variables, but"), "{}", stderr(&o));
+}

@@ -2146,3 +2146,104 @@ fn export_image_form_chooses_content_and_size_and_remembers_them_per_kind() {
     let back: Settings = serde_json::from_str(&saved).unwrap();
     assert_eq!(back.pictures["sudoku"], chosen);
 }
+
+/// Every run is kept: two samplers' runs are listed, ticked and overlaid (and can be unticked,
+/// renamed and shown on the board); the history survives a restart with the autosaved work.
+#[test]
+fn runs_of_two_samplers_are_kept_overlaid_and_survive_a_restart() {
+    let mut settings = Settings {
+        sampler: "sa".into(),
+        ..Default::default()
+    };
+    set_sa(&mut settings, "num_reads", serde_json::json!(20));
+    set_sa(&mut settings, "num_sweeps", serde_json::json!(50));
+    set_sa(&mut settings, "seed", serde_json::json!(1));
+    set_param(&mut settings, "tabu", "num_reads", serde_json::json!(4));
+    set_param(&mut settings, "tabu", "seed", serde_json::json!(1));
+    let mut h = open(Some(&puzzle("shidoku-6givens.txt")), settings);
+    wait_for_model(&mut h);
+    h.get_by_label("Run").click();
+    wait_for(&mut h, "the SA run", |wb| {
+        !wb.is_running() && wb.shared.doc.runs.len() == 1
+    });
+    h.state_mut().shared.settings.sampler = "tabu".into();
+    frames(&mut h);
+    h.get_by_label("Run").click();
+    wait_for(&mut h, "the tabu run", |wb| {
+        !wb.is_running() && wb.shared.doc.runs.len() == 2
+    });
+    let runs = &h.state().shared.doc.runs.runs;
+    let samplers: Vec<&str> = runs.iter().map(|r| r.summary.sampler.as_str()).collect();
+    assert_eq!(samplers, ["sa", "tabu"]);
+    assert!(runs.iter().all(|r| r.ticked && r.summary.best.is_some()));
+    assert_eq!(runs[0].summary.reads, 20);
+    assert!(
+        runs[0].summary.weights.contains_key("hint"),
+        "{:?}",
+        runs[0].summary.weights
+    );
+    h.get_by_label("Compare runs (2)").click();
+    frames(&mut h);
+    let legend = |h: &Window| -> Vec<String> {
+        let d = h
+            .state()
+            .results
+            .overlay
+            .as_ref()
+            .expect("the overlay is drawn");
+        d.texts().map(str::to_string).collect()
+    };
+    let names = legend(&h);
+    assert!(
+        names.contains(&"sa #1".to_string()) && names.contains(&"tabu #2".to_string()),
+        "{names:?}"
+    );
+    // Unticked, a run leaves the overlay; ticked again, it is back.
+    h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "sa #1")
+        .click();
+    frames(&mut h);
+    assert!(!legend(&h).contains(&"sa #1".to_string()));
+    h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "sa #1")
+        .click();
+    frames(&mut h);
+    assert!(legend(&h).contains(&"sa #1".to_string()));
+    // The table beside it has a row per ticked run.
+    assert!(h.query_by_label("TTS99 s").is_some());
+    // Renamed (the newest is listed first), and shown on the board.
+    h.get_all_by_label("rename").next().unwrap().click();
+    frames(&mut h);
+    let field = h.get_by_role(egui::accesskit::Role::TextInput);
+    field.type_text("tabu, 4 reads");
+    frames(&mut h);
+    h.key_press(egui::Key::Enter);
+    frames(&mut h);
+    assert_eq!(
+        h.state().shared.doc.runs.runs[1].summary.name,
+        "tabu, 4 reads"
+    );
+    assert!(legend(&h).contains(&"tabu, 4 reads".to_string()));
+    h.get_all_by_label("show").last().unwrap().click();
+    frames(&mut h);
+    let shown = h.state().shared.shown_run.as_ref().map(|r| r.0);
+    assert_eq!(
+        shown,
+        Some(h.state().shared.doc.runs.runs[0].id),
+        "the SA run's best"
+    );
+    assert!(
+        h.state()
+            .shared
+            .status
+            .starts_with("showing the best sample of sa #1")
+    );
+    // The history comes back with the autosaved document.
+    let snapshot = h.state().shared.doc.snapshot().unwrap();
+    let json = serde_json::to_string(&snapshot).unwrap();
+    let back: qubo_workbench::gui::document::Snapshot = serde_json::from_str(&json).unwrap();
+    let doc = qubo_workbench::gui::document::Document::from_snapshot(back);
+    assert_eq!(doc.runs, h.state().shared.doc.runs);
+    // Delete drops one run.
+    h.get_all_by_label("delete").next().unwrap().click();
+    frames(&mut h);
+    assert_eq!(h.state().shared.doc.runs.len(), 1);
+}

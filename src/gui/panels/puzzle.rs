@@ -140,6 +140,7 @@ impl PuzzlePanel {
         let running = live.is_some();
         let shown = second
             .or(live)
+            .or_else(|| s.shown_run.as_ref().map(|(_, sol)| sol.clone()))
             .or_else(|| {
                 self.show_sample
                     .then(|| s.selected_solution().cloned())

@@ -1,12 +1,17 @@
 //! Results: energy histogram (valid and invalid decodes in two colours, the ground energy
 //! marked), success fraction and time to solution, and the table of distinct samples; clicking
-//! a row draws that sample on the puzzle with its broken constraints.
+//! a row draws that sample on the puzzle with its broken constraints. *Compare runs* lists the
+//! document's kept runs (pin, rename, delete, show the best on the board) and overlays the
+//! ticked ones' energy histograms (`compare::overlay`, the drawing `compare` exports) with
+//! their table.
 
 use egui::Color32;
 use egui_plot::{Bar, BarChart, Legend, Plot, VLine};
 
-use crate::gui::jobs::RunResult;
-use crate::gui::shared::Shared;
+use crate::compare::{Heights, TABLE_COLUMNS, table_row};
+use crate::gui::jobs::{FileAction, RunResult};
+use crate::gui::shared::{Command, Shared};
+use crate::render::Drawing;
 
 pub const VALID: Color32 = Color32::from_rgb(60, 160, 90);
 pub const INVALID: Color32 = Color32::from_rgb(200, 90, 80);
@@ -23,13 +28,49 @@ fn seconds(t: f64) -> String {
     }
 }
 
-/// The results: figures, the energy histogram, the samples table and the broken constraints.
+/// What the results area shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ResultsView {
+    /// The last run: figures, histogram, samples.
+    #[default]
+    LastRun,
+    /// The kept runs and their overlay.
+    Runs,
+}
+
+/// The results: figures, the energy histogram, the samples table and the broken constraints;
+/// or the kept runs compared.
 #[derive(Default)]
-pub struct ResultsPanel {}
+pub struct ResultsPanel {
+    /// Which view is shown.
+    pub view: ResultsView,
+    /// Overlay bars as counts or shares.
+    pub heights: Heights,
+    /// The run being renamed, the name being typed, and whether the field has had focus.
+    renaming: Option<(u64, String, bool)>,
+    /// The overlay as last drawn (what Save chart… writes; tests read it).
+    pub overlay: Option<Drawing>,
+}
 
 impl ResultsPanel {
-    /// Draws the results of the last run.
+    /// Draws the results of the last run, or the kept runs compared.
     pub fn ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut self.view, ResultsView::LastRun, "Last run");
+            ui.selectable_value(
+                &mut self.view,
+                ResultsView::Runs,
+                format!("Compare runs ({})", s.doc.runs.len()),
+            );
+        });
+        if self.view == ResultsView::Runs {
+            self.runs_ui(ui, s);
+            return;
+        }
+        self.last_run_ui(ui, s);
+    }
+
+    fn last_run_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
         let Some(r) = &s.result else {
             ui.heading("Results");
             ui.weak(if s.run.is_some() {
@@ -166,6 +207,7 @@ impl ResultsPanel {
             });
         if let Some(k) = clicked {
             s.selected_row = Some(k);
+            s.shown_run = None;
         }
         let Some(info) = s.selected_row.and_then(|k| r.rows.get(k)) else {
             return;
@@ -194,6 +236,226 @@ impl ResultsPanel {
                 }
             });
     }
+}
+
+impl ResultsPanel {
+    /// The kept runs: a list to tick, pin, rename, delete and show; the ticked ones overlaid,
+    /// with their table.
+    fn runs_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
+        if s.doc.runs.is_empty() {
+            ui.weak(
+                "Every run is kept here (sampler, parameters, weights, energies, best sample). \
+                 Run two samplers, or one at two weights, then tick them to overlay their energies.",
+            );
+            return;
+        }
+        let width = ui.available_width();
+        ui.horizontal_top(|ui| {
+            ui.vertical(|ui| {
+                ui.set_width(width * 0.42);
+                self.run_list_ui(ui, s);
+            });
+            ui.separator();
+            ui.vertical(|ui| {
+                self.overlay_ui(ui, s);
+            });
+        });
+    }
+
+    fn run_list_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
+        let percent = |p: Option<f64>| p.map_or("—".into(), |p| format!("{:.1} %", 100.0 * p));
+        let mut show = None;
+        let mut delete = None;
+        egui::ScrollArea::vertical()
+            .id_salt("kept-runs")
+            .max_height(ui.available_height() - 28.0)
+            .show(ui, |ui| {
+                egui::Grid::new("kept-runs-grid")
+                    .striped(true)
+                    .show(ui, |ui| {
+                        for head in ["run", "sampler", "reads", "valid", "TTS99", ""] {
+                            ui.strong(head);
+                        }
+                        ui.end_row();
+                        for run in s.doc.runs.runs.iter_mut().rev() {
+                            let id = run.id;
+                            match &mut self.renaming {
+                                Some((rid, text, focused)) if *rid == id => {
+                                    // Typed afresh (the old name as the hint); Enter keeps
+                                    // it, an empty field keeps the old one.
+                                    let edit = ui.add(
+                                        egui::TextEdit::singleline(text)
+                                            .hint_text(run.summary.name.as_str())
+                                            .desired_width(120.0),
+                                    );
+                                    if !*focused {
+                                        edit.request_focus();
+                                        *focused = true;
+                                    }
+                                    if edit.lost_focus() {
+                                        let name = text.trim();
+                                        if !name.is_empty() {
+                                            run.summary.name = name.to_string();
+                                        }
+                                        self.renaming = None;
+                                    }
+                                }
+                                _ => {
+                                    ui.checkbox(&mut run.ticked, run.summary.name.as_str())
+                                        .on_hover_text(run_details(&run.summary));
+                                }
+                            }
+                            let r = &run.summary;
+                            ui.label(&r.sampler);
+                            ui.label(r.reads.to_string());
+                            ui.label(percent(r.valid_fraction));
+                            ui.label(r.tts99_s.map_or("—".into(), seconds));
+                            ui.horizontal(|ui| {
+                                ui.toggle_value(&mut run.pinned, "pin")
+                                    .on_hover_text("pinned runs are never dropped to make room");
+                                if ui
+                                    .add_enabled(r.best.is_some(), egui::Button::new("show"))
+                                    .on_hover_text("draw this run's best sample on the puzzle")
+                                    .clicked()
+                                {
+                                    show = Some(id);
+                                }
+                                if ui.button("rename").clicked() {
+                                    self.renaming = Some((id, String::new(), false));
+                                }
+                                if ui.button("delete").clicked() {
+                                    delete = Some(id);
+                                }
+                            });
+                            ui.end_row();
+                        }
+                    });
+            });
+        if let Some(id) = delete {
+            s.doc.runs.remove(id);
+            if s.shown_run.as_ref().is_some_and(|(shown, _)| *shown == id) {
+                s.shown_run = None;
+            }
+        }
+        if let Some(id) = show {
+            show_run(s, id);
+        }
+        ui.horizontal(|ui| {
+            ui.label("keep the last");
+            let limit = &mut s.settings.run_history_limit;
+            if ui
+                .add(egui::DragValue::new(limit).range(1..=crate::gui::runs::MAX_RUN_HISTORY_LIMIT))
+                .changed()
+            {
+                s.doc.runs.trim(*limit);
+            }
+            ui.label("runs (pinned ones stay)");
+        });
+    }
+
+    fn overlay_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
+        let any = s.doc.runs.runs.iter().any(|r| r.ticked);
+        ui.horizontal(|ui| {
+            ui.label("bars:");
+            ui.selectable_value(&mut self.heights, Heights::Counts, "reads");
+            ui.selectable_value(&mut self.heights, Heights::Shares, "shares");
+            if ui
+                .add_enabled(any, egui::Button::new("Save chart…"))
+                .clicked()
+            {
+                s.send(Command::Dialog(FileAction::ExportRunsChart));
+            }
+            if ui
+                .add_enabled(any, egui::Button::new("Save table…"))
+                .clicked()
+            {
+                s.send(Command::Dialog(FileAction::ExportRunsTable));
+            }
+        });
+        let ticked = s.doc.runs.ticked();
+        if ticked.is_empty() {
+            self.overlay = None;
+            ui.weak("Tick runs to overlay their energies.");
+            return;
+        }
+        let description = s.doc.puzzle().map(|p| p.describe()).unwrap_or_default();
+        let drawing = crate::compare::overlay(&ticked, self.heights, &description);
+        let table_h = 22.0 + 18.0 * ticked.len() as f32;
+        let avail = ui.available_size();
+        let chart_h = (avail.y - table_h).max(120.0);
+        let (rect, response) =
+            ui.allocate_exact_size(egui::vec2(avail.x, chart_h), egui::Sense::hover());
+        response
+            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "runs overlay"));
+        crate::gui::painter::paint(ui.painter(), &drawing, rect, s.fonts_installed);
+        egui::Grid::new("ticked-runs-table")
+            .striped(true)
+            .show(ui, |ui| {
+                for head in TABLE_COLUMNS {
+                    ui.strong(head);
+                }
+                ui.end_row();
+                for r in &ticked {
+                    for cell in table_row(r) {
+                        ui.label(cell);
+                    }
+                    ui.end_row();
+                }
+            });
+        self.overlay = Some(drawing);
+    }
+}
+
+/// A kept run's best sample on the board (the status says which, or why not).
+fn show_run(s: &mut Shared, id: u64) {
+    let Some(run) = s.doc.runs.runs.iter().find(|r| r.id == id) else {
+        return;
+    };
+    let name = run.summary.name.clone();
+    let parsed = match (s.doc.puzzle(), &run.summary.best) {
+        (Some(p), Some(best)) => p
+            .parse_solution(&best.to_string())
+            .map_err(|e| format!("it does not fit this puzzle ({e})")),
+        _ => Err("it kept no decoded sample".to_string()),
+    };
+    match parsed {
+        Ok(solution) => {
+            s.shown_run = Some((id, solution));
+            s.status = format!("showing the best sample of {name}");
+        }
+        Err(why) => s.status = format!("cannot show {name}: {why}"),
+    }
+}
+
+/// A run's set-up in a few lines (the list's hover text).
+fn run_details(r: &crate::compare::RunSummary) -> String {
+    let mut lines = vec![format!(
+        "{} · seed {}",
+        r.sampler,
+        r.seed.map_or("—".into(), |s| s.to_string())
+    )];
+    if let Some(obj) = r.params.as_object() {
+        let params: Vec<String> = obj.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        lines.push(params.join(", "));
+    }
+    if !r.weights.is_empty() {
+        let w: Vec<String> = r
+            .weights
+            .iter()
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect();
+        lines.push(format!("weights: {}", w.join(", ")));
+    }
+    lines.push(format!(
+        "min {} · mean {} · ground {}",
+        r.min_energy.map_or("—".into(), |e| e.to_string()),
+        r.mean_energy.map_or("—".into(), |e| format!("{e:.4}")),
+        r.ground_energy.map_or("unknown".into(), |e| e.to_string())
+    ));
+    if r.cancelled {
+        lines.push("cancelled".into());
+    }
+    lines.join("\n")
 }
 
 /// Reads whose defects may become cuts (the CLI's `CutRounds::reads`).
