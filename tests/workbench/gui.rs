@@ -2199,18 +2199,25 @@ fn runs_of_two_samplers_are_kept_overlaid_and_survive_a_restart() {
         "{names:?}"
     );
     // Unticked, a run leaves the overlay; ticked again, it is back.
-    h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "sa #1")
-        .click();
-    frames(&mut h);
+    let tick_sa = |h: &mut Window| {
+        h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "sa #1")
+            .scroll_to_me();
+        frames(h);
+        h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "sa #1")
+            .click();
+        frames(h);
+    };
+    tick_sa(&mut h);
     assert!(!legend(&h).contains(&"sa #1".to_string()));
-    h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "sa #1")
+    tick_sa(&mut h);
+    assert!(legend(&h).contains(&"sa #1".to_string()));
+    // The table beside it has a row per run with its figures.
+    assert!(h.query_by_label("TTS99 s").is_some());
+    // The newest selected, renamed; the SA run selected, pinned and shown on the board.
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "tabu #2")
         .click();
     frames(&mut h);
-    assert!(legend(&h).contains(&"sa #1".to_string()));
-    // The table beside it has a row per ticked run.
-    assert!(h.query_by_label("TTS99 s").is_some());
-    // Renamed (the newest is listed first), and shown on the board.
-    h.get_all_by_label("rename").next().unwrap().click();
+    h.get_by_label("rename").click();
     frames(&mut h);
     let field = h.get_by_role(egui::accesskit::Role::TextInput);
     field.type_text("tabu, 4 reads");
@@ -2222,8 +2229,16 @@ fn runs_of_two_samplers_are_kept_overlaid_and_survive_a_restart() {
         "tabu, 4 reads"
     );
     assert!(legend(&h).contains(&"tabu, 4 reads".to_string()));
-    h.get_all_by_label("show").last().unwrap().click();
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "sa #1")
+        .scroll_to_me();
     frames(&mut h);
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "sa #1")
+        .click();
+    frames(&mut h);
+    h.get_by_label("pin").click();
+    h.get_by_label("show on board").click();
+    frames(&mut h);
+    assert!(h.state().shared.doc.runs.runs[0].pinned);
     let shown = h.state().shared.shown_run.as_ref().map(|r| r.0);
     assert_eq!(
         shown,
@@ -2242,8 +2257,17 @@ fn runs_of_two_samplers_are_kept_overlaid_and_survive_a_restart() {
     let back: qubo_workbench::gui::document::Snapshot = serde_json::from_str(&json).unwrap();
     let doc = qubo_workbench::gui::document::Document::from_snapshot(back);
     assert_eq!(doc.runs, h.state().shared.doc.runs);
-    // Delete drops one run.
-    h.get_all_by_label("delete").next().unwrap().click();
+    // Delete drops the selected run.
+    h.get_by_label("delete").click();
     frames(&mut h);
-    assert_eq!(h.state().shared.doc.runs.len(), 1);
+    let left: Vec<&str> = h
+        .state()
+        .shared
+        .doc
+        .runs
+        .runs
+        .iter()
+        .map(|r| r.summary.name.as_str())
+        .collect();
+    assert_eq!(left, ["tabu, 4 reads"]);
 }

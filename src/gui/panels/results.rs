@@ -48,8 +48,10 @@ pub struct ResultsPanel {
     pub heights: Heights,
     /// The run being renamed, the name being typed, and whether the field has had focus.
     renaming: Option<(u64, String, bool)>,
-    /// The overlay as last drawn (what Save chart… writes; tests read it).
+    /// The overlay as last drawn (tests read it).
     pub overlay: Option<Drawing>,
+    /// The run the table's buttons act on.
+    pub selected: Option<u64>,
 }
 
 impl ResultsPanel {
@@ -239,8 +241,9 @@ impl ResultsPanel {
 }
 
 impl ResultsPanel {
-    /// The kept runs: a list to tick, pin, rename, delete and show; the ticked ones overlaid,
-    /// with their table.
+    /// The kept runs: the ticked ones' overlay on the left; on the right the table of every
+    /// run (tick to overlay, click a name to select it) under the selected run's actions (pin,
+    /// show on the board, rename, delete).
     fn runs_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
         if s.doc.runs.is_empty() {
             ui.weak(
@@ -252,111 +255,157 @@ impl ResultsPanel {
         let width = ui.available_width();
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
-                ui.set_width(width * 0.42);
-                self.run_list_ui(ui, s);
+                ui.set_width(width * 0.4);
+                self.overlay_ui(ui, s);
             });
             ui.separator();
             ui.vertical(|ui| {
-                self.overlay_ui(ui, s);
+                self.run_table_ui(ui, s);
             });
         });
     }
 
-    fn run_list_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
-        let percent = |p: Option<f64>| p.map_or("—".into(), |p| format!("{:.1} %", 100.0 * p));
-        let mut show = None;
-        let mut delete = None;
-        egui::ScrollArea::vertical()
+    fn run_table_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
+        if self
+            .selected
+            .is_some_and(|id| !s.doc.runs.runs.iter().any(|r| r.id == id))
+        {
+            self.selected = None;
+        }
+        let (some, has_best, pinned) = self
+            .selected
+            .and_then(|id| s.doc.runs.runs.iter().find(|r| r.id == id))
+            .map_or((false, false, false), |r| {
+                (true, r.summary.best.is_some(), r.pinned)
+            });
+        let mut action = None;
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(some, egui::Button::selectable(pinned, "pin"))
+                .on_hover_text("a pinned run is never dropped to make room")
+                .clicked()
+            {
+                action = Some(RunAction::Pin);
+            }
+            if ui
+                .add_enabled(has_best, egui::Button::new("show on board"))
+                .on_hover_text("draw the run's best sample on the puzzle")
+                .clicked()
+            {
+                action = Some(RunAction::Show);
+            }
+            if ui.add_enabled(some, egui::Button::new("rename")).clicked() {
+                action = Some(RunAction::Rename);
+            }
+            if ui.add_enabled(some, egui::Button::new("delete")).clicked() {
+                action = Some(RunAction::Delete);
+            }
+            ui.separator();
+            ui.label("keep the last");
+            let limit = &mut s.settings.run_history_limit;
+            if ui
+                .add(egui::DragValue::new(limit).range(1..=crate::gui::runs::MAX_RUN_HISTORY_LIMIT))
+                .on_hover_text("runs kept with the document; the oldest unpinned goes first")
+                .changed()
+            {
+                s.doc.runs.trim(*limit);
+            }
+        });
+        if let (Some(id), Some(action)) = (self.selected, action) {
+            match action {
+                RunAction::Pin => {
+                    if let Some(r) = s.doc.runs.get_mut(id) {
+                        r.pinned = !r.pinned;
+                    }
+                }
+                RunAction::Show => show_run(s, id),
+                RunAction::Rename => self.renaming = Some((id, String::new(), false)),
+                RunAction::Delete => {
+                    s.doc.runs.remove(id);
+                    if s.shown_run.as_ref().is_some_and(|(shown, _)| *shown == id) {
+                        s.shown_run = None;
+                    }
+                    self.selected = None;
+                }
+            }
+        }
+        // Filling the room, so a floating scroll bar sits under the rows, not over the last.
+        egui::ScrollArea::both()
             .id_salt("kept-runs")
-            .max_height(ui.available_height() - 28.0)
+            .auto_shrink([false, false])
             .show(ui, |ui| {
                 egui::Grid::new("kept-runs-grid")
                     .striped(true)
                     .show(ui, |ui| {
-                        for head in ["run", "sampler", "reads", "valid", "TTS99", ""] {
+                        ui.strong("");
+                        for head in TABLE_COLUMNS {
                             ui.strong(head);
                         }
                         ui.end_row();
                         for run in s.doc.runs.runs.iter_mut().rev() {
                             let id = run.id;
+                            let name = run.summary.name.clone();
+                            let tick = ui
+                                .add(egui::Checkbox::without_text(&mut run.ticked))
+                                .on_hover_text("overlay this run");
+                            let ticked = run.ticked;
+                            tick.widget_info(|| {
+                                egui::WidgetInfo::selected(
+                                    egui::Role::CheckBox,
+                                    true,
+                                    ticked,
+                                    name.as_str(),
+                                )
+                            });
+                            let cells = table_row(&run.summary);
                             match &mut self.renaming {
                                 Some((rid, text, focused)) if *rid == id => {
-                                    // Typed afresh (the old name as the hint); Enter keeps
-                                    // it, an empty field keeps the old one.
+                                    // Typed afresh (the old name as the hint); an empty field
+                                    // keeps the old name.
                                     let edit = ui.add(
                                         egui::TextEdit::singleline(text)
-                                            .hint_text(run.summary.name.as_str())
-                                            .desired_width(120.0),
+                                            .hint_text(name.as_str())
+                                            .desired_width(110.0),
                                     );
                                     if !*focused {
                                         edit.request_focus();
                                         *focused = true;
                                     }
                                     if edit.lost_focus() {
-                                        let name = text.trim();
-                                        if !name.is_empty() {
-                                            run.summary.name = name.to_string();
+                                        let typed = text.trim();
+                                        if !typed.is_empty() {
+                                            run.summary.name = typed.to_string();
                                         }
                                         self.renaming = None;
                                     }
                                 }
                                 _ => {
-                                    ui.checkbox(&mut run.ticked, run.summary.name.as_str())
-                                        .on_hover_text(run_details(&run.summary));
+                                    let label = if run.pinned {
+                                        format!("{name} (pinned)")
+                                    } else {
+                                        name.clone()
+                                    };
+                                    if ui
+                                        .selectable_label(self.selected == Some(id), label)
+                                        .on_hover_text(run_details(&run.summary))
+                                        .clicked()
+                                    {
+                                        self.selected = Some(id);
+                                    }
                                 }
                             }
-                            let r = &run.summary;
-                            ui.label(&r.sampler);
-                            ui.label(r.reads.to_string());
-                            ui.label(percent(r.valid_fraction));
-                            ui.label(r.tts99_s.map_or("—".into(), seconds));
-                            ui.horizontal(|ui| {
-                                ui.toggle_value(&mut run.pinned, "pin")
-                                    .on_hover_text("pinned runs are never dropped to make room");
-                                if ui
-                                    .add_enabled(r.best.is_some(), egui::Button::new("show"))
-                                    .on_hover_text("draw this run's best sample on the puzzle")
-                                    .clicked()
-                                {
-                                    show = Some(id);
-                                }
-                                if ui.button("rename").clicked() {
-                                    self.renaming = Some((id, String::new(), false));
-                                }
-                                if ui.button("delete").clicked() {
-                                    delete = Some(id);
-                                }
-                            });
+                            for cell in &cells[1..] {
+                                ui.label(cell.as_str());
+                            }
                             ui.end_row();
                         }
                     });
             });
-        if let Some(id) = delete {
-            s.doc.runs.remove(id);
-            if s.shown_run.as_ref().is_some_and(|(shown, _)| *shown == id) {
-                s.shown_run = None;
-            }
-        }
-        if let Some(id) = show {
-            show_run(s, id);
-        }
-        ui.horizontal(|ui| {
-            ui.label("keep the last");
-            let limit = &mut s.settings.run_history_limit;
-            if ui
-                .add(egui::DragValue::new(limit).range(1..=crate::gui::runs::MAX_RUN_HISTORY_LIMIT))
-                .changed()
-            {
-                s.doc.runs.trim(*limit);
-            }
-            ui.label("runs (pinned ones stay)");
-        });
     }
 
     fn overlay_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
         let any = s.doc.runs.runs.iter().any(|r| r.ticked);
         ui.horizontal(|ui| {
-            ui.label("bars:");
             ui.selectable_value(&mut self.heights, Heights::Counts, "reads");
             ui.selectable_value(&mut self.heights, Heights::Shares, "shares");
             if ui
@@ -367,6 +416,7 @@ impl ResultsPanel {
             }
             if ui
                 .add_enabled(any, egui::Button::new("Save table…"))
+                .on_hover_text("the ticked runs' figures as CSV or JSON")
                 .clicked()
             {
                 s.send(Command::Dialog(FileAction::ExportRunsTable));
@@ -380,30 +430,25 @@ impl ResultsPanel {
         }
         let description = s.doc.puzzle().map(|p| p.describe()).unwrap_or_default();
         let drawing = crate::compare::overlay(&ticked, self.heights, &description);
-        let table_h = 22.0 + 18.0 * ticked.len() as f32;
         let avail = ui.available_size();
-        let chart_h = (avail.y - table_h).max(120.0);
-        let (rect, response) =
-            ui.allocate_exact_size(egui::vec2(avail.x, chart_h), egui::Sense::hover());
+        let (rect, response) = ui.allocate_exact_size(
+            egui::vec2(avail.x, avail.y.max(120.0)),
+            egui::Sense::hover(),
+        );
         response
             .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "runs overlay"));
         crate::gui::painter::paint(ui.painter(), &drawing, rect, s.fonts_installed);
-        egui::Grid::new("ticked-runs-table")
-            .striped(true)
-            .show(ui, |ui| {
-                for head in TABLE_COLUMNS {
-                    ui.strong(head);
-                }
-                ui.end_row();
-                for r in &ticked {
-                    for cell in table_row(r) {
-                        ui.label(cell);
-                    }
-                    ui.end_row();
-                }
-            });
         self.overlay = Some(drawing);
     }
+}
+
+/// What the run table's buttons do to the selected run.
+#[derive(Clone, Copy)]
+enum RunAction {
+    Pin,
+    Show,
+    Rename,
+    Delete,
 }
 
 /// A kept run's best sample on the board (the status says which, or why not).
