@@ -1,6 +1,7 @@
 //! QPU working graphs: the solver's `qubits` and `couplers` as an adjacency list, and the
-//! Pegasus family generated from its definition (for the fake QPU and tests: an Advantage-sized
-//! P16 with some qubits and couplers dead, as real working graphs are).
+//! Pegasus and Zephyr families generated from their definitions (for the fake QPUs and tests: an
+//! Advantage-sized P16 and an Advantage2-sized Z(12, 4) with some qubits and couplers dead, as
+//! real working graphs are).
 //!
 //! Pegasus P(m): qubit (u, w, k, z) — orientation u (0 vertical, 1 horizontal), w < m, k < 12,
 //! z < m − 1 — has linear index `z + (m−1)(k + 12(w + m·u))`. Edges: "external" (same u, w, k;
@@ -183,6 +184,72 @@ pub fn pegasus(m: usize) -> WorkingGraph {
     WorkingGraph::new(qubits.into_iter().collect(), couplers)
 }
 
+/// The linear index of Zephyr Z(m, t) qubit (u, w, k, j, z): orientation u, major offset
+/// w < 2m + 1, k < t, minor offset j < 2, position along the line z < m.
+pub(super) fn zephyr_index(m: usize, t: usize, u: usize, w: usize, k: usize, j: usize, z: usize) -> u32 {
+    ((((u * (2 * m + 1) + w) * t + k) * 2 + j) * m + z) as u32
+}
+
+/// The Zephyr graph Z(m, t) (m ≥ 1, t ≥ 1) with linear qubit indices, as dwave-networkx's
+/// `zephyr_graph(m, t)` builds it (Boothby, Raymond, King 2021): the prelattice Q(2m + 1) of
+/// tiles with 2t vertical and 2t horizontal nodes, pairs of external edges contracted into
+/// qubits (u, w, k, j, z). Edges:
+/// - external: (u, w, k, j, z) ~ (u, w, k, j, z + 1);
+/// - odd: (u, w, k, 0, z) ~ (u, w, k, 1, z − a) for a ∈ {0, 1};
+/// - internal: (0, 2w + 1 + a(2i − 1), k, j, z) ~ (1, 2z + 1 + b(2j − 1), h, i, w) for w, z < m,
+///   h, k < t and i, j, a, b ∈ {0, 1}.
+///
+/// Z(m, t) has 4tm(2m + 1) qubits and 2t((8t + 8)m² − 2m − 3) couplers (m > 1).
+pub fn zephyr(m: usize, t: usize) -> WorkingGraph {
+    assert!(m >= 1 && t >= 1, "Zephyr needs m, t ≥ 1");
+    let big = 2 * m + 1;
+    let q = |u, w, k, j, z| zephyr_index(m, t, u, w, k, j, z);
+    let mut couplers = Vec::new();
+    for u in 0..2 {
+        for w in 0..big {
+            for k in 0..t {
+                for j in 0..2 {
+                    for z in 0..m.saturating_sub(1) {
+                        couplers.push((q(u, w, k, j, z), q(u, w, k, j, z + 1)));
+                    }
+                }
+                for a in 0..2 {
+                    for z in a..m {
+                        couplers.push((q(u, w, k, 0, z), q(u, w, k, 1, z - a)));
+                    }
+                }
+            }
+        }
+    }
+    for w in 0..m {
+        for z in 0..m {
+            for h in 0..t {
+                for k in 0..t {
+                    for i in 0..2 {
+                        for j in 0..2 {
+                            for a in 0..2 {
+                                for b in 0..2 {
+                                    // 2w + 1 + a(2i − 1) and 2z + 1 + b(2j − 1), in 0..=2m.
+                                    let wv = 2 * w + 1 + a * 2 * i - a;
+                                    let wh = 2 * z + 1 + b * 2 * j - b;
+                                    couplers.push((q(0, wv, k, j, z), q(1, wh, h, i, w)));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let qubits = (0..zephyr_num_qubits(m, t) as u32).collect();
+    WorkingGraph::new(qubits, couplers)
+}
+
+/// Qubits a Zephyr Z(m, t) chip numbers: 4·t·m·(2m + 1).
+pub fn zephyr_num_qubits(m: usize, t: usize) -> usize {
+    4 * t * m * (2 * m + 1)
+}
+
 /// Qubits a Pegasus P(m) chip numbers (fabric or not): 24·m·(m − 1).
 pub fn pegasus_num_qubits(m: usize) -> usize {
     24 * m * (m - 1)
@@ -203,6 +270,39 @@ mod tests {
         let max = p16.adjacency.iter().map(Vec::len).max().unwrap();
         assert_eq!(max, 15);
         assert_eq!(pegasus_num_qubits(16), 5760);
+    }
+
+    /// FNV-1a of the sorted edge list written `a,b;a,b;…`, and the sizes, as dwave-networkx
+    /// 1.x's `zephyr_graph(m, t)` gives them (computed with it; see tools/zephyr_reference.py).
+    #[test]
+    fn zephyr_is_dwave_networkx_s_graph_edge_for_edge() {
+        let fnv = |g: &WorkingGraph| {
+            let text = g
+                .couplers
+                .iter()
+                .map(|(a, b)| format!("{a},{b}"))
+                .collect::<Vec<_>>()
+                .join(";");
+            let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+            for b in text.bytes() {
+                h ^= u64::from(b);
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
+            h
+        };
+        for (m, t, qubits, couplers, hash) in [
+            (2, 2, 80, 356, 0x97cf_95d8_9eef_01d4_u64),
+            (3, 4, 336, 2808, 0x2d11_95b9_6506_cd5a),
+            (12, 4, 4800, 45864, 0x36e4_9aff_5606_e686),
+        ] {
+            let z = zephyr(m, t);
+            assert_eq!((z.qubits.len(), z.couplers.len()), (qubits, couplers), "Z({m}, {t})");
+            assert_eq!(fnv(&z), hash, "Z({m}, {t}) edge set");
+            assert_eq!(zephyr_num_qubits(m, t), qubits);
+        }
+        // Inside an Advantage2-sized graph a qubit has 4t + 4 = 20 neighbours.
+        let max = zephyr(12, 4).adjacency.iter().map(Vec::len).max().unwrap();
+        assert_eq!(max, 20);
     }
 
     #[test]
