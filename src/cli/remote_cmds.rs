@@ -27,6 +27,9 @@ pub enum RemoteCommand {
     Config(DwaveArgs),
     /// List the D-Wave solvers the token may use: name, category, status, load, size.
     Solvers(DwaveArgs),
+    /// Embed a model into a QPU solver's working graph without sampling: the chains (the shape
+    /// --embedding-file reads) and their figures; kept in the embedding cache for later runs.
+    Embed(EmbedArgs),
     /// Serve the loopback fake SAPI (127.0.0.1) until interrupted; it accepts the token in
     /// DWAVE_API_TOKEN and samples submitted problems with our SA.
     FakeSapi {
@@ -65,6 +68,35 @@ pub struct DwaveArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `remote embed`.
+#[derive(Args)]
+pub struct EmbedArgs {
+    /// The model (.qubo, .coo, dimod .json or .bqm; `encode` writes a puzzle's).
+    #[arg(required_unless_present = "clear_cache")]
+    pub model: Option<std::path::PathBuf>,
+    /// Where and as whom (the solver: --solver, else the least-loaded online QPU).
+    #[command(flatten)]
+    pub dwave: DwaveArgs,
+    /// auto, clique (Pegasus and Zephyr) or heuristic.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "clique", "heuristic"])]
+    pub embedding: String,
+    /// Seed of the heuristic search.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Seconds the heuristic search may take.
+    #[arg(long, default_value_t = 30.0, value_parser = positive_seconds)]
+    pub embedding_timeout: f64,
+    /// Neither read nor write the embedding cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Write the chains to this file (JSON, the shape --embedding-file reads).
+    #[arg(short = 'o', long = "output")]
+    pub output: Option<std::path::PathBuf>,
+    /// Remove every cached embedding (and embed nothing unless a model is given).
+    #[arg(long)]
+    pub clear_cache: bool,
 }
 
 fn positive_seconds(s: &str) -> Result<f64, String> {
@@ -147,6 +179,8 @@ pub(super) fn remote(a: RemoteArgs) -> Result<i32, Failure> {
                             "name": s.name, "graph_id": s.graph_id, "category": s.category,
                             "online": s.online, "avg_load": s.avg_load,
                             "description": s.description, "size": size(s),
+                            "shape": crate::sampler::solver_shape(&s.properties),
+                            "topology": s.properties.get("topology"),
                         })
                     })
                     .collect();
@@ -160,18 +194,13 @@ pub(super) fn remote(a: RemoteArgs) -> Result<i32, Failure> {
                         s.category,
                         if s.online { "online" } else { "offline" },
                         s.avg_load.map(|l| format!("{l:.2}")).unwrap_or("-".into()),
-                        size(s)
-                            .map(|n| if s.category == "qpu" {
-                                format!("{n} working qubits")
-                            } else {
-                                format!("up to {n} variables")
-                            })
-                            .unwrap_or_default()
+                        crate::sampler::solver_shape(&s.properties)
                     );
                 }
             }
             Ok(0)
         }
+        RemoteCommand::Embed(e) => embed(e),
         RemoteCommand::FakeSapi { port } => {
             let token = ProcessEnv.var("DWAVE_API_TOKEN").ok_or_else(|| {
                 super::usage("remote fake-sapi: set DWAVE_API_TOKEN to the token the fake accepts")
@@ -200,4 +229,77 @@ pub(super) fn remote(a: RemoteArgs) -> Result<i32, Failure> {
             }
         }
     }
+}
+
+/// `remote embed MODEL`: chains for the model on the solver, and their figures.
+fn embed(a: EmbedArgs) -> Result<i32, Failure> {
+    use crate::remote::embedding_cache;
+    if a.clear_cache {
+        let folder = embedding_cache::folder(&ProcessEnv).ok_or_else(|| {
+            Failure::from("no cache folder: set QUBO_WORKBENCH_CACHE_DIR, XDG_CACHE_HOME or HOME")
+        })?;
+        let removed = embedding_cache::clear(&folder).map_err(Failure::from)?;
+        eprintln!("removed {removed} cached embedding(s) from {}", folder.display());
+    }
+    let Some(path) = &a.model else {
+        return Ok(0);
+    };
+    if let Some(out) = &a.output {
+        super::output::check_output("-o", out, super::output::Output::Text, &[path])?;
+    }
+    let file = crate::qubo::formats::read_model(path)?;
+    let model = crate::qubo::StoredModel::new(file.qubo);
+    let c = a.dwave.config()?;
+    let mut values = crate::params::ParamValues::new();
+    let mut set = |k: &str, v: serde_json::Value| {
+        values.insert(k.to_string(), v);
+    };
+    set("endpoint", json!(c.base_url()));
+    if let Some(solver) = &c.solver {
+        set("solver", json!(solver));
+    }
+    if let Some(profile) = &a.dwave.profile {
+        set("profile", json!(profile));
+    }
+    set("request_timeout_s", json!(a.dwave.request_timeout));
+    set("embedding", json!(a.embedding));
+    set("seed", json!(a.seed));
+    set("embedding_timeout_s", json!(a.embedding_timeout));
+    set("embedding_cache", json!(!a.no_cache));
+    let qpu = crate::remote::qpu::DwaveQpu::from_values(&values);
+    let report = qpu.embed(&model, &crate::sampler::RunControl::new())?;
+    let chains = embedding_cache::chains_json(&report.embedding);
+    if let Some(out) = &a.output {
+        crate::io::write_atomic(out, format!("{chains}\n").as_bytes())?;
+    }
+    let lengths: Vec<usize> = report.embedding.chains.iter().map(Vec::len).collect();
+    let mean = lengths.iter().sum::<usize>() as f64 / lengths.len().max(1) as f64;
+    if a.dwave.json {
+        print_json(&json!({
+            "solver": report.solver,
+            "shape": report.shape,
+            "working_qubits": report.working_qubits,
+            "variables": lengths.len(),
+            "method": report.method,
+            "cached": report.cached,
+            "qubits": report.embedding.num_qubits(),
+            "max_chain_length": report.embedding.max_chain_length(),
+            "mean_chain_length": mean,
+            "embed_s": report.embed_s,
+            "chains": chains,
+        }))?;
+    } else {
+        println!(
+            "{} variables on {} ({}): {} qubits, longest chain {}, mean {mean:.2} — {}{} in {:.2} s",
+            lengths.len(),
+            report.solver,
+            report.shape,
+            report.embedding.num_qubits(),
+            report.embedding.max_chain_length(),
+            report.method,
+            if report.cached { " (from the cache)" } else { "" },
+            report.embed_s
+        );
+    }
+    Ok(0)
 }

@@ -1,11 +1,12 @@
-//! A QPU run's embedding step: how the logical variables become chains (`auto`, the Pegasus
-//! clique or the heuristic search, each falling back on the other), chains read from a file in
+//! A QPU run's embedding step: how the logical variables become chains (`auto`, the clique of
+//! the solver's topology — Pegasus or Zephyr — or the heuristic search, each falling back on
+//! the other), chains read from a file in
 //! minorminer's shape, the default chain strength, and the logical QUBO laid onto the chains as
 //! the physical problem the QPU is sent.
 
 use serde_json::Value;
 
-use super::clique::pegasus_clique;
+use super::clique::{pegasus_clique, zephyr_clique};
 use super::embedding::{EmbedError, Embedding};
 use super::qp::PhysicalProblem;
 use super::topology::WorkingGraph;
@@ -17,7 +18,7 @@ pub enum EmbeddingMethod {
     /// Clique for dense models, heuristic for sparse ones; each falls back on the other.
     #[default]
     Auto,
-    /// Chains that all touch (Pegasus solvers).
+    /// Chains that all touch (Pegasus and Zephyr solvers).
     Clique,
     /// The Cai–Macready–Roy search.
     Heuristic,
@@ -48,9 +49,13 @@ pub fn choose_embedding(
     props: &Value,
     heuristic: impl Fn(usize, &[(usize, usize)], &WorkingGraph) -> Result<Embedding, EmbedError>,
 ) -> Result<(Embedding, &'static str), EmbedError> {
-    let clique = || match pegasus_shape(props) {
-        Ok(m) => pegasus_clique(n, graph, m).map(|e| (e, "clique")),
-        Err(why) => Err(EmbedError::NotFound(why)),
+    let clique = || {
+        match topology(props) {
+            Ok(Topology::Pegasus(m)) => pegasus_clique(n, graph, m),
+            Ok(Topology::Zephyr(m, t)) => zephyr_clique(n, graph, m, t),
+            Err(why) => Err(EmbedError::NotFound(why)),
+        }
+        .map(|e| (e, "clique"))
     };
     let heuristic = || heuristic(n, edges, graph).map(|e| (e, "heuristic"));
     let pairs = (n * n.saturating_sub(1) / 2).max(1) as f64;
@@ -122,21 +127,41 @@ pub fn embedding_from_json(value: &Value, n: usize) -> Result<Embedding, String>
     Ok(Embedding { chains })
 }
 
-/// P(m)'s m from a solver's `topology` property; why not when it is not Pegasus.
-fn pegasus_shape(props: &Value) -> Result<usize, String> {
+/// A QPU topology the clique construction knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Topology {
+    /// Pegasus P(m).
+    Pegasus(usize),
+    /// Zephyr Z(m, t).
+    Zephyr(usize, usize),
+}
+
+/// The solver's topology from its `topology` property; why not when it is neither Pegasus
+/// nor Zephyr (or its shape is out of range).
+pub fn topology(props: &Value) -> Result<Topology, String> {
     let topology = &props["topology"];
-    match (topology["type"].as_str(), topology["shape"][0].as_u64()) {
-        (Some("pegasus"), Some(m)) if (2..=64).contains(&m) => Ok(m as usize),
-        (Some("pegasus"), _) => Err("the solver's Pegasus shape is missing or outside 2..=64 \
-                                     (set embedding to heuristic)"
-            .to_string()),
-        (Some(kind), _) => Err(format!(
-            "the clique embedding is built for Pegasus solvers, and this one's topology is \
-             {kind} (set embedding to heuristic)"
+    let shape = |k: usize| topology["shape"][k].as_u64();
+    match (topology["type"].as_str(), shape(0), shape(1)) {
+        (Some("pegasus"), Some(m), _) if (2..=64).contains(&m) => Ok(Topology::Pegasus(m as usize)),
+        (Some("zephyr"), Some(m), t) if (1..=64).contains(&m) => {
+            // dwave-networkx's default tile is 4.
+            let t = t.unwrap_or(4);
+            if (1..=16).contains(&t) {
+                Ok(Topology::Zephyr(m as usize, t as usize))
+            } else {
+                Err(format!("the solver's Zephyr tile {t} is outside 1..=16 (set embedding to heuristic)"))
+            }
+        }
+        (Some(kind @ ("pegasus" | "zephyr")), _, _) => Err(format!(
+            "the solver's {kind} shape is missing or out of range (set embedding to heuristic)"
         )),
-        (None, _) => Err(
-            "the solver does not say its topology, which the clique embedding \
-                          needs (set embedding to heuristic)"
+        (Some(kind), _, _) => Err(format!(
+            "the clique embedding is built for Pegasus and Zephyr solvers, and this one's \
+             topology is {kind} (set embedding to heuristic)"
+        )),
+        (None, _, _) => Err(
+            "the solver does not say its topology, which the clique embedding needs (set \
+             embedding to heuristic)"
                 .to_string(),
         ),
     }

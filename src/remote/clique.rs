@@ -13,11 +13,19 @@
 //! out, and of two chains whose crossing coupler is dead the one with more such conflicts is
 //! dropped. The window [p₁, pₙ] is the narrowest that still leaves n chains (shorter chains).
 //!
+//! Zephyr (`zephyr_clique`) is the same triangle on Zephyr's lines: position p = (w, k, j) has
+//! a vertical line (0, w, k, j, ·) in column w and a horizontal line (1, w, k, j, ·) in row w;
+//! qubit z of a line covers rows (or columns) 2z + j and 2z + j + 1, and a vertical and a
+//! horizontal qubit that cover each other's row and column are coupled. Chains are about
+//! n/(4t) + 2 qubits long.
+//!
 //! Invariant: a returned embedding passes `Embedding::verify` for the complete graph on its
 //! chains (checked before returning).
 
 use super::embedding::{EmbedError, Embedding};
-use super::topology::{HORIZONTAL_OFFSETS, VERTICAL_OFFSETS, WorkingGraph, pegasus_index};
+use super::topology::{
+    HORIZONTAL_OFFSETS, VERTICAL_OFFSETS, WorkingGraph, pegasus_index, zephyr_index,
+};
 
 /// Chains for a clique of `n` variables on the Pegasus P(`m`) working graph `graph`.
 pub fn pegasus_clique(n: usize, graph: &WorkingGraph, m: usize) -> Result<Embedding, EmbedError> {
@@ -78,6 +86,151 @@ pub fn pegasus_clique(n: usize, graph: &WorkingGraph, m: usize) -> Result<Embedd
         .verify(&edges, graph)
         .map_err(|why| EmbedError::NotFound(format!("clique construction failed: {why}")))?;
     Ok(embedding)
+}
+
+/// Chains for a clique of `n` variables on the Zephyr Z(`m`, `t`) working graph `graph`: the
+/// narrowest window of major offsets whose chains, once those using a dead qubit or coupler and
+/// those whose crossings are dead are dropped, still number `n`.
+pub fn zephyr_clique(
+    n: usize,
+    graph: &WorkingGraph,
+    m: usize,
+    t: usize,
+) -> Result<Embedding, EmbedError> {
+    if !(1..=64).contains(&m) || !(1..=16).contains(&t) {
+        return Err(EmbedError::NotFound(format!(
+            "Zephyr shape ({m}, {t}) is outside 1..=64, 1..=16"
+        )));
+    }
+    if n == 0 {
+        return Ok(Embedding::default());
+    }
+    let z = ZephyrLines { graph, m, t };
+    let majors = 2 * m + 1;
+    let per_major = 2 * t;
+    let mut largest = 0;
+    // Narrowest windows first: the first that keeps n chains has the shortest chains.
+    for width in 0..majors {
+        for lo in 0..majors - width {
+            let hi = lo + width;
+            let fitting: Vec<(usize, Vec<u32>)> = (lo * per_major..(hi + 1) * per_major)
+                .filter_map(|p| z.chain(p, lo, hi).map(|c| (p, c)))
+                .collect();
+            // Dropping conflicts only shrinks a set: skip those that cannot beat the best.
+            if fitting.len() <= largest {
+                continue;
+            }
+            let kept = z.drop_conflicts(fitting);
+            largest = largest.max(kept.len());
+            if kept.len() >= n {
+                let embedding = Embedding {
+                    chains: kept.into_iter().take(n).map(|(_, c)| c).collect(),
+                };
+                let edges: Vec<(usize, usize)> = (0..n)
+                    .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+                    .collect();
+                embedding.verify(&edges, graph).map_err(|why| {
+                    EmbedError::NotFound(format!("clique construction failed: {why}"))
+                })?;
+                return Ok(embedding);
+            }
+        }
+    }
+    Err(EmbedError::NotFound(format!(
+        "no clique of {n} chains fits this working graph (Zephyr Z({m}, {t}) with {} working \
+         qubits): {}",
+        graph.qubits.len(),
+        match largest {
+            0 => "no chain fits at all".to_string(),
+            k => format!("the largest clique found has {k} chains"),
+        }
+    )))
+}
+
+/// Zephyr's lines: position p = w·2t + 2k + j.
+struct ZephyrLines<'g> {
+    graph: &'g WorkingGraph,
+    m: usize,
+    t: usize,
+}
+
+impl ZephyrLines<'_> {
+    /// (major offset, k, j) of position p.
+    fn place(&self, p: usize) -> (usize, usize, usize) {
+        let r = p % (2 * self.t);
+        (p / (2 * self.t), r / 2, r % 2)
+    }
+
+    /// The qubit of position p's line (orientation u) that covers major offset `x`.
+    fn qubit(&self, u: usize, p: usize, x: usize) -> Option<u32> {
+        let (w, k, j) = self.place(p);
+        let z = x.checked_sub(j)? / 2;
+        (z < self.m).then(|| zephyr_index(self.m, self.t, u, w, k, j, z))
+    }
+
+    fn works(&self, q: u32) -> bool {
+        self.graph.qubits.binary_search(&q).is_ok()
+    }
+
+    /// Position p's chain in window [lo, hi] of majors — its vertical line from row lo down
+    /// to its own row, its horizontal line from its own column out to hi — when every qubit
+    /// and coupler of it works.
+    fn chain(&self, p: usize, lo: usize, hi: usize) -> Option<Vec<u32>> {
+        let c = self.place(p).0;
+        let vertical = (self.qubit(0, p, lo)?..=self.qubit(0, p, c)?).collect::<Vec<u32>>();
+        let horizontal = (self.qubit(1, p, c)?..=self.qubit(1, p, hi)?).collect::<Vec<u32>>();
+        let linked = |line: &[u32]| {
+            line.iter().all(|&q| self.works(q))
+                && line.windows(2).all(|w| self.graph.coupled(w[0], w[1]))
+        };
+        let corner = self.graph.coupled(*vertical.last()?, horizontal[0]);
+        (linked(&vertical) && linked(&horizontal) && corner)
+            .then(|| vertical.into_iter().chain(horizontal).collect())
+    }
+
+    /// Whether the chains of positions a ≤ b (by major) meet: b's vertical crosses a's
+    /// horizontal at row major(a), column major(b).
+    fn meet(&self, a: usize, b: usize) -> bool {
+        let (ca, cb) = (self.place(a).0, self.place(b).0);
+        match (self.qubit(0, b, ca), self.qubit(1, a, cb)) {
+            (Some(v), Some(h)) => self.graph.coupled(v, h),
+            _ => false,
+        }
+    }
+
+    /// Drops, one at a time, the chain with the most dead crossings until none is left.
+    fn drop_conflicts(&self, mut kept: Vec<(usize, Vec<u32>)>) -> Vec<(usize, Vec<u32>)> {
+        let k = kept.len();
+        let mut conflicts: Vec<Vec<usize>> = vec![Vec::new(); k];
+        for i in 0..k {
+            for j in i + 1..k {
+                if !self.meet(kept[i].0, kept[j].0) {
+                    conflicts[i].push(j);
+                    conflicts[j].push(i);
+                }
+            }
+        }
+        let mut alive = vec![true; k];
+        let mut degree: Vec<usize> = conflicts.iter().map(Vec::len).collect();
+        while let Some((worst, _)) = degree
+            .iter()
+            .enumerate()
+            .filter(|&(i, &d)| alive[i] && d > 0)
+            .max_by_key(|&(i, &d)| (d, std::cmp::Reverse(i)))
+        {
+            alive[worst] = false;
+            for &other in &conflicts[worst] {
+                degree[other] = degree[other].saturating_sub(1);
+            }
+            degree[worst] = 0;
+        }
+        let mut index = 0;
+        kept.retain(|_| {
+            index += 1;
+            alive[index - 1]
+        });
+        kept
+    }
 }
 
 /// The vertical and horizontal lines of P(m), with how far each stays intact.
@@ -285,6 +438,26 @@ mod tests {
             err.contains("no clique of 100") && err.contains("largest clique found"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn zephyr_cliques_have_chains_of_about_n_over_4t_plus_2_and_avoid_defects() {
+        use crate::remote::topology::zephyr;
+        let z = zephyr(12, 4);
+        for n in [1, 2, 17, 80, 159] {
+            let e = zephyr_clique(n, &z, 12, 4).unwrap();
+            assert_eq!(e.chains.len(), n);
+            assert!(
+                e.max_chain_length() <= n / 16 + 3,
+                "K{n}: longest chain {}",
+                e.max_chain_length()
+            );
+        }
+        let defective = z.with_dead(20, 30, 5);
+        let e = zephyr_clique(159, &defective, 12, 4).unwrap();
+        assert_eq!(e.chains.len(), 159);
+        let err = zephyr_clique(400, &defective, 12, 4).unwrap_err().to_string();
+        assert!(err.contains("the largest clique found has"), "{err}");
     }
 
     #[test]

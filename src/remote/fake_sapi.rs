@@ -139,11 +139,43 @@ impl FakeSapi {
 }
 
 /// A 4-qubit QPU (a ring) and a hybrid BQM solver, as the protocol notes' example lists them,
-/// and an Advantage-sized QPU (`pegasus_solver(16, …)`, some qubits and couplers dead).
+/// an Advantage-sized QPU (`pegasus_solver(16, …)`) and an Advantage2-sized one
+/// (`zephyr_solver(12, 4, …)`), each with some qubits and couplers dead.
 pub fn example_solvers() -> Vec<Value> {
     let mut solvers = ring_and_hybrid_solvers();
     solvers.push(pegasus_solver("Advantage_system_mock", 16, 0.01, 0.005, 4));
+    solvers.push(zephyr_solver("Advantage2_system_mock", 12, 4, 20, 30, 5));
     solvers
+}
+
+/// A Zephyr Z(m, t) QPU with `dead_qubits` qubits and `dead_couplers` couplers dead (seeded),
+/// described as SAPI describes an Advantage2 system.
+pub fn zephyr_solver(
+    name: &str,
+    m: usize,
+    t: usize,
+    dead_qubits: usize,
+    dead_couplers: usize,
+    seed: u64,
+) -> Value {
+    let graph = super::topology::zephyr(m, t).with_dead(dead_qubits, dead_couplers, seed);
+    json!({
+        "identity": {"name": name, "version": {"graph_id": format!("zephyr_{m}_{t}_{seed}")}},
+        // Busier than the Advantage mock, so "the least-loaded QPU" stays that one.
+        "status": "ONLINE", "description": format!("Z({m}, {t}) mock QPU"), "avg_load": 0.3,
+        "properties": {
+            "category": "qpu", "supported_problem_types": ["qubo", "ising"],
+            "num_qubits": super::topology::zephyr_num_qubits(m, t),
+            "qubits": graph.qubits,
+            "couplers": graph.couplers.iter().map(|&(a, b)| [a, b]).collect::<Vec<_>>(),
+            "h_range": [-4.0, 4.0], "j_range": [-1.0, 1.0],
+            "extended_j_range": [-2.0, 1.0],
+            "num_reads_range": [1, 10000], "annealing_time_range": [0.5, 2000.0],
+            "default_annealing_time": 20.0,
+            "topology": {"type": "zephyr", "shape": [m, t]},
+            "parameters": {"num_reads": "reads", "annealing_time": "µs", "label": "label"}
+        }
+    })
 }
 
 /// A Pegasus P(m) QPU with a fraction of its qubits and couplers dead (seeded), described as

@@ -17,6 +17,7 @@ pub mod clique;
 pub mod digital_annealer;
 pub mod dwave_config;
 pub mod embedding;
+pub mod embedding_cache;
 pub mod fake_da;
 pub mod fake_sapi;
 pub mod fujitsu;

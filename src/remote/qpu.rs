@@ -20,7 +20,8 @@ use super::RemoteError;
 use super::chains::{
     EmbeddingMethod, choose_embedding, embed_qubo, read_embedding, uniform_torque_compensation,
 };
-use super::embedding::{EmbedError, find_embedding};
+use super::embedding::{EmbedError, Embedding, find_embedding};
+use super::embedding_cache;
 use super::leap::{self, LeapSettings};
 use super::qp::{PhysicalProblem, decode_answer, encode_problem};
 use super::topology::WorkingGraph;
@@ -85,7 +86,7 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
             name: "embedding",
             ty: ParamType::Choice(&["auto", "clique", "heuristic"]),
             default: ParamDefault::Word("auto"),
-            help: "how variables become chains of qubits: clique (Pegasus solvers: chains that \
+            help: "how variables become chains of qubits: clique (Pegasus and Zephyr solvers: chains that \
                    all touch each other, so any model up to about 12·(m − 1) variables embeds, \
                    in milliseconds), heuristic (the Cai–Macready–Roy search: shorter chains on \
                    sparse models), or auto (clique for dense models, heuristic otherwise, each \
@@ -115,6 +116,16 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
             alias: None,
             exposed: true,
         },
+        ParamSpec {
+            name: "embedding_cache",
+            ty: ParamType::Bool,
+            default: ParamDefault::Bool(true),
+            help: "reuse an embedding found earlier for the same model graph on the same working \
+                   graph (kept in the user's cache folder; `remote embed --clear-cache` empties \
+                   it), and keep the one found now",
+            alias: None,
+            exposed: true,
+        },
         ParamSpec::seed(
             ParamDefault::Int(1),
             "seed of the embedding search and of majority-vote ties (the same seed and solver \
@@ -132,6 +143,25 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
     plots: &[],
     effort: None,
 };
+
+/// What `DwaveQpu::embed` found.
+#[derive(Clone, Debug)]
+pub struct EmbedReport {
+    /// The solver embedded into.
+    pub solver: String,
+    /// Its topology and size in words.
+    pub shape: String,
+    /// Its working qubits.
+    pub working_qubits: usize,
+    /// The chains.
+    pub embedding: Embedding,
+    /// The method that found them (`clique`, `heuristic`; a cached entry keeps its finder's).
+    pub method: String,
+    /// Whether they came from the cache.
+    pub cached: bool,
+    /// Seconds taken, connection included.
+    pub embed_s: f64,
+}
 
 /// The QPU sampler's settings.
 #[derive(Clone, Debug, Default)]
@@ -154,6 +184,8 @@ pub struct DwaveQpu {
     pub embedding_file: Option<String>,
     /// Seconds the embedding search may take.
     pub embedding_timeout_s: f64,
+    /// Reuse and keep embeddings in the cache folder.
+    pub embedding_cache: bool,
     /// An environment to read instead of the process's (tests).
     pub environment: Option<BTreeMap<String, String>>,
 }
@@ -188,6 +220,10 @@ impl DwaveQpu {
                 .get("embedding_timeout_s")
                 .and_then(Value::as_f64)
                 .unwrap_or(30.0),
+            embedding_cache: values
+                .get("embedding_cache")
+                .and_then(Value::as_bool)
+                .unwrap_or(true),
             environment: None,
         }
     }
@@ -196,6 +232,75 @@ impl DwaveQpu {
     pub fn with_environment(mut self, env: BTreeMap<String, String>) -> Self {
         self.environment = Some(env);
         self
+    }
+
+    /// Chains for the model graph (`n` variables, `edges`) on `graph` by the chosen method,
+    /// from the cache when an earlier run found them (then kept there); the method's name, and
+    /// whether it came from the cache.
+    fn embed_on(
+        &self,
+        n: usize,
+        edges: &[(usize, usize)],
+        graph: &WorkingGraph,
+        props: &Value,
+        env: &dyn super::dwave_config::Environment,
+        control: &RunControl,
+    ) -> Result<(Embedding, String, bool), EmbedError> {
+        let folder = self
+            .embedding_cache
+            .then(|| embedding_cache::folder(env))
+            .flatten();
+        let key = embedding_cache::key(n, edges, graph, self.embedding.name());
+        if let Some(f) = &folder
+            && let Some((e, method)) = embedding_cache::load(f, &key, edges, graph, n)
+        {
+            return Ok((e, method, true));
+        }
+        let budget = std::time::Duration::from_secs_f64(self.embedding_timeout_s);
+        let (e, method) = choose_embedding(self.embedding, n, edges, graph, props, |n, edges, g| {
+            find_embedding(n, edges, g, self.seed, budget, &|| control.is_cancelled())
+        })?;
+        if let Some(f) = &folder {
+            // A cache that cannot be written costs the next run a search, nothing more.
+            let _ = embedding_cache::store(f, &key, &e, method);
+        }
+        Ok((e, method.to_string(), false))
+    }
+
+    /// Embeds `model` into the chosen solver's working graph without sampling (`remote
+    /// embed`): the chains, the solver, the method, whether the cache had them, and the time.
+    pub fn embed(&self, model: &dyn Model, control: &RunControl) -> Result<EmbedReport, SampleError> {
+        let t0 = Instant::now();
+        let env = super::environment(&self.environment);
+        let conn = leap::connect(&self.leap, "qpu", "qubo", env)?;
+        let props = &conn.solver.properties;
+        let graph = WorkingGraph::from_properties(props)?;
+        let qubo = super::model_qubo(model)?;
+        let n = qubo.num_variables();
+        let edges: Vec<(usize, usize)> = qubo
+            .couplings()
+            .iter()
+            .filter(|c| c.value != 0.0)
+            .map(|c| (c.i as usize, c.j as usize))
+            .collect();
+        let (embedding, method, cached) = self
+            .embed_on(n, &edges, &graph, props, env, control)
+            .map_err(|e| match e {
+                EmbedError::NotFound(why) => SampleError::ModelNotSupported(format!(
+                    "no embedding into {}: {why}",
+                    conn.solver.name
+                )),
+                EmbedError::Cancelled => SampleError::ModelNotSupported("cancelled".into()),
+            })?;
+        Ok(EmbedReport {
+            solver: conn.solver.name.clone(),
+            shape: crate::sampler::solver_shape(props),
+            working_qubits: graph.qubits.len(),
+            embedding,
+            method,
+            cached,
+            embed_s: t0.elapsed().as_secs_f64(),
+        })
     }
 
     fn run(&self, model: &dyn Model, control: &RunControl) -> Result<SampleSet, SampleError> {
@@ -227,17 +332,14 @@ impl DwaveQpu {
             seed: Some(self.seed),
             ..SampleInfo::default()
         };
-        let budget = std::time::Duration::from_secs_f64(self.embedding_timeout_s);
         let found = match given {
             Some((path, e)) => e
                 .verify(&edges, &graph)
-                .map(|()| (e, "file"))
+                .map(|()| (e, "file".to_string(), false))
                 .map_err(|why| EmbedError::NotFound(format!("{path} does not fit: {why}"))),
-            None => choose_embedding(self.embedding, n, &edges, &graph, props, |n, edges, g| {
-                find_embedding(n, edges, g, self.seed, budget, &|| control.is_cancelled())
-            }),
+            None => self.embed_on(n, &edges, &graph, props, env, control),
         };
-        let (embedding, method) = match found {
+        let (embedding, method, cached) = match found {
             Ok(found) => found,
             Err(EmbedError::Cancelled) => return Ok(SampleSet::cancelled_without_reads(n, info)),
             Err(EmbedError::NotFound(why)) => {
@@ -333,6 +435,7 @@ impl DwaveQpu {
         d.insert("solver".into(), json!(conn.solver.name));
         d.insert("endpoint".into(), json!(conn.base_url));
         d.insert("embedding".into(), json!(method));
+        d.insert("embedding_cached".into(), json!(cached));
         d.insert("qubits_used".into(), json!(embedding.num_qubits()));
         d.insert(
             "max_chain_length".into(),
@@ -389,6 +492,7 @@ impl Sampler for DwaveQpu {
             "embedding_timeout_s".into(),
             json!(self.embedding_timeout_s),
         );
+        m.insert("embedding_cache".into(), json!(self.embedding_cache));
         Value::Object(m)
     }
 

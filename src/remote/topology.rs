@@ -126,6 +126,39 @@ impl WorkingGraph {
     }
 }
 
+impl WorkingGraph {
+    /// The graph with exactly `dead_qubits` qubits and `dead_couplers` of the remaining
+    /// couplers removed, chosen at random (`seed`): a fixture matching a reported yield.
+    pub fn with_dead(&self, dead_qubits: usize, dead_couplers: usize, seed: u64) -> Self {
+        let mut state = seed;
+        let mut pick = |len: usize, count: usize| -> BTreeSet<usize> {
+            let mut chosen = BTreeSet::new();
+            while chosen.len() < count.min(len) {
+                chosen.insert((crate::rng::splitmix64(&mut state) % len as u64) as usize);
+            }
+            chosen
+        };
+        let dead_q = pick(self.qubits.len(), dead_qubits);
+        let qubits: Vec<u32> = (0..self.qubits.len())
+            .filter(|k| !dead_q.contains(k))
+            .map(|k| self.qubits[k])
+            .collect();
+        let alive: BTreeSet<u32> = qubits.iter().copied().collect();
+        let left: Vec<(u32, u32)> = self
+            .couplers
+            .iter()
+            .copied()
+            .filter(|(a, b)| alive.contains(a) && alive.contains(b))
+            .collect();
+        let dead_c = pick(left.len(), dead_couplers);
+        let couplers = (0..left.len())
+            .filter(|k| !dead_c.contains(k))
+            .map(|k| left[k])
+            .collect();
+        WorkingGraph::new(qubits, couplers)
+    }
+}
+
 /// The Pegasus graph P(m) (m ≥ 2), fabric only, with linear qubit indices.
 pub fn pegasus(m: usize) -> WorkingGraph {
     assert!(m >= 2, "Pegasus needs m ≥ 2");

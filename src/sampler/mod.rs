@@ -228,6 +228,39 @@ pub struct ServiceSolver {
     pub properties: serde_json::Value,
 }
 
+impl ServiceSolver {
+    /// Its topology and size in a few words (`solver_shape`).
+    pub fn shape(&self) -> String {
+        solver_shape(&self.properties)
+    }
+}
+
+/// A solver's topology and size from its properties: "Zephyr Z(12, 4) · 4 780 qubits",
+/// "Pegasus P16 · 5 627 qubits", "up to 1000000 variables"; empty when it says neither.
+pub fn solver_shape(properties: &serde_json::Value) -> String {
+    let topology = &properties["topology"];
+    let shape: Vec<u64> = topology["shape"]
+        .as_array()
+        .map(|a| a.iter().filter_map(serde_json::Value::as_u64).collect())
+        .unwrap_or_default();
+    let family = match (topology["type"].as_str(), shape.as_slice()) {
+        (Some("pegasus"), [m, ..]) => Some(format!("Pegasus P{m}")),
+        (Some("zephyr"), [m, t, ..]) => Some(format!("Zephyr Z({m}, {t})")),
+        (Some("chimera"), [m, n, t, ..]) => Some(format!("Chimera C({m}, {n}, {t})")),
+        (Some(other), _) => Some(other.to_string()),
+        (None, _) => None,
+    };
+    let size = match (
+        properties["qubits"].as_array(),
+        properties["maximum_number_of_variables"].as_u64(),
+    ) {
+        (Some(q), _) => Some(format!("{} working qubits", q.len())),
+        (None, Some(n)) => Some(format!("up to {n} variables")),
+        (None, None) => None,
+    };
+    [family, size].into_iter().flatten().collect::<Vec<_>>().join(" · ")
+}
+
 /// Services are one per name.
 impl PartialEq for Service {
     fn eq(&self, other: &Self) -> bool {

@@ -164,6 +164,7 @@ impl RemoteSection {
                         ui.strong("kind");
                         ui.strong("status");
                         ui.strong("load");
+                        ui.strong("topology and size");
                         ui.end_row();
                         for solver in list {
                             let fits = solver.category == category;
@@ -183,6 +184,7 @@ impl RemoteSection {
                                     .avg_load
                                     .map_or("—".into(), |l| format!("{:.0} %", 100.0 * l)),
                             );
+                            ui.label(solver.shape());
                             ui.end_row();
                         }
                     });
