@@ -239,7 +239,10 @@ fn embed(a: EmbedArgs) -> Result<i32, Failure> {
             Failure::from("no cache folder: set QUBO_WORKBENCH_CACHE_DIR, XDG_CACHE_HOME or HOME")
         })?;
         let removed = embedding_cache::clear(&folder).map_err(Failure::from)?;
-        eprintln!("removed {removed} cached embedding(s) from {}", folder.display());
+        eprintln!(
+            "removed {removed} cached embedding(s) from {}",
+            folder.display()
+        );
     }
     let Some(path) = &a.model else {
         return Ok(0);
@@ -297,7 +300,11 @@ fn embed(a: EmbedArgs) -> Result<i32, Failure> {
             report.embedding.num_qubits(),
             report.embedding.max_chain_length(),
             report.method,
-            if report.cached { " (from the cache)" } else { "" },
+            if report.cached {
+                " (from the cache)"
+            } else {
+                ""
+            },
             report.embed_s
         );
     }

@@ -149,7 +149,9 @@ pub fn topology(props: &Value) -> Result<Topology, String> {
             if (1..=16).contains(&t) {
                 Ok(Topology::Zephyr(m as usize, t as usize))
             } else {
-                Err(format!("the solver's Zephyr tile {t} is outside 1..=16 (set embedding to heuristic)"))
+                Err(format!(
+                    "the solver's Zephyr tile {t} is outside 1..=16 (set embedding to heuristic)"
+                ))
             }
         }
         (Some(kind @ ("pegasus" | "zephyr")), _, _) => Err(format!(

@@ -456,7 +456,9 @@ mod tests {
         let defective = z.with_dead(20, 30, 5);
         let e = zephyr_clique(159, &defective, 12, 4).unwrap();
         assert_eq!(e.chains.len(), 159);
-        let err = zephyr_clique(400, &defective, 12, 4).unwrap_err().to_string();
+        let err = zephyr_clique(400, &defective, 12, 4)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("the largest clique found has"), "{err}");
     }
 

@@ -20,8 +20,12 @@ const MAX_ROUNDS: usize = 200;
 const STALE_ROUNDS: usize = 20;
 /// Rounds spent shortening chains once no qubit is shared.
 const POLISH_ROUNDS: usize = 10;
+/// Roots tried per chain while shortening (the cheapest by estimate; the smallest chain wins).
+const SHORT_CHAIN_ROOTS: usize = 12;
 /// Rounds of `tighten` at most (each re-places every chain once).
-const TIGHTEN_ROUNDS: usize = 10;
+const TIGHTEN_ROUNDS: usize = 60;
+/// Rounds of `tighten` in a row without a shorter chain before it stops.
+const TIGHTEN_PATIENCE: usize = 3;
 /// Cost of a qubit used by `k` other chains: `BASE^k` (free qubits cost 1).
 const BASE_SHIFT: u32 = 3;
 /// The largest `BASE_SHIFT` grows to (3 shared uses · 16 bits stays far below `FAR`).
@@ -274,6 +278,7 @@ fn tighten(
         search.occupy(chain);
     }
     search.strict = true;
+    let mut idle = 0;
     for _ in 0..TIGHTEN_ROUNDS {
         let mut order: Vec<usize> = (0..chains.len()).collect();
         order.sort_by_key(|&v| Reverse(chains[v].len()));
@@ -289,10 +294,12 @@ fn tighten(
             let old = std::mem::take(&mut chains[v]);
             search.release(&old);
             match search.place(&neighbours[v], chains, FAR) {
-                Ok((chain, _)) if chain.len() < old.len() => {
+                // A chain of the same size may move too: that frees room for its neighbours
+                // (it never grows, so the rounds cannot undo each other's gains).
+                Ok((chain, _)) if chain.len() <= old.len() => {
+                    shrunk |= chain.len() < old.len();
                     search.occupy(&chain);
                     chains[v] = chain;
-                    shrunk = true;
                 }
                 _ => {
                     search.occupy(&old);
@@ -300,7 +307,8 @@ fn tighten(
                 }
             }
         }
-        if !shrunk {
+        idle = if shrunk { 0 } else { idle + 1 };
+        if idle >= TIGHTEN_PATIENCE {
             break;
         }
     }
@@ -528,10 +536,47 @@ impl<'g> Search<'g> {
                 "the neighbours' chains cannot be joined on the working graph".to_string(),
             )
         })?;
+        let mut best = self.steiner_chain(root, placed, chains);
+        if self.strict {
+            // Shortening: the estimated cost only bounds a chain's size, so the next cheapest
+            // roots are built too and the smallest chain kept (minorminer's short-chain search
+            // does likewise, root by root).
+            let mut candidates: Vec<(u64, u32)> = self
+                .graph
+                .qubits
+                .iter()
+                .map(|&q| (self.cost[q as usize], q))
+                .filter(|&(c, q)| c < FAR && q != root)
+                .collect();
+            let tries = SHORT_CHAIN_ROOTS.min(candidates.len());
+            if tries > 0 {
+                candidates.select_nth_unstable(tries - 1);
+                candidates.truncate(tries);
+                for (_, q) in candidates {
+                    let chain = self.steiner_chain(q, placed, chains);
+                    if chain.len() < best.len() {
+                        best = chain;
+                    }
+                }
+            }
+        }
+        Ok((best, self.cost[root as usize]))
+    }
+
+    /// The chain rooted at `root` joining every placed neighbour's chain, as a Steiner tree
+    /// grown greedily: neighbours nearest the root first, each joined from the qubit of the
+    /// chain so far that is nearest to it (not always from the root), then pruned.
+    fn steiner_chain(&self, root: u32, placed: &[usize], chains: &[Vec<u32>]) -> Vec<u32> {
         let mut chain = vec![root];
-        for k in 0..placed.len() {
-            let mut x = root;
-            while self.dist[k][x as usize] > 0 {
+        let mut order: Vec<usize> = (0..placed.len()).collect();
+        order.sort_by_key(|&k| self.dist[k][root as usize]);
+        for k in order {
+            let dist = &self.dist[k];
+            let Some(&start) = chain.iter().min_by_key(|&&x| dist[x as usize]) else {
+                continue;
+            };
+            let mut x = start;
+            while dist[x as usize] > 0 {
                 if !chain.contains(&x) {
                     chain.push(x);
                 }
@@ -539,7 +584,7 @@ impl<'g> Search<'g> {
             }
         }
         self.prune(&mut chain, placed, chains);
-        Ok((chain, self.cost[root as usize]))
+        chain
     }
 
     /// Drops leaves of `chain` (never the root) that no neighbour needs: a leaf goes when every

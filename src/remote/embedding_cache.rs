@@ -33,18 +33,24 @@ fn fnv(words: impl Iterator<Item = u64>) -> u64 {
 /// The cache key of a model's interaction graph (`n` variables, `edges`) on `graph` by
 /// `method`: `MODEL-GRAPH-METHOD`, hashes in hex.
 pub fn key(n: usize, edges: &[(usize, usize)], graph: &WorkingGraph, method: &str) -> String {
-    let mut sorted: Vec<(usize, usize)> = edges.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
+    let mut sorted: Vec<(usize, usize)> =
+        edges.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
     sorted.sort_unstable();
     sorted.dedup();
-    let model = fnv(std::iter::once(n as u64).chain(sorted.iter().map(|&(a, b)| ((a as u64) << 32) | b as u64)));
-    let working = fnv(
-        graph
-            .qubits
-            .iter()
-            .map(|&q| u64::from(q))
-            .chain(std::iter::once(u64::MAX))
-            .chain(graph.couplers.iter().map(|&(a, b)| (u64::from(a) << 32) | u64::from(b))),
-    );
+    let model =
+        fnv(std::iter::once(n as u64)
+            .chain(sorted.iter().map(|&(a, b)| ((a as u64) << 32) | b as u64)));
+    let working = fnv(graph
+        .qubits
+        .iter()
+        .map(|&q| u64::from(q))
+        .chain(std::iter::once(u64::MAX))
+        .chain(
+            graph
+                .couplers
+                .iter()
+                .map(|&(a, b)| (u64::from(a) << 32) | u64::from(b)),
+        ));
     format!("{model:016x}-{working:016x}-{method}")
 }
 
@@ -53,8 +59,14 @@ pub fn folder(env: &dyn Environment) -> Option<PathBuf> {
     let base = env
         .var("QUBO_WORKBENCH_CACHE_DIR")
         .map(PathBuf::from)
-        .or_else(|| env.var("XDG_CACHE_HOME").map(|x| Path::new(&x).join("qubo-workbench")))
-        .or_else(|| env.var("HOME").map(|h| Path::new(&h).join(".cache/qubo-workbench")))?;
+        .or_else(|| {
+            env.var("XDG_CACHE_HOME")
+                .map(|x| Path::new(&x).join("qubo-workbench"))
+        })
+        .or_else(|| {
+            env.var("HOME")
+                .map(|h| Path::new(&h).join(".cache/qubo-workbench"))
+        })?;
     Some(base.join("embeddings"))
 }
 
@@ -85,8 +97,11 @@ pub fn store(folder: &Path, key: &str, embedding: &Embedding, method: &str) -> R
         "qubits": embedding.num_qubits(),
         "max_chain_length": embedding.max_chain_length(),
     });
-    crate::io::write_atomic(&folder.join(format!("{key}.json")), v.to_string().as_bytes())
-        .map_err(|e| e.to_string())
+    crate::io::write_atomic(
+        &folder.join(format!("{key}.json")),
+        v.to_string().as_bytes(),
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// Chains as minorminer returns them (`{"0": [qubits], …}`), the shape `embedding_file` reads.
@@ -130,7 +145,11 @@ mod tests {
         let graph = pegasus(3);
         let edges = [(0, 1), (1, 2)];
         let k = key(3, &edges, &graph, "heuristic");
-        assert_eq!(k, key(3, &[(2, 1), (1, 0), (0, 1)], &graph, "heuristic"), "order-free");
+        assert_eq!(
+            k,
+            key(3, &[(2, 1), (1, 0), (0, 1)], &graph, "heuristic"),
+            "order-free"
+        );
         assert_ne!(k, key(3, &edges, &graph, "clique"));
         assert!(load(dir.path(), &k, &edges, &graph, 3).is_none());
         let e = crate::remote::embedding::find_embedding(
@@ -147,7 +166,12 @@ mod tests {
         assert_eq!((back, method.as_str()), (e.clone(), "heuristic"));
         // A qubit of the embedding died: the entry no longer fits and is not used.
         let dead = e.chains[0][0];
-        let fewer: Vec<u32> = graph.qubits.iter().copied().filter(|&q| q != dead).collect();
+        let fewer: Vec<u32> = graph
+            .qubits
+            .iter()
+            .copied()
+            .filter(|&q| q != dead)
+            .collect();
         let damaged = WorkingGraph::new(fewer, graph.couplers.clone());
         assert!(load(dir.path(), &k, &edges, &damaged, 3).is_none());
         assert_eq!(clear(dir.path()).unwrap(), 1);

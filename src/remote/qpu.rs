@@ -257,9 +257,10 @@ impl DwaveQpu {
             return Ok((e, method, true));
         }
         let budget = std::time::Duration::from_secs_f64(self.embedding_timeout_s);
-        let (e, method) = choose_embedding(self.embedding, n, edges, graph, props, |n, edges, g| {
-            find_embedding(n, edges, g, self.seed, budget, &|| control.is_cancelled())
-        })?;
+        let (e, method) =
+            choose_embedding(self.embedding, n, edges, graph, props, |n, edges, g| {
+                find_embedding(n, edges, g, self.seed, budget, &|| control.is_cancelled())
+            })?;
         if let Some(f) = &folder {
             // A cache that cannot be written costs the next run a search, nothing more.
             let _ = embedding_cache::store(f, &key, &e, method);
@@ -269,7 +270,11 @@ impl DwaveQpu {
 
     /// Embeds `model` into the chosen solver's working graph without sampling (`remote
     /// embed`): the chains, the solver, the method, whether the cache had them, and the time.
-    pub fn embed(&self, model: &dyn Model, control: &RunControl) -> Result<EmbedReport, SampleError> {
+    pub fn embed(
+        &self,
+        model: &dyn Model,
+        control: &RunControl,
+    ) -> Result<EmbedReport, SampleError> {
         let t0 = Instant::now();
         let env = super::environment(&self.environment);
         let conn = leap::connect(&self.leap, "qpu", "qubo", env)?;

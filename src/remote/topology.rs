@@ -219,7 +219,15 @@ pub fn pegasus(m: usize) -> WorkingGraph {
 
 /// The linear index of Zephyr Z(m, t) qubit (u, w, k, j, z): orientation u, major offset
 /// w < 2m + 1, k < t, minor offset j < 2, position along the line z < m.
-pub(super) fn zephyr_index(m: usize, t: usize, u: usize, w: usize, k: usize, j: usize, z: usize) -> u32 {
+pub(super) fn zephyr_index(
+    m: usize,
+    t: usize,
+    u: usize,
+    w: usize,
+    k: usize,
+    j: usize,
+    z: usize,
+) -> u32 {
     ((((u * (2 * m + 1) + w) * t + k) * 2 + j) * m + z) as u32
 }
 
@@ -329,7 +337,11 @@ mod tests {
             (12, 4, 4800, 45864, 0x36e4_9aff_5606_e686),
         ] {
             let z = zephyr(m, t);
-            assert_eq!((z.qubits.len(), z.couplers.len()), (qubits, couplers), "Z({m}, {t})");
+            assert_eq!(
+                (z.qubits.len(), z.couplers.len()),
+                (qubits, couplers),
+                "Z({m}, {t})"
+            );
             assert_eq!(fnv(&z), hash, "Z({m}, {t}) edge set");
             assert_eq!(zephyr_num_qubits(m, t), qubits);
         }

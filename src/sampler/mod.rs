@@ -258,7 +258,11 @@ pub fn solver_shape(properties: &serde_json::Value) -> String {
         (None, Some(n)) => Some(format!("up to {n} variables")),
         (None, None) => None,
     };
-    [family, size].into_iter().flatten().collect::<Vec<_>>().join(" · ")
+    [family, size]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 /// Services are one per name.

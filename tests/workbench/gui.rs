@@ -1387,6 +1387,15 @@ fn the_remote_section_lists_solvers_runs_a_hybrid_job_and_resumes_one_left_over(
         wb.solver.remote.solvers.is_some()
     });
     assert!(h.query_by_label("Advantage_system_mock").is_some());
+    // Each solver's topology and size.
+    assert!(
+        h.query_by_label("Pegasus P16 · 5572 working qubits")
+            .is_some()
+    );
+    assert!(
+        h.query_by_label("Zephyr Z(12, 4) · 4780 working qubits")
+            .is_some()
+    );
     h.get_by_label("hybrid_binary_quadratic_model_version2")
         .click();
     frames(&mut h);

@@ -25,8 +25,14 @@ fn solvers_are_listed_with_identity_status_and_category() {
     let fake = FakeSapi::start(TOKEN, example_solvers()).unwrap();
     let sapi = client(&fake, TOKEN, 5000);
     let solvers = sapi.solvers().unwrap();
-    assert_eq!(solvers.len(), 3);
+    assert_eq!(solvers.len(), 4);
     assert!(solvers[2].properties["qubits"].as_array().unwrap().len() > 5500);
+    // The Advantage2 mock: Z(12, 4), 4 800 qubits less the 20 dead.
+    assert_eq!(solvers[3].properties["topology"]["type"], "zephyr");
+    assert_eq!(
+        solvers[3].properties["qubits"].as_array().unwrap().len(),
+        4780
+    );
     assert_eq!(solvers[0].name, "Advantage_mock");
     assert_eq!(solvers[0].graph_id.as_deref(), Some("ring_4"));
     assert_eq!(solvers[0].category, "qpu");
@@ -872,4 +878,116 @@ fn an_unknown_solver_or_problem_id_is_named_as_the_users_mistake() {
         err.contains("no problem 'no-such-id' on this account"),
         "{err}"
     );
+}
+
+/// Advantage2: the Zephyr solver is listed with its topology, its working graph read, a
+/// presolved Sudoku embedded by clique and by the heuristic and solved with tabu polishing;
+/// the second run finds its embedding in the cache and spends no time searching.
+#[test]
+fn a_zephyr_solver_embeds_and_solves_a_presolved_sudoku_and_caches_the_embedding() {
+    let fake = FakeSapi::start(TOKEN, example_solvers()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_qubo-workbench"))
+            .args(args)
+            .args(["--endpoint", &fake.base_url])
+            .env_clear()
+            .env("HOME", dir.path())
+            .env("QUBO_WORKBENCH_CACHE_DIR", &cache)
+            .env("DWAVE_API_TOKEN", TOKEN)
+            .output()
+            .unwrap()
+    };
+    let v = stdout_json(&run(&["remote", "solvers", "--json"]));
+    let zephyr = v["solvers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "Advantage2_system_mock")
+        .expect("the Advantage2 mock is listed");
+    assert_eq!(zephyr["shape"], "Zephyr Z(12, 4) · 4780 working qubits");
+    // The presolved 4×4 and 9×9 Sudokus as models.
+    let model = |name: &str| {
+        let out = dir.path().join(format!("{name}.coo"));
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_qubo-workbench"))
+            .args([
+                "encode",
+                &format!("{}/puzzles/sudoku/{name}.txt", env!("CARGO_MANIFEST_DIR")),
+            ])
+            .args(["--presolve", "-o", out.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        out.to_str().unwrap().to_string()
+    };
+    let (small, e96) = (model("shidoku-6givens"), model("euler96_g1"));
+    let embed = |m: &str, method: &str| {
+        stdout_json(&run(&[
+            "remote",
+            "embed",
+            m,
+            "--solver",
+            "Advantage2_system_mock",
+            "--embedding",
+            method,
+            "--json",
+        ]))
+    };
+    let clique = embed(&e96, "clique");
+    assert_eq!(clique["method"], "clique");
+    assert_eq!(clique["variables"], 159);
+    assert_eq!(clique["chains"].as_object().unwrap().len(), 159);
+    // About n/(4t) + 2 qubits, one more where dead qubits widen the window.
+    let longest = clique["max_chain_length"].as_u64().unwrap();
+    assert!(longest <= 159 / 16 + 4, "longest chain {longest}");
+    assert_eq!(clique["cached"], false);
+    let again = embed(&e96, "clique");
+    assert_eq!(
+        again["cached"], true,
+        "the second embedding comes from the cache"
+    );
+    assert_eq!(again["chains"], clique["chains"]);
+    let heuristic = embed(&small, "heuristic");
+    assert_eq!(heuristic["method"], "heuristic");
+    assert!(heuristic["qubits"].as_u64().unwrap() >= heuristic["variables"].as_u64().unwrap());
+    // Sampled on the Zephyr mock with tabu polishing: the heuristic's embedding is the cached
+    // one (the same model graph on the same working graph), so no search runs.
+    let solve = |puzzle: &str| {
+        run(&[
+            "solve",
+            &format!("{}/puzzles/sudoku/{puzzle}.txt", env!("CARGO_MANIFEST_DIR")),
+            "--presolve",
+            "--sampler",
+            "dwave-qpu",
+            "--solver",
+            "Advantage2_system_mock",
+            "--embedding",
+            "heuristic",
+            "--postprocess",
+            "tabu",
+            "--num-reads",
+            "20",
+            "--json",
+        ])
+    };
+    let out = solve("shidoku-6givens");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let d = &v["sampler_details"];
+    assert_eq!(d["solver"], "Advantage2_system_mock");
+    assert_eq!(d["embedding_cached"], true, "{d}");
+    assert_eq!(
+        v["best"]["valid"], true,
+        "tabu polishing finds the answer: {v}"
+    );
+    // Emptied, the cache makes the next run search again.
+    let o = run(&["remote", "embed", "--clear-cache"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("removed 2 cached embedding(s)"));
+    let again = embed(&small, "heuristic");
+    assert_eq!(again["cached"], false);
 }
