@@ -147,6 +147,35 @@ pub fn zephyr_clique(
     )))
 }
 
+/// Which of `k` chains survive when, one at a time, the chain with the most dead crossings
+/// (`meet(i, j)` false, i < j) is dropped until none is left; ties drop the later chain.
+fn survivors(k: usize, meet: impl Fn(usize, usize) -> bool) -> Vec<bool> {
+    let mut conflicts: Vec<Vec<usize>> = vec![Vec::new(); k];
+    for i in 0..k {
+        for j in i + 1..k {
+            if !meet(i, j) {
+                conflicts[i].push(j);
+                conflicts[j].push(i);
+            }
+        }
+    }
+    let mut alive = vec![true; k];
+    let mut degree: Vec<usize> = conflicts.iter().map(Vec::len).collect();
+    while let Some((worst, _)) = degree
+        .iter()
+        .enumerate()
+        .filter(|&(i, &d)| alive[i] && d > 0)
+        .max_by_key(|&(i, &d)| (d, std::cmp::Reverse(i)))
+    {
+        alive[worst] = false;
+        for &other in &conflicts[worst] {
+            degree[other] = degree[other].saturating_sub(1);
+        }
+        degree[worst] = 0;
+    }
+    alive
+}
+
 /// Zephyr's lines: position p = w·2t + 2k + j.
 struct ZephyrLines<'g> {
     graph: &'g WorkingGraph,
@@ -200,30 +229,7 @@ impl ZephyrLines<'_> {
 
     /// Drops, one at a time, the chain with the most dead crossings until none is left.
     fn drop_conflicts(&self, mut kept: Vec<(usize, Vec<u32>)>) -> Vec<(usize, Vec<u32>)> {
-        let k = kept.len();
-        let mut conflicts: Vec<Vec<usize>> = vec![Vec::new(); k];
-        for i in 0..k {
-            for j in i + 1..k {
-                if !self.meet(kept[i].0, kept[j].0) {
-                    conflicts[i].push(j);
-                    conflicts[j].push(i);
-                }
-            }
-        }
-        let mut alive = vec![true; k];
-        let mut degree: Vec<usize> = conflicts.iter().map(Vec::len).collect();
-        while let Some((worst, _)) = degree
-            .iter()
-            .enumerate()
-            .filter(|&(i, &d)| alive[i] && d > 0)
-            .max_by_key(|&(i, &d)| (d, std::cmp::Reverse(i)))
-        {
-            alive[worst] = false;
-            for &other in &conflicts[worst] {
-                degree[other] = degree[other].saturating_sub(1);
-            }
-            degree[worst] = 0;
-        }
+        let alive = survivors(kept.len(), |i, j| self.meet(kept[i].0, kept[j].0));
         let mut index = 0;
         kept.retain(|_| {
             index += 1;
@@ -347,29 +353,8 @@ impl<'g> Lines<'g> {
 
     /// Drops, one at a time, the chain with the most dead crossings until none is left.
     fn drop_conflicts(&self, mut kept: Vec<usize>) -> Vec<usize> {
-        let mut conflicts: Vec<Vec<usize>> = vec![Vec::new(); kept.len()];
-        for i in 0..kept.len() {
-            for j in i + 1..kept.len() {
-                if !self.meets[kept[i] * 12 * self.m + kept[j]] {
-                    conflicts[i].push(j);
-                    conflicts[j].push(i);
-                }
-            }
-        }
-        let mut alive = vec![true; kept.len()];
-        let mut degree: Vec<usize> = conflicts.iter().map(Vec::len).collect();
-        while let Some((worst, _)) = degree
-            .iter()
-            .enumerate()
-            .filter(|&(i, &d)| alive[i] && d > 0)
-            .max_by_key(|&(i, &d)| (d, std::cmp::Reverse(i)))
-        {
-            alive[worst] = false;
-            for &other in &conflicts[worst] {
-                degree[other] = degree[other].saturating_sub(1);
-            }
-            degree[worst] = 0;
-        }
+        let positions = 12 * self.m;
+        let alive = survivors(kept.len(), |i, j| self.meets[kept[i] * positions + kept[j]]);
         let mut index = 0;
         kept.retain(|_| {
             index += 1;

@@ -144,6 +144,28 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
     effort: None,
 };
 
+/// What embedding needs: the solver's working graph, the model's QUBO and its interaction
+/// graph (the couplings that are not zero).
+struct EmbeddingInput {
+    graph: WorkingGraph,
+    qubo: crate::qubo::Qubo,
+    edges: Vec<(usize, usize)>,
+}
+
+impl EmbeddingInput {
+    fn read(props: &Value, model: &dyn Model) -> Result<Self, SampleError> {
+        let graph = WorkingGraph::from_properties(props)?;
+        let qubo = super::model_qubo(model)?;
+        let edges = qubo
+            .couplings()
+            .iter()
+            .filter(|c| c.value != 0.0)
+            .map(|c| (c.i as usize, c.j as usize))
+            .collect();
+        Ok(EmbeddingInput { graph, qubo, edges })
+    }
+}
+
 /// What `DwaveQpu::embed` found.
 #[derive(Clone, Debug)]
 pub struct EmbedReport {
@@ -279,15 +301,8 @@ impl DwaveQpu {
         let env = super::environment(&self.environment);
         let conn = leap::connect(&self.leap, "qpu", "qubo", env)?;
         let props = &conn.solver.properties;
-        let graph = WorkingGraph::from_properties(props)?;
-        let qubo = super::model_qubo(model)?;
+        let EmbeddingInput { graph, qubo, edges } = EmbeddingInput::read(props, model)?;
         let n = qubo.num_variables();
-        let edges: Vec<(usize, usize)> = qubo
-            .couplings()
-            .iter()
-            .filter(|c| c.value != 0.0)
-            .map(|c| (c.i as usize, c.j as usize))
-            .collect();
         let (embedding, method, cached) = self
             .embed_on(n, &edges, &graph, props, env, control)
             .map_err(|e| match e {
@@ -321,15 +336,8 @@ impl DwaveQpu {
         let env = super::environment(&self.environment);
         let conn = leap::connect(&self.leap, "qpu", "qubo", env)?;
         let props = &conn.solver.properties;
-        let graph = WorkingGraph::from_properties(props)?;
-        let qubo = super::model_qubo(model)?;
+        let EmbeddingInput { graph, qubo, edges } = EmbeddingInput::read(props, model)?;
         let n = qubo.num_variables();
-        let edges: Vec<(usize, usize)> = qubo
-            .couplings()
-            .iter()
-            .filter(|c| c.value != 0.0)
-            .map(|c| (c.i as usize, c.j as usize))
-            .collect();
         let mut info = SampleInfo {
             sampler: ENTRY.name.into(),
             params: self.params(),
