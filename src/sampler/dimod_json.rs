@@ -26,6 +26,7 @@ pub struct DimodSampleSet {
     pub vectors: Map<String, Value>,
 }
 
+/// A problem's text (callers add where it was: the bq answer, a file's name).
 fn bad(what: impl std::fmt::Display) -> String {
     what.to_string()
 }
