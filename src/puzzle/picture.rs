@@ -55,6 +55,9 @@ pub struct DrawStyle {
     /// The answer key: the solution's entries all alike, no givens told apart, no referee marks
     /// or captions.
     pub answer: bool,
+    /// The kind's own caption line (edge matching's score); left out under a title line,
+    /// which says the same.
+    pub caption: bool,
 }
 
 impl Default for DrawStyle {
@@ -62,6 +65,7 @@ impl Default for DrawStyle {
         DrawStyle {
             piece_numbers: true,
             answer: false,
+            caption: true,
         }
     }
 }
@@ -117,6 +121,7 @@ impl AnyPuzzle {
         let style = DrawStyle {
             piece_numbers: options.piece_numbers,
             answer: options.show == Show::Solution,
+            caption: !options.title,
         };
         let probabilities = probabilities.filter(|_| options.probabilities);
         let mut d = self.draw_styled(solution, probabilities, &style);

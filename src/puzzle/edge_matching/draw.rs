@@ -64,21 +64,27 @@ pub fn cell_origin(p: &EdgeMatching, r: usize, c: usize) -> [f32; 2] {
 pub(super) fn draw(p: &EdgeMatching, solution: Option<&EdgeSolution>) -> Drawing {
     let layout = p.layout_solution();
     let numbered = solution.is_none_or(|s| *s == layout);
-    draw_with(p, solution, numbered, false)
+    draw_with(p, solution, numbered, false, true)
 }
 
 /// The picture with piece numbers on any arrangement or none; `answer` draws the pieces only
-/// (no fixed-piece frames, mismatch marks or caption).
+/// (no fixed-piece frames, mismatch marks or caption); `with_caption` false leaves the score
+/// line out (a picture with a title line says it there).
 pub(super) fn draw_with(
     p: &EdgeMatching,
     solution: Option<&EdgeSolution>,
     numbered: bool,
     answer: bool,
+    with_caption: bool,
 ) -> Drawing {
     let (rows, cols) = (p.rows(), p.cols());
     let width = picture_width(p);
     let x0 = board_x(p);
-    let caption_height = if answer { 0.0 } else { CAPTION };
+    let caption_height = if answer || !with_caption {
+        0.0
+    } else {
+        CAPTION
+    };
     let mut d = Drawing::new(width, rows as f32 + 2.0 * MARGIN + caption_height);
     let layout = p.layout_solution();
     let shown = solution.unwrap_or(&layout);
@@ -190,6 +196,9 @@ pub(super) fn draw_with(
     } else {
         format!("{}×{} · {} pieces", rows, cols, p.pieces().len())
     };
+    if !with_caption {
+        return d;
+    }
     // Em size so the caption (about 0.55 em per character) fits the picture's width.
     let size = (0.9 * width / (0.55 * caption.chars().count() as f32)).min(0.32);
     d.push(Shape::Text {

@@ -789,7 +789,13 @@ impl Puzzle for EdgeMatching {
         _probabilities: Option<&crate::puzzle::CellProbabilities>,
         style: &crate::puzzle::picture::DrawStyle,
     ) -> Drawing {
-        draw::draw_with(self, solution, style.piece_numbers, style.answer)
+        draw::draw_with(
+            self,
+            solution,
+            style.piece_numbers,
+            style.answer,
+            style.caption,
+        )
     }
 }
 
