@@ -220,15 +220,22 @@ impl RunSummary {
         let name = path
             .file_stem()
             .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-        let at = |why: String| format!("{}: {why}", path.display());
-        match path.extension().and_then(|e| e.to_str()) {
-            Some("csv") => Self::from_csv(&text, &name).map_err(at),
-            _ => {
-                let v: Value = serde_json::from_str(&text)
-                    .map_err(|e| at(format!("not JSON ({e}); expected a dimod SampleSet")))?;
-                Self::from_dimod_json(&v, &name).map_err(at)
-            }
+        let csv = path.extension().and_then(|e| e.to_str()) == Some("csv");
+        let (mut run, labels) = Self::parse(&text, &path.display().to_string(), csv)?;
+        run.name = name;
+        Ok((run, labels))
+    }
+
+    /// Reads a sample set's text (our CSV when `csv`, else dimod SampleSet JSON); errors start
+    /// with `origin` (the file). The run is named after `origin` until the caller renames it.
+    pub fn parse(text: &str, origin: &str, csv: bool) -> Result<(RunSummary, Vec<String>), String> {
+        let at = |why: String| format!("{origin}: {why}");
+        if csv {
+            return Self::from_csv(text, origin).map_err(at);
         }
+        let v: Value = serde_json::from_str(text)
+            .map_err(|e| at(format!("not JSON ({e}); expected a dimod SampleSet")))?;
+        Self::from_dimod_json(&v, origin).map_err(at)
     }
 
     /// From dimod's serialized SampleSet; also the variable labels (as text).
@@ -250,7 +257,7 @@ impl RunSummary {
         );
         let info = &d.info;
         let number = |key: &str| info.get(key).and_then(Value::as_f64);
-        let reads: u64 = d.num_occurrences.iter().sum();
+        let reads = total_reads(d.num_occurrences.iter().copied())?;
         let sample_s = number("sample_s");
         let valid_fraction = valid
             .as_ref()
@@ -327,6 +334,8 @@ impl RunSummary {
                 .ok_or_else(|| format!("line {}: num_occurrences is not a count", k + 1))?;
             rows.push((energy, n, None));
         }
+        // Counts in range before anything adds them up.
+        total_reads(rows.iter().map(|r| r.1))?;
         let energies = energy_counts(rows.into_iter());
         // Labels may be quoted (with commas inside): counted, not split, past the first two.
         let labels = split_csv_header(header)
@@ -347,6 +356,22 @@ impl RunSummary {
             labels,
         ))
     }
+}
+
+/// Most reads a sample set may claim in all (every sum of counts then stays exact and cannot
+/// overflow).
+const MAX_READS: u64 = 1 << 53;
+
+/// The reads the counts add up to, or why they cannot be believed.
+fn total_reads(counts: impl Iterator<Item = u64>) -> Result<u64, String> {
+    let mut total: u64 = 0;
+    for c in counts {
+        total = total
+            .checked_add(c)
+            .filter(|&t| t <= MAX_READS)
+            .ok_or_else(|| format!("the read counts add up to more than {MAX_READS} reads"))?;
+    }
+    Ok(total)
 }
 
 /// A CSV header's fields, quotes undone.

@@ -79,7 +79,16 @@ const PARSERS: &[Parser] = &[
     ("edge-matching", |t| puzzles(Some(Kind::EdgeMatching), t)),
     ("minesweeper", |t| puzzles(Some(Kind::Minesweeper), t)),
     ("numberlink", |t| puzzles(Some(Kind::Numberlink), t)),
+    ("sample set json", |t| samples(t, false)),
+    ("sample set csv", |t| samples(t, true)),
 ];
+
+/// `compare`'s reading of saved sample sets; what reads must also overlay.
+fn samples(text: &str, csv: bool) -> Result<(), String> {
+    let (run, _) = qubo_workbench::compare::RunSummary::parse(text, ORIGIN, csv)?;
+    let _ = qubo_workbench::compare::overlay(&[&run], Default::default(), "");
+    Ok(())
+}
 
 /// Runs one parser on one input under the invariants.
 fn check(name: &str, parse: fn(&str) -> Result<(), String>, text: &str) {
@@ -106,6 +115,8 @@ fn seeds() -> Vec<String> {
         "c a model\nc offset 1.5\nc label 0 = \"a\"\np qubo 0 3 2 2\n0 0 -1\n1 1 2\n0 1 3\n1 2 -4\n"
             .to_string(),
         "# vartype=BINARY\n# n=3 offset=2\n0 0 -1\n0 1 2.5\n1 2 -3\n".to_string(),
+        "energy,num_occurrences,\"x[0]\",x1\n-1,3,1,0\n2.5,1,0,1\n".to_string(),
+        r#"{"type":"SampleSet","version":{"sampleset_schema":"3.2.0"},"num_variables":3,"num_rows":2,"sample_data":{"type":"array","data":[[5],[2]],"data_type":"uint32","shape":[2,1],"use_bytes":false},"sample_type":"int8","sample_packed":true,"vectors":{"energy":{"type":"array","data":[-1,0.5],"data_type":"float64","shape":[2],"use_bytes":false},"num_occurrences":{"type":"array","data":[3,1],"data_type":"int64","shape":[2],"use_bytes":false},"valid":{"type":"array","data":[true,false],"data_type":"bool","shape":[2],"use_bytes":false}},"variable_labels":["a","b","c"],"variable_type":"BINARY","info":{"sampler":"sa","sample_s":0.01,"ground_energy":-1}}"#.to_string(),
         r#"{"type":"BinaryQuadraticModel","version":{"bqm_schema":"3.0.0"},"use_bytes":false,"index_type":"int32","bias_type":"float64","num_variables":2,"num_interactions":1,"variable_labels":["a",["t",1]],"variable_type":"SPIN","offset":0.5,"info":{},"linear_biases":[1.0,-1.0],"quadratic_biases":[2.0],"quadratic_head":[0],"quadratic_tail":[1]}"#.to_string(),
     ];
     // The published forms the readers take, each at least once: ADC 2025 hex Minesweeper,
