@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 
 use super::loopback::Loopback;
 use super::sapi::media;
+use super::topology::WorkingGraph;
 
 /// Faults a test can switch on.
 #[derive(Clone, Debug, Default)]
@@ -159,23 +160,17 @@ pub fn zephyr_solver(
     seed: u64,
 ) -> Value {
     let graph = super::topology::zephyr(m, t).with_dead(dead_qubits, dead_couplers, seed);
-    json!({
-        "identity": {"name": name, "version": {"graph_id": format!("zephyr_{m}_{t}_{seed}")}},
-        // Busier than the Advantage mock, so "the least-loaded QPU" stays that one.
-        "status": "ONLINE", "description": format!("Z({m}, {t}) mock QPU"), "avg_load": 0.3,
-        "properties": {
-            "category": "qpu", "supported_problem_types": ["qubo", "ising"],
-            "num_qubits": super::topology::zephyr_num_qubits(m, t),
-            "qubits": graph.qubits,
-            "couplers": graph.couplers.iter().map(|&(a, b)| [a, b]).collect::<Vec<_>>(),
-            "h_range": [-4.0, 4.0], "j_range": [-1.0, 1.0],
-            "extended_j_range": [-2.0, 1.0],
-            "num_reads_range": [1, 10000], "annealing_time_range": [0.5, 2000.0],
-            "default_annealing_time": 20.0,
-            "topology": {"type": "zephyr", "shape": [m, t]},
-            "parameters": {"num_reads": "reads", "annealing_time": "µs", "label": "label"}
-        }
-    })
+    let mut solver = qpu_solver(
+        name,
+        &graph,
+        super::topology::zephyr_num_qubits(m, t),
+        json!({"type": "zephyr", "shape": [m, t]}),
+    );
+    solver["identity"]["version"]["graph_id"] = json!(format!("zephyr_{m}_{t}_{seed}"));
+    solver["description"] = json!(format!("Z({m}, {t}) mock QPU"));
+    // Busier than the Advantage mock, so "the least-loaded QPU" stays that one.
+    solver["avg_load"] = json!(0.3);
+    solver
 }
 
 /// A Pegasus P(m) QPU with a fraction of its qubits and couplers dead (seeded), described as
@@ -188,19 +183,32 @@ pub fn pegasus_solver(
     seed: u64,
 ) -> Value {
     let graph = super::topology::pegasus(m).with_defects(dead_qubits, dead_couplers, seed);
+    let mut solver = qpu_solver(
+        name,
+        &graph,
+        super::topology::pegasus_num_qubits(m),
+        json!({"type": "pegasus", "shape": [m]}),
+    );
+    solver["identity"]["version"]["graph_id"] = json!(format!("pegasus_{m}_{seed}"));
+    solver["description"] = json!(format!("P{m} mock QPU"));
+    solver
+}
+
+/// A QPU solver on `graph` as SAPI describes one (ranges of an Advantage-class system).
+fn qpu_solver(name: &str, graph: &WorkingGraph, num_qubits: usize, topology: Value) -> Value {
     json!({
-        "identity": {"name": name, "version": {"graph_id": format!("pegasus_{m}_{seed}")}},
-        "status": "ONLINE", "description": format!("P{m} mock QPU"), "avg_load": 0.05,
+        "identity": {"name": name, "version": {"graph_id": ""}},
+        "status": "ONLINE", "description": "", "avg_load": 0.05,
         "properties": {
             "category": "qpu", "supported_problem_types": ["qubo", "ising"],
-            "num_qubits": super::topology::pegasus_num_qubits(m),
+            "num_qubits": num_qubits,
             "qubits": graph.qubits,
             "couplers": graph.couplers.iter().map(|&(a, b)| [a, b]).collect::<Vec<_>>(),
             "h_range": [-4.0, 4.0], "j_range": [-1.0, 1.0],
             "extended_j_range": [-2.0, 1.0],
             "num_reads_range": [1, 10000], "annealing_time_range": [0.5, 2000.0],
             "default_annealing_time": 20.0,
-            "topology": {"type": "pegasus", "shape": [m]},
+            "topology": topology,
             "parameters": {"num_reads": "reads", "annealing_time": "µs", "label": "label"}
         }
     })

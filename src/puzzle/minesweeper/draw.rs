@@ -80,15 +80,7 @@ pub(super) fn draw(
             Cell::Unopened => probabilities.map_or(UNOPENED, |pr| probability_color(pr[k])),
             Cell::Flagged => UNOPENED,
         };
-        d.push(Shape::Rect {
-            min: [x, y],
-            max: [x + 1.0, y + 1.0],
-            fill: Some(fill),
-            stroke: Some(Stroke {
-                width: 0.03,
-                color: palette::GRID_THIN,
-            }),
-        });
+        d.push(cell_square(x, y, fill));
         match cell {
             Cell::Opened(v) if *v > 0 => d.push(Shape::Text {
                 center,
@@ -133,15 +125,7 @@ pub(super) fn draw(
             }),
         });
     }
-    d.push(Shape::Rect {
-        min: [MARGIN, MARGIN],
-        max: [MARGIN + w as f32, MARGIN + h as f32],
-        fill: None,
-        stroke: Some(Stroke {
-            width: 0.06,
-            color: palette::GRID,
-        }),
-    });
+    d.push(frame(w, h));
     if probabilities.is_some() {
         push_legend(&mut d, w as f32, MARGIN + h as f32 + 0.25);
     }
@@ -157,15 +141,7 @@ pub(super) fn draw_answer(p: &Minesweeper, solution: &MineSolution) -> Drawing {
     for k in 0..w * h {
         let [x, y] = [MARGIN + (k % w) as f32, MARGIN + (k / w) as f32];
         let center = [x + 0.5, y + 0.5];
-        d.push(Shape::Rect {
-            min: [x, y],
-            max: [x + 1.0, y + 1.0],
-            fill: Some(OPENED),
-            stroke: Some(Stroke {
-                width: 0.03,
-                color: palette::GRID_THIN,
-            }),
-        });
+        d.push(cell_square(x, y, OPENED));
         match mine(k) {
             Some(true) => d.push(Shape::Circle {
                 center,
@@ -192,7 +168,26 @@ pub(super) fn draw_answer(p: &Minesweeper, solution: &MineSolution) -> Drawing {
             None => {}
         }
     }
-    d.push(Shape::Rect {
+    d.push(frame(w, h));
+    d
+}
+
+/// A cell's square with its thin outline.
+fn cell_square(x: f32, y: f32, fill: Color) -> Shape {
+    Shape::Rect {
+        min: [x, y],
+        max: [x + 1.0, y + 1.0],
+        fill: Some(fill),
+        stroke: Some(Stroke {
+            width: 0.03,
+            color: palette::GRID_THIN,
+        }),
+    }
+}
+
+/// The board's outer frame.
+fn frame(w: usize, h: usize) -> Shape {
+    Shape::Rect {
         min: [MARGIN, MARGIN],
         max: [MARGIN + w as f32, MARGIN + h as f32],
         fill: None,
@@ -200,8 +195,7 @@ pub(super) fn draw_answer(p: &Minesweeper, solution: &MineSolution) -> Drawing {
             width: 0.06,
             color: palette::GRID,
         }),
-    });
-    d
+    }
 }
 
 /// "37%", "<1%", ">99%", "0%", "100%": whole percents that never round a possible mine to 0,
