@@ -3,7 +3,9 @@
 //! chains. Found by the heuristic of Cai, Macready and Roy (2014): place each variable at the
 //! qubit that is cheapest to reach from all its placed neighbours' chains, its chain being the
 //! union of the shortest paths there; qubits already used cost exponentially more, so repeated
-//! rip-up-and-replace rounds push chains apart until none overlap, then shorten them.
+//! rip-up-and-replace rounds push chains apart until none overlap. Then, as minorminer does,
+//! chains are shortened: each is re-placed on free qubits only, and the qubits joining two chains
+//! move to whichever is shorter (`shorten`), which is what brings the longest chain down.
 //!
 //! Invariant of a returned `Embedding` (checked by `verify`): chains are non-empty, disjoint,
 //! connected on working couplers, and every logical edge has a working coupler between its
@@ -18,14 +20,13 @@ use super::topology::WorkingGraph;
 const MAX_ROUNDS: usize = 200;
 /// Rounds without fewer shared qubits before starting afresh.
 const STALE_ROUNDS: usize = 20;
-/// Rounds spent shortening chains once no qubit is shared.
-const POLISH_ROUNDS: usize = 10;
 /// Roots tried per chain while shortening (the cheapest by estimate; the smallest chain wins).
 const SHORT_CHAIN_ROOTS: usize = 12;
-/// Rounds of `tighten` at most (each re-places every chain once).
-const TIGHTEN_ROUNDS: usize = 60;
-/// Rounds of `tighten` in a row without a shorter chain before it stops.
-const TIGHTEN_PATIENCE: usize = 3;
+/// Passes of `shorten` at most (each re-places every chain once).
+const SHORTEN_ROUNDS: usize = 60;
+/// Passes of `shorten` in a row without better chains before it stops (minorminer's
+/// `chainlength_patience` is 10).
+const SHORTEN_PATIENCE: usize = 10;
 /// Cost of a qubit used by `k` other chains: `BASE^k` (free qubits cost 1).
 const BASE_SHIFT: u32 = 3;
 /// The largest `BASE_SHIFT` grows to (3 shared uses · 16 bits stays far below `FAR`).
@@ -150,13 +151,13 @@ pub fn find_embedding(
     let mut rng = seed;
     let mut order = Vec::new();
     let mut chains: Vec<Vec<u32>> = vec![Vec::new(); n];
-    let (mut clean_rounds, mut stale, mut fewest_shared, mut attempt_round) = (0, 0, usize::MAX, 0);
+    let (mut stale, mut fewest_shared, mut attempt_round) = (0, usize::MAX, 0);
     let mut rounds = 0;
-    // The latest overlap-free chains: what a time-out during polishing still returns.
+    // The overlap-free chains, once found.
     let mut clean: Option<Vec<Vec<u32>>> = None;
     let mut timed_out = false;
     let mut last_cost = vec![FAR; n];
-    while rounds < MAX_ROUNDS && (rounds == 0 || t0.elapsed() < budget || search.shared() == 0) {
+    while rounds < MAX_ROUNDS && (rounds == 0 || t0.elapsed() < budget) {
         rounds += 1;
         if order.is_empty() || stale >= STALE_ROUNDS {
             // (Re)start from nothing, from a random variable: a placement can lock itself in
@@ -216,25 +217,10 @@ pub fn find_embedding(
         search.note_congestion();
         let shared = search.shared();
         if shared == 0 {
-            // Keep the best overlap-free chains: shortest longest chain, then fewest qubits.
-            let score = |c: &[Vec<u32>]| {
-                (
-                    c.iter().map(Vec::len).max().unwrap_or(0),
-                    c.iter().map(Vec::len).sum::<usize>(),
-                )
-            };
-            if clean
-                .as_ref()
-                .is_none_or(|best| score(&chains) < score(best))
-            {
-                clean = Some(chains.clone());
-            }
-            // Shortening starts afresh: old contests no longer say anything.
-            search.history.fill(0);
-            clean_rounds += 1;
-            if clean_rounds > POLISH_ROUNDS {
-                break;
-            }
+            // The first overlap-free chains: `shorten` does better from there than more
+            // rounds of overlap removal would.
+            clean = Some(std::mem::take(&mut chains));
+            break;
         } else if shared < fewest_shared {
             (fewest_shared, stale) = (shared, 0);
         } else {
@@ -243,7 +229,7 @@ pub fn find_embedding(
     }
     match clean {
         Some(mut chains) => {
-            tighten(&mut chains, &neighbours, &mut search, &|| {
+            shorten(&mut chains, &neighbours, &mut search, &mut rng, &|| {
                 cancelled() || t0.elapsed() >= budget
             });
             Ok(Embedding { chains })
@@ -264,55 +250,244 @@ pub fn find_embedding(
     }
 }
 
-/// Re-places each chain, longest first, on free qubits only (other chains impassable, every
-/// free qubit costing 1) and keeps the new chain when it is shorter: overlap-free chains stay
-/// overlap-free and only shrink. Rounds repeat while some chain shrinks, until `stop`.
-fn tighten(
+/// Shortens overlap-free chains, as minorminer's chain-length passes do. Each variable in turn
+/// first takes from its neighbours every qubit they can spare next to it (`steal_all`), is then
+/// re-placed on free qubits only (other chains impassable, every free qubit costing 1; the new
+/// chain is kept unless longer), and finally hands the qubits it can spare back to neighbours
+/// shorter than the longest chain (`flip_back`). A path between two chains thus belongs to
+/// whichever of them is shorter, which is what lowers the longest chain. The best chains by
+/// `length_profile` are kept; passes repeat while one improves them, until `stop`.
+fn shorten(
     chains: &mut [Vec<u32>],
     neighbours: &[Vec<usize>],
     search: &mut Search<'_>,
+    rng: &mut u64,
     stop: &dyn Fn() -> bool,
 ) {
     search.usage.fill(0);
+    let mut owners = Owners::new(search.graph, chains);
     for chain in chains.iter() {
         search.occupy(chain);
     }
     search.strict = true;
-    let mut idle = 0;
-    for _ in 0..TIGHTEN_ROUNDS {
-        let mut order: Vec<usize> = (0..chains.len()).collect();
-        order.sort_by_key(|&v| Reverse(chains[v].len()));
-        let mut shrunk = false;
-        for v in order {
+    let mut best = chains.to_vec();
+    let mut best_profile = length_profile(chains);
+    let mut target = best_profile.first().copied().unwrap_or(0);
+    let mut patience = SHORTEN_PATIENCE;
+    'passes: for _ in 0..SHORTEN_ROUNDS {
+        let start = (crate::rng::splitmix64(rng) % chains.len().max(1) as u64) as usize;
+        let mut improved = false;
+        for v in placement_order(neighbours, start) {
             if stop() {
-                search.strict = false;
-                return;
+                break 'passes;
             }
-            if chains[v].len() <= 1 {
-                continue;
-            }
+            owners.steal_all(v, chains, neighbours);
             let old = std::mem::take(&mut chains[v]);
             search.release(&old);
-            match search.place(&neighbours[v], chains, FAR) {
-                // A chain of the same size may move too: that frees room for its neighbours
-                // (it never grows, so the rounds cannot undo each other's gains).
-                Ok((chain, _)) if chain.len() <= old.len() => {
-                    shrunk |= chain.len() < old.len();
-                    search.occupy(&chain);
-                    chains[v] = chain;
-                }
-                _ => {
-                    search.occupy(&old);
-                    chains[v] = old;
-                }
+            owners.clear(&old);
+            // A chain of `old.len()` qubits lies within that many steps of every neighbour,
+            // so nothing farther needs searching.
+            let chain = match search.place(&neighbours[v], chains, old.len() as u64) {
+                Ok((chain, _)) if chain.len() <= old.len() => chain,
+                _ => old,
+            };
+            search.occupy(&chain);
+            owners.set(&chain, v);
+            chains[v] = chain;
+            owners.flip_back(v, target, chains, neighbours);
+            let profile = length_profile(chains);
+            if profile < best_profile {
+                best.clone_from_slice(chains);
+                target = profile[0];
+                best_profile = profile;
+                improved = true;
             }
         }
-        idle = if shrunk { 0 } else { idle + 1 };
-        if idle >= TIGHTEN_PATIENCE {
+        patience = if improved {
+            SHORTEN_PATIENCE
+        } else {
+            patience - 1
+        };
+        if patience == 0 {
             break;
         }
     }
+    chains.clone_from_slice(&best);
     search.strict = false;
+}
+
+/// Chain lengths, longest first: compared lexicographically, fewer long chains win (the order
+/// minorminer ranks embeddings by once none overlap).
+fn length_profile(chains: &[Vec<u32>]) -> Vec<usize> {
+    let mut lengths: Vec<usize> = chains.iter().map(Vec::len).collect();
+    lengths.sort_unstable_by(|a, b| b.cmp(a));
+    lengths
+}
+
+/// Which variable's chain holds each qubit, for overlap-free chains: lets a qubit move from one
+/// chain to a neighbour's while every chain stays connected and touching all its neighbours.
+struct Owners<'g> {
+    graph: &'g WorkingGraph,
+    owner: Vec<u32>,
+    /// Couplers from the chain being examined to each variable's chain (scratch, kept zero).
+    touching: Vec<u32>,
+    /// Generation marks of the connectivity search (scratch).
+    mark: Vec<u32>,
+    generation: u32,
+}
+
+const FREE: u32 = u32::MAX;
+
+impl<'g> Owners<'g> {
+    fn new(graph: &'g WorkingGraph, chains: &[Vec<u32>]) -> Self {
+        let mut owner = vec![FREE; graph.adjacency.len()];
+        for (v, chain) in chains.iter().enumerate() {
+            for &q in chain {
+                owner[q as usize] = v as u32;
+            }
+        }
+        Owners {
+            graph,
+            owner,
+            touching: vec![0; chains.len()],
+            mark: vec![0; graph.adjacency.len()],
+            generation: 0,
+        }
+    }
+
+    fn set(&mut self, chain: &[u32], v: usize) {
+        for &q in chain {
+            self.owner[q as usize] = v as u32;
+        }
+    }
+
+    fn clear(&mut self, chain: &[u32]) {
+        for &q in chain {
+            self.owner[q as usize] = FREE;
+        }
+    }
+
+    /// Moves into `v` every qubit of each neighbour's chain, next to `v`'s, that the neighbour
+    /// can spare.
+    fn steal_all(&mut self, v: usize, chains: &mut [Vec<u32>], neighbours: &[Vec<usize>]) {
+        for &u in &neighbours[v] {
+            while let Some(q) = self.spare(u, v, chains, neighbours) {
+                self.give(q, u, v, chains);
+            }
+        }
+    }
+
+    /// Hands qubits `v` can spare to each neighbour next to them, while that neighbour's chain
+    /// is shorter than `target`.
+    fn flip_back(
+        &mut self,
+        v: usize,
+        target: usize,
+        chains: &mut [Vec<u32>],
+        neighbours: &[Vec<usize>],
+    ) {
+        for &u in &neighbours[v] {
+            while chains[u].len() < target {
+                match self.spare(v, u, chains, neighbours) {
+                    Some(q) => self.give(q, v, u, chains),
+                    None => break,
+                }
+            }
+        }
+    }
+
+    fn give(&mut self, q: u32, from: usize, to: usize, chains: &mut [Vec<u32>]) {
+        let chains_from = &mut chains[from];
+        if let Some(i) = chains_from.iter().position(|&x| x == q) {
+            chains_from.swap_remove(i);
+        }
+        chains[to].push(q);
+        self.owner[q as usize] = to as u32;
+    }
+
+    /// A qubit of `from`'s chain next to `to`'s chain that `from` can do without: the rest stays
+    /// connected and still touches every neighbour's chain (`to`'s through the moved qubit).
+    fn spare(
+        &mut self,
+        from: usize,
+        to: usize,
+        chains: &[Vec<u32>],
+        neighbours: &[Vec<usize>],
+    ) -> Option<u32> {
+        let chain = &chains[from];
+        if chain.len() < 2 {
+            return None;
+        }
+        let adjacency = &self.graph.adjacency;
+        // How many couplers join `from`'s chain to each other chain.
+        for &a in chain {
+            for &n in &adjacency[a as usize] {
+                let o = self.owner[n as usize];
+                if o != FREE && o as usize != from {
+                    self.touching[o as usize] += 1;
+                }
+            }
+        }
+        let mut found = None;
+        for &q in chain {
+            let next_to_target = adjacency[q as usize]
+                .iter()
+                .any(|&n| self.owner[n as usize] as usize == to);
+            if !next_to_target {
+                continue;
+            }
+            // Every neighbour `q` touches must keep a coupler without it.
+            let needed = neighbours[from].iter().any(|&w| {
+                w != to && {
+                    let own = adjacency[q as usize]
+                        .iter()
+                        .filter(|&&n| self.owner[n as usize] as usize == w)
+                        .count() as u32;
+                    own > 0 && self.touching[w] <= own
+                }
+            });
+            if !needed && self.connected_without(chain, q, from) {
+                found = Some(q);
+                break;
+            }
+        }
+        for &a in chain {
+            for &n in &adjacency[a as usize] {
+                let o = self.owner[n as usize];
+                if o != FREE {
+                    self.touching[o as usize] = 0;
+                }
+            }
+        }
+        found
+    }
+
+    /// Whether `chain` (of variable `v`) without `q` is still connected.
+    fn connected_without(&mut self, chain: &[u32], q: u32, v: usize) -> bool {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.mark.fill(0);
+            self.generation = 1;
+        }
+        let g = self.generation;
+        let Some(&first) = chain.iter().find(|&&x| x != q) else {
+            return false;
+        };
+        self.mark[q as usize] = g;
+        self.mark[first as usize] = g;
+        let mut stack = vec![first];
+        let mut reached = 1;
+        while let Some(x) = stack.pop() {
+            for &n in &self.graph.adjacency[x as usize] {
+                if self.owner[n as usize] as usize == v && self.mark[n as usize] != g {
+                    self.mark[n as usize] = g;
+                    reached += 1;
+                    stack.push(n);
+                }
+            }
+        }
+        reached == chain.len() - 1
+    }
 }
 
 /// Takes each shared qubit out of the chains that do not need it (their chain stays connected
@@ -714,6 +889,35 @@ mod tests {
             .collect();
         let e = find_embedding(side * side, &grid, &graph, 2, LONG, &|| false).unwrap();
         e.verify(&grid, &graph).unwrap();
+    }
+
+    #[test]
+    fn a_path_between_two_chains_goes_to_the_shorter_one() {
+        // Qubits 0–1–2–3–4 in a row, plus 5 hanging off 1; variables 0 (chain 0, 1, 2, 3) and
+        // 1 (chain 4) are coupled, and variable 2 (chain 5) is coupled to variable 0.
+        let graph = WorkingGraph::new(
+            (0..6).collect(),
+            vec![(0, 1), (1, 2), (2, 3), (3, 4), (1, 5)],
+        );
+        let neighbours = vec![vec![1, 2], vec![0], vec![0]];
+        let mut chains = vec![vec![0, 1, 2, 3], vec![4], vec![5]];
+        let mut owners = Owners::new(&graph, &chains);
+        // Variable 0 gives its spare qubits to variable 1 until 1's chain has 3 qubits; qubit 1
+        // stays, as variable 2 needs it and the chain must stay connected.
+        owners.flip_back(0, 3, &mut chains, &neighbours);
+        chains.iter_mut().for_each(|c| c.sort_unstable());
+        assert_eq!(chains, vec![vec![0, 1], vec![2, 3, 4], vec![5]]);
+        let edges = [(0, 1), (0, 2)];
+        Embedding {
+            chains: chains.clone(),
+        }
+        .verify(&edges, &graph)
+        .unwrap();
+        // Taking everything back: variable 0 steals all its neighbours can spare.
+        owners.steal_all(0, &mut chains, &neighbours);
+        chains.iter_mut().for_each(|c| c.sort_unstable());
+        assert_eq!(chains, vec![vec![0, 1, 2, 3], vec![4], vec![5]]);
+        Embedding { chains }.verify(&edges, &graph).unwrap();
     }
 
     #[test]
