@@ -15,7 +15,7 @@ mod tuning_cmds;
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 use crate::params::{ParamDefault, ParamSpec, ParamType};
 pub use args::*;
@@ -61,31 +61,39 @@ pub struct Cli {
     pub screenshot: Option<PathBuf>,
 }
 
+/// `gui`: the window, and what it starts with.
+#[derive(Args, Default)]
+pub struct GuiArgs {
+    /// A puzzle file, or a QUBO model (.qubo, .coo, dimod .json or .bqm).
+    pub file: Option<PathBuf>,
+    /// Start sampling as soon as the window opens (with --screenshot: shoot the results).
+    #[arg(long)]
+    pub run: bool,
+    /// Save a PNG of the window's first frames to PATH and exit (settings are neither read
+    /// nor written).
+    #[arg(long, value_name = "PATH")]
+    pub screenshot: Option<PathBuf>,
+    /// Open with this sampler chosen (a registered name, or auto).
+    #[arg(long, value_name = "NAME")]
+    pub sampler: Option<String>,
+    /// Set one of that sampler's parameters, e.g. --param endpoint=https://… (repeatable).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
+    /// Start a weight sweep as the window opens, e.g. --sweep hint=0:4:9; twice for a
+    /// two-weight grid (with --screenshot: shoot the finished sweep).
+    #[arg(long = "sweep", value_name = "WEIGHT=FROM:TO:STEPS")]
+    pub sweeps: Vec<String>,
+    /// Show the runs in this file (dimod's SampleSet JSON: a notebook's, or --save-samples) as
+    /// the last run of FILE's model, columns matched by variable label.
+    #[arg(long, value_name = "PATH", requires = "file")]
+    pub samples: Option<PathBuf>,
+}
+
 /// The commands.
 #[derive(Subcommand)]
 pub enum Command {
     /// Open the workbench window (the default with no subcommand), optionally on a file.
-    Gui {
-        /// A puzzle file, or a QUBO model (.qubo, .coo, dimod .json or .bqm).
-        file: Option<PathBuf>,
-        /// Start sampling as soon as the window opens (with --screenshot: shoot the results).
-        #[arg(long)]
-        run: bool,
-        /// Save a PNG of the window's first frames to PATH and exit (settings are neither read
-        /// nor written).
-        #[arg(long, value_name = "PATH")]
-        screenshot: Option<PathBuf>,
-        /// Open with this sampler chosen (a registered name, or auto).
-        #[arg(long, value_name = "NAME")]
-        sampler: Option<String>,
-        /// Set one of that sampler's parameters, e.g. --param endpoint=https://… (repeatable).
-        #[arg(long = "param", value_name = "NAME=VALUE")]
-        params: Vec<String>,
-        /// Start a weight sweep as the window opens, e.g. --sweep hint=0:4:9; twice for a
-        /// two-weight grid (with --screenshot: shoot the finished sweep).
-        #[arg(long = "sweep", value_name = "WEIGHT=FROM:TO:STEPS")]
-        sweeps: Vec<String>,
-    },
+    Gui(GuiArgs),
     /// Encode a puzzle, sample it, decode and check the result (every puzzle of a file).
     Solve(SolveArgs),
     /// Write a puzzle's QUBO to a file (.qubo, .coo, .json or dimod binary .bqm by extension).
@@ -140,14 +148,16 @@ fn usage(message: impl Into<String>) -> Failure {
 }
 
 /// `gui [FILE] [--run] [--screenshot PATH] [--sampler NAME --param NAME=VALUE…]`.
-fn gui(
-    file: Option<PathBuf>,
-    screenshot: Option<PathBuf>,
-    run: bool,
-    sampler: Option<String>,
-    params: Vec<String>,
-    sweeps: Vec<String>,
-) -> Result<i32, Failure> {
+fn gui(a: GuiArgs) -> Result<i32, Failure> {
+    let GuiArgs {
+        file,
+        run,
+        screenshot,
+        sampler,
+        params,
+        sweeps,
+        samples,
+    } = a;
     if sweeps.len() > 2 {
         return Err(usage("--sweep: at most two weights (a grid)"));
     }
@@ -215,7 +225,7 @@ fn gui(
         }
         output::check_output("--screenshot", path, output::Output::Image, &[])?;
     }
-    crate::gui::run(file, screenshot, run, start, sweep)
+    crate::gui::run(file, screenshot, run, start, sweep, samples)
         .map(|()| 0)
         .map_err(Failure::from)
 }
@@ -229,41 +239,25 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
             return e.exit_code();
         }
     };
-    let command = cli.command.unwrap_or(Command::Gui {
-        file: None,
-        run: false,
-        screenshot: None,
-        sampler: None,
-        params: Vec::new(),
-        sweeps: Vec::new(),
-    });
+    let command = cli
+        .command
+        .unwrap_or_else(|| Command::Gui(GuiArgs::default()));
     // A budget setting that is not a number would silently mean "half the memory".
     if let Err(e) = crate::budget::budget_setting() {
         eprintln!("error: {e}");
         return 2;
     }
-    if cli.screenshot.is_some() && !matches!(command, Command::Gui { .. }) {
+    if cli.screenshot.is_some() && !matches!(command, Command::Gui(_)) {
         eprintln!(
             "error: --screenshot belongs to the window: qubo-workbench gui --screenshot PATH"
         );
         return 2;
     }
     let result = match command {
-        Command::Gui {
-            file,
-            run,
-            screenshot,
-            sampler,
-            params,
-            sweeps,
-        } => gui(
-            file,
-            screenshot.or(cli.screenshot),
-            run,
-            sampler,
-            params,
-            sweeps,
-        ),
+        Command::Gui(mut a) => {
+            a.screenshot = a.screenshot.or(cli.screenshot);
+            gui(a)
+        }
         Command::Sweep(a) => tuning_cmds::sweep(a),
         Command::Tune(a) => tuning_cmds::tune(a),
         Command::Compare(a) => compare_cmds::compare(a),

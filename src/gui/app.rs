@@ -153,22 +153,7 @@ impl Workbench {
                             ""
                         }
                     );
-                    s.selected_row = (!r.rows.is_empty()).then_some(0);
-                    // Kept for comparison, with its best sample to show again.
-                    let best = s.doc.puzzle().and_then(|p| {
-                        let decoded = r.best()?.1.decoded.as_ref()?;
-                        Some(p.solution_to_json(decoded))
-                    });
-                    let summary = crate::compare::RunSummary::of_outcome(
-                        &r.outcome,
-                        "",
-                        r.weights.clone(),
-                        best,
-                    );
-                    let limit = s.settings.run_history_limit;
-                    s.doc.runs.add(summary, limit);
-                    s.shown_run = None;
-                    s.result = Some(r);
+                    s.accept_run(r);
                 }
                 Err(e) => s.status = format!("sampling failed: {e}"),
             }
@@ -229,6 +214,14 @@ impl Workbench {
         {
             self.shared.sweep_when_built = false;
             self.sweep.start(&mut self.shared, ctx);
+        }
+        if self.shared.samples_when_built.is_some()
+            && self.shared.files.is_empty()
+            && self.shared.doc.model_is_current()
+            && let Some(path) = self.shared.samples_when_built.take()
+        {
+            let job = super::jobs::FileJob::read_samples(path, super::commands::repaint(ctx));
+            self.shared.start_file(job);
         }
         self.sweep.poll(&mut self.shared);
         self.poll_dialog(ctx);
@@ -568,6 +561,7 @@ impl eframe::App for WorkbenchApp {
                 && wb.shared.files.is_empty()
                 && !wb.shared.run_when_built
                 && !wb.shared.sweep_when_built
+                && wb.shared.samples_when_built.is_none()
                 // The picture shows the model once it is built (frames come every 50 ms
                 // meanwhile: 3000 frames is a few minutes).
                 && (wb.shared.doc.model_is_current() || wb.frame_stats.frames > 3000)

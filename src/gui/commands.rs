@@ -11,6 +11,7 @@ use crate::params::ParamValues;
 use crate::puzzle::Kind;
 use crate::qubo::formats::write_model;
 use crate::render::image::{export, export_with};
+use crate::sampler::dimod_json::DimodSampleSet;
 
 impl Workbench {
     /// Carries out a command (also the way tests trigger file actions without dialogs).
@@ -171,6 +172,10 @@ impl Workbench {
                     repaint(ctx),
                 );
                 s.start_file(job);
+            }
+            Command::ImportSamples(p) => {
+                // After the file being opened (`gui MODEL --samples FILE`), on its model.
+                s.samples_when_built = Some(p);
             }
             Command::ExportSamples(p) => {
                 let Some(r) = &s.result else {
@@ -344,6 +349,7 @@ impl Workbench {
                     )
                 };
             }
+            Ok(FileDone::Samples { path, set }) => self.import_samples(&path, &set),
             Ok(FileDone::Model { path, model }) => {
                 self.shared.settings.remember(path.clone());
                 let warnings = model.warnings.join("; ");
@@ -354,6 +360,58 @@ impl Workbench {
                     format!("opened model {}; warning: {warnings}", path.display())
                 };
             }
+        }
+    }
+
+    /// Shows samples read from a file as the last run of the open model (columns matched by
+    /// variable label), refereed like a run of its own when the document is a puzzle.
+    fn import_samples(&mut self, path: &std::path::Path, set: &DimodSampleSet) {
+        use crate::outcome::{Outcome, PuzzleContext};
+        let s = &mut self.shared;
+        let Some(model) = s.doc.model.clone() else {
+            s.status = format!("{}: not read: no model is open", path.display());
+            return;
+        };
+        let labels = s.doc.label_source().all(model.qubo.num_variables());
+        let name = path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into());
+        let samples = match set.for_model(model.as_ref(), &labels, &format!("file {name}")) {
+            Ok(x) => x,
+            Err(e) => {
+                s.status = format!("{}: not read: {e}", path.display());
+                return;
+            }
+        };
+        let reads = samples.num_reads();
+        let (mut outcome, weights) = match (s.doc.puzzle(), &s.doc.encoding) {
+            (Some(puzzle), Some(encoding)) => {
+                let context = PuzzleContext {
+                    puzzle,
+                    encoding,
+                    weights: &s.doc.weights,
+                };
+                let weights = super::jobs::every_weight(encoding, &s.doc.weights);
+                (
+                    Outcome::evaluate(samples, Some(context), None, 0.0),
+                    weights,
+                )
+            }
+            _ => (
+                Outcome::evaluate(samples, None, None, 0.0),
+                Default::default(),
+            ),
+        };
+        outcome.model_fingerprint = model.is_stored().then(|| model.qubo.fingerprint());
+        let warnings = outcome.samples.info.warnings.join("; ");
+        s.accept_run(super::jobs::RunResult {
+            outcome,
+            version: s.doc.version,
+            weights,
+        });
+        s.status = format!("{reads} reads from {}", path.display());
+        if !warnings.is_empty() {
+            s.status = format!("{}; warning: {warnings}", s.status);
         }
     }
 
@@ -437,7 +495,7 @@ impl Workbench {
 }
 
 /// Wakes the window when a job lands.
-fn repaint(ctx: &egui::Context) -> impl Fn() + Send + 'static {
+pub(super) fn repaint(ctx: &egui::Context) -> impl Fn() + Send + 'static {
     let ctx = ctx.clone();
     move || ctx.request_repaint()
 }

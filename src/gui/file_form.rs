@@ -39,6 +39,7 @@ impl FileAction {
                 "model",
             ),
             FileAction::ExportSamples => ("Export samples", &["json", "csv"], true, "samples"),
+            FileAction::ImportSamples => ("Import samples", &["json"], false, "samples"),
             FileAction::ExportSweep => ("Export sweep points", &["csv", "json"], true, "sweep"),
             FileAction::ExportSweepPlot => ("Save sweep plot", &["png", "svg"], true, "sweep"),
             FileAction::ExportRunsChart => ("Save runs chart", &["png", "svg"], true, "runs"),

@@ -42,6 +42,21 @@ impl std::ops::Deref for RunResult {
     }
 }
 
+/// Every weight's value in a model built with `weights` (defaults filled in), as a run records.
+pub fn every_weight(
+    encoding: &Encoding,
+    weights: &Weights,
+) -> std::collections::BTreeMap<String, f64> {
+    encoding
+        .weight_specs()
+        .iter()
+        .map(|spec| {
+            let value = weights.get(&spec.name).unwrap_or(spec.default);
+            (spec.name.clone(), value)
+        })
+        .collect()
+}
+
 /// What a run samples: a puzzle (decoded and refereed afterwards) or a bare model.
 pub struct RunInput {
     /// The puzzle, its encoding and the weights the model was built with.
@@ -151,13 +166,7 @@ impl SampleJob {
                         .is_stored()
                         .then(|| input.model.qubo.fingerprint());
                     let weights = match &input.puzzle {
-                        Some((_, enc, w)) => enc
-                            .weight_specs()
-                            .iter()
-                            .map(|spec| {
-                                (spec.name.clone(), w.get(&spec.name).unwrap_or(spec.default))
-                            })
-                            .collect(),
+                        Some((_, enc, w)) => every_weight(enc, w),
                         None => Default::default(),
                     };
                     RunResult {
@@ -274,6 +283,13 @@ pub enum FileDone {
         /// The model, its labels and read warnings.
         model: crate::qubo::formats::ModelFile,
     },
+    /// A sample set read (dimod's SampleSet JSON: a notebook's, or `--save-samples`).
+    Samples {
+        /// The file.
+        path: PathBuf,
+        /// Its rows, by the file's variable labels.
+        set: crate::sampler::dimod_json::DimodSampleSet,
+    },
 }
 
 /// A file read or written on its own thread (open, save, every export): the window keeps
@@ -314,6 +330,28 @@ impl FileJob {
         FileJob {
             path,
             doing: "opening",
+            job,
+        }
+    }
+
+    /// Reads a sample set (dimod's SampleSet JSON) to show as a run of the open model.
+    pub fn read_samples(path: PathBuf, repaint: impl Fn() + Send + 'static) -> Self {
+        let p = path.clone();
+        let job = OneShot::start(
+            move || {
+                let text = crate::io::read_text_limited(&p, crate::compare::MAX_SAMPLE_FILE_BYTES)
+                    .map_err(|e| e.to_string())?;
+                let value: serde_json::Value = serde_json::from_str(&text)
+                    .map_err(|e| format!("{}: not JSON: {e}", p.display()))?;
+                let set = crate::sampler::dimod_json::read(&value)
+                    .map_err(|e| format!("{}: not a dimod sample set: {e}", p.display()))?;
+                Ok(FileDone::Samples { path: p, set })
+            },
+            repaint,
+        );
+        FileJob {
+            path,
+            doing: "reading",
             job,
         }
     }
@@ -645,6 +683,8 @@ pub enum FileAction {
     ExportQubo,
     /// Export the last run's samples.
     ExportSamples,
+    /// Read samples (a notebook's SampleSet JSON) as a run of the open model.
+    ImportSamples,
     /// Export the sweep's points.
     ExportSweep,
     /// Export the sweep's plot.
@@ -666,6 +706,7 @@ impl FileAction {
             FileAction::ExportImage => Command::ExportImage(path),
             FileAction::ExportQubo => Command::ExportQubo(path),
             FileAction::ExportSamples => Command::ExportSamples(path),
+            FileAction::ImportSamples => Command::ImportSamples(path),
             FileAction::ExportSweep => Command::ExportSweep(path),
             FileAction::ExportSweepPlot => Command::ExportSweepPlot(path),
             FileAction::ExportRunsChart => Command::ExportRunsChart(path),

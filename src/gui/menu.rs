@@ -92,6 +92,19 @@ impl Workbench {
                 {
                     self.shared.send(Command::Dialog(FileAction::ExportSamples));
                 }
+                if ui
+                    .add_enabled(
+                        self.shared.doc.model.is_some(),
+                        egui::Button::new("Import samples…"),
+                    )
+                    .on_hover_text(
+                        "A sample set saved by dimod (SampleSet.to_serializable() as JSON) or by \
+                         Export samples, shown as a run of this model",
+                    )
+                    .clicked()
+                {
+                    self.shared.send(Command::Dialog(FileAction::ImportSamples));
+                }
                 ui.separator();
                 ui.checkbox(
                     &mut self.shared.settings.builtin_file_dialog,

@@ -27,13 +27,14 @@ pub use shared::{Command, Shared};
 /// `screenshot`, saves a PNG once the window has settled (and a started run has finished) and
 /// exits (settings are then neither read nor written). `sampler` chooses a sampler and sets
 /// some of its parameters first; `sweep` (weight, from, to, steps — one, or two for a grid)
-/// starts a weight sweep.
+/// starts a weight sweep; `samples` (a dimod SampleSet file) is shown as a run of `file`'s model.
 pub fn run(
     file: Option<PathBuf>,
     screenshot: Option<PathBuf>,
     autorun: bool,
     sampler: Option<(String, crate::params::ParamValues)>,
     sweep: Vec<(String, f64, f64, usize)>,
+    samples: Option<PathBuf>,
 ) -> Result<(), String> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
@@ -54,6 +55,9 @@ pub fn run(
                 let settings = &mut app.workbench.shared.settings;
                 settings.sampler_params_mut(&name).extend(values);
                 settings.sampler = name;
+            }
+            if let Some(path) = samples {
+                app.workbench.shared.send(Command::ImportSamples(path));
             }
             if autorun {
                 app.workbench.shared.send(Command::Run);

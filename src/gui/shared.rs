@@ -36,6 +36,9 @@ pub enum Command {
     ExportQubo(PathBuf),
     /// Export the last run's samples.
     ExportSamples(PathBuf),
+    /// Read a sample set (dimod's SampleSet JSON) and show it as a run of the open model; sent
+    /// while a file is being opened, it waits for that file.
+    ImportSamples(PathBuf),
     /// Start the sweep set up in the sweep panel's settings.
     RunSweep,
     /// Export the sweep's points (.json or .csv).
@@ -86,6 +89,8 @@ pub struct Shared {
     /// A sweep asked for before the document's file was read and its model built (and, for
     /// `auto`, its facts known): it starts then.
     pub sweep_when_built: bool,
+    /// Samples to import once the file being opened is read and its model built.
+    pub samples_when_built: Option<PathBuf>,
     /// The design facts being computed, and for which puzzle.
     pub facts_job: Option<(AnyPuzzle, FactsJob)>,
     /// The latest design facts (or why they could not be computed) and the puzzle they are of.
@@ -156,6 +161,7 @@ impl Shared {
             generating: None,
             run_when_built: false,
             sweep_when_built: false,
+            samples_when_built: None,
             facts_job: None,
             facts: None,
             fonts_installed: false,
@@ -166,6 +172,23 @@ impl Shared {
     /// Queues a command for the app.
     pub fn send(&mut self, c: Command) {
         self.commands.push(c);
+    }
+
+    /// Shows a finished run (sampled, or imported from a file) as the last run, and keeps it
+    /// in the run history for comparison.
+    pub fn accept_run(&mut self, r: RunResult) {
+        self.selected_row = (!r.rows.is_empty()).then_some(0);
+        // Kept for comparison, with its best sample to show again.
+        let best = self.doc.puzzle().and_then(|p| {
+            let decoded = r.best()?.1.decoded.as_ref()?;
+            Some(p.solution_to_json(decoded))
+        });
+        let summary =
+            crate::compare::RunSummary::of_outcome(&r.outcome, "", r.weights.clone(), best);
+        let limit = self.settings.run_history_limit;
+        self.doc.runs.add(summary, limit);
+        self.shown_run = None;
+        self.result = Some(r);
     }
 
     /// Starts a file job; the status line says so until it lands.

@@ -8,6 +8,8 @@
 
 use serde_json::{Map, Value};
 
+use super::{SampleInfo, SampleSet};
+
 /// A dimod sample set as serialized, columns in the order of `labels`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DimodSampleSet {
@@ -170,6 +172,78 @@ pub fn read(data: &Value) -> Result<DimodSampleSet, String> {
             .cloned()
             .unwrap_or_default(),
     })
+}
+
+impl DimodSampleSet {
+    /// The rows as a run of `model`, whose variables are named `labels`: columns are matched by
+    /// label (their text, as model files read them) and energies recomputed from the model. A
+    /// label the model lacks, or a variable the samples leave out, is an error naming it; energies
+    /// that differ from the file's (another model, or other weights) become a warning.
+    pub fn for_model(
+        &self,
+        model: &dyn crate::qubo::Model,
+        labels: &[String],
+        sampler: &str,
+    ) -> Result<SampleSet, String> {
+        let n = model.num_variables();
+        if labels.len() != n {
+            return Err(format!(
+                "the model has {n} variables but {} labels",
+                labels.len()
+            ));
+        }
+        let column_of: std::collections::HashMap<&str, usize> = labels
+            .iter()
+            .enumerate()
+            .map(|(v, l)| (l.as_str(), v))
+            .collect();
+        let mut column = vec![usize::MAX; n];
+        for (k, label) in self.labels.iter().enumerate() {
+            let text = crate::qubo::formats::label_text(label);
+            let Some(&v) = column_of.get(text.as_str()) else {
+                return Err(format!(
+                    "the samples name a variable {text:?} the model does not have"
+                ));
+            };
+            column[v] = k;
+        }
+        if let Some(v) = column.iter().position(|&k| k == usize::MAX) {
+            return Err(format!(
+                "the samples leave out the model's variable {:?}",
+                labels[v]
+            ));
+        }
+        let counted: Vec<(Vec<u8>, usize)> = self
+            .samples
+            .iter()
+            .zip(&self.num_occurrences)
+            .map(|(row, &count)| (column.iter().map(|&k| row[k]).collect(), count as usize))
+            .collect();
+        let mut info = SampleInfo {
+            sampler: sampler.to_string(),
+            params: Value::Object(self.info.clone()),
+            num_reads_requested: self.num_occurrences.iter().map(|&c| c as usize).sum(),
+            ..SampleInfo::default()
+        };
+        let set = SampleSet::from_counted(model, counted.clone(), info.clone());
+        let differs = counted.iter().zip(&self.energies).any(|((x, _), &e)| {
+            let ours = model.energy(x);
+            !crate::qubo::energy_matches(
+                ours,
+                e,
+                crate::qubo::energy_tolerance(ours.abs().max(e.abs())),
+            )
+        });
+        if differs {
+            info.warnings.push(
+                "the file's energies differ from this model's (another model, or other weights): \
+                 shown as this model computes them"
+                    .to_string(),
+            );
+            return Ok(SampleSet { info, ..set });
+        }
+        Ok(set)
+    }
 }
 
 /// The items of an array object (`{"type": "array", "data": […], …}`), or of a plain list.

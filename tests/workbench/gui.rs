@@ -592,6 +592,71 @@ fn opening_a_model_file_shows_it_in_the_inspector_without_a_puzzle() {
 }
 
 #[test]
+fn samples_from_a_notebook_show_as_a_run_of_the_open_model_matched_by_label() {
+    let dir = tempfile::tempdir().unwrap();
+    // A SPIN model whose labels come in another order than the samples' columns.
+    let model = dir.path().join("m.json");
+    std::fs::write(
+        &model,
+        r#"{"type": "BinaryQuadraticModel", "version": {"bqm_schema": "3.0.0"},
+          "use_bytes": false, "index_type": "int32", "bias_type": "float64",
+          "num_variables": 3, "num_interactions": 2, "variable_labels": ["c", "a", ["t", 1]],
+          "variable_type": "SPIN", "offset": 1.5, "info": {},
+          "linear_biases": [1.0, 2.0, 0.5], "quadratic_biases": [3.0, -1.0],
+          "quadratic_head": [0, 0], "quadratic_tail": [1, 2]}"#,
+    )
+    .unwrap();
+    // dimod's SampleSet.to_serializable(): columns a, ("t", 1), c; SPIN values.
+    let samples = dir.path().join("s.json");
+    let sample_set = |labels: &str| {
+        format!(
+            r#"{{"type": "SampleSet", "version": {{"sampleset_schema": "3.2.0"}},
+              "num_variables": 3, "num_rows": 2, "sample_packed": false,
+              "sample_data": {{"type": "array", "data": [[-1, 1, 1], [1, -1, -1]],
+                "data_type": "int8", "shape": [2, 3], "use_bytes": false}},
+              "vectors": {{"energy": {{"type": "array", "data": [-3.0, -2.0],
+                  "data_type": "float64", "shape": [2], "use_bytes": false}},
+                "num_occurrences": {{"type": "array", "data": [5, 2],
+                  "data_type": "int64", "shape": [2], "use_bytes": false}}}},
+              "variable_labels": {labels}, "variable_type": "SPIN", "info": {{}}}}"#
+        )
+    };
+    std::fs::write(&samples, sample_set(r#"["a", ["t", 1], "c"]"#)).unwrap();
+    let mut h = open(None, Settings::default());
+    // Sent together, as `gui m.json --samples s.json` does: the samples wait for the model.
+    h.state_mut().shared.send(Command::OpenModel(model));
+    h.state_mut()
+        .shared
+        .send(Command::ImportSamples(samples.clone()));
+    wait_for(&mut h, "the imported run", |wb| wb.shared.result.is_some());
+    let status = h.state().shared.status.clone();
+    assert!(status.starts_with("7 reads from"), "{status}");
+    let r = h.state().shared.result.as_ref().unwrap();
+    // Model order c, a, ("t", 1): the first row is c = +1, a = −1, t = +1 → x = (1, 0, 1).
+    assert_eq!(r.samples.rows[0].sample, vec![1, 0, 1]);
+    assert_eq!(r.samples.rows[0].energy, -3.0);
+    assert_eq!(r.samples.rows[0].num_occurrences, 5);
+    assert!(
+        r.samples.info.warnings.is_empty(),
+        "{:?}",
+        r.samples.info.warnings
+    );
+    assert_eq!(h.state().shared.doc.runs.len(), 1, "kept for comparison");
+    // A label the model does not have is named, and the run shown stays.
+    std::fs::write(&samples, sample_set(r#"["a", "b", "c"]"#)).unwrap();
+    h.state_mut().shared.send(Command::ImportSamples(samples));
+    wait_for(&mut h, "the refused import", |wb| {
+        wb.shared.status.contains("not read")
+    });
+    let status = h.state().shared.status.clone();
+    assert!(
+        status.contains("a variable \"b\" the model does not have"),
+        "{status}"
+    );
+    assert_eq!(h.state().shared.doc.runs.len(), 1);
+}
+
+#[test]
 fn closing_with_unsaved_changes_asks_first() {
     let mut h = open(None, Settings::default());
     h.get_by_label("Puzzle canvas").click();

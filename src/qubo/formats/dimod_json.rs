@@ -45,8 +45,9 @@ fn indices(v: &Value, field: &str, n: usize, origin: &str) -> Result<Vec<usize>,
         .collect()
 }
 
-/// A label as text: strings as they are, anything else (ints, tuples) as compact JSON.
-fn label_text(v: &Value) -> String {
+/// A label as text: strings as they are, anything else (ints, tuples) as compact JSON. The one
+/// rule for model files and sample sets alike, so their columns match.
+pub fn label_text(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         other => other.to_string(),

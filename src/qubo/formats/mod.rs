@@ -5,6 +5,7 @@
 mod coo;
 mod dimod_bqm;
 mod dimod_json;
+pub use dimod_json::label_text;
 mod qbsolv;
 
 use std::fmt;
