@@ -384,6 +384,12 @@ impl Workbench {
             }
         };
         let reads = samples.num_reads();
+        // Our own saved runs say how long they sampled; a notebook's may not (then 0).
+        let sample_s = set
+            .info
+            .get("sampling_ns")
+            .and_then(serde_json::Value::as_f64)
+            .map_or(0.0, |ns| ns / 1e9);
         let (mut outcome, weights) = match (s.doc.puzzle(), &s.doc.encoding) {
             (Some(puzzle), Some(encoding)) => {
                 let context = PuzzleContext {
@@ -393,12 +399,12 @@ impl Workbench {
                 };
                 let weights = super::jobs::every_weight(encoding, &s.doc.weights);
                 (
-                    Outcome::evaluate(samples, Some(context), None, 0.0),
+                    Outcome::evaluate(samples, Some(context), None, sample_s),
                     weights,
                 )
             }
             _ => (
-                Outcome::evaluate(samples, None, None, 0.0),
+                Outcome::evaluate(samples, None, None, sample_s),
                 Default::default(),
             ),
         };
