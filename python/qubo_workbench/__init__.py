@@ -1,0 +1,28 @@
+"""qubo-workbench from Python: its local samplers as dimod samplers, and its window.
+
+    import dimod, qubo_workbench as qw
+    sampleset = qw.SimulatedAnnealingSampler().sample(bqm, num_reads=100, seed=1)
+    qw.inspect(bqm, sampleset)
+"""
+
+from ._native import version
+from .samplers import (
+    ExactSolver,
+    ParallelTemperingSampler,
+    SimulatedAnnealingSampler,
+    SimulatedQuantumAnnealingSampler,
+    TabuSampler,
+)
+from .window import inspect, open_puzzle
+
+__all__ = [
+    "ExactSolver",
+    "ParallelTemperingSampler",
+    "SimulatedAnnealingSampler",
+    "SimulatedQuantumAnnealingSampler",
+    "TabuSampler",
+    "inspect",
+    "open_puzzle",
+    "version",
+]
+__version__ = version()

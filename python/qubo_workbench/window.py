@@ -1,0 +1,55 @@
+"""The workbench's window opened from Python, in a process of its own: the kernel never waits."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import dimod
+
+
+def _launch(args, remove_after=None, wait=False):
+    command = [sys.executable, "-m", "qubo_workbench"]
+    if remove_after:
+        command += ["--remove-after", remove_after]
+    process = subprocess.Popen(command + args, stdin=subprocess.DEVNULL)
+    if wait:
+        process.wait()
+    return process
+
+
+def inspect(bqm, sampleset=None, *, screenshot=None):
+    """Opens the workbench on `bqm` (its heatmap, statistics and samplers) and, if given,
+    `sampleset` as the model's last run (energy histogram, samples), columns matched by label.
+
+    Returns the window's `subprocess.Popen` at once. With `screenshot` (a .png path) the window
+    saves a picture once it has settled, closes, and this call waits for it.
+    """
+    if not isinstance(bqm, dimod.BinaryQuadraticModel):
+        raise TypeError(f"expected a dimod.BinaryQuadraticModel, got {type(bqm).__name__}")
+    folder = tempfile.mkdtemp(prefix="qubo-workbench-")
+    model = os.path.join(folder, "model.json")
+    with open(model, "w") as f:
+        json.dump(bqm.to_serializable(use_bytes=False), f)
+    args = ["gui", model]
+    if sampleset is not None:
+        samples = os.path.join(folder, "samples.json")
+        with open(samples, "w") as f:
+            json.dump(sampleset.to_serializable(use_bytes=False), f)
+        args += ["--samples", samples]
+    if screenshot is not None:
+        args += ["--screenshot", os.fspath(screenshot)]
+    return _launch(args, remove_after=folder, wait=screenshot is not None)
+
+
+def open_puzzle(path, *, screenshot=None):
+    """Opens the workbench on a puzzle file (or a model file). Returns the window's
+    `subprocess.Popen` at once (with `screenshot`, after the picture is saved)."""
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise FileNotFoundError(path)
+    args = ["gui", path]
+    if screenshot is not None:
+        args += ["--screenshot", os.fspath(screenshot)]
+    return _launch(args, wait=screenshot is not None)
