@@ -16,8 +16,15 @@ use std::collections::BinaryHeap;
 
 use super::topology::WorkingGraph;
 
-/// Rip-up-and-replace rounds, over all restarts, before giving up on removing overlaps.
-const MAX_ROUNDS: usize = 200;
+/// Rip-up-and-replace rounds, over all restarts, before giving up on removing overlaps (the time
+/// budget usually ends the search first).
+const MAX_ROUNDS: usize = 5000;
+/// With this few qubits shared and no progress for `FOCUS_AFTER_STALE` rounds, rounds re-place
+/// only the chains holding one and their neighbours' (cheap rounds for the end game)...
+const FOCUS_SHARED: usize = 24;
+const FOCUS_AFTER_STALE: usize = 4;
+/// ...but every this many rounds, all chains.
+const FULL_ROUND_EVERY: u32 = 4;
 /// Rounds without fewer shared qubits before starting afresh.
 const STALE_ROUNDS: usize = 20;
 /// Roots tried per chain while shortening (the cheapest by estimate; the smallest chain wins).
@@ -157,6 +164,8 @@ pub fn find_embedding(
     let mut clean: Option<Vec<Vec<u32>>> = None;
     let mut timed_out = false;
     let mut last_cost = vec![FAR; n];
+    // The variables the next round re-places, when few qubits are shared (else all of them).
+    let mut focus: Vec<usize> = Vec::new();
     while rounds < MAX_ROUNDS && (rounds == 0 || t0.elapsed() < budget) {
         rounds += 1;
         if order.is_empty() || stale >= STALE_ROUNDS {
@@ -168,16 +177,27 @@ pub fn find_embedding(
             let start = (crate::rng::splitmix64(&mut rng) % n.max(1) as u64) as usize;
             order = placement_order(&neighbours, start);
             (stale, fewest_shared, attempt_round) = (0, usize::MAX, 0);
+            focus.clear();
         } else {
             // A new order each round: a fixed one can cycle between the same placements.
             for i in (1..order.len()).rev() {
                 let j = (crate::rng::splitmix64(&mut rng) % (i as u64 + 1)) as usize;
                 order.swap(i, j);
             }
+            for i in (1..focus.len()).rev() {
+                let j = (crate::rng::splitmix64(&mut rng) % (i as u64 + 1)) as usize;
+                focus.swap(i, j);
+            }
         }
+        let focused = !focus.is_empty();
+        let round_order = if focused {
+            std::mem::take(&mut focus)
+        } else {
+            order.clone()
+        };
         search.shift = (BASE_SHIFT + attempt_round / 2).min(MAX_SHIFT);
         attempt_round += 1;
-        for &v in &order {
+        for &v in &round_order {
             if cancelled() {
                 return Err(EmbedError::Cancelled);
             }
@@ -216,6 +236,22 @@ pub fn find_embedding(
         release_unneeded_shared(&mut chains, &neighbours, &mut search);
         search.note_congestion();
         let shared = search.shared();
+        if shared > 0
+            && shared <= FOCUS_SHARED
+            && stale >= FOCUS_AFTER_STALE
+            && attempt_round % FULL_ROUND_EVERY != 0
+        {
+            let mut involved = vec![false; n];
+            for (v, chain) in chains.iter().enumerate() {
+                if chain.iter().any(|&q| search.usage[q as usize] > 1) {
+                    involved[v] = true;
+                    for &u in &neighbours[v] {
+                        involved[u] = true;
+                    }
+                }
+            }
+            focus = (0..n).filter(|&v| involved[v]).collect();
+        }
         if shared == 0 {
             // The first overlap-free chains: `shorten` does better from there than more
             // rounds of overlap removal would.
@@ -223,7 +259,8 @@ pub fn find_embedding(
             break;
         } else if shared < fewest_shared {
             (fewest_shared, stale) = (shared, 0);
-        } else {
+        } else if !focused {
+            // Cheap focused rounds do not count: the full round among them does.
             stale += 1;
         }
     }
@@ -931,7 +968,9 @@ mod tests {
         let e = find_embedding(30, &many, &graph, 1, LONG, &|| false).unwrap_err();
         assert!(e.to_string().contains("beyond the model's 30"), "{e}");
         let k30: Vec<(usize, usize)> = many.iter().copied().filter(|&(_, b)| b < 30).collect();
-        let e = find_embedding(30, &k30, &graph, 1, LONG, &|| false).unwrap_err();
+        // Rounds go on until the budget ends them.
+        let short = std::time::Duration::from_millis(500);
+        let e = find_embedding(30, &k30, &graph, 1, short, &|| false).unwrap_err();
         assert!(matches!(e, EmbedError::NotFound(_)), "{e}");
         let e = find_embedding(3, &[(0, 1)], &pegasus(3), 1, LONG, &|| true).unwrap_err();
         assert_eq!(e, EmbedError::Cancelled);
