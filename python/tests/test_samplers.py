@@ -125,6 +125,27 @@ def test_bad_models_are_refused_with_the_problem_named():
         qw.TabuSampler().sample({"a": 1})
 
 
+def test_the_native_module_checks_what_it_is_handed():
+    from qubo_workbench import _native
+
+    f8 = lambda *xs: np.asarray(xs, dtype="<f8").tobytes()  # noqa: E731
+    i8 = lambda *xs: np.asarray(xs, dtype="<i8").tobytes()  # noqa: E731
+    cases = [
+        (("sa", 2, b"\0" * 15, b"", b"", b"", 0.0, "{}"), "not a whole number of float64"),
+        (("sa", 3, f8(0, 0), b"", b"", b"", 0.0, "{}"), "2 linear biases for 3 variables"),
+        (("sa", 2, f8(0, 0), i8(-1), i8(1), f8(1), 0.0, "{}"), "negative index -1"),
+        (("sa", 2, f8(0, 0), i8(0), i8(5), f8(1), 0.0, "{}"), "5"),
+        (("sa", 2, f8(0, 0), i8(0, 1), i8(1), f8(1), 0.0, "{}"), "must be as many"),
+        (("sa", 2, f8(0, 0), b"", b"", b"", float("inf"), "{}"), "offset"),
+        (("sa", 2, f8(0, 0), b"", b"", b"", 0.0, "[1]"), "JSON object"),
+        (("nope", 2, f8(0, 0), b"", b"", b"", 0.0, "{}"), "nope"),
+        (("dwave-qpu", 2, f8(0, 0), b"", b"", b"", 0.0, "{}"), "runs remotely"),
+    ]
+    for args, message in cases:
+        with pytest.raises(ValueError, match=message):
+            _native.sample(*args)
+
+
 def test_sampling_releases_the_gil():
     """A Python thread keeps running while a long run samples."""
     bqm = dimod.generators.ran_r(1, 300, seed=2)
