@@ -48,7 +48,7 @@ def test_inspect_returns_at_once_while_the_window_stays_open():
     started = time.perf_counter()
     window = qw.inspect(bqm)
     try:
-        assert time.perf_counter() - started < 5
+        assert time.perf_counter() - started < 20, "inspect waited for the window"
         if HAS_DISPLAY:
             time.sleep(2)
             assert window.poll() is None, "the window closed by itself"

@@ -160,7 +160,7 @@ def test_sampling_releases_the_gil():
     t = threading.Thread(target=tick)
     t.start()
     started = time.perf_counter()
-    qw.SimulatedAnnealingSampler().sample(bqm, num_reads=64, num_sweeps=20000, seed=1)
+    qw.SimulatedAnnealingSampler().sample(bqm, num_reads=64, num_sweeps=100000, seed=1)
     elapsed = time.perf_counter() - started
     done.set()
     t.join()
