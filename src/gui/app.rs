@@ -220,8 +220,18 @@ impl Workbench {
             && self.shared.doc.model_is_current()
             && let Some(path) = self.shared.samples_when_built.take()
         {
-            let job = super::jobs::FileJob::read_samples(path, super::commands::repaint(ctx));
-            self.shared.start_file(job);
+            let s = &mut self.shared;
+            match s.doc.model.clone() {
+                Some(model) => {
+                    let labels = s.doc.label_source().all(model.qubo.num_variables());
+                    let input = s.doc.run_input(model);
+                    let repaint = super::commands::repaint(ctx);
+                    s.start_file(super::jobs::FileJob::read_samples(
+                        path, input, labels, repaint,
+                    ));
+                }
+                None => s.status = format!("{}: not read: no model is open", path.display()),
+            }
         }
         self.sweep.poll(&mut self.shared);
         self.poll_dialog(ctx);

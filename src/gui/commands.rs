@@ -5,13 +5,12 @@ use std::path::PathBuf;
 
 use super::app::Workbench;
 use super::document::Document;
-use super::jobs::{DialogJob, FileAction, FileDone, FileJob, GenerateJob, RunInput, SampleJob};
+use super::jobs::{DialogJob, FileAction, FileDone, FileJob, GenerateJob, RunResult, SampleJob};
 use super::shared::Command;
 use crate::params::ParamValues;
 use crate::puzzle::Kind;
 use crate::qubo::formats::write_model;
 use crate::render::image::{export, export_with};
-use crate::sampler::dimod_json::DimodSampleSet;
 
 impl Workbench {
     /// Carries out a command (also the way tests trigger file actions without dialogs).
@@ -349,7 +348,7 @@ impl Workbench {
                     )
                 };
             }
-            Ok(FileDone::Samples { path, set }) => self.import_samples(&path, &set),
+            Ok(FileDone::Samples { path, run, warning }) => self.imported(&path, run, warning),
             Ok(FileDone::Model { path, model }) => {
                 self.shared.settings.remember(path.clone());
                 let warnings = model.warnings.join("; ");
@@ -363,62 +362,21 @@ impl Workbench {
         }
     }
 
-    /// Shows samples read from a file as the last run of the open model (columns matched by
-    /// variable label), refereed like a run of its own when the document is a puzzle.
-    fn import_samples(&mut self, path: &std::path::Path, set: &DimodSampleSet) {
-        use crate::outcome::{Outcome, PuzzleContext};
+    /// Shows a run read from a file as the last run, unless the model changed meanwhile.
+    fn imported(&mut self, path: &std::path::Path, run: Box<RunResult>, warning: Option<String>) {
         let s = &mut self.shared;
-        let Some(model) = s.doc.model.clone() else {
-            s.status = format!("{}: not read: no model is open", path.display());
+        if run.version != s.doc.version {
+            s.status = format!(
+                "{}: not shown: the model changed while it was read (import it again)",
+                path.display()
+            );
             return;
-        };
-        let labels = s.doc.label_source().all(model.qubo.num_variables());
-        let name = path
-            .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into());
-        let samples = match set.for_model(model.as_ref(), &labels, &format!("file {name}")) {
-            Ok(x) => x,
-            Err(e) => {
-                s.status = format!("{}: not read: {e}", path.display());
-                return;
-            }
-        };
-        let reads = samples.num_reads();
-        // Our own saved runs say how long they sampled; a notebook's may not (then 0).
-        let sample_s = set
-            .info
-            .get("sampling_ns")
-            .and_then(serde_json::Value::as_f64)
-            .map_or(0.0, |ns| ns / 1e9);
-        let (mut outcome, weights) = match (s.doc.puzzle(), &s.doc.encoding) {
-            (Some(puzzle), Some(encoding)) => {
-                let context = PuzzleContext {
-                    puzzle,
-                    encoding,
-                    weights: &s.doc.weights,
-                };
-                let weights = super::jobs::every_weight(encoding, &s.doc.weights);
-                (
-                    Outcome::evaluate(samples, Some(context), None, sample_s),
-                    weights,
-                )
-            }
-            _ => (
-                Outcome::evaluate(samples, None, None, sample_s),
-                Default::default(),
-            ),
-        };
-        outcome.model_fingerprint = model.is_stored().then(|| model.qubo.fingerprint());
-        let warnings = outcome.samples.info.warnings.join("; ");
-        s.accept_run(super::jobs::RunResult {
-            outcome,
-            version: s.doc.version,
-            weights,
-        });
-        s.status = format!("{reads} reads from {}", path.display());
-        if !warnings.is_empty() {
-            s.status = format!("{}; warning: {warnings}", s.status);
         }
+        s.status = format!("{} reads from {}", run.samples.num_reads(), path.display());
+        if let Some(w) = warning {
+            s.status = format!("{}; warning: {w}", s.status);
+        }
+        s.accept_run(*run);
     }
 
     /// Saves the puzzle: its text is made here, the file written off the UI thread.
@@ -483,15 +441,7 @@ impl Workbench {
                 return;
             }
         };
-        let puzzle = match (s.doc.puzzle(), &s.doc.encoding) {
-            (Some(p), Some(e)) => Some((p.clone(), e.clone(), s.doc.weights.clone())),
-            _ => None,
-        };
-        let input = RunInput {
-            puzzle,
-            model,
-            version: s.doc.version,
-        };
+        let input = s.doc.run_input(model);
         let repaint_ctx = ctx.clone();
         s.run = Some(SampleJob::start(input, sampler, move || {
             repaint_ctx.request_repaint()

@@ -288,6 +288,20 @@ impl Document {
         }
     }
 
+    /// What a run of `model` (this document's) needs on its thread: the puzzle, its encoding
+    /// and weights (to decode and referee), and the model's version.
+    pub fn run_input(&self, model: Arc<StoredModel>) -> crate::gui::jobs::RunInput {
+        let puzzle = match (self.puzzle(), &self.encoding) {
+            (Some(p), Some(e)) => Some((p.clone(), e.clone(), self.weights.clone())),
+            _ => None,
+        };
+        crate::gui::jobs::RunInput {
+            puzzle,
+            model,
+            version: self.version,
+        }
+    }
+
     /// What names the variables, owned, for a job that writes them (`LabelSource::all`).
     pub fn label_source(&self) -> LabelSource {
         match (&self.encoding, &self.content) {

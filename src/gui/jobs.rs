@@ -42,11 +42,43 @@ impl std::ops::Deref for RunResult {
     }
 }
 
+/// Samples of `input`'s model as a finished run: decoded and refereed when it is a puzzle's,
+/// with the model's fingerprint and the weights it was built with. Sampled and imported runs
+/// alike.
+fn evaluate_run(
+    input: &RunInput,
+    samples: crate::sampler::SampleSet,
+    ground: Option<Ground>,
+    sample_s: f64,
+) -> RunResult {
+    let mut outcome = match &input.puzzle {
+        Some((p, enc, w)) => {
+            let context = PuzzleContext {
+                puzzle: p,
+                encoding: enc,
+                weights: w,
+            };
+            Outcome::evaluate(samples, Some(context), ground, sample_s)
+        }
+        None => Outcome::evaluate(samples, None, None, sample_s),
+    };
+    outcome.model_fingerprint = input
+        .model
+        .is_stored()
+        .then(|| input.model.qubo.fingerprint());
+    let weights = match &input.puzzle {
+        Some((_, enc, w)) => every_weight(enc, w),
+        None => Default::default(),
+    };
+    RunResult {
+        outcome,
+        version: input.version,
+        weights,
+    }
+}
+
 /// Every weight's value in a model built with `weights` (defaults filled in), as a run records.
-pub fn every_weight(
-    encoding: &Encoding,
-    weights: &Weights,
-) -> std::collections::BTreeMap<String, f64> {
+fn every_weight(encoding: &Encoding, weights: &Weights) -> std::collections::BTreeMap<String, f64> {
     encoding
         .weight_specs()
         .iter()
@@ -148,33 +180,7 @@ impl SampleJob {
             let result = sampler
                 .sample(input.model.as_ref(), &worker_control)
                 .map_err(|e| e.to_string())
-                .map(|samples| {
-                    let sample_s = t.elapsed().as_secs_f64();
-                    let mut outcome = match &input.puzzle {
-                        Some((p, enc, w)) => {
-                            let context = PuzzleContext {
-                                puzzle: p,
-                                encoding: enc,
-                                weights: w,
-                            };
-                            Outcome::evaluate(samples, Some(context), ground, sample_s)
-                        }
-                        None => Outcome::evaluate(samples, None, None, sample_s),
-                    };
-                    outcome.model_fingerprint = input
-                        .model
-                        .is_stored()
-                        .then(|| input.model.qubo.fingerprint());
-                    let weights = match &input.puzzle {
-                        Some((_, enc, w)) => every_weight(enc, w),
-                        None => Default::default(),
-                    };
-                    RunResult {
-                        outcome,
-                        version: input.version,
-                        weights,
-                    }
-                });
+                .map(|samples| evaluate_run(&input, samples, ground, t.elapsed().as_secs_f64()));
             let _ = tx.send(result);
             repaint();
         });
@@ -283,12 +289,15 @@ pub enum FileDone {
         /// The model, its labels and read warnings.
         model: crate::qubo::formats::ModelFile,
     },
-    /// A sample set read (dimod's SampleSet JSON: a notebook's, or `--save-samples`).
+    /// A sample set read (dimod's SampleSet JSON: a notebook's, or `--save-samples`) and
+    /// evaluated as a run of the model it was read for.
     Samples {
         /// The file.
         path: PathBuf,
-        /// Its rows, by the file's variable labels.
-        set: crate::sampler::dimod_json::DimodSampleSet,
+        /// The run, refereed like a sampled one (boxed: the other variants are small).
+        run: Box<RunResult>,
+        /// The file's note (energies that differ from the model's), if any.
+        warning: Option<String>,
     },
 }
 
@@ -334,8 +343,15 @@ impl FileJob {
         }
     }
 
-    /// Reads a sample set (dimod's SampleSet JSON) to show as a run of the open model.
-    pub fn read_samples(path: PathBuf, repaint: impl Fn() + Send + 'static) -> Self {
+    /// Reads a sample set (dimod's SampleSet JSON) and evaluates it as a run of `input`'s
+    /// model, whose variables are named `labels` (columns are matched by label): reading,
+    /// matching, energies and the referee all happen here, off the UI thread.
+    pub fn read_samples(
+        path: PathBuf,
+        input: RunInput,
+        labels: Vec<String>,
+        repaint: impl Fn() + Send + 'static,
+    ) -> Self {
         let p = path.clone();
         let job = OneShot::start(
             move || {
@@ -345,7 +361,26 @@ impl FileJob {
                     .map_err(|e| format!("{}: not JSON: {e}", p.display()))?;
                 let set = crate::sampler::dimod_json::read(&value)
                     .map_err(|e| format!("{}: not a dimod sample set: {e}", p.display()))?;
-                Ok(FileDone::Samples { path: p, set })
+                let name = p
+                    .file_name()
+                    .map_or_else(String::new, |n| n.to_string_lossy().into());
+                let samples = set
+                    .for_model(input.model.as_ref(), &labels, &format!("file {name}"))
+                    .map_err(|e| format!("{}: not read: {e}", p.display()))?;
+                let warning =
+                    (!samples.info.warnings.is_empty()).then(|| samples.info.warnings.join("; "));
+                // Our own saved runs say how long they sampled; a notebook's may not (then 0).
+                let sample_s = set
+                    .info
+                    .get("sampling_ns")
+                    .and_then(serde_json::Value::as_f64)
+                    .map_or(0.0, |ns| ns / 1e9);
+                let run = Box::new(evaluate_run(&input, samples, None, sample_s));
+                Ok(FileDone::Samples {
+                    path: p,
+                    run,
+                    warning,
+                })
             },
             repaint,
         );

@@ -192,6 +192,12 @@ impl DimodSampleSet {
                 labels.len()
             ));
         }
+        if self.labels.len() != n {
+            return Err(format!(
+                "the samples have {} variables, the model {n}",
+                self.labels.len()
+            ));
+        }
         let column_of: std::collections::HashMap<&str, usize> = labels
             .iter()
             .enumerate()
