@@ -3,9 +3,12 @@
 //! chains. Found by the heuristic of Cai, Macready and Roy (2014): place each variable at the
 //! qubit that is cheapest to reach from all its placed neighbours' chains, its chain being the
 //! union of the shortest paths there; qubits already used cost exponentially more, so repeated
-//! rip-up-and-replace rounds push chains apart until none overlap. Then, as minorminer does,
-//! chains are shortened: each is re-placed on free qubits only, and the qubits joining two chains
-//! move to whichever is shorter (`shorten`), which is what brings the longest chain down.
+//! rip-up-and-replace rounds push chains apart until none overlap; the last few overlaps go by
+//! re-placing the chains that hold them on free qubits only, singly or in pairs
+//! (`repair_overlaps`). Then, as minorminer does, chains are shortened: each is re-placed on
+//! free qubits only, and the qubits joining two chains move to whichever is shorter
+//! (`shorten`), which is what brings the longest chain down; a longest chain that no such pass
+//! shortens is rebuilt together with its neighbours' chains (`regroup`).
 //!
 //! Invariant of a returned `Embedding` (checked by `verify`): chains are non-empty, disjoint,
 //! connected on working couplers, and every logical edge has a working coupler between its
@@ -29,11 +32,16 @@ const FULL_ROUND_EVERY: u32 = 4;
 const STALE_ROUNDS: usize = 20;
 /// Roots tried per chain while shortening (the cheapest by estimate; the smallest chain wins).
 const SHORT_CHAIN_ROOTS: usize = 12;
-/// Passes of `shorten` at most (each re-places every chain once).
-const SHORTEN_ROUNDS: usize = 60;
+/// Passes of `shorten` at most (each re-places every chain once); patience and the time budget
+/// usually end them first.
+const SHORTEN_ROUNDS: usize = 1000;
 /// Passes of `shorten` in a row without better chains before it stops (minorminer's
 /// `chainlength_patience` is 10).
 const SHORTEN_PATIENCE: usize = 10;
+/// Tries of the whole search (overlap removal, then shortening), budget permitting.
+const EMBED_TRIES: usize = 3;
+/// Starting qubits `regroup` tries for a longest chain.
+const REGROUP_ANCHORS: usize = 4;
 /// Cost of a qubit used by `k` other chains: `BASE^k` (free qubits cost 1).
 const BASE_SHIFT: u32 = 3;
 /// The largest `BASE_SHIFT` grows to (3 shared uses · 16 bits stays far below `FAR`).
@@ -42,6 +50,8 @@ const MAX_SHIFT: u32 = 16;
 const MAX_HISTORY: u32 = 1 << 12;
 /// An unreachable qubit's distance.
 const FAR: u64 = u64::MAX / 4;
+/// The step cost of a qubit searches may not enter.
+const IMPASSABLE: u64 = u64::MAX;
 
 /// Chains of physical qubits, one per logical variable.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -154,6 +164,56 @@ pub fn find_embedding(
         list.sort_unstable();
         list.dedup();
     }
+    // Where overlap removal ends decides how short the chains can get, and it varies much from
+    // seed to seed: a few tries, the best kept, as long as the budget lasts.
+    let mut best: Option<Embedding> = None;
+    let mut rng = seed;
+    for attempt in 0..EMBED_TRIES {
+        if attempt > 0 && t0.elapsed() >= budget {
+            break;
+        }
+        let try_seed = if attempt == 0 {
+            seed
+        } else {
+            crate::rng::splitmix64(&mut rng)
+        };
+        match embed_once(
+            &neighbours,
+            edges.len(),
+            graph,
+            try_seed,
+            t0,
+            budget,
+            cancelled,
+        ) {
+            Ok(found) => {
+                let better = best
+                    .as_ref()
+                    .is_none_or(|b| length_profile(&found.chains) < length_profile(&b.chains));
+                if better {
+                    best = Some(found);
+                }
+            }
+            Err(EmbedError::Cancelled) => return Err(EmbedError::Cancelled),
+            Err(e) if best.is_none() => return Err(e),
+            // A later try that runs out of budget: the earlier chains stand.
+            Err(_) => break,
+        }
+    }
+    best.ok_or_else(|| EmbedError::NotFound("no embedding tried".into()))
+}
+
+/// One try: overlap removal from scratch, then `shorten`, until `t0 + budget`.
+fn embed_once(
+    neighbours: &[Vec<usize>],
+    num_edges: usize,
+    graph: &WorkingGraph,
+    seed: u64,
+    t0: std::time::Instant,
+    budget: std::time::Duration,
+    cancelled: &dyn Fn() -> bool,
+) -> Result<Embedding, EmbedError> {
+    let n = neighbours.len();
     let mut search = Search::new(graph, seed);
     let mut rng = seed;
     let mut order = Vec::new();
@@ -168,14 +228,20 @@ pub fn find_embedding(
     let mut focus: Vec<usize> = Vec::new();
     while rounds < MAX_ROUNDS && (rounds == 0 || t0.elapsed() < budget) {
         rounds += 1;
-        if order.is_empty() || stale >= STALE_ROUNDS {
+        // Close to the goal, a restart would throw away minutes of progress: wait longer.
+        let patience = if fewest_shared <= FOCUS_SHARED {
+            STALE_ROUNDS * 4
+        } else {
+            STALE_ROUNDS
+        };
+        if order.is_empty() || stale >= patience {
             // (Re)start from nothing, from a random variable: a placement can lock itself in
             // (a chain whose every neighbour is taken keeps its overlap whatever it costs).
             search.clear();
             chains.iter_mut().for_each(Vec::clear);
             last_cost.fill(FAR);
             let start = (crate::rng::splitmix64(&mut rng) % n.max(1) as u64) as usize;
-            order = placement_order(&neighbours, start);
+            order = placement_order(neighbours, start);
             (stale, fewest_shared, attempt_round) = (0, usize::MAX, 0);
             focus.clear();
         } else {
@@ -233,7 +299,10 @@ pub fn find_embedding(
         if timed_out {
             break;
         }
-        release_unneeded_shared(&mut chains, &neighbours, &mut search);
+        release_unneeded_shared(&mut chains, neighbours, &mut search);
+        if search.shared() <= FOCUS_SHARED {
+            repair_overlaps(&mut chains, neighbours, &mut search, &mut rng);
+        }
         search.note_congestion();
         let shared = search.shared();
         if shared > 0
@@ -266,7 +335,7 @@ pub fn find_embedding(
     }
     match clean {
         Some(mut chains) => {
-            shorten(&mut chains, &neighbours, &mut search, &mut rng, &|| {
+            shorten(&mut chains, neighbours, &mut search, &mut rng, &|| {
                 cancelled() || t0.elapsed() >= budget
             });
             Ok(Embedding { chains })
@@ -281,7 +350,7 @@ pub fn find_embedding(
             } else {
                 format!(", {} qubits still shared", search.shared())
             },
-            edges.len(),
+            num_edges,
             graph.qubits.len()
         ))),
     }
@@ -311,9 +380,11 @@ fn shorten(
     let mut best_profile = length_profile(chains);
     let mut target = best_profile.first().copied().unwrap_or(0);
     let mut patience = SHORTEN_PATIENCE;
+    // The best chains when patience was last renewed.
+    let mut mark = best_profile.clone();
     'passes: for _ in 0..SHORTEN_ROUNDS {
         let start = (crate::rng::splitmix64(rng) % chains.len().max(1) as u64) as usize;
-        let mut improved = false;
+        let top_before = top(&best_profile);
         for v in placement_order(neighbours, start) {
             if stop() {
                 break 'passes;
@@ -337,20 +408,140 @@ fn shorten(
                 best.clone_from_slice(chains);
                 target = profile[0];
                 best_profile = profile;
-                improved = true;
             }
         }
-        patience = if improved {
-            SHORTEN_PATIENCE
+        // The passes move one chain at a time; a longest chain whose neighbours sit far apart
+        // stays long that way, so once a pass leaves the longest chains as they were, they are
+        // rebuilt together with their neighbours (dear on dense models, hence not every pass).
+        let longest = length_profile(chains)[0];
+        for v in 0..chains.len() {
+            if top(&best_profile) < top_before {
+                break;
+            }
+            if stop() {
+                break 'passes;
+            }
+            if chains[v].len() == longest
+                && regroup(v, chains, neighbours, search, &mut owners, rng)
+            {
+                let profile = length_profile(chains);
+                if profile < best_profile {
+                    best.clone_from_slice(chains);
+                    target = profile[0];
+                    best_profile = profile;
+                }
+            }
+        }
+        // Patience is renewed by fewer longest chains or 0.5 % fewer qubits: a long tail of
+        // one-qubit gains is not worth the user's wait.
+        let total = |p: &[usize]| p.iter().sum::<usize>();
+        if top(&best_profile) < top(&mark) || total(&best_profile) * 200 < total(&mark) * 199 {
+            patience = SHORTEN_PATIENCE;
+            mark.clone_from(&best_profile);
         } else {
-            patience - 1
-        };
+            patience -= 1;
+        }
         if patience == 0 {
             break;
         }
     }
     chains.clone_from_slice(&best);
     search.strict = false;
+}
+
+/// Rebuilds the chain of `v` with its neighbours' chains around it, on free qubits: `v` starts
+/// as one qubit of its old chain, each neighbour is placed again touching it (or, failing
+/// that, without it), then `v` joins them all. Tried from a few starting qubits; kept only if
+/// the chain lengths improve (`length_profile`), else everything is put back. Whether kept.
+fn regroup(
+    v: usize,
+    chains: &mut [Vec<u32>],
+    neighbours: &[Vec<usize>],
+    search: &mut Search<'_>,
+    owners: &mut Owners<'_>,
+    rng: &mut u64,
+) -> bool {
+    let group: Vec<usize> = std::iter::once(v)
+        .chain(neighbours[v].iter().copied())
+        .collect();
+    let before = length_profile(chains);
+    let old: Vec<Vec<u32>> = group.iter().map(|&w| chains[w].clone()).collect();
+    let undo = |chains: &mut [Vec<u32>], search: &mut Search<'_>, owners: &mut Owners<'_>| {
+        for (&w, chain) in group.iter().zip(&old) {
+            let now = std::mem::replace(&mut chains[w], chain.clone());
+            search.release(&now);
+            owners.clear(&now);
+        }
+        for (&w, chain) in group.iter().zip(&old) {
+            search.occupy(chain);
+            owners.set(chain, w);
+        }
+    };
+    for _ in 0..REGROUP_ANCHORS {
+        for &w in &group {
+            let chain = std::mem::take(&mut chains[w]);
+            search.release(&chain);
+            owners.clear(&chain);
+        }
+        let anchor = old[0][(crate::rng::splitmix64(rng) % old[0].len() as u64) as usize];
+        chains[v] = vec![anchor];
+        search.occupy(&chains[v]);
+        let mut order = neighbours[v].clone();
+        for i in (1..order.len()).rev() {
+            let j = (crate::rng::splitmix64(rng) % (i as u64 + 1)) as usize;
+            order.swap(i, j);
+        }
+        let mut ok = true;
+        for &w in &order {
+            let with_v: Vec<usize> = neighbours[w]
+                .iter()
+                .copied()
+                .filter(|&u| !chains[u].is_empty())
+                .collect();
+            let found = search.place(&with_v, chains, FAR).or_else(|_| {
+                let without: Vec<usize> = with_v.iter().copied().filter(|&u| u != v).collect();
+                search.place(&without, chains, FAR)
+            });
+            match found {
+                Ok((chain, _)) => {
+                    search.occupy(&chain);
+                    chains[w] = chain;
+                }
+                Err(_) => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if ok {
+            let seed = std::mem::take(&mut chains[v]);
+            search.release(&seed);
+            match search.place(&neighbours[v], chains, FAR) {
+                Ok((chain, _)) => {
+                    search.occupy(&chain);
+                    chains[v] = chain;
+                }
+                Err(_) => ok = false,
+            }
+        }
+        for &w in &group {
+            owners.set(&chains[w], w);
+        }
+        if ok && length_profile(chains) < before {
+            return true;
+        }
+        undo(chains, search, owners);
+    }
+    false
+}
+
+/// The longest chain and how many chains are that long: what `shorten` works down first.
+fn top(profile: &[usize]) -> (usize, usize) {
+    let longest = profile.first().copied().unwrap_or(0);
+    (
+        longest,
+        profile.iter().take_while(|&&l| l == longest).count(),
+    )
 }
 
 /// Chain lengths, longest first: compared lexicographically, fewer long chains win (the order
@@ -566,6 +757,90 @@ fn release_unneeded_shared(
     }
 }
 
+/// The end game of overlap removal: each chain holding a shared qubit is re-placed on free
+/// qubits only (other chains impassable), alone or, failing that, after the chain it shares
+/// with, both ripped up (either order). Moves that would leave a chain unplaced are undone, so
+/// each kept move removes an overlap without creating one.
+fn repair_overlaps(
+    chains: &mut [Vec<u32>],
+    neighbours: &[Vec<usize>],
+    search: &mut Search<'_>,
+    rng: &mut u64,
+) {
+    let mut conflicts: Vec<(usize, usize)> = Vec::new();
+    let mut holder = vec![usize::MAX; search.usage.len()];
+    for (v, chain) in chains.iter().enumerate() {
+        for &q in chain {
+            match holder[q as usize] {
+                usize::MAX => holder[q as usize] = v,
+                w => conflicts.push((w, v)),
+            }
+        }
+    }
+    conflicts.sort_unstable();
+    conflicts.dedup();
+    for i in (1..conflicts.len()).rev() {
+        let j = (crate::rng::splitmix64(rng) % (i as u64 + 1)) as usize;
+        conflicts.swap(i, j);
+    }
+    search.strict = true;
+    for (a, b) in conflicts {
+        let still = chains[a]
+            .iter()
+            .any(|q| search.usage[*q as usize] > 1 && chains[b].contains(q));
+        if still {
+            for vars in [&[a][..], &[b], &[a, b], &[b, a]] {
+                if replace_strictly(vars, chains, neighbours, search) {
+                    break;
+                }
+            }
+        }
+    }
+    search.strict = false;
+}
+
+/// Rips up the chains of `vars` and places them again in that order on free qubits only; on
+/// failure puts the old chains back. Whether the new chains were kept.
+fn replace_strictly(
+    vars: &[usize],
+    chains: &mut [Vec<u32>],
+    neighbours: &[Vec<usize>],
+    search: &mut Search<'_>,
+) -> bool {
+    let old: Vec<Vec<u32>> = vars
+        .iter()
+        .map(|&v| std::mem::take(&mut chains[v]))
+        .collect();
+    for chain in &old {
+        search.release(chain);
+    }
+    for (k, &v) in vars.iter().enumerate() {
+        let placed: Vec<usize> = neighbours[v]
+            .iter()
+            .copied()
+            .filter(|&u| !chains[u].is_empty())
+            .collect();
+        match search.place(&placed, chains, FAR) {
+            Ok((chain, _)) => {
+                search.occupy(&chain);
+                chains[v] = chain;
+            }
+            Err(_) => {
+                for &w in &vars[..k] {
+                    let new = std::mem::take(&mut chains[w]);
+                    search.release(&new);
+                }
+                for (&w, chain) in vars.iter().zip(old) {
+                    search.occupy(&chain);
+                    chains[w] = chain;
+                }
+                return false;
+            }
+        }
+    }
+    true
+}
+
 /// Whether `chain` is connected on the working graph.
 fn connected(chain: &[u32], graph: &WorkingGraph) -> bool {
     let mut seen = vec![chain[0]];
@@ -627,6 +902,8 @@ struct Search<'g> {
     dist: Vec<Vec<u64>>,
     parent: Vec<Vec<u32>>,
     cost: Vec<u64>,
+    /// The cost of entering each qubit, for the current searches.
+    step: Vec<u64>,
     heaps: Vec<BinaryHeap<Reverse<(u64, u32)>>>,
     /// Rounds each qubit has been shared (see `note_congestion`).
     history: Vec<u32>,
@@ -652,6 +929,7 @@ impl<'g> Search<'g> {
             dist: Vec::new(),
             parent: Vec::new(),
             cost: vec![0; size],
+            step: vec![0; size],
             heaps: Vec::new(),
             rng: seed ^ 0x9e37_79b9_7f4a_7c15,
             shift: BASE_SHIFT,
@@ -835,8 +1113,15 @@ impl<'g> Search<'g> {
         while self.heaps.len() < placed.len() {
             self.heaps.push(BinaryHeap::new());
         }
-        let (graph, usage, history, shift) = (self.graph, &self.usage, &self.history, self.shift);
-        let strict = self.strict;
+        // Each qubit's cost, once for all the searches (`IMPASSABLE`: never entered).
+        for q in 0..self.step.len() {
+            self.step[q] = match (self.strict, self.usage[q]) {
+                (true, 0) => 1,
+                (true, _) => IMPASSABLE,
+                (false, used) => qubit_cost(used, self.history[q], self.shift),
+            };
+        }
+        let (graph, step) = (self.graph, &self.step);
         self.dist
             .par_iter_mut()
             .zip(self.parent.par_iter_mut())
@@ -858,13 +1143,11 @@ impl<'g> Search<'g> {
                         break;
                     }
                     for &n in &graph.adjacency[q as usize] {
-                        let used = usage[n as usize];
-                        let step = match (strict, used) {
-                            (true, 0) => 1,
-                            (true, _) => continue,
-                            (false, _) => qubit_cost(used, history[n as usize], shift),
-                        };
-                        let nd = d + step;
+                        let cost = step[n as usize];
+                        if cost == IMPASSABLE {
+                            continue;
+                        }
+                        let nd = d + cost;
                         if nd < dist[n as usize] {
                             dist[n as usize] = nd;
                             parent[n as usize] = q;
@@ -955,6 +1238,75 @@ mod tests {
         chains.iter_mut().for_each(|c| c.sort_unstable());
         assert_eq!(chains, vec![vec![0, 1, 2, 3], vec![4], vec![5]]);
         Embedding { chains }.verify(&edges, &graph).unwrap();
+    }
+
+    #[test]
+    fn a_long_chain_between_far_neighbours_is_rebuilt_with_them() {
+        // Qubits 0–1–…–10 in a row; variable 0 is coupled to 1 and 2, whose chains sit at the
+        // two ends, so variable 0 spans the row. Re-placing one chain at a time cannot help;
+        // rebuilding the three together gives chains of one qubit each.
+        let graph = WorkingGraph::new((0..11).collect(), (0..10).map(|q| (q, q + 1)).collect());
+        let neighbours = vec![vec![1, 2], vec![0], vec![0]];
+        let edges = [(0, 1), (0, 2)];
+        let mut chains = vec![(1..10).collect::<Vec<u32>>(), vec![0], vec![10]];
+        let mut search = Search::new(&graph, 7);
+        search.strict = true;
+        for chain in &chains {
+            search.occupy(chain);
+        }
+        let mut owners = Owners::new(&graph, &chains);
+        let mut rng = 1;
+        assert!(regroup(
+            0,
+            &mut chains,
+            &neighbours,
+            &mut search,
+            &mut owners,
+            &mut rng
+        ));
+        let e = Embedding {
+            chains: chains.clone(),
+        };
+        e.verify(&edges, &graph).unwrap();
+        assert_eq!(e.max_chain_length(), 1, "{chains:?}");
+        assert_eq!(
+            search.usage.iter().sum::<u32>(),
+            3,
+            "usage follows the chains"
+        );
+        // Nothing better exists now: the move is refused and everything stays as it was.
+        let before = chains.clone();
+        assert!(!regroup(
+            0,
+            &mut chains,
+            &neighbours,
+            &mut search,
+            &mut owners,
+            &mut rng
+        ));
+        assert_eq!(chains, before);
+        let owned = (0..11u32)
+            .filter(|&q| owners.owner[q as usize] != FREE)
+            .count();
+        assert_eq!(owned, 3, "owners follow the chains");
+    }
+
+    #[test]
+    fn the_last_overlaps_go_by_re_placing_on_free_qubits() {
+        // Qubits 0–1–2–3–4 in a row; variables 0 and 1 are coupled, and their chains share
+        // qubit 2. One of them moves to a free qubit next to the other.
+        let graph = WorkingGraph::new((0..5).collect(), (0..4).map(|q| (q, q + 1)).collect());
+        let neighbours = vec![vec![1], vec![0]];
+        let mut chains = vec![vec![1, 2], vec![2, 3]];
+        let mut search = Search::new(&graph, 3);
+        for chain in &chains {
+            search.occupy(chain);
+        }
+        assert_eq!(search.shared(), 1);
+        repair_overlaps(&mut chains, &neighbours, &mut search, &mut 5);
+        assert_eq!(search.shared(), 0, "{chains:?}");
+        assert!(!search.strict, "the search is left as it was found");
+        Embedding { chains }.verify(&[(0, 1)], &graph).unwrap();
     }
 
     #[test]
