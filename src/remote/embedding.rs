@@ -246,14 +246,8 @@ fn embed_once(
             focus.clear();
         } else {
             // A new order each round: a fixed one can cycle between the same placements.
-            for i in (1..order.len()).rev() {
-                let j = (crate::rng::splitmix64(&mut rng) % (i as u64 + 1)) as usize;
-                order.swap(i, j);
-            }
-            for i in (1..focus.len()).rev() {
-                let j = (crate::rng::splitmix64(&mut rng) % (i as u64 + 1)) as usize;
-                focus.swap(i, j);
-            }
+            shuffle(&mut order, &mut rng);
+            shuffle(&mut focus, &mut rng);
         }
         let focused = !focus.is_empty();
         let round_order = if focused {
@@ -487,10 +481,7 @@ fn regroup(
         chains[v] = vec![anchor];
         search.occupy(&chains[v]);
         let mut order = neighbours[v].clone();
-        for i in (1..order.len()).rev() {
-            let j = (crate::rng::splitmix64(rng) % (i as u64 + 1)) as usize;
-            order.swap(i, j);
-        }
+        shuffle(&mut order, rng);
         let mut ok = true;
         for &w in &order {
             let with_v: Vec<usize> = neighbours[w]
@@ -779,10 +770,7 @@ fn repair_overlaps(
     }
     conflicts.sort_unstable();
     conflicts.dedup();
-    for i in (1..conflicts.len()).rev() {
-        let j = (crate::rng::splitmix64(rng) % (i as u64 + 1)) as usize;
-        conflicts.swap(i, j);
-    }
+    shuffle(&mut conflicts, rng);
     search.strict = true;
     for (a, b) in conflicts {
         let still = chains[a]
@@ -839,6 +827,14 @@ fn replace_strictly(
         }
     }
     true
+}
+
+/// Fisher–Yates shuffle driven by the embedder's seeded generator.
+fn shuffle<T>(items: &mut [T], rng: &mut u64) {
+    for i in (1..items.len()).rev() {
+        let j = (crate::rng::splitmix64(rng) % (i as u64 + 1)) as usize;
+        items.swap(i, j);
+    }
 }
 
 /// Whether `chain` is connected on the working graph.
