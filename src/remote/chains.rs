@@ -1,6 +1,7 @@
-//! A QPU run's embedding step: how the logical variables become chains (`auto`, the clique of
-//! the solver's topology — Pegasus or Zephyr — or the heuristic search, each falling back on
-//! the other), chains read from a file in
+//! A QPU run's embedding step: how the logical variables become chains (the clique of the
+//! solver's topology — Pegasus or Zephyr —, the heuristic search, or `auto`: on dense models
+//! the clique's chains shortened by the search's last phase, otherwise the search, each
+//! falling back on the other), chains read from a file in
 //! minorminer's shape, the default chain strength, and the logical QUBO laid onto the chains as
 //! the physical problem the QPU is sent.
 
@@ -15,7 +16,8 @@ use crate::qubo::Qubo;
 /// How the logical variables become chains.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EmbeddingMethod {
-    /// Clique for dense models, heuristic for sparse ones; each falls back on the other.
+    /// The clique, shortened, for dense models; heuristic for sparse ones; each falls back on
+    /// the other.
     #[default]
     Auto,
     /// Chains that all touch (Pegasus and Zephyr solvers).
@@ -35,37 +37,51 @@ impl EmbeddingMethod {
     }
 }
 
-/// The share of possible couplings a model must have for `auto` to choose the clique: that
-/// dense, the heuristic's chains are no shorter than the clique's and take seconds to find.
-/// (The seed's 4×4 edge model, 37 % dense, on the Z(12, 4) mock: the clique's longest chain
-/// is 11 in 0.02 s; the heuristic's 25 after 60 s, minorminer's 12–18 after 35–66 s.)
+/// The share of possible couplings a model must have for `auto` to start from the clique:
+/// that dense, the heuristic search from scratch struggles to part its chains at all (the
+/// seed's 4×4 edge model, 37 % dense, on the Z(12, 4) mock: 1 of 3 seeds overlap-free within
+/// 120 s), while the clique's chains, shortened to what the model's couplings need, are found
+/// every time and are as short as minorminer's.
 const DENSE_MODEL: f64 = 0.3;
 
-/// Embeds the logical graph by `method` (the heuristic search given as `heuristic`); the
-/// embedding and the name of the method that found it.
+/// Embeds the logical graph by `method`; the embedding and the name of the method that found
+/// it. `heuristic` is the search (from the initial chains it is given, for some variables),
+/// `shorten` the same search's last phase applied to overlap-free chains (both with the
+/// caller's seed, budget and cancel flag). `auto` on a dense model shortens the clique's
+/// chains, or, where the whole model has no clique that fits, searches around the largest
+/// clique that does, laid on the best-connected variables; on a sparse model it searches from
+/// scratch. Each falls back on the other.
 pub fn choose_embedding(
     method: EmbeddingMethod,
     n: usize,
     edges: &[(usize, usize)],
     graph: &WorkingGraph,
     props: &Value,
-    heuristic: impl Fn(usize, &[(usize, usize)], &WorkingGraph) -> Result<Embedding, EmbedError>,
+    heuristic: impl Fn(&[(usize, usize)], &WorkingGraph, &[Vec<u32>]) -> Result<Embedding, EmbedError>,
+    shorten: impl Fn(Embedding, &[(usize, usize)], &WorkingGraph) -> Result<Embedding, EmbedError>,
 ) -> Result<(Embedding, &'static str), EmbedError> {
-    let clique = || {
-        match topology(props) {
-            Ok(Topology::Pegasus(m)) => pegasus_clique(n, graph, m),
-            Ok(Topology::Zephyr(m, t)) => zephyr_clique(n, graph, m, t),
-            Err(why) => Err(EmbedError::NotFound(why)),
-        }
-        .map(|e| (e, "clique"))
+    let clique_of = |k: usize| match topology(props) {
+        Ok(Topology::Pegasus(m)) => pegasus_clique(k, graph, m),
+        Ok(Topology::Zephyr(m, t)) => zephyr_clique(k, graph, m, t),
+        Err(why) => Err(EmbedError::NotFound(why)),
     };
-    let heuristic = || heuristic(n, edges, graph).map(|e| (e, "heuristic"));
+    let clique = || clique_of(n).map(|e| (e, "clique"));
+    let shortened_clique = || {
+        let (e, _) = clique()?;
+        shorten(e, edges, graph).map(|e| (e, "clique, shortened"))
+    };
+    let around_a_clique = || match largest_clique(n, &clique_of) {
+        Some(part) => heuristic(edges, graph, &on_best_connected(part, n, edges))
+            .map(|e| (e, "heuristic around a clique")),
+        None => heuristic(edges, graph, &[]).map(|e| (e, "heuristic")),
+    };
+    let heuristic = || heuristic(edges, graph, &[]).map(|e| (e, "heuristic"));
     let pairs = (n * n.saturating_sub(1) / 2).max(1) as f64;
     let dense = edges.len() as f64 / pairs >= DENSE_MODEL;
     let (first, second): (&dyn Fn() -> _, &dyn Fn() -> _) = match method {
         EmbeddingMethod::Clique => return clique(),
         EmbeddingMethod::Heuristic => return heuristic(),
-        EmbeddingMethod::Auto if dense => (&clique, &heuristic),
+        EmbeddingMethod::Auto if dense => (&shortened_clique, &around_a_clique),
         EmbeddingMethod::Auto => (&heuristic, &clique),
     };
     match first() {
@@ -77,6 +93,41 @@ pub fn choose_embedding(
         }),
         other => other,
     }
+}
+
+/// The largest clique below `n` chains that fits (`clique_of(k)` fits for every k up to it), or
+/// `None` when not even two chains do.
+fn largest_clique(
+    n: usize,
+    clique_of: &dyn Fn(usize) -> Result<Embedding, EmbedError>,
+) -> Option<Embedding> {
+    let (mut fits, mut fails) = (1, n);
+    while fails - fits > 1 {
+        let k = fits + (fails - fits) / 2;
+        if clique_of(k).is_ok() {
+            fits = k;
+        } else {
+            fails = k;
+        }
+    }
+    clique_of(fits).ok().filter(|e| e.chains.len() >= 2)
+}
+
+/// Initial chains for `n` variables: `clique`'s chains on the variables with the most
+/// couplings (ties to the lower index), none for the others.
+fn on_best_connected(clique: Embedding, n: usize, edges: &[(usize, usize)]) -> Vec<Vec<u32>> {
+    let mut degree = vec![0usize; n];
+    for &(a, b) in edges.iter().filter(|&&(a, b)| a < n && b < n) {
+        degree[a] += 1;
+        degree[b] += 1;
+    }
+    let mut by_degree: Vec<usize> = (0..n).collect();
+    by_degree.sort_by_key(|&v| std::cmp::Reverse(degree[v]));
+    let mut initial = vec![Vec::new(); n];
+    for (&v, chain) in by_degree.iter().zip(clique.chains) {
+        initial[v] = chain;
+    }
+    initial
 }
 
 /// The largest embedding file read (a P16 embedding is tens of kilobytes).
@@ -234,4 +285,113 @@ pub fn embed_qubo(
         }
     }
     p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::remote::embedding::{find_embedding_around, shorten_embedding};
+    use crate::remote::topology::{pegasus, zephyr};
+    use serde_json::json;
+    use std::cell::RefCell;
+    use std::time::Duration;
+
+    /// `n` variables, each pair coupled with probability 0.4 (seeded).
+    fn dense_edges(n: usize, seed: u64) -> Vec<(usize, usize)> {
+        let mut rng = seed;
+        (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .filter(|_| crate::rng::splitmix64(&mut rng) % 10 < 4)
+            .collect()
+    }
+
+    #[test]
+    fn auto_on_a_dense_model_shortens_the_clique_where_it_fits() {
+        let graph = zephyr(3, 4);
+        let props = json!({"topology": {"type": "zephyr", "shape": [3, 4]}});
+        let n = 30;
+        let edges = dense_edges(n, 3);
+        let long = Duration::from_secs(600);
+        let (e, method) = choose_embedding(
+            EmbeddingMethod::Auto,
+            n,
+            &edges,
+            &graph,
+            &props,
+            |_, _, _| panic!("the clique fits: no search from scratch"),
+            |start, edges, g| shorten_embedding(start, edges, g, 1, long, &|| false),
+        )
+        .unwrap();
+        assert_eq!(method, "clique, shortened");
+        e.verify(&edges, &graph).unwrap();
+        let clique = zephyr_clique(n, &graph, 3, 4).unwrap();
+        assert!(e.num_qubits() < clique.num_qubits());
+    }
+
+    #[test]
+    fn auto_searches_around_the_largest_clique_that_fits_when_the_whole_does_not() {
+        // P4 holds a clique of about 12·(4 − 1) = 36 chains; 45 dense variables need more.
+        let graph = pegasus(4);
+        let props = json!({"topology": {"type": "pegasus", "shape": [4]}});
+        let n = 45;
+        let edges = dense_edges(n, 7);
+        let given = RefCell::new(Vec::new());
+        let (e, method) = choose_embedding(
+            EmbeddingMethod::Auto,
+            n,
+            &edges,
+            &graph,
+            &props,
+            |edges, g, initial| {
+                *given.borrow_mut() = initial.to_vec();
+                find_embedding_around(n, edges, g, initial, 1, Duration::from_secs(600), &|| false)
+            },
+            |_, _, _| panic!("no clique of 45 fits: nothing to shorten"),
+        )
+        .unwrap();
+        assert_eq!(method, "heuristic around a clique");
+        e.verify(&edges, &graph).unwrap();
+        // The largest clique's chains, on the best-connected variables.
+        let initial = given.into_inner();
+        let placed: Vec<usize> = (0..n).filter(|&v| !initial[v].is_empty()).collect();
+        let k = placed.len();
+        assert!((2..n).contains(&k), "{k} initial chains");
+        assert!(pegasus_clique(k, &graph, 4).is_ok());
+        assert!(pegasus_clique(k + 1, &graph, 4).is_err());
+        let mut degree = vec![0; n];
+        for &(a, b) in &edges {
+            degree[a] += 1;
+            degree[b] += 1;
+        }
+        let least_placed = placed.iter().map(|&v| degree[v]).min().unwrap();
+        let most_unplaced = (0..n)
+            .filter(|v| initial[*v].is_empty())
+            .map(|v| degree[v])
+            .max()
+            .unwrap();
+        assert!(least_placed >= most_unplaced);
+    }
+
+    #[test]
+    fn the_largest_clique_is_found_by_halving() {
+        let calls = std::cell::Cell::new(0);
+        let fits_up_to = |limit: usize| {
+            let calls = &calls;
+            move |k: usize| {
+                calls.set(calls.get() + 1);
+                if k <= limit {
+                    Ok(Embedding {
+                        chains: (0..k as u32).map(|q| vec![q]).collect(),
+                    })
+                } else {
+                    Err(EmbedError::NotFound("too many".into()))
+                }
+            }
+        };
+        let found = largest_clique(138, &fits_up_to(103)).unwrap();
+        assert_eq!(found.chains.len(), 103);
+        assert!(calls.get() <= 10, "{} tries", calls.get());
+        assert!(largest_clique(138, &fits_up_to(1)).is_none());
+        assert!(largest_clique(138, &fits_up_to(0)).is_none());
+    }
 }

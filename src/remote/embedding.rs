@@ -8,7 +8,9 @@
 //! (`repair_overlaps`). Then, as minorminer does, chains are shortened: each is re-placed on
 //! free qubits only, and the qubits joining two chains move to whichever is shorter
 //! (`shorten`), which is what brings the longest chain down; a longest chain that no such pass
-//! shortens is rebuilt together with its neighbours' chains (`regroup`).
+//! shortens is rebuilt together with its neighbours' chains (`regroup`). Qubits a chain can do
+//! without are freed before and after those passes (`Owners::trim`). `shorten_embedding` runs
+//! the same passes from chains found otherwise (a clique embedding on a dense model).
 //!
 //! Invariant of a returned `Embedding` (checked by `verify`): chains are non-empty, disjoint,
 //! connected on working couplers, and every logical edge has a working coupler between its
@@ -141,29 +143,40 @@ pub fn find_embedding(
     budget: std::time::Duration,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Embedding, EmbedError> {
+    find_embedding_around(n, edges, graph, &[], seed, budget, cancelled)
+}
+
+/// `find_embedding` starting from `initial` chains for some variables (`initial[v]`, empty or
+/// past the end for none): each try, and each restart, first places the other variables
+/// around them before rip-up-and-replace rounds move every chain as usual. A clique
+/// embedding of a dense model's best-connected variables is such a start where the whole model
+/// has no clique that fits. Initial chains must be connected, on working qubits, and disjoint.
+pub fn find_embedding_around(
+    n: usize,
+    edges: &[(usize, usize)],
+    graph: &WorkingGraph,
+    initial: &[Vec<u32>],
+    seed: u64,
+    budget: std::time::Duration,
+    cancelled: &dyn Fn() -> bool,
+) -> Result<Embedding, EmbedError> {
     let t0 = std::time::Instant::now();
+    if initial.len() > n {
+        return Err(EmbedError::NotFound(format!(
+            "{} initial chains for {n} variables",
+            initial.len()
+        )));
+    }
+    let mut start = vec![Vec::new(); n];
+    start[..initial.len()].clone_from_slice(initial);
+    check_initial_chains(&start, graph).map_err(EmbedError::NotFound)?;
     if n > graph.qubits.len() {
         return Err(EmbedError::NotFound(format!(
             "{n} variables but only {} working qubits",
             graph.qubits.len()
         )));
     }
-    let mut neighbours = vec![Vec::new(); n];
-    for &(a, b) in edges {
-        if a >= n || b >= n {
-            return Err(EmbedError::NotFound(format!(
-                "the coupling ({a}, {b}) names a variable beyond the model's {n}"
-            )));
-        }
-        if a != b {
-            neighbours[a].push(b);
-            neighbours[b].push(a);
-        }
-    }
-    for list in &mut neighbours {
-        list.sort_unstable();
-        list.dedup();
-    }
+    let neighbours = neighbour_lists(n, edges)?;
     // Where overlap removal ends decides how short the chains can get, and it varies much from
     // seed to seed: a few tries, the best kept, as long as the budget lasts.
     let mut best: Option<Embedding> = None;
@@ -177,15 +190,7 @@ pub fn find_embedding(
         } else {
             crate::rng::splitmix64(&mut rng)
         };
-        match embed_once(
-            &neighbours,
-            edges.len(),
-            graph,
-            try_seed,
-            t0,
-            budget,
-            cancelled,
-        ) {
+        match embed_once(&neighbours, &start, graph, try_seed, t0, budget, cancelled) {
             Ok(found) => {
                 let better = best
                     .as_ref()
@@ -203,10 +208,86 @@ pub fn find_embedding(
     best.ok_or_else(|| EmbedError::NotFound("no embedding tried".into()))
 }
 
+/// Shortens the overlap-free chains `start` (a clique embedding, say, whose chains touch far
+/// more than a sparser model needs) by the heuristic's last phase (`shorten`) until `budget`
+/// or its patience runs out: minorminer's `find_embedding` with `initial_chains`. The result is
+/// never worse than `start` by `length_profile`. `start` must pass `verify` for `edges`.
+pub fn shorten_embedding(
+    start: Embedding,
+    edges: &[(usize, usize)],
+    graph: &WorkingGraph,
+    seed: u64,
+    budget: std::time::Duration,
+    cancelled: &dyn Fn() -> bool,
+) -> Result<Embedding, EmbedError> {
+    let t0 = std::time::Instant::now();
+    let neighbours = neighbour_lists(start.chains.len(), edges)?;
+    start.verify(edges, graph).map_err(EmbedError::NotFound)?;
+    let mut chains = start.chains;
+    let mut search = Search::new(graph, seed);
+    let mut rng = seed;
+    // What the model does not need goes first (a clique's chains touch every other chain):
+    // fewer qubits, and room for the passes.
+    trim_all(&mut chains, &neighbours, &mut search);
+    shorten(&mut chains, &neighbours, &mut search, &mut rng, &|| {
+        cancelled() || t0.elapsed() >= budget
+    });
+    // Half-shortened chains are valid but not what was asked for (nor worth caching).
+    if cancelled() {
+        return Err(EmbedError::Cancelled);
+    }
+    Ok(Embedding { chains })
+}
+
+/// What keeps `chains` (empty ones aside) from being a start: a qubit that does not work, a
+/// qubit in two chains, a chain in pieces.
+fn check_initial_chains(chains: &[Vec<u32>], graph: &WorkingGraph) -> Result<(), String> {
+    let mut owner = vec![usize::MAX; graph.adjacency.len()];
+    for (v, chain) in chains.iter().enumerate() {
+        for &q in chain {
+            if graph.qubits.binary_search(&q).is_err() {
+                return Err(format!(
+                    "initial chain {v} uses qubit {q}, which does not work"
+                ));
+            }
+            match owner[q as usize] {
+                usize::MAX => owner[q as usize] = v,
+                u => return Err(format!("qubit {q} is in the initial chains of {u} and {v}")),
+            }
+        }
+        if !chain.is_empty() && !connected(chain, graph) {
+            return Err(format!("initial chain {v} is not connected"));
+        }
+    }
+    Ok(())
+}
+
+/// Each variable's neighbours, sorted and without repeats; a coupling naming a variable beyond
+/// `n` is refused.
+fn neighbour_lists(n: usize, edges: &[(usize, usize)]) -> Result<Vec<Vec<usize>>, EmbedError> {
+    let mut neighbours = vec![Vec::new(); n];
+    for &(a, b) in edges {
+        if a >= n || b >= n {
+            return Err(EmbedError::NotFound(format!(
+                "the coupling ({a}, {b}) names a variable beyond the model's {n}"
+            )));
+        }
+        if a != b {
+            neighbours[a].push(b);
+            neighbours[b].push(a);
+        }
+    }
+    for list in &mut neighbours {
+        list.sort_unstable();
+        list.dedup();
+    }
+    Ok(neighbours)
+}
+
 /// One try: overlap removal from scratch, then `shorten`, until `t0 + budget`.
 fn embed_once(
     neighbours: &[Vec<usize>],
-    num_edges: usize,
+    initial: &[Vec<u32>],
     graph: &WorkingGraph,
     seed: u64,
     t0: std::time::Instant,
@@ -238,13 +319,22 @@ fn embed_once(
             // (Re)start from nothing, from a random variable: a placement can lock itself in
             // (a chain whose every neighbour is taken keeps its overlap whatever it costs).
             search.clear();
-            chains.iter_mut().for_each(Vec::clear);
+            chains.clone_from_slice(initial);
+            for chain in &chains {
+                search.occupy(chain);
+            }
             last_cost.fill(FAR);
             let start = (crate::rng::splitmix64(&mut rng) % n.max(1) as u64) as usize;
             order = placement_order(neighbours, start);
+            // The first round places the variables without a chain around those given.
+            order.retain(|&v| chains[v].is_empty());
             (stale, fewest_shared, attempt_round) = (0, usize::MAX, 0);
             focus.clear();
         } else {
+            if order.len() < n {
+                // After the first round around initial chains, every chain moves.
+                order = (0..n).collect();
+            }
             // A new order each round: a fixed one can cycle between the same placements.
             shuffle(&mut order, &mut rng);
             shuffle(&mut focus, &mut rng);
@@ -344,7 +434,7 @@ fn embed_once(
             } else {
                 format!(", {} qubits still shared", search.shared())
             },
-            num_edges,
+            neighbours.iter().map(Vec::len).sum::<usize>() / 2,
             graph.qubits.len()
         ))),
     }
@@ -440,7 +530,21 @@ fn shorten(
         }
     }
     chains.clone_from_slice(&best);
+    // The best chains were kept as they stood mid-pass: free what they no longer need.
+    trim_all(chains, neighbours, search);
     search.strict = false;
+}
+
+/// Frees every qubit that its chain can do without (`Owners::trim`), chain by chain.
+fn trim_all(chains: &mut [Vec<u32>], neighbours: &[Vec<usize>], search: &mut Search<'_>) {
+    search.usage.fill(0);
+    for chain in chains.iter() {
+        search.occupy(chain);
+    }
+    let mut owners = Owners::new(search.graph, chains);
+    for v in 0..chains.len() {
+        owners.trim(v, chains, neighbours, search);
+    }
 }
 
 /// Rebuilds the chain of `v` with its neighbours' chains around it, on free qubits: `v` starts
@@ -590,7 +694,7 @@ impl<'g> Owners<'g> {
     /// can spare.
     fn steal_all(&mut self, v: usize, chains: &mut [Vec<u32>], neighbours: &[Vec<usize>]) {
         for &u in &neighbours[v] {
-            while let Some(q) = self.spare(u, v, chains, neighbours) {
+            while let Some(q) = self.spare(u, Some(v), chains, neighbours) {
                 self.give(q, u, v, chains);
             }
         }
@@ -607,7 +711,7 @@ impl<'g> Owners<'g> {
     ) {
         for &u in &neighbours[v] {
             while chains[u].len() < target {
-                match self.spare(v, u, chains, neighbours) {
+                match self.spare(v, Some(u), chains, neighbours) {
                     Some(q) => self.give(q, v, u, chains),
                     None => break,
                 }
@@ -624,12 +728,31 @@ impl<'g> Owners<'g> {
         self.owner[q as usize] = to as u32;
     }
 
-    /// A qubit of `from`'s chain next to `to`'s chain that `from` can do without: the rest stays
-    /// connected and still touches every neighbour's chain (`to`'s through the moved qubit).
+    /// Frees every qubit of `v`'s chain that it can do without (see `spare`).
+    fn trim(
+        &mut self,
+        v: usize,
+        chains: &mut [Vec<u32>],
+        neighbours: &[Vec<usize>],
+        search: &mut Search<'_>,
+    ) {
+        while let Some(q) = self.spare(v, None, chains, neighbours) {
+            let chain = &mut chains[v];
+            if let Some(i) = chain.iter().position(|&x| x == q) {
+                chain.swap_remove(i);
+            }
+            self.owner[q as usize] = FREE;
+            search.release(&[q]);
+        }
+    }
+
+    /// A qubit of `from`'s chain that it can do without — next to `to`'s chain, when one is
+    /// named, to be handed over: the rest stays connected and still touches every neighbour's
+    /// chain (`to`'s through the moved qubit).
     fn spare(
         &mut self,
         from: usize,
-        to: usize,
+        to: Option<usize>,
         chains: &[Vec<u32>],
         neighbours: &[Vec<usize>],
     ) -> Option<u32> {
@@ -649,15 +772,17 @@ impl<'g> Owners<'g> {
         }
         let mut found = None;
         for &q in chain {
-            let next_to_target = adjacency[q as usize]
-                .iter()
-                .any(|&n| self.owner[n as usize] as usize == to);
+            let next_to_target = to.is_none_or(|to| {
+                adjacency[q as usize]
+                    .iter()
+                    .any(|&n| self.owner[n as usize] as usize == to)
+            });
             if !next_to_target {
                 continue;
             }
             // Every neighbour `q` touches must keep a coupler without it.
             let needed = neighbours[from].iter().any(|&w| {
-                w != to && {
+                Some(w) != to && {
                     let own = adjacency[q as usize]
                         .iter()
                         .filter(|&&n| self.owner[n as usize] as usize == w)
@@ -1022,7 +1147,7 @@ impl<'g> Search<'g> {
                 "the neighbours' chains cannot be joined on the working graph".to_string(),
             )
         })?;
-        let mut best = self.steiner_chain(root, placed, chains);
+        let mut best = self.steiner_chain(root, placed);
         if self.strict {
             // Shortening: the estimated cost only bounds a chain's size, so the next cheapest
             // roots are built too and the smallest chain kept (minorminer's short-chain search
@@ -1039,7 +1164,7 @@ impl<'g> Search<'g> {
                 candidates.select_nth_unstable(tries - 1);
                 candidates.truncate(tries);
                 for (_, q) in candidates {
-                    let chain = self.steiner_chain(q, placed, chains);
+                    let chain = self.steiner_chain(q, placed);
                     if chain.len() < best.len() {
                         best = chain;
                     }
@@ -1052,7 +1177,7 @@ impl<'g> Search<'g> {
     /// The chain rooted at `root` joining every placed neighbour's chain, as a Steiner tree
     /// grown greedily: neighbours nearest the root first, each joined from the qubit of the
     /// chain so far that is nearest to it (not always from the root), then pruned.
-    fn steiner_chain(&self, root: u32, placed: &[usize], chains: &[Vec<u32>]) -> Vec<u32> {
+    fn steiner_chain(&self, root: u32, placed: &[usize]) -> Vec<u32> {
         let mut chain = vec![root];
         let mut order: Vec<usize> = (0..placed.len()).collect();
         order.sort_by_key(|&k| self.dist[k][root as usize]);
@@ -1069,32 +1194,48 @@ impl<'g> Search<'g> {
                 x = self.parent[k][x as usize];
             }
         }
-        self.prune(&mut chain, placed, chains);
+        self.prune(&mut chain, placed);
         chain
     }
 
     /// Drops leaves of `chain` (never the root) that no neighbour needs: a leaf goes when every
     /// neighbour chain it touches is touched by another qubit of the chain too. Paths to
     /// different neighbours often run side by side; this keeps only what joins them.
-    fn prune(&self, chain: &mut Vec<u32>, placed: &[usize], chains: &[Vec<u32>]) {
+    fn prune(&self, chain: &mut Vec<u32>, placed: &[usize]) {
         let adjacency = &self.graph.adjacency;
-        let touches =
-            |q: u32, u: usize| adjacency[q as usize].iter().any(|n| chains[u].contains(n));
+        // The neighbours (indices into `placed`) each qubit of the chain touches: a qubit next
+        // to it lies in that neighbour's chain, i.e. at distance 0 in its search.
+        let mut touched: Vec<Vec<u32>> = chain
+            .iter()
+            .map(|&q| {
+                (0..placed.len() as u32)
+                    .filter(|&k| {
+                        let dist = &self.dist[k as usize];
+                        adjacency[q as usize].iter().any(|&n| dist[n as usize] == 0)
+                    })
+                    .collect()
+            })
+            .collect();
+        // How many qubits of the chain touch each neighbour.
+        let mut touching = vec![0u32; placed.len()];
+        for &k in touched.iter().flatten() {
+            touching[k as usize] += 1;
+        }
         loop {
             let removable = (1..chain.len()).find(|&i| {
-                let q = chain[i];
-                let inner = adjacency[q as usize]
+                let inner = adjacency[chain[i] as usize]
                     .iter()
                     .filter(|n| chain.contains(n))
                     .count();
-                inner <= 1
-                    && placed.iter().all(|&u| {
-                        !touches(q, u) || chain.iter().any(|&other| other != q && touches(other, u))
-                    })
+                inner <= 1 && touched[i].iter().all(|&k| touching[k as usize] >= 2)
             });
             match removable {
                 Some(i) => {
+                    for &k in &touched[i] {
+                        touching[k as usize] -= 1;
+                    }
                     chain.swap_remove(i);
+                    touched.swap_remove(i);
                 }
                 None => break,
             }
@@ -1285,6 +1426,66 @@ mod tests {
             .filter(|&q| owners.owner[q as usize] != FREE)
             .count();
         assert_eq!(owned, 3, "owners follow the chains");
+    }
+
+    #[test]
+    fn a_qubit_no_neighbour_needs_is_freed() {
+        // Qubits 0–1–2–3–4 in a row; variable 0 holds 0–3 but only needs to reach variable 1
+        // at qubit 4: qubits 0, 1 and 2 go, 3 stays (it is the only coupler to 4).
+        let graph = WorkingGraph::new((0..5).collect(), (0..4).map(|q| (q, q + 1)).collect());
+        let neighbours = vec![vec![1], vec![0]];
+        let mut chains = vec![vec![0, 1, 2, 3], vec![4]];
+        let mut search = Search::new(&graph, 1);
+        for chain in &chains {
+            search.occupy(chain);
+        }
+        let mut owners = Owners::new(&graph, &chains);
+        owners.trim(0, &mut chains, &neighbours, &mut search);
+        assert_eq!(chains, vec![vec![3], vec![4]]);
+        assert_eq!(
+            search.usage,
+            vec![0, 0, 0, 1, 1],
+            "usage follows the chains"
+        );
+        assert_eq!(owners.owner[..3], [FREE; 3], "owners follow the chains");
+        // A chain never goes below one qubit, and a needed qubit stays.
+        owners.trim(1, &mut chains, &neighbours, &mut search);
+        assert_eq!(chains, vec![vec![3], vec![4]]);
+    }
+
+    #[test]
+    fn a_cliques_chains_shorten_to_what_a_sparser_model_needs() {
+        use crate::remote::{clique::zephyr_clique, topology::zephyr};
+        let graph = zephyr(4, 4);
+        // 40 variables, every pair coupled with probability 0.4 (seeded).
+        let n = 40;
+        let mut rng = 11u64;
+        let edges: Vec<(usize, usize)> = (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .filter(|_| crate::rng::splitmix64(&mut rng) % 10 < 4)
+            .collect();
+        let clique = zephyr_clique(n, &graph, 4, 4).unwrap();
+        let e = shorten_embedding(clique.clone(), &edges, &graph, 1, LONG, &|| false).unwrap();
+        e.verify(&edges, &graph).unwrap();
+        assert!(
+            e.num_qubits() < clique.num_qubits() * 9 / 10,
+            "{} qubits against the clique's {}",
+            e.num_qubits(),
+            clique.num_qubits()
+        );
+        assert!(e.max_chain_length() <= clique.max_chain_length());
+        // Chains that do not embed the model are refused, naming why; a cancel says so.
+        let mut bad = clique.clone();
+        bad.chains[1] = bad.chains[0].clone();
+        let err = shorten_embedding(bad, &edges, &graph, 1, LONG, &|| false).unwrap_err();
+        assert!(
+            err.to_string().contains("in the chains of 0 and 1"),
+            "{err}"
+        );
+        let err = shorten_embedding(clique, &[(0, n)], &graph, 1, LONG, &|| false).unwrap_err();
+        assert!(err.to_string().contains("beyond the model's 40"), "{err}");
+        let err = shorten_embedding(e, &edges, &graph, 1, LONG, &|| true).unwrap_err();
+        assert_eq!(err, EmbedError::Cancelled);
     }
 
     #[test]

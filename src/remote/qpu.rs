@@ -20,7 +20,7 @@ use super::RemoteError;
 use super::chains::{
     EmbeddingMethod, choose_embedding, embed_qubo, read_embedding, uniform_torque_compensation,
 };
-use super::embedding::{EmbedError, Embedding, find_embedding};
+use super::embedding::{EmbedError, Embedding, find_embedding_around, shorten_embedding};
 use super::embedding_cache;
 use super::leap::{self, LeapSettings};
 use super::qp::{PhysicalProblem, decode_answer, encode_problem};
@@ -89,8 +89,11 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
             help: "how variables become chains of qubits: clique (Pegasus and Zephyr solvers: chains that \
                    all touch each other, so any model up to about 12·(m − 1) variables embeds, \
                    in milliseconds), heuristic (the Cai–Macready–Roy search: shorter chains on \
-                   sparse models), or auto (clique for dense models, heuristic otherwise, each \
-                   falling back on the other)",
+                   sparse models), or auto (on dense models the clique, its chains then \
+                   shortened to what the couplings need within embedding_timeout_s — or, \
+                   where no clique of the whole model fits, the heuristic started around the \
+                   largest clique that does; the heuristic otherwise; each falling back on \
+                   the other)",
             alias: None,
             exposed: true,
         },
@@ -279,10 +282,23 @@ impl DwaveQpu {
             return Ok((e, method, true));
         }
         let budget = std::time::Duration::from_secs_f64(self.embedding_timeout_s);
-        let (e, method) =
-            choose_embedding(self.embedding, n, edges, graph, props, |n, edges, g| {
-                find_embedding(n, edges, g, self.seed, budget, &|| control.is_cancelled())
-            })?;
+        let (e, method) = choose_embedding(
+            self.embedding,
+            n,
+            edges,
+            graph,
+            props,
+            |edges, g, initial| {
+                find_embedding_around(n, edges, g, initial, self.seed, budget, &|| {
+                    control.is_cancelled()
+                })
+            },
+            |start, edges, g| {
+                shorten_embedding(start, edges, g, self.seed, budget, &|| {
+                    control.is_cancelled()
+                })
+            },
+        )?;
         if let Some(f) = &folder {
             // A cache that cannot be written costs the next run a search, nothing more.
             let _ = embedding_cache::store(f, &key, &e, method);
@@ -643,6 +659,7 @@ fn steepest_descent(csr: &Csr, model: &dyn Model, x: &mut [u8]) -> bool {
 mod tests {
     use super::*;
     use crate::qubo::{Qubo, StoredModel};
+    use crate::remote::embedding::find_embedding;
     use crate::remote::topology::pegasus;
 
     /// An embedded problem's energy at intact chains equals the logical energy, and a broken

@@ -991,3 +991,54 @@ fn a_zephyr_solver_embeds_and_solves_a_presolved_sudoku_and_caches_the_embedding
     let again = embed(&small, "heuristic");
     assert_eq!(again["cached"], false);
 }
+
+/// `auto` on a dense model starts from the clique and shortens its chains to what the model's
+/// couplings need: fewer qubits than the clique, no chain longer, every coupling still there.
+#[test]
+fn auto_shortens_the_cliques_chains_on_a_dense_model() {
+    let fake = FakeSapi::start(TOKEN, example_solvers()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    // 60 variables, each pair coupled with probability 0.4 (seeded): dense enough for the clique.
+    let n = 60;
+    let mut rng = 5u64;
+    let mut coo = format!("# vartype=BINARY\n# n={n} offset=0\n");
+    let mut edges = Vec::new();
+    for a in 0..n {
+        coo.push_str(&format!("{a} {a} -1\n"));
+        for b in a + 1..n {
+            if qubo_workbench::rng::splitmix64(&mut rng) % 10 < 4 {
+                coo.push_str(&format!("{a} {b} 2\n"));
+                edges.push((a, b));
+            }
+        }
+    }
+    let model = dir.path().join("dense.coo");
+    std::fs::write(&model, coo).unwrap();
+    let embed = |method: &str| {
+        stdout_json(
+            &std::process::Command::new(env!("CARGO_BIN_EXE_qubo-workbench"))
+                .args(["remote", "embed", model.to_str().unwrap(), "--json"])
+                .args(["--endpoint", &fake.base_url, "--no-cache"])
+                .args(["--solver", "Advantage2_system_mock", "--embedding", method])
+                .args(["--embedding-timeout", "10"])
+                .env_clear()
+                .env("DWAVE_API_TOKEN", TOKEN)
+                .output()
+                .unwrap(),
+        )
+    };
+    let (clique, auto) = (embed("clique"), embed("auto"));
+    assert_eq!(clique["method"], "clique");
+    assert_eq!(auto["method"], "clique, shortened");
+    let qubits = |v: &serde_json::Value| v["qubits"].as_u64().unwrap();
+    assert!(
+        qubits(&auto) < qubits(&clique),
+        "{} qubits against the clique's {}",
+        qubits(&auto),
+        qubits(&clique)
+    );
+    assert!(auto["max_chain_length"].as_u64() <= clique["max_chain_length"].as_u64());
+    let chains = qubo_workbench::remote::chains::embedding_from_json(&auto["chains"], n).unwrap();
+    let graph = qubo_workbench::remote::topology::zephyr(12, 4);
+    chains.verify(&edges, &graph).unwrap();
+}
