@@ -1489,6 +1489,37 @@ mod tests {
     }
 
     #[test]
+    fn a_search_around_initial_chains_checks_them_and_embeds_the_rest() {
+        let graph = pegasus(4);
+        let q = |k: usize| graph.qubits[k];
+        // A path of 6 variables; variables 0 and 1 start on a coupled pair of qubits.
+        let path: Vec<(usize, usize)> = (0..5).map(|v| (v, v + 1)).collect();
+        let (a, b) = graph.couplers[0];
+        let initial = vec![vec![a], vec![b]];
+        let e = find_embedding_around(6, &path, &graph, &initial, 1, LONG, &|| false).unwrap();
+        e.verify(&path, &graph).unwrap();
+        let refused = |initial: &[Vec<u32>]| {
+            find_embedding_around(6, &path, &graph, initial, 1, LONG, &|| false)
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(refused(&vec![vec![]; 7]).contains("7 initial chains for 6 variables"));
+        assert!(refused(&[vec![q(0)], vec![q(0)]]).contains("in the initial chains of 0 and 1"));
+        let dead = (0..graph.adjacency.len() as u32)
+            .find(|q| graph.qubits.binary_search(q).is_err())
+            .unwrap_or(u32::MAX);
+        if dead != u32::MAX {
+            assert!(refused(&[vec![dead]]).contains("which does not work"));
+        }
+        let far = *graph
+            .qubits
+            .iter()
+            .find(|&&x| x != a && !graph.adjacency[a as usize].contains(&x))
+            .unwrap();
+        assert!(refused(&[vec![a, far]]).contains("initial chain 0 is not connected"));
+    }
+
+    #[test]
     fn the_last_overlaps_go_by_re_placing_on_free_qubits() {
         // Qubits 0–1–2–3–4 in a row; variables 0 and 1 are coupled, and their chains share
         // qubit 2. One of them moves to a free qubit next to the other.
