@@ -101,16 +101,16 @@ fn largest_clique(
     n: usize,
     clique_of: &dyn Fn(usize) -> Result<Embedding, EmbedError>,
 ) -> Option<Embedding> {
-    let (mut fits, mut fails) = (1, n);
+    // Every k tried is 2 or more, so the last clique that fit is the answer.
+    let (mut fits, mut fails, mut largest) = (1, n, None);
     while fails - fits > 1 {
         let k = fits + (fails - fits) / 2;
-        if clique_of(k).is_ok() {
-            fits = k;
-        } else {
-            fails = k;
+        match clique_of(k) {
+            Ok(clique) => (fits, largest) = (k, Some(clique)),
+            Err(_) => fails = k,
         }
     }
-    clique_of(fits).ok().filter(|e| e.chains.len() >= 2)
+    largest
 }
 
 /// Initial chains for `n` variables: `clique`'s chains on the variables with the most
