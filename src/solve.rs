@@ -83,6 +83,9 @@ pub struct SolveOutcome {
     pub num_reads: usize,
     /// True when cancelled before all reads were done.
     pub cancelled: bool,
+    /// Reads returned of reads asked for, and why the run stopped (target, sweeps, time
+    /// limit, cancel), in figures and words.
+    pub run: crate::sampler::RunReport,
     /// Lowest energy sampled.
     pub min_energy: Option<f64>,
     /// Known when the puzzle has a solution (exact reference solver) and weights are ≥ 0.
@@ -291,6 +294,7 @@ fn summarise(
         },
         num_reads: outcome.num_reads(),
         cancelled: info.cancelled,
+        run: outcome.samples.report(),
         min_energy: outcome.min_energy(),
         ground_energy: outcome.ground_energy,
         ground_fraction: outcome.ground_fraction(),

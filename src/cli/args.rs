@@ -152,6 +152,12 @@ pub struct SolveArgs {
     /// Do not repair the lowest reads when none is valid (Numberlink under no-fill: remove loops).
     #[arg(long)]
     pub no_repair: bool,
+    /// Run every read to its end even after one has found a valid solution (for the success
+    /// share and TTS99 over all reads). By default a run with a target energy (a puzzle whose
+    /// valid solution's energy is known) ends at its first read that reaches it: `solve` is
+    /// asked for the answer, and the report says how many reads ran and why it stopped.
+    #[arg(long)]
+    pub all_reads: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,

@@ -46,13 +46,11 @@ pub(super) fn control_with_progress(
     let b = Arc::new(bar.clone());
     let control = control.with_observer(50, move |p| {
         say_note(Some(&b));
-        b.set_length(p.sweeps_total);
-        b.set_position(p.sweeps_done);
-        if p.phase == crate::sampler::Phase::Pilot {
-            b.set_message("choosing the β range (pilot)");
-        } else if let Some(e) = p.best_energy {
-            b.set_message(format!("best energy {e:.4}"));
-        }
+        // The run's own description (an open-ended run has no sweep total to count to).
+        let (fraction, text) = p.describe();
+        b.set_length(1000);
+        b.set_position((fraction * 1000.0) as u64);
+        b.set_message(text);
     });
     (control, Some(bar))
 }
@@ -312,6 +310,8 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
             .map_or(String::new(), |t| format!(" (TTS99 {t:.3} s)")),
         if o.cancelled { " (cancelled)" } else { "" }
     );
+    // Reads returned of reads asked and why the run stopped: never fewer reads unsaid.
+    println!("  {}", o.run.summary);
     if let Some(why) = &o.sampler_choice {
         println!("  sampler {} chosen by default: {why}", o.sampler);
     }

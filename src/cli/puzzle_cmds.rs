@@ -205,7 +205,9 @@ fn solve_one(
         let weights = weights_for(&encoding, "--weight", &a.encoding.weights)?;
         let note = long_run_note(sampler.as_ref(), 1, encoding.num_variables());
         let (control, bar) = control_with_progress(threads, &format!("puzzle {number}"), note);
-        let control = control.with_target_energy(a.sampler.target_energy);
+        let control = control
+            .with_target_energy(a.sampler.target_energy)
+            .ending_at_first_target(!a.all_reads);
         let (mut outcome, encoding) = crate::solve::solve_with_cuts(
             puzzle,
             crate::solve::FirstEncoding {

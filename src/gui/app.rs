@@ -52,6 +52,8 @@ pub struct Workbench {
     pub confirm_close: bool,
     /// The user agreed to close.
     pub close_now: bool,
+    /// What replaces the document once the unsaved-changes question is answered.
+    pub pending_replace: Option<super::commands::Replacement>,
 }
 
 /// The document loaded when nothing else is: the first registered kind's example (Project Euler
@@ -78,6 +80,7 @@ impl Workbench {
                 .is_ok_and(|v| v == "builtin"),
             confirm_close: false,
             close_now: false,
+            pending_replace: None,
         }
     }
 
@@ -143,16 +146,7 @@ impl Workbench {
             s.run = None;
             match result {
                 Ok(r) => {
-                    s.status = format!(
-                        "{} reads in {:.3} s{}",
-                        r.samples.num_reads(),
-                        r.sample_s,
-                        if r.samples.info.cancelled {
-                            " (cancelled)"
-                        } else {
-                            ""
-                        }
-                    );
+                    s.status = format!("{} — in {:.3} s", r.samples.report().summary, r.sample_s);
                     s.accept_run(r);
                 }
                 Err(e) => s.status = format!("sampling failed: {e}"),
@@ -186,13 +180,7 @@ impl Workbench {
                         Some(m) => format!("{what} ({m})"),
                         None => what,
                     };
-                    s.status = match s.doc.replace(p) {
-                        Ok(()) => format!("generated: {what}"),
-                        Err(e) => e,
-                    };
-                    s.result = None;
-                    s.selected_row = None;
-                    self.puzzle.editors.reset();
+                    self.generated(p, format!("generated: {what}"));
                 }
                 Err(e) => s.status = format!("could not generate: {e}"),
             }
@@ -260,7 +248,8 @@ impl Workbench {
 
     /// Opens the workbench's own file form for `action`, prefilled beside the document.
     pub(super) fn open_file_form(&mut self, action: FileAction, note: Option<String>) {
-        let suggested = suggested_path(action, self.shared.doc.path.as_deref());
+        let doc = &self.shared.doc;
+        let suggested = suggested_path(action, doc.path.as_deref(), &doc.file_stem());
         self.file_form = Some(FileForm::new(action, &suggested, note));
     }
 
@@ -455,6 +444,7 @@ impl Workbench {
         if self.confirm_close {
             self.confirm_close_ui(ui.ctx());
         }
+        self.confirm_replace_ui(ui.ctx());
         self.export_form_ui(ui.ctx());
         self.file_form_ui(ui.ctx());
         let commands = std::mem::take(&mut self.shared.commands);
@@ -466,22 +456,49 @@ impl Workbench {
             .record(started.elapsed().as_secs_f32() * 1e3, busy);
     }
 
+    /// Keyboard shortcuts (`shortcuts::SHORTCUTS`) become the menu items' commands.
     fn shortcuts(&mut self, ctx: &egui::Context) {
-        let (undo, redo, save) = ctx.input_mut(|i| {
-            (
-                i.consume_key(egui::Modifiers::COMMAND, egui::Key::Z),
-                i.consume_key(egui::Modifiers::COMMAND, egui::Key::Y),
-                i.consume_key(egui::Modifiers::COMMAND, egui::Key::S),
-            )
-        });
-        if undo {
-            self.shared.send(Command::Undo);
+        use super::shortcuts::Action;
+        // While a modal question or form is open, keys belong to it.
+        if self.confirm_close || self.pending_replace.is_some() || self.file_form.is_some() {
+            return;
         }
-        if redo {
-            self.shared.send(Command::Redo);
-        }
-        if save {
-            self.shared.send(Command::Save);
+        let cancellable =
+            self.is_running() || self.is_sweeping() || self.shared.generating.is_some();
+        for action in super::shortcuts::pressed(ctx, cancellable) {
+            let s = &mut self.shared;
+            match action {
+                Action::New => {
+                    let kind = s.doc.puzzle().map_or(Kind::ALL[0], |p| p.kind());
+                    let blank = kind
+                        .presets()
+                        .into_iter()
+                        .next()
+                        .map_or_else(|| kind.example(), |(_, p)| p);
+                    s.send(Command::New(Box::new(blank)));
+                }
+                Action::Open => s.send(Command::Dialog(FileAction::OpenPuzzle)),
+                Action::Save if s.doc.puzzle().is_some() => s.send(Command::Save),
+                Action::SaveAs if s.doc.puzzle().is_some() => {
+                    s.send(Command::Dialog(FileAction::SaveAs))
+                }
+                Action::Save | Action::SaveAs => {
+                    s.status =
+                        "a model opened from a file is not saved (Export QUBO… writes it)".into();
+                }
+                Action::Undo => s.send(Command::Undo),
+                Action::Redo => s.send(Command::Redo),
+                Action::Run => s.send(Command::Run),
+                Action::Cancel => {
+                    if let Some(job) = &s.generating {
+                        job.control.cancel();
+                    }
+                    if self.sweep.is_running() {
+                        self.sweep.cancel();
+                    }
+                    self.shared.send(Command::Cancel);
+                }
+            }
         }
     }
 }
@@ -547,7 +564,7 @@ impl eframe::App for WorkbenchApp {
         let wb = &mut self.workbench;
         let ctx = ui.ctx().clone();
         if ctx.input(|i| i.viewport().close_requested())
-            && wb.shared.doc.dirty
+            && wb.shared.doc.has_unsaved_work()
             && !wb.close_now
             && self.screenshot.is_none()
         {

@@ -8,13 +8,94 @@ use super::document::Document;
 use super::jobs::{DialogJob, FileAction, FileDone, FileJob, GenerateJob, RunResult, SampleJob};
 use super::shared::Command;
 use crate::params::ParamValues;
-use crate::puzzle::Kind;
+use crate::puzzle::{AnyPuzzle, Kind};
 use crate::qubo::formats::write_model;
 use crate::render::image::{export, export_with};
 
+/// What replaces the open document once the user has answered the unsaved-changes question
+/// (`Workbench::pending_replace`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Replacement {
+    /// A command that opens or makes another document (`Command::replaces_document`).
+    Command(Command),
+    /// A generated puzzle, and what the status line says of it.
+    Generated(Box<AnyPuzzle>, String),
+}
+
+impl Replacement {
+    /// What going on does, for the question ("open shidoku.txt").
+    pub fn describe(&self) -> String {
+        match self {
+            Replacement::Command(Command::New(p)) => format!("start a new {}", p.kind()),
+            Replacement::Command(Command::Open(p) | Command::OpenModel(p)) => {
+                format!("open {}", p.display())
+            }
+            Replacement::Command(Command::OpenGenerated(_)) => {
+                "open a recently generated instance".into()
+            }
+            Replacement::Command(c) => format!("{c:?}"),
+            Replacement::Generated(p, _) => format!("show the generated {}", p.describe()),
+        }
+    }
+}
+
 impl Workbench {
-    /// Carries out a command (also the way tests trigger file actions without dialogs).
+    /// Carries out a command (also the way tests trigger file actions without dialogs). A
+    /// command that would replace a document with unsaved changes waits for the user's answer
+    /// (`pending_replace`): nothing is discarded unasked.
     pub fn apply(&mut self, c: Command, ctx: &egui::Context) {
+        if c.replaces_document() && self.shared.doc.has_unsaved_work() {
+            self.pending_replace = Some(Replacement::Command(c));
+            return;
+        }
+        self.carry_out(c, ctx);
+    }
+
+    /// Goes on with a replacement the user agreed to (after saving, or discarding the changes).
+    pub(super) fn go_on_replacing(&mut self, r: Replacement, ctx: &egui::Context) {
+        match r {
+            Replacement::Command(c) => self.carry_out(c, ctx),
+            Replacement::Generated(puzzle, what) => self.adopt_generated(*puzzle, &what),
+        }
+    }
+
+    /// A generated puzzle becomes a new document: no file (Save asks where), a name of its own,
+    /// unsaved. What it replaces was asked about if it had unsaved changes.
+    pub(super) fn generated(&mut self, puzzle: AnyPuzzle, what: String) {
+        if self.shared.doc.has_unsaved_work() {
+            let r = Replacement::Generated(Box::new(puzzle), what);
+            self.shared.status = format!(
+                "{}: waiting for your answer about the unsaved changes",
+                r.describe()
+            );
+            self.pending_replace = Some(r);
+        } else {
+            self.adopt_generated(puzzle, &what);
+        }
+    }
+
+    fn adopt_generated(&mut self, puzzle: AnyPuzzle, what: &str) {
+        // Kept in Recently generated (unless too large to keep there): replacing it unedited
+        // loses nothing, so that alone asks no question.
+        let text = puzzle.to_text();
+        let kept = self
+            .shared
+            .settings
+            .recent_generated
+            .iter()
+            .any(|e| e.text.ends_with(&text));
+        let mut doc = Document::from_puzzle(puzzle, None);
+        doc.name = Some(format!(
+            "generated {}",
+            doc.puzzle().map_or_else(String::new, |p| p.describe())
+        ));
+        doc.dirty = true;
+        doc.kept_at_edit = kept.then_some(doc.edits);
+        self.replace_document(doc);
+        self.shared.status = format!("{what} — a new document (Save asks where to write it)");
+    }
+
+    fn carry_out(&mut self, c: Command, ctx: &egui::Context) {
         let s = &mut self.shared;
         match c {
             Command::New(puzzle) => self.replace_document(Document::from_puzzle(*puzzle, None)),
@@ -26,7 +107,11 @@ impl Workbench {
                     return;
                 }
                 let suggested = action.kind().writes.then(|| {
-                    let p = crate::gui::file_form::suggested_path(action, s.doc.path.as_deref());
+                    let p = crate::gui::file_form::suggested_path(
+                        action,
+                        s.doc.path.as_deref(),
+                        &s.doc.file_stem(),
+                    );
                     p.file_name()
                         .map(|n| n.to_string_lossy().into_owned())
                         .unwrap_or_default()
@@ -256,7 +341,7 @@ impl Workbench {
         self.shared.status = format!("generating a {kind}…");
     }
 
-    /// Opens a recently generated instance again, from its kept text.
+    /// Opens a recently generated instance again, from its kept text, as a new document.
     fn open_generated(&mut self, k: usize) {
         let s = &mut self.shared;
         let Some(entry) = s.settings.recent_generated.get(k).cloned() else {
@@ -271,15 +356,7 @@ impl Workbench {
                     .map_err(|e| e.to_string())
             });
         match parsed.map(|mut v| v.swap_remove(0).puzzle) {
-            Ok(p) => {
-                s.status = match s.doc.replace(p) {
-                    Ok(()) => format!("opened again: {}", entry.description),
-                    Err(e) => e,
-                };
-                s.result = None;
-                s.selected_row = None;
-                self.puzzle.editors.reset();
-            }
+            Ok(p) => self.adopt_generated(p, &format!("opened again: {}", entry.description)),
             Err(e) => s.status = format!("could not open the generated instance: {e}"),
         }
     }
@@ -380,7 +457,7 @@ impl Workbench {
     }
 
     /// Saves the puzzle: its text is made here, the file written off the UI thread.
-    fn save_to(&mut self, path: PathBuf, ctx: &egui::Context) {
+    pub(super) fn save_to(&mut self, path: PathBuf, ctx: &egui::Context) {
         let s = &mut self.shared;
         let Some(p) = s.doc.puzzle() else { return };
         let text = if path.extension().is_some_and(|e| e == "json") {

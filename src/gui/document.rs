@@ -157,6 +157,8 @@ pub struct Document {
     pub content: Content,
     /// Where Save writes; `None` asks (new documents, or one puzzle out of a multi-puzzle file).
     pub path: Option<PathBuf>,
+    /// What to call a document that has no file yet ("generated 9×9 Sudoku, 28 givens").
+    pub name: Option<String>,
     /// Unsaved changes.
     pub dirty: bool,
     /// Encoding options (presolve).
@@ -175,6 +177,12 @@ pub struct Document {
     pub error: Option<String>,
     /// The runs kept for comparison (autosaved with the document).
     pub runs: crate::gui::runs::RunHistory,
+    /// Counts every change of the puzzle or of the editor's entries, undo and redo included
+    /// (panels compare it to notice an edit).
+    pub edits: u64,
+    /// `edits` when the unsaved content was also kept elsewhere (a generated instance in
+    /// Recently generated): replacing it then loses nothing, until the next edit.
+    pub kept_at_edit: Option<u64>,
     build: ModelBuild,
 }
 
@@ -185,6 +193,9 @@ pub struct Snapshot {
     pub puzzle: AnyPuzzle,
     /// Where it was last saved, if anywhere.
     pub path: Option<PathBuf>,
+    /// Its name while it has no file.
+    #[serde(default)]
+    pub name: Option<String>,
     /// Whether it had unsaved changes.
     pub dirty: bool,
     /// Encoding options.
@@ -204,6 +215,7 @@ impl Document {
         Document {
             content,
             path,
+            name: None,
             dirty: false,
             options: EncodeOptions::default(),
             weights: Weights::new(),
@@ -214,6 +226,8 @@ impl Document {
             version: next_version(),
             error: None,
             runs: Default::default(),
+            edits: 0,
+            kept_at_edit: None,
             build: ModelBuild::default(),
         }
     }
@@ -242,6 +256,7 @@ impl Document {
     pub fn from_snapshot(s: Snapshot) -> Self {
         // One build, with the saved options and weights (not a default one first).
         let mut d = Document::blank(Content::Puzzle(s.puzzle), s.path);
+        d.name = s.name;
         d.dirty = s.dirty;
         d.options = s.options;
         d.weights = s.weights;
@@ -255,12 +270,19 @@ impl Document {
         Some(Snapshot {
             puzzle: self.puzzle()?.clone(),
             path: self.path.clone(),
+            name: self.name.clone(),
             dirty: self.dirty,
             options: self.options.clone(),
             weights: self.weights.clone(),
             sweep: None,
             runs: self.runs.clone(),
         })
+    }
+
+    /// Whether replacing or closing the document would lose work: unsaved changes that are
+    /// kept nowhere else.
+    pub fn has_unsaved_work(&self) -> bool {
+        self.dirty && self.kept_at_edit != Some(self.edits)
     }
 
     /// The puzzle, when the document holds one.
@@ -271,20 +293,49 @@ impl Document {
         }
     }
 
-    /// Title-bar text: file name (or "untitled" / the kind) and a `*` when dirty.
+    /// Title-bar text: file name (else the document's name, or "untitled" and the kind) and a
+    /// `•` when dirty.
     pub fn title(&self) -> String {
-        let name = match (&self.path, &self.content) {
-            (Some(p), _) => p
+        let name = match (&self.path, &self.name, &self.content) {
+            (Some(p), _, _) => p
                 .file_name()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default(),
-            (None, Content::Puzzle(p)) => format!("untitled {}", p.kind()),
-            (None, Content::Model { name, .. }) => name.clone(),
+            (None, Some(name), _) => name.clone(),
+            (None, None, Content::Puzzle(p)) => format!("untitled {}", p.kind()),
+            (None, None, Content::Model { name, .. }) => name.clone(),
         };
         if self.dirty {
             format!("{name} •")
         } else {
             name
+        }
+    }
+
+    /// The stem a file written for this document is offered under: its file's stem, else its
+    /// name or its kind, in plain characters ("generated-9x9-sudoku-28-givens").
+    pub fn file_stem(&self) -> String {
+        if let Some(stem) = self.path.as_deref().and_then(|p| p.file_stem()) {
+            return stem.to_string_lossy().into_owned();
+        }
+        let name = match (&self.name, &self.content) {
+            (Some(n), _) => n.clone(),
+            (None, Content::Puzzle(p)) => p.kind().name().to_string(),
+            (None, Content::Model { name, .. }) => name.clone(),
+        };
+        let mut stem = String::new();
+        for c in name.replace('×', "x").chars() {
+            if c.is_ascii_alphanumeric() {
+                stem.push(c.to_ascii_lowercase());
+            } else if !stem.is_empty() && !stem.ends_with('-') {
+                stem.push('-');
+            }
+        }
+        let stem = stem.trim_end_matches('-');
+        if stem.is_empty() {
+            "untitled".into()
+        } else {
+            stem.into()
         }
     }
 
@@ -353,6 +404,7 @@ impl Document {
     }
 
     fn push_undo(&mut self, step: Step) {
+        self.edits += 1;
         self.undo.push(step);
         if self.undo.len() > UNDO_LIMIT {
             self.undo.remove(0);
@@ -414,6 +466,7 @@ impl Document {
         step: Step,
         entries_now: Option<crate::puzzle::AnySolution>,
     ) -> (Step, Option<Option<crate::puzzle::AnySolution>>) {
+        self.edits += 1;
         match (step, &mut self.content) {
             (Step::Puzzle(other), Content::Puzzle(p)) => {
                 let back = Step::Puzzle(std::mem::replace(p, other));

@@ -54,9 +54,10 @@ impl FileAction {
     }
 }
 
-/// The suggested path for `action`: beside the document (its folder, its name with the
-/// action's first extension), else in the current folder.
-pub fn suggested_path(action: FileAction, document: Option<&Path>) -> PathBuf {
+/// The suggested path for `action`: beside the document's file (else in the current folder),
+/// under the document's stem (`Document::file_stem`) with the action's first extension; an
+/// export of samples, sweeps or runs adds what it is ("euler-samples.json"), once.
+pub fn suggested_path(action: FileAction, document: Option<&Path>, stem: &str) -> PathBuf {
     let kind = action.kind();
     let folder = document
         .and_then(Path::parent)
@@ -66,19 +67,20 @@ pub fn suggested_path(action: FileAction, document: Option<&Path>) -> PathBuf {
     if !kind.writes {
         return folder;
     }
-    let stem = document
-        .and_then(Path::file_stem)
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| kind.stem.to_string());
-    let stem = match action {
+    let stem = if stem.is_empty() { kind.stem } else { stem };
+    let suffixed = matches!(
+        action,
         FileAction::ExportSamples
-        | FileAction::ExportSweep
-        | FileAction::ExportSweepPlot
-        | FileAction::ExportRunsChart
-        | FileAction::ExportRunsTable => {
-            format!("{stem}-{}", kind.stem)
-        }
-        _ => stem,
+            | FileAction::ExportSweep
+            | FileAction::ExportSweepPlot
+            | FileAction::ExportRunsChart
+            | FileAction::ExportRunsTable
+    ) && stem != kind.stem
+        && !stem.ends_with(&format!("-{}", kind.stem));
+    let stem = if suffixed {
+        format!("{stem}-{}", kind.stem)
+    } else {
+        stem.to_string()
     };
     folder.join(format!("{stem}.{}", kind.extensions[0]))
 }
@@ -223,12 +225,26 @@ mod tests {
     fn suggestions_sit_beside_the_document_with_the_first_extension() {
         let doc = Path::new("/tmp/puzzles/euler.txt");
         assert_eq!(
-            suggested_path(FileAction::ExportImage, Some(doc)),
+            suggested_path(FileAction::ExportImage, Some(doc), "euler"),
             Path::new("/tmp/puzzles/euler.png")
         );
         assert_eq!(
-            suggested_path(FileAction::ExportSamples, Some(doc)),
+            suggested_path(FileAction::ExportSamples, Some(doc), "euler"),
             Path::new("/tmp/puzzles/euler-samples.json")
+        );
+        // Never doubled: a document without a file, or a stem that already says what it is.
+        let here = std::env::current_dir().unwrap();
+        assert_eq!(
+            suggested_path(FileAction::ExportSweepPlot, None, "sudoku"),
+            here.join("sudoku-sweep.png")
+        );
+        assert_eq!(
+            suggested_path(FileAction::ExportSweepPlot, None, ""),
+            here.join("sweep.png")
+        );
+        assert_eq!(
+            suggested_path(FileAction::ExportSweepPlot, Some(doc), "euler-sweep"),
+            Path::new("/tmp/puzzles/euler-sweep.png")
         );
     }
 

@@ -4,6 +4,7 @@
 use super::app::Workbench;
 use super::jobs::FileAction;
 use super::shared::Command;
+use super::shortcuts::Action;
 use crate::puzzle::Kind;
 
 impl Workbench {
@@ -12,6 +13,10 @@ impl Workbench {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
                 ui.menu_button("New", |ui| {
+                    ui.weak(format!(
+                        "{}: a blank puzzle of the open kind",
+                        shortcut(ui, Action::New)
+                    ));
                     // Every registered kind's example, then its blank presets.
                     for &kind in Kind::ALL {
                         if ui
@@ -28,7 +33,10 @@ impl Workbench {
                         }
                     }
                 });
-                if ui.button("Open…").clicked() {
+                if ui
+                    .add(egui::Button::new("Open…").shortcut_text(shortcut(ui, Action::Open)))
+                    .clicked()
+                {
                     self.shared.send(Command::Dialog(FileAction::OpenPuzzle));
                 }
                 if ui.button("Open model…").clicked() {
@@ -48,7 +56,7 @@ impl Workbench {
                 if ui
                     .add_enabled(
                         self.shared.doc.puzzle().is_some(),
-                        egui::Button::new("Save"),
+                        egui::Button::new("Save").shortcut_text(shortcut(ui, Action::Save)),
                     )
                     .clicked()
                 {
@@ -57,7 +65,7 @@ impl Workbench {
                 if ui
                     .add_enabled(
                         self.shared.doc.puzzle().is_some(),
-                        egui::Button::new("Save As…"),
+                        egui::Button::new("Save As…").shortcut_text(shortcut(ui, Action::SaveAs)),
                     )
                     .clicked()
                 {
@@ -117,13 +125,19 @@ impl Workbench {
             });
             ui.menu_button("Edit", |ui| {
                 if ui
-                    .add_enabled(self.shared.doc.can_undo(), egui::Button::new("Undo"))
+                    .add_enabled(
+                        self.shared.doc.can_undo(),
+                        egui::Button::new("Undo").shortcut_text(shortcut(ui, Action::Undo)),
+                    )
                     .clicked()
                 {
                     self.shared.send(Command::Undo);
                 }
                 if ui
-                    .add_enabled(self.shared.doc.can_redo(), egui::Button::new("Redo"))
+                    .add_enabled(
+                        self.shared.doc.can_redo(),
+                        egui::Button::new("Redo").shortcut_text(shortcut(ui, Action::Redo)),
+                    )
                     .clicked()
                 {
                     self.shared.send(Command::Redo);
@@ -146,6 +160,76 @@ impl Workbench {
                 ));
             });
         });
+    }
+
+    /// The "unsaved changes" question before the document is replaced (New, Open, a generated
+    /// puzzle): save first where the document has a file, discard, or keep it.
+    pub(super) fn confirm_replace_ui(&mut self, ctx: &egui::Context) {
+        let Some(pending) = &self.pending_replace else {
+            return;
+        };
+        let what = pending.describe();
+        let title = self.shared.doc.title();
+        let save_to = self
+            .shared
+            .doc
+            .path
+            .clone()
+            .filter(|_| self.shared.doc.puzzle().is_some());
+        #[derive(PartialEq)]
+        enum Answer {
+            Save,
+            Discard,
+            Keep,
+        }
+        let mut answer = None;
+        let modal = egui::Modal::new(egui::Id::unique("confirm-replace")).show(ctx, |ui| {
+            ui.heading("Unsaved changes");
+            ui.label(format!(
+                "{title} has changes that are not saved to a file. To {what}, save them first \
+                 or discard them."
+            ));
+            ui.horizontal(|ui| {
+                if let Some(path) = &save_to
+                    && ui
+                        .button("Save, then go on")
+                        .on_hover_text(format!("writes {}", path.display()))
+                        .clicked()
+                {
+                    answer = Some(Answer::Save);
+                }
+                if ui.button("Discard changes").clicked() {
+                    answer = Some(Answer::Discard);
+                }
+                if ui.button("Keep editing").clicked() {
+                    answer = Some(Answer::Keep);
+                }
+            });
+            if save_to.is_none() {
+                ui.weak(format!(
+                    "It has no file yet: to keep it, choose Keep editing, then File ▸ Save As… \
+                     ({}).",
+                    super::shortcuts::text(ctx, super::shortcuts::Action::SaveAs)
+                ));
+            }
+        });
+        if answer.is_none() && modal.should_close() {
+            answer = Some(Answer::Keep);
+        }
+        let Some(answer) = answer else { return };
+        let Some(pending) = self.pending_replace.take() else {
+            return;
+        };
+        match answer {
+            Answer::Keep => self.shared.status = format!("kept {title}: did not {what}"),
+            Answer::Save => {
+                if let Some(path) = save_to {
+                    self.save_to(path, ctx);
+                }
+                self.go_on_replacing(pending, ctx);
+            }
+            Answer::Discard => self.go_on_replacing(pending, ctx),
+        }
     }
 
     /// The "unsaved changes" question.
@@ -173,4 +257,9 @@ impl Workbench {
             });
         });
     }
+}
+
+/// The shortcut text shown beside a menu item.
+fn shortcut(ui: &egui::Ui, action: Action) -> String {
+    super::shortcuts::text(ui.ctx(), action)
 }

@@ -2,7 +2,7 @@
 //! the library (`puzzle`, `qubo`, `sampler`, `solve`, `sweep`, `render`) and paint its results.
 
 pub mod app;
-mod commands;
+pub mod commands;
 pub mod document;
 pub mod editors;
 pub mod export_form;
@@ -17,6 +17,7 @@ pub mod params;
 pub mod runs;
 pub mod settings;
 pub mod shared;
+pub mod shortcuts;
 
 use std::path::PathBuf;
 

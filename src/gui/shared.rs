@@ -15,7 +15,8 @@ use crate::puzzle::{AnyPuzzle, AnySolution, DesignFacts, Kind};
 pub enum Command {
     /// A new document holding this (blank) puzzle.
     New(Box<AnyPuzzle>),
-    /// Generate a puzzle of this kind with these parameters (as a job), replacing the current;
+    /// Generate a puzzle of this kind with these parameters (as a job); it opens as a new
+    /// document (`Workbench::generated`);
     /// with a TTS99 range (seconds), only an instance whose measured TTS99 falls in it.
     Generate(Kind, ParamValues, Option<[f64; 2]>),
     /// Open the k-th recently generated instance again (`Settings::recent_generated`).
@@ -62,6 +63,17 @@ pub enum Command {
     Redo,
 }
 
+impl Command {
+    /// Whether carrying it out replaces the open document (then unsaved changes are asked
+    /// about first).
+    pub fn replaces_document(&self) -> bool {
+        matches!(
+            self,
+            Command::New(_) | Command::Open(_) | Command::OpenModel(_) | Command::OpenGenerated(_)
+        )
+    }
+}
+
 /// State every panel may read or change.
 pub struct Shared {
     /// The document.
@@ -99,6 +111,9 @@ pub struct Shared {
     pub fonts_installed: bool,
     /// Files being read or written (open, save, exports), polled in `logic`.
     pub files: Vec<FileJob>,
+    /// Counts the times a sample was put forward to be drawn (a run shown, a sample row chosen,
+    /// a kept run shown), so the puzzle panel turns its sample overlay back on.
+    pub samples_offered: u64,
 }
 
 impl Shared {
@@ -166,6 +181,7 @@ impl Shared {
             facts: None,
             fonts_installed: false,
             files: Vec::new(),
+            samples_offered: 0,
         }
     }
 
@@ -189,6 +205,7 @@ impl Shared {
         self.doc.runs.add(summary, limit);
         self.shown_run = None;
         self.result = Some(r);
+        self.samples_offered += 1;
     }
 
     /// Starts a file job; the status line says so until it lands.

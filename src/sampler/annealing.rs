@@ -701,6 +701,7 @@ impl SimulatedAnnealing {
             num_sweeps: run.num_sweeps,
             warnings: run.warnings,
             details: Default::default(),
+            end: Default::default(),
         };
         let mut set = SampleSet::from_states(model, states, info);
         set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;

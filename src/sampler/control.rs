@@ -3,18 +3,76 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// A progress report: work done so far and the best energy seen.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Progress {
     /// Sweeps completed, summed over reads (for exact enumeration: states visited).
     pub sweeps_done: u64,
-    /// Total sweeps the run will do, summed over reads.
+    /// Total sweeps the run will do, summed over reads; 0 when open-ended (each read runs
+    /// until it reaches the target energy or the time limit).
     pub sweeps_total: u64,
     /// Lowest energy observed so far (approximate while annealing).
     pub best_energy: Option<f64>,
     /// What the run is doing: its pilot (choosing the β range or ladder) or its reads.
     pub phase: Phase,
+    /// Reads finished so far (0 where the sampler does not count them as they end).
+    pub reads_done: u64,
+    /// Reads asked for (0: not counted).
+    pub reads_total: u64,
+    /// Seconds since the run started.
+    pub elapsed_s: f64,
+    /// The run's time limit in seconds, when it has one.
+    pub time_limit_s: Option<f64>,
+}
+
+impl Progress {
+    /// How far the run has come (0–1) and what it is doing, in words: the window's progress bar
+    /// and the CLI's read this one description. An open-ended run is measured by its reads and
+    /// its time limit, never by a sweep total it does not have.
+    pub fn describe(&self) -> (f32, String) {
+        let of = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f32 / b as f32 };
+        let time = self.time_limit_s.map(|limit| {
+            (
+                (self.elapsed_s / limit.max(1e-9)) as f32,
+                format!(" · {:.0} s of at most {:.0} s", self.elapsed_s, limit),
+            )
+        });
+        let (time_fraction, time_text) = time.unwrap_or((0.0, String::new()));
+        let best = self
+            .best_energy
+            .map_or("—".to_string(), |e| format!("{e:.4}"));
+        let reads = if self.reads_total > 0 {
+            format!(" · {} of {} reads done", self.reads_done, self.reads_total)
+        } else {
+            String::new()
+        };
+        let (fraction, text) = match (self.phase, self.sweeps_total) {
+            (Phase::Pilot, total) => (
+                of(self.sweeps_done, total),
+                format!(
+                    "choosing the β range: pilot, {} / {total} sweeps{time_text}",
+                    self.sweeps_done
+                ),
+            ),
+            (Phase::Sampling, 0) => (
+                of(self.reads_done, self.reads_total).max(time_fraction),
+                format!(
+                    "{} sweeps, best energy {best}{reads}{time_text}",
+                    self.sweeps_done
+                ),
+            ),
+            (Phase::Sampling, total) => (
+                of(self.sweeps_done, total).max(time_fraction),
+                format!(
+                    "{} / {total} sweeps, best energy {best}{reads}{time_text}",
+                    self.sweeps_done
+                ),
+            ),
+        };
+        (fraction.clamp(0.0, 1.0), text)
+    }
 }
 
 /// The part of a run a progress report is about.
@@ -133,6 +191,10 @@ pub struct RunControl {
     /// valid-solution energy when weights are ≥ 0). Samplers that search open-endedly
     /// (tempering) stop a read there; the others ignore it.
     pub target_energy: Option<f64>,
+    /// End the whole run when its first read reaches `target_energy` (reads under way stop
+    /// with their best states, the others do not start): what `solve` asks by default, whose
+    /// question is the answer rather than a success share.
+    pub end_at_first_target: bool,
     /// Where the run offers its best state at progress reports (see `BestState`).
     pub best_state: Option<BestState>,
     /// Where a remote sampler reports its job and status (see `RemoteJob`).
@@ -147,6 +209,7 @@ impl Default for RunControl {
             progress_every_sweeps: 100,
             threads: None,
             target_energy: None,
+            end_at_first_target: false,
             best_state: None,
             remote_job: None,
         }
@@ -168,6 +231,12 @@ impl RunControl {
     /// Sets the energy at which a read may stop (ignored unless finite).
     pub fn with_target_energy(mut self, target: Option<f64>) -> Self {
         self.target_energy = target.filter(|t| t.is_finite());
+        self
+    }
+
+    /// Ends the run at its first read at the target energy (see `end_at_first_target`).
+    pub fn ending_at_first_target(mut self, on: bool) -> Self {
+        self.end_at_first_target = on;
         self
     }
 
@@ -259,9 +328,14 @@ pub(crate) struct ProgressTracker<'a> {
     sweeps_total: u64,
     best_bits: AtomicU64,
     phase: Phase,
+    reads_done: AtomicU64,
+    reads_total: u64,
+    started: Instant,
+    time_limit: Option<Duration>,
 }
 
 impl<'a> ProgressTracker<'a> {
+    /// A tracker of `sweeps_total` sweeps (0: open-ended).
     pub fn new(control: &'a RunControl, sweeps_total: u64) -> Self {
         ProgressTracker {
             control,
@@ -269,7 +343,31 @@ impl<'a> ProgressTracker<'a> {
             sweeps_total,
             best_bits: AtomicU64::new(f64::INFINITY.to_bits()),
             phase: Phase::Sampling,
+            reads_done: AtomicU64::new(0),
+            reads_total: 0,
+            started: Instant::now(),
+            time_limit: None,
         }
+    }
+
+    /// Counts `reads_total` reads as they end (`read_done`), and reports time against
+    /// `time_limit`, counted from `started` (the run's start, pilot included).
+    pub fn with_reads_and_time(
+        mut self,
+        reads_total: usize,
+        started: Instant,
+        time_limit: Option<Duration>,
+    ) -> Self {
+        self.reads_total = reads_total as u64;
+        self.started = started;
+        self.time_limit = time_limit;
+        self
+    }
+
+    /// One more read has ended.
+    pub fn read_done(&self) {
+        self.reads_done.fetch_add(1, Ordering::Relaxed);
+        self.add(0, f64::INFINITY);
     }
 
     /// A tracker of a pilot's sweeps (reported as `Phase::Pilot`, energies not shown).
@@ -322,6 +420,10 @@ impl<'a> ProgressTracker<'a> {
                 sweeps_total: self.sweeps_total,
                 best_energy: best.is_finite().then_some(best),
                 phase: self.phase,
+                reads_done: self.reads_done.load(Ordering::Relaxed),
+                reads_total: self.reads_total,
+                elapsed_s: self.started.elapsed().as_secs_f64(),
+                time_limit_s: self.time_limit.map(|d| d.as_secs_f64()),
             });
         }
     }

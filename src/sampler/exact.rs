@@ -226,6 +226,7 @@ impl Sampler for ExactSolver {
             num_sweeps: 0,
             warnings: Vec::new(),
             details: Default::default(),
+            end: Default::default(),
         };
         Ok(SampleSet::from_reads(n, reads, info))
     }

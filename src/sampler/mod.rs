@@ -23,7 +23,7 @@ pub use annealing::{BetaRangeRule, Kernel, SimulatedAnnealing};
 pub use control::{BestState, Phase, Progress, RemoteJob, RemoteJobSlot, RunControl, Snapshot};
 pub use exact::ExactSolver;
 pub use moves::MoveSet;
-pub use sample_set::{SampleInfo, SampleRow, SampleSet};
+pub use sample_set::{ReadsEnd, RunReport, SampleInfo, SampleRow, SampleSet, StopReason};
 pub use schedule::{BetaScheduleType, ScheduleSpec, default_beta_range};
 pub use sqa::{QuantumAnnealing, SqaPlan, SqaSchedule};
 pub use tabu::TabuSearch;

@@ -41,6 +41,74 @@ pub struct SampleInfo {
     /// problem id, an embedding's chain-break fraction and what post-processing changed.
     #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
     pub details: serde_json::Map<String, serde_json::Value>,
+    /// How the reads ended, where the sampler can stop before its sweeps are done (a target
+    /// energy, a time limit).
+    pub end: ReadsEnd,
+}
+
+/// How a run's reads ended, beyond "ran all their sweeps": what `RunReport` is made from.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ReadsEnd {
+    /// Reads that stopped at the target energy.
+    pub at_target: usize,
+    /// Reads the time limit ended before their sweeps were done (each returns its best state).
+    pub cut_by_time_limit: usize,
+    /// Reads ended early because another read had reached the target and the run was asked to
+    /// end there (`RunControl::end_at_first_target`): not returned (they had no fair chance,
+    /// so they would bias the success share), only counted here.
+    pub cut_at_first_target: usize,
+    /// Reads never started: the time limit had passed, the run was cancelled or it had
+    /// already ended at its first read at the target.
+    pub not_started: usize,
+    /// The time limit in force, in milliseconds (whole run, pilot included).
+    pub time_limit_ms: Option<u64>,
+    /// Whether the pilot was cut short by its share of the time limit.
+    pub pilot_cut_short: bool,
+    /// Whether the run ended at its first read at the target energy (as asked).
+    pub ended_at_first_target: bool,
+}
+
+/// Why a run ended, in one word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// Every read ran all its sweeps (restarts, or the whole enumeration).
+    Finished,
+    /// Every read stopped at the target energy.
+    Target,
+    /// The run ended at its first read at the target energy (as asked).
+    FirstTarget,
+    /// The time limit ended reads or kept them from starting.
+    TimeLimit,
+    /// The run was cancelled.
+    Cancelled,
+}
+
+/// What a run did, said the same way by the CLI and the window: reads returned of reads asked,
+/// and why it stopped.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunReport {
+    /// Reads returned.
+    pub reads: usize,
+    /// Reads asked for.
+    pub reads_requested: usize,
+    /// Why the run ended.
+    pub stopped: StopReason,
+    /// The same in words ("8 of 16 reads: the 60 s time limit passed before 8 started").
+    pub summary: String,
+}
+
+impl StopReason {
+    /// The reason in a few words.
+    pub fn words(self) -> &'static str {
+        match self {
+            StopReason::Finished => "every read ran its sweeps",
+            StopReason::Target => "every read reached the target energy",
+            StopReason::FirstTarget => "ended at the first read at the target energy",
+            StopReason::TimeLimit => "the time limit ended it",
+            StopReason::Cancelled => "cancelled",
+        }
+    }
 }
 
 /// Distinct samples, lowest energy first, with what produced them.
@@ -190,6 +258,80 @@ impl SampleSet {
     /// Reads represented (sum of occurrence counts).
     pub fn num_reads(&self) -> usize {
         self.rows.iter().map(|r| r.num_occurrences).sum()
+    }
+
+    /// Reads returned of reads asked for and why the run stopped, in figures and in words.
+    pub fn report(&self) -> RunReport {
+        let info = &self.info;
+        let end = &info.end;
+        let reads = self.num_reads();
+        let requested = info.num_reads_requested.max(reads);
+        let stopped = if info.cancelled {
+            StopReason::Cancelled
+        } else if end.ended_at_first_target {
+            StopReason::FirstTarget
+        } else if end.cut_by_time_limit > 0 || end.not_started > 0 {
+            StopReason::TimeLimit
+        } else if reads > 0 && end.at_target == reads {
+            StopReason::Target
+        } else {
+            StopReason::Finished
+        };
+        let limit = end.time_limit_ms.map_or(String::new(), |ms| {
+            if ms % 1000 == 0 {
+                format!("{} s ", ms / 1000)
+            } else {
+                format!("{:.1} s ", ms as f64 / 1e3)
+            }
+        });
+        let mut parts = Vec::new();
+        if end.at_target > 0 {
+            parts.push(format!("{} reached the target energy", end.at_target));
+        }
+        if end.cut_at_first_target > 0 {
+            parts.push(format!(
+                "{} under way stopped then (not counted as reads)",
+                end.cut_at_first_target
+            ));
+        }
+        if end.cut_by_time_limit > 0 {
+            parts.push(format!(
+                "{} ended by the {limit}time limit, each with the best state it reached",
+                end.cut_by_time_limit
+            ));
+        }
+        if end.pilot_cut_short {
+            parts.push(format!(
+                "the pilot was cut to its share of the {limit}time limit"
+            ));
+        }
+        let missing = requested
+            .saturating_sub(reads)
+            .saturating_sub(end.cut_at_first_target);
+        if missing > 0 {
+            parts.push(match stopped {
+                StopReason::Cancelled => format!("{missing} not run: cancelled"),
+                StopReason::FirstTarget => format!(
+                    "{missing} not started: the run ends at its first read at the target energy \
+                     (--all-reads runs them all)"
+                ),
+                StopReason::TimeLimit => {
+                    format!("{missing} not started: the {limit}time limit had passed")
+                }
+                _ => format!("{missing} not returned"),
+            });
+        }
+        let detail = if parts.is_empty() {
+            stopped.words().to_string()
+        } else {
+            parts.join("; ")
+        };
+        RunReport {
+            reads,
+            reads_requested: requested,
+            stopped,
+            summary: format!("{reads} of {requested} reads: {detail}"),
+        }
     }
 
     /// The lowest-energy sample, if there is one.

@@ -545,6 +545,7 @@ impl Sampler for QuantumAnnealing {
             num_sweeps: plan.num_sweeps,
             warnings: scale.warning.into_iter().collect(),
             details: Default::default(),
+            end: Default::default(),
         };
         let mut set = SampleSet::from_states(model, states, info);
         set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;

@@ -82,14 +82,14 @@ const PARAMS: &[ParamSpec] = &[
         exposed: true,
     },
     ParamSpec {
-        name: "timeout",
+        name: "timeout_ms",
         ty: ParamType::Int {
             min: 1,
             max: 86_400_000,
         },
         default: ParamDefault::Auto("none: stop after num_restarts"),
         help: "milliseconds per read, at most (results then depend on the machine's speed)",
-        alias: None,
+        alias: Some("timeout"),
         exposed: true,
     },
     ParamSpec::seed(
@@ -111,7 +111,8 @@ pub struct TabuSearch {
     /// Moves without a new best that end a walk; `None`: max(1000, 10·n).
     pub stall_moves: Option<usize>,
     /// Milliseconds per read, at most; `None`: no time limit.
-    pub timeout: Option<u64>,
+    #[serde(alias = "timeout")]
+    pub timeout_ms: Option<u64>,
     /// `None` draws a seed (recorded in the result's info).
     pub seed: Option<u64>,
 }
@@ -123,7 +124,7 @@ impl Default for TabuSearch {
             tenure: None,
             num_restarts: 10,
             stall_moves: None,
-            timeout: None,
+            timeout_ms: None,
             seed: None,
         }
     }
@@ -380,7 +381,7 @@ impl Sampler for TabuSearch {
             tenure,
             stall_moves,
             num_restarts: self.num_restarts,
-            deadline: self.timeout.map(Duration::from_millis),
+            deadline: self.timeout_ms.map(Duration::from_millis),
             tracker: &tracker,
         };
         let t_sample = Instant::now();
@@ -414,6 +415,7 @@ impl Sampler for TabuSearch {
             num_sweeps: 0,
             warnings: Vec::new(),
             details: Default::default(),
+            end: Default::default(),
         };
         let mut set = SampleSet::from_states(model, states, info);
         set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;
@@ -489,7 +491,7 @@ mod tests {
         let t = TabuSearch {
             num_reads: 2,
             num_restarts: 1_000_000,
-            timeout: Some(50),
+            timeout_ms: Some(50),
             seed: Some(3),
             ..Default::default()
         };

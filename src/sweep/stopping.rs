@@ -399,6 +399,7 @@ pub(super) fn measure_all(
                         sweeps_total: total as u64,
                         best_energy: None,
                         phase: crate::sampler::Phase::Sampling,
+                        ..Default::default()
                     });
                     done[k] = Some(point);
                 }

@@ -17,3 +17,4 @@ mod remote_sapi;
 mod sampler_contract;
 mod security;
 mod sudoku_encoding;
+mod trust;

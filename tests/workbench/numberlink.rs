@@ -280,16 +280,16 @@ fn numberlink_presolves_by_default_and_no_presolve_keeps_the_full_model() {
     // reported as ignored rather than refused; naming the sampler makes it an error again.
     let v = stdout_json(
         &bin()
-            .args(["solve", "--json", "--timeout", "2000"])
+            .args(["solve", "--json", "--timeout-ms", "2000"])
             .arg(&file)
             .output()
             .unwrap(),
     );
     assert_eq!(v["sampler"], "exact");
     let why = v["sampler_choice"].as_str().unwrap();
-    assert!(why.contains("--timeout 2000 ignored"), "{why}");
+    assert!(why.contains("--timeout-ms 2000 ignored"), "{why}");
     let out = bin()
-        .args(["solve", "--sampler", "exact", "--timeout", "2000"])
+        .args(["solve", "--sampler", "exact", "--timeout-ms", "2000"])
         .arg(&file)
         .output()
         .unwrap();

@@ -55,6 +55,10 @@ pub struct PuzzlePanel {
     pub aim_tts99: bool,
     /// The TTS99 range aimed at, in seconds.
     pub tts99_range_s: [f64; 2],
+    /// `Document::edits` and `Shared::samples_offered` as last seen: an edit turns the sample
+    /// overlay off (the user's own entries are never hidden under a sample), a sample put
+    /// forward turns it on.
+    seen: (u64, u64),
 }
 
 /// Height of the controls above the board (they scroll within it when they need more).
@@ -81,6 +85,7 @@ impl Default for PuzzlePanel {
             difficulty: None,
             aim_tts99: false,
             tts99_range_s: [0.1, 1.0],
+            seen: (0, 0),
         }
     }
 }
@@ -116,6 +121,20 @@ impl PuzzlePanel {
         let Some(puzzle) = s.doc.puzzle().cloned() else {
             return;
         };
+        let (edits, offered) = self.seen;
+        if s.samples_offered != offered {
+            self.show_sample = true;
+        } else if s.doc.edits != edits
+            && self.show_sample
+            && (s.result.is_some() || s.shown_run.is_some())
+        {
+            self.show_sample = false;
+            s.shown_run = None;
+            s.status =
+                "your edit is shown; tick Show selected sample to see the run's sample again"
+                    .into();
+        }
+        self.seen = (s.doc.edits, s.samples_offered);
         let classical = |second: bool| {
             let facts = s.current_facts()?.ok()?;
             if second {
@@ -140,7 +159,11 @@ impl PuzzlePanel {
         let running = live.is_some();
         let shown = second
             .or(live)
-            .or_else(|| s.shown_run.as_ref().map(|(_, sol)| sol.clone()))
+            .or_else(|| {
+                self.show_sample
+                    .then(|| s.shown_run.as_ref().map(|(_, sol)| sol.clone()))
+                    .flatten()
+            })
             .or_else(|| {
                 self.show_sample
                     .then(|| s.selected_solution().cloned())

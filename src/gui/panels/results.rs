@@ -82,7 +82,8 @@ impl ResultsPanel {
             });
             return;
         };
-        let reads = r.samples.num_reads();
+        let report = r.samples.report();
+        let reads = report.reads;
         let percent =
             |p: Option<f64>| p.map_or("—".to_string(), |p| format!("{:.1} %", 100.0 * p));
         let tts = match (r.success_fraction().or(r.ground_fraction()), r.tts99_s()) {
@@ -102,6 +103,13 @@ impl ResultsPanel {
                 if r.version != s.doc.version { " — the model changed since this run" } else { "" },
             ));
         });
+        // Reads returned of reads asked and why the run stopped; a run that did less than
+        // asked says so in the warning colour.
+        if report.reads < report.reads_requested {
+            ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {}", report.summary));
+        } else {
+            ui.weak(&report.summary);
+        }
         for w in &r.samples.info.warnings {
             ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {w}"));
         }
@@ -210,6 +218,7 @@ impl ResultsPanel {
         if let Some(k) = clicked {
             s.selected_row = Some(k);
             s.shown_run = None;
+            s.samples_offered += 1;
         }
         let Some(info) = s.selected_row.and_then(|k| r.rows.get(k)) else {
             return;
@@ -466,6 +475,7 @@ fn show_run(s: &mut Shared, id: u64) {
     match parsed {
         Ok(solution) => {
             s.shown_run = Some((id, solution));
+            s.samples_offered += 1;
             s.status = format!("showing the best sample of {name}");
         }
         Err(why) => s.status = format!("cannot show {name}: {why}"),

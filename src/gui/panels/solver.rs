@@ -97,20 +97,8 @@ impl SolverPanel {
         });
         if let Some(job) = &s.run {
             let p = job.progress.lock().ok().and_then(|g| *g);
-            let (done, total) = p.map_or((0, 1), |p| (p.sweeps_done, p.sweeps_total.max(1)));
-            let best = p
-                .and_then(|p| p.best_energy)
-                .map_or("—".to_string(), |e| format!("{e:.4}"));
-            let text = match p.map(|p| p.phase) {
-                None => "starting…".to_string(),
-                Some(crate::sampler::Phase::Pilot) => {
-                    format!("choosing the β range: pilot, {done} / {total} sweeps")
-                }
-                Some(crate::sampler::Phase::Sampling) => {
-                    format!("{done} / {total} sweeps, best energy {best}")
-                }
-            };
-            ui.add(egui::ProgressBar::new((done as f32 / total as f32).min(1.0)).text(text));
+            let (fraction, text) = p.map_or((0.0, "starting…".to_string()), |p| p.describe());
+            ui.add(egui::ProgressBar::new(fraction).text(text));
             ui.weak(format!("{:.1} s", job.started.elapsed().as_secs_f32()));
             if let Ok(h) = job.history.lock() {
                 sampler_plots::best_energy_ui(ui, &h);

@@ -74,14 +74,19 @@ impl SweepPanel {
         self.suggestion = saved.suggestion;
     }
 
-    /// Cancels and forgets everything (a new document).
-    pub fn clear(&mut self) {
+    /// Cancels the sweep or suggestion going on (what it measured so far stays).
+    pub fn cancel(&self) {
         if let Some(j) = &self.job {
             j.control.cancel();
         }
         if let Some(j) = &self.tune {
             j.control.cancel();
         }
+    }
+
+    /// Cancels and forgets everything (a new document).
+    pub fn clear(&mut self) {
+        self.cancel();
         *self = SweepPanel::default();
     }
 

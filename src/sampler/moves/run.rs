@@ -3,7 +3,6 @@
 //! parameters, memory checks and `SampleInfo`; what happens per read lives here.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
 
 use super::{CsrEngine, Engine, GroupedEngine, MoveCsr, MovePlan, MoveState};
 use crate::qubo::Model;
@@ -249,7 +248,8 @@ pub(in crate::sampler) struct Temper<'a> {
     pub beta: &'a [f64],
     pub num_sweeps: usize,
     pub target: Option<f64>,
-    pub deadline: Option<Instant>,
+    /// The time limit and the first target, shared by the run's ladders.
+    pub ending: &'a crate::sampler::tempering::Ending,
     pub seed: u64,
     pub tracker: &'a ProgressTracker<'a>,
     /// Swaps accepted per neighbouring pair, over every ladder.
@@ -262,6 +262,8 @@ pub(in crate::sampler) struct LadderEnd {
     pub sweeps: usize,
     pub reached_target: bool,
     pub timed_out: bool,
+    /// Ended because another ladder reached the target first.
+    pub cut_at_first_target: bool,
 }
 
 impl Temper<'_> {
@@ -305,6 +307,7 @@ impl Temper<'_> {
         let mut best = (e, replicas[k].engine.state());
         let mut reached_target = self.reached(self.model.energy(&best.1));
         let mut timed_out = false;
+        let mut cut_at_first_target = false;
         let mut sweeps = 0;
         let mut reported = 0;
         let mut swap_rng = Xoshiro128p::for_read(self.seed ^ 0x7377_6170, read as u64);
@@ -338,8 +341,12 @@ impl Temper<'_> {
             if self.tracker.is_cancelled() {
                 return None;
             }
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            if self.ending.past_deadline() {
                 timed_out = true;
+                break;
+            }
+            if self.ending.others_done() {
+                cut_at_first_target = true;
                 break;
             }
             let t = self.tracker;
@@ -349,15 +356,20 @@ impl Temper<'_> {
                 reported = sweeps;
             }
         }
+        if reached_target {
+            self.ending.reached_target();
+        }
         if self.tracker.wants_reports() {
             self.tracker.add((sweeps - reported) as u64, best.0);
             self.tracker.offer(best.0, || best.1.clone());
         }
+        self.tracker.read_done();
         Some(LadderEnd {
             state: best.1,
             sweeps,
             reached_target,
             timed_out,
+            cut_at_first_target,
         })
     }
 }

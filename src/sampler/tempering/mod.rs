@@ -19,7 +19,7 @@
 //! recomputed from the states every `RESYNC_SWEEPS` sweeps, so rounding never accumulates.
 //! Without a timeout a seed gives the same samples at any thread count.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -131,7 +131,7 @@ const PARAMS: &[ParamSpec] = &[
         exposed: true,
     },
     ParamSpec {
-        name: "timeout",
+        name: "timeout_ms",
         ty: ParamType::Int {
             min: 1,
             max: 86_400_000,
@@ -139,7 +139,7 @@ const PARAMS: &[ParamSpec] = &[
         default: ParamDefault::Auto("none; 60 000 with a target energy"),
         help: "milliseconds for the whole run, pilot included (results then depend on the \
                machine's speed)",
-        alias: None,
+        alias: Some("timeout"),
         exposed: true,
     },
     ParamSpec::seed(
@@ -177,7 +177,8 @@ pub struct ParallelTempering {
     /// Sweeps of the pilot run (adaptive ladders only).
     pub pilot_sweeps: usize,
     /// Milliseconds for the whole run; `None`: no limit (60 s with a target energy).
-    pub timeout: Option<u64>,
+    #[serde(alias = "timeout")]
+    pub timeout_ms: Option<u64>,
     /// `None` draws a seed (recorded in the result's info).
     pub seed: Option<u64>,
     /// Single flips, or moves that hold the model's exactly-one groups.
@@ -193,7 +194,7 @@ impl Default for ParallelTempering {
             beta_range: None,
             ladder: LadderType::Adaptive,
             pilot_sweeps: 2000,
-            timeout: None,
+            timeout_ms: None,
             seed: None,
             moves: MoveSet::Auto,
         }
@@ -211,13 +212,97 @@ const PILOT_ROUNDS: usize = 4;
 /// Sweeps between recomputations of fields and energies from the states.
 const RESYNC_SWEEPS: usize = 1024;
 
+/// Share of the time limit the pilot may take: past it the ladder as placed so far is used, so
+/// reads always get most of the time (ADC 2018 Q2's full pilot took minutes).
+const PILOT_TIME_SHARE: f64 = 0.25;
+/// Variable updates the pilot does at most over all its rounds (replicas × variables × sweeps):
+/// about 5 s on one core at the lane kernel's 5 ns per update. Sudoku and Numberlink models are
+/// far below it; ADC 2018 Q2 (1.35·10⁶ variables, 16 replicas) gets 46 sweeps instead of 2000.
+const PILOT_UPDATE_BUDGET: f64 = 1e9;
+
 /// A finished ladder.
 struct ReadResult {
     state: Vec<u8>,
     sweeps: usize,
     reached_target: bool,
     timed_out: bool,
+    /// Ended because another ladder reached the target (`Ending::at_first_target`).
+    cut_at_first_target: bool,
     swaps: SwapStats,
+}
+
+/// What a run's ladders share about ending early: the time limit, whether the run ends at its
+/// first ladder at the target (`RunControl::end_at_first_target`) and whether one got there,
+/// and the ladders that never started.
+pub(in crate::sampler) struct Ending {
+    deadline: Option<Instant>,
+    at_first_target: bool,
+    target_reached: AtomicBool,
+    started: AtomicUsize,
+    not_started: AtomicUsize,
+}
+
+impl Ending {
+    pub(in crate::sampler) fn new(deadline: Option<Instant>, at_first_target: bool) -> Self {
+        Ending {
+            deadline,
+            at_first_target,
+            target_reached: AtomicBool::new(false),
+            started: AtomicUsize::new(0),
+            not_started: AtomicUsize::new(0),
+        }
+    }
+
+    /// Whether a ladder may start now; one that may not is counted as not started. The first
+    /// ladder always starts, so a run whose time limit passed during its pilot still returns
+    /// a read (its start and one sweep at least) rather than nothing.
+    pub(in crate::sampler) fn may_start(&self) -> bool {
+        if (self.past_deadline() || self.others_done()) && self.started.load(Ordering::Relaxed) > 0
+        {
+            self.not_started.fetch_add(1, Ordering::Relaxed);
+            return false;
+        }
+        self.started.fetch_add(1, Ordering::Relaxed);
+        true
+    }
+
+    /// The time limit has passed.
+    pub(in crate::sampler) fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Another ladder reached the target and the run ends there.
+    pub(in crate::sampler) fn others_done(&self) -> bool {
+        self.at_first_target && self.target_reached.load(Ordering::Relaxed)
+    }
+
+    /// A ladder reached the target.
+    pub(in crate::sampler) fn reached_target(&self) {
+        self.target_reached.store(true, Ordering::Relaxed);
+    }
+
+    /// How the reads ended, from the ladders that did (`ends`: at target, timed out, cut at
+    /// the first target).
+    fn reads_end(
+        &self,
+        ends: impl Iterator<Item = (bool, bool, bool)>,
+        time_limit: Option<Duration>,
+        pilot_cut_short: bool,
+    ) -> super::ReadsEnd {
+        let mut end = super::ReadsEnd {
+            not_started: self.not_started.load(Ordering::Relaxed),
+            time_limit_ms: time_limit.map(|d| d.as_millis() as u64),
+            pilot_cut_short,
+            ended_at_first_target: self.others_done(),
+            ..Default::default()
+        };
+        for (at_target, timed_out, cut) in ends {
+            end.at_target += usize::from(at_target);
+            end.cut_by_time_limit += usize::from(timed_out && !at_target);
+            end.cut_at_first_target += usize::from(cut && !at_target);
+        }
+        end
+    }
 }
 
 /// What every ladder of a run shares.
@@ -227,12 +312,10 @@ struct Job<'a> {
     beta: &'a [f64],
     num_sweeps: usize,
     target: Option<f64>,
-    /// When the whole run must end (from `timeout`, counted from the start of `sample`).
-    deadline: Option<Instant>,
     seed: u64,
     tracker: &'a ProgressTracker<'a>,
-    /// Ladders not started before the deadline.
-    cut_short: AtomicUsize,
+    /// The time limit, the first target and the ladders never started.
+    ending: &'a Ending,
 }
 
 impl Job<'_> {
@@ -248,6 +331,7 @@ impl Job<'_> {
         });
         let mut reached_target = self.reached(&best.1);
         let mut timed_out = false;
+        let mut cut_at_first_target = false;
         let mut sweeps = 0;
         let mut reported = 0;
         while sweeps < self.num_sweeps && !reached_target {
@@ -268,8 +352,12 @@ impl Job<'_> {
             if self.tracker.is_cancelled() {
                 return None;
             }
-            if self.past_deadline() {
+            if self.ending.past_deadline() {
                 timed_out = true;
+                break;
+            }
+            if self.ending.others_done() {
+                cut_at_first_target = true;
                 break;
             }
             if self.tracker.wants_reports() && sweeps.is_multiple_of(self.tracker.every()) {
@@ -280,21 +368,24 @@ impl Job<'_> {
                 reported = sweeps;
             }
         }
+        if reached_target {
+            self.ending.reached_target();
+        }
         if self.tracker.wants_reports() {
             self.tracker
                 .add((sweeps - reported) as u64, self.engine.unscaled(best.0));
+            self.tracker
+                .offer(self.engine.unscaled(best.0), || best.1.clone());
         }
+        self.tracker.read_done();
         Some(ReadResult {
             state: best.1,
             sweeps,
             reached_target,
             timed_out,
+            cut_at_first_target,
             swaps,
         })
-    }
-
-    fn past_deadline(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// Whether `x` is at (or below) the target energy, exactly.
@@ -306,10 +397,15 @@ impl Job<'_> {
     }
 }
 
-/// Runs one ladder (read `read`) unless the time ran out before it started.
+/// When the pilot must end: its share of the time limit (none without one).
+fn pilot_deadline(t0: Instant, time_limit: Option<Duration>) -> Option<Instant> {
+    time_limit.map(|d| t0 + d.mul_f64(PILOT_TIME_SHARE))
+}
+
+/// Runs one ladder (read `read`) unless the run ended before it started (time limit, or the
+/// first target when the run ends there).
 fn run_ladder(job: &Job, read: usize) -> Option<ReadResult> {
-    if job.past_deadline() {
-        job.cut_short.fetch_add(1, Ordering::Relaxed);
+    if !job.ending.may_start() {
         return None;
     }
     fn run<const L: usize, R: Replicas<L>>(ladder: Ladder<L, R>, job: &Job) -> Option<ReadResult> {
@@ -328,9 +424,28 @@ impl ParallelTempering {
             DEFAULT_SWEEPS
         });
         let timeout = self
-            .timeout
+            .timeout_ms
             .or(has_target.then_some(DEFAULT_TARGET_TIMEOUT_MS));
         (sweeps, timeout.map(Duration::from_millis))
+    }
+
+    /// Sweeps of each pilot round: `pilot_sweeps` shared by the rounds, cut so the whole pilot
+    /// does at most `PILOT_UPDATE_BUDGET` variable updates on a model of `n` variables (a
+    /// round measures its second half, so it keeps at least 8).
+    fn pilot_sweeps_per_round(&self, n: usize) -> usize {
+        let per_sweep = (n.max(1) * self.num_replicas) as f64;
+        let affordable = (PILOT_UPDATE_BUDGET / per_sweep / PILOT_ROUNDS as f64) as usize;
+        (self.pilot_sweeps / PILOT_ROUNDS).min(affordable.max(8))
+    }
+
+    /// The progress total: every ladder's sweeps, or 0 when ladders run open-ended (until the
+    /// target energy or the time limit).
+    fn sweeps_total(&self, num_sweeps: usize) -> u64 {
+        if num_sweeps == usize::MAX {
+            0
+        } else {
+            (self.num_reads as u64).saturating_mul(num_sweeps as u64)
+        }
     }
 
     fn validate(&self) -> Result<(), SampleError> {
@@ -411,15 +526,19 @@ impl ParallelTempering {
         };
         let mut beta = geometric(hot, cold, self.num_replicas);
         let target = control.target_energy;
-        let (num_sweeps, deadline) = self.stopping(target.is_some());
+        let (num_sweeps, time_limit) = self.stopping(target.is_some());
+        let mut pilot_cut_short = false;
         if self.ladder == LadderType::Adaptive && self.pilot_sweeps >= PILOT_ROUNDS {
             // The same respacing as the flip ladders' pilot, on one ladder of moves: rounds of
             // at most MOVES_PILOT_PROPOSALS proposals each (a full Eternity II sweep of 16
-            // replicas is 2.5 million), each followed by `respace`.
+            // replicas is 2.5 million), each followed by `respace`, within the pilot's share
+            // of the time limit.
             let per_round = (self.pilot_sweeps / PILOT_ROUNDS)
                 .min(MOVES_PILOT_PROPOSALS / (n.max(1) * beta.len()))
                 .max(4);
-            let pilot_tracker = ProgressTracker::pilot(control, (PILOT_ROUNDS * per_round) as u64);
+            let pilot_tracker = ProgressTracker::pilot(control, (PILOT_ROUNDS * per_round) as u64)
+                .with_reads_and_time(0, t0, time_limit);
+            let pilot_ending = Ending::new(pilot_deadline(t0, time_limit), false);
             for round in 0..PILOT_ROUNDS {
                 let swaps: Vec<AtomicUsize> =
                     (1..beta.len()).map(|_| AtomicUsize::new(0)).collect();
@@ -430,26 +549,34 @@ impl ParallelTempering {
                     beta: &beta,
                     num_sweeps: per_round,
                     target: None,
-                    deadline: deadline.map(|d| t0 + d),
+                    ending: &pilot_ending,
                     seed: seed ^ (0x7069_6c6f_7400 + round as u64),
                     tracker: &pilot_tracker,
                     swaps: &swaps,
                 };
-                if pilot.ladder(0).is_none() {
+                let Some(ran) = pilot.ladder(0) else {
                     return Ok(self.cancelled_before_sampling(model, seed));
-                }
+                };
                 // Each pair is tried every other sweep.
-                let tries = (per_round as f64 / 2.0).max(1.0);
+                let tries = (ran.sweeps as f64 / 2.0).max(1.0);
                 let rates: Vec<f64> = swaps
                     .iter()
                     .map(|s| s.load(Ordering::Relaxed) as f64 / tries)
                     .collect();
-                beta = pilot::respace(&beta, &rates, Some(pilot::MIN_SWAP_RATE));
+                if ran.sweeps >= 2 {
+                    beta = pilot::respace(&beta, &rates, Some(pilot::MIN_SWAP_RATE));
+                }
+                if ran.timed_out {
+                    pilot_cut_short = true;
+                    break;
+                }
             }
         }
-        let tracker = ProgressTracker::new(
-            control,
-            (self.num_reads as u64).saturating_mul(num_sweeps.min(u32::MAX as usize) as u64),
+        let tracker = ProgressTracker::new(control, self.sweeps_total(num_sweeps))
+            .with_reads_and_time(self.num_reads, t0, time_limit);
+        let ending = Ending::new(
+            time_limit.map(|d| t0 + d),
+            target.is_some() && control.end_at_first_target,
         );
         let swaps: Vec<AtomicUsize> = (1..beta.len()).map(|_| AtomicUsize::new(0)).collect();
         let job = Temper {
@@ -459,7 +586,7 @@ impl ParallelTempering {
             beta: &beta,
             num_sweeps,
             target,
-            deadline: deadline.map(|d| t0 + d),
+            ending: &ending,
             seed,
             tracker: &tracker,
             swaps: &swaps,
@@ -469,8 +596,8 @@ impl ParallelTempering {
             (0..self.num_reads)
                 .into_par_iter()
                 .filter_map(|read| {
-                    // A ladder that could not start before the deadline is not a read.
-                    if deadline.is_some_and(|d| Instant::now() >= t0 + d) {
+                    // A ladder that could not start (time limit, first target) is not a read.
+                    if !ending.may_start() {
                         return None;
                     }
                     job.ladder(read)
@@ -480,8 +607,14 @@ impl ParallelTempering {
         let sampling_ns = t_sample.elapsed().as_nanos() as u64;
         let sweeps: Vec<usize> = finished.iter().map(|r| r.sweeps).collect();
         let total_sweeps: usize = sweeps.iter().sum::<usize>().max(1);
-        let reads_at_target = finished.iter().filter(|r| r.reached_target).count();
-        let timed_out = finished.iter().filter(|r| r.timed_out).count();
+        let end = ending.reads_end(
+            finished
+                .iter()
+                .map(|r| (r.reached_target, r.timed_out, r.cut_at_first_target)),
+            time_limit,
+            pilot_cut_short,
+        );
+        let (reads_at_target, timed_out) = (end.at_target, end.cut_by_time_limit);
         let mut params = self.params();
         if let Some(obj) = params.as_object_mut() {
             let rates: Vec<f64> = swaps
@@ -498,7 +631,13 @@ impl ParallelTempering {
             obj.insert("timed_out_reads".into(), serde_json::json!(timed_out));
             obj.insert("sweeps_per_read".into(), serde_json::json!(sweeps));
         }
-        let states: Vec<Vec<u8>> = finished.into_iter().map(|r| r.state).collect();
+        // Ladders stopped because another reached the target had no fair chance: like ladders
+        // never started, they are not reads (the report counts them).
+        let states: Vec<Vec<u8>> = finished
+            .into_iter()
+            .filter(|r| !r.cut_at_first_target || r.reached_target)
+            .map(|r| r.state)
+            .collect();
         let mut info = SampleInfo {
             sampler: self.name().into(),
             params,
@@ -511,6 +650,7 @@ impl ParallelTempering {
             num_sweeps: sweeps.iter().copied().max().unwrap_or(0),
             warnings: Vec::new(),
             details: Default::default(),
+            end,
         };
         super::moves::record(&mut info, plan);
         let t_post = Instant::now();
@@ -573,25 +713,29 @@ impl Sampler for ParallelTempering {
             .into_iter()
             .map(|b| b / engine.scale())
             .collect();
+        let target = control.target_energy;
+        let (num_sweeps, time_limit) = self.stopping(target.is_some());
+        let mut pilot_cut_short = false;
         if self.ladder == LadderType::Adaptive && self.pilot_sweeps >= PILOT_ROUNDS {
             let plan = PilotPlan {
                 rounds: PILOT_ROUNDS,
-                sweeps_per_round: self.pilot_sweeps / PILOT_ROUNDS,
+                sweeps_per_round: self.pilot_sweeps_per_round(n),
                 choose_ends: self.beta_range.is_none(),
                 hot_rate: pilot::HOT_FLIP_RATE,
                 rate_per: pilot::RatePer::Variable,
                 seed,
+                deadline: pilot_deadline(t0, time_limit),
             };
             match adapt_ladder(engine, model, beta.clone(), &plan, control) {
-                Some(b) => beta = b,
+                Some((b, cut)) => (beta, pilot_cut_short) = (b, cut),
                 None => return Ok(self.cancelled_before_sampling(model, seed)),
             }
         }
-        let target = control.target_energy;
-        let (num_sweeps, deadline) = self.stopping(target.is_some());
-        let tracker = ProgressTracker::new(
-            control,
-            (self.num_reads as u64).saturating_mul(num_sweeps.min(u32::MAX as usize) as u64),
+        let tracker = ProgressTracker::new(control, self.sweeps_total(num_sweeps))
+            .with_reads_and_time(self.num_reads, t0, time_limit);
+        let ending = Ending::new(
+            time_limit.map(|d| t0 + d),
+            target.is_some() && control.end_at_first_target,
         );
         let job = Job {
             model,
@@ -599,10 +743,9 @@ impl Sampler for ParallelTempering {
             beta: &beta,
             num_sweeps,
             target,
-            deadline: deadline.map(|d| t0 + d),
             seed,
             tracker: &tracker,
-            cut_short: AtomicUsize::new(0),
+            ending: &ending,
         };
         let t_sample = Instant::now();
         let finished: Vec<ReadResult> = control.install(self.num_reads, || {
@@ -618,8 +761,14 @@ impl Sampler for ParallelTempering {
             swaps.merge(&r.swaps);
         }
         let sweeps: Vec<usize> = finished.iter().map(|r| r.sweeps).collect();
-        let reads_at_target = finished.iter().filter(|r| r.reached_target).count();
-        let timed_out = finished.iter().filter(|r| r.timed_out).count();
+        let end = ending.reads_end(
+            finished
+                .iter()
+                .map(|r| (r.reached_target, r.timed_out, r.cut_at_first_target)),
+            time_limit,
+            pilot_cut_short,
+        );
+        let (reads_at_target, timed_out) = (end.at_target, end.cut_by_time_limit);
         let mut params = self.params();
         if let Some(obj) = params.as_object_mut() {
             let betas: Vec<f64> = beta.iter().map(|b| b * engine.scale()).collect();
@@ -631,15 +780,18 @@ impl Sampler for ParallelTempering {
             obj.insert("kernel".into(), serde_json::json!(engine.name()));
             obj.insert("target_energy".into(), serde_json::json!(target));
             obj.insert("reads_at_target".into(), serde_json::json!(reads_at_target));
-            obj.insert(
-                "reads_cut_short".into(),
-                serde_json::json!(job.cut_short.load(Ordering::Relaxed)),
-            );
+            obj.insert("reads_cut_short".into(), serde_json::json!(end.not_started));
             obj.insert("timed_out_reads".into(), serde_json::json!(timed_out));
             obj.insert("sweeps_per_read".into(), serde_json::json!(sweeps));
         }
         let num_reads = self.num_reads;
-        let states: Vec<Vec<u8>> = finished.into_iter().map(|r| r.state).collect();
+        // Ladders stopped because another reached the target had no fair chance: like ladders
+        // never started, they are not reads (the report counts them).
+        let states: Vec<Vec<u8>> = finished
+            .into_iter()
+            .filter(|r| !r.cut_at_first_target || r.reached_target)
+            .map(|r| r.state)
+            .collect();
         let info = SampleInfo {
             sampler: self.name().into(),
             params,
@@ -652,6 +804,7 @@ impl Sampler for ParallelTempering {
             num_sweeps: sweeps.iter().copied().max().unwrap_or(0),
             warnings: warning.into_iter().collect(),
             details: Default::default(),
+            end,
         };
         let mut set = SampleSet::from_states(model, states, info);
         set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;
@@ -748,6 +901,59 @@ mod tests {
             0,
         );
         assert_boltzmann_at_every_temperature(ladder, &g);
+    }
+
+    #[test]
+    fn a_run_asked_to_end_at_its_first_target_says_how_many_reads_ran() {
+        let m = small_model();
+        let ground = crate::sampler::ExactSolver { num_reads: 1 }
+            .sample(&m, &RunControl::new())
+            .unwrap()
+            .rows[0]
+            .energy;
+        let pt = ParallelTempering {
+            num_reads: 8,
+            seed: Some(4),
+            ..Default::default()
+        };
+        // Progress of an open-ended run counts reads and time, never a sweep total it lacks.
+        let last = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let seen = last.clone();
+        let control = RunControl::new()
+            .with_threads(Some(1))
+            .with_target_energy(Some(ground))
+            .ending_at_first_target(true)
+            .with_observer(1, move |p| *seen.lock().unwrap() = Some(*p));
+        let set = pt.sample(&m, &control).unwrap();
+        let report = set.report();
+        assert_eq!(report.stopped, crate::sampler::StopReason::FirstTarget);
+        assert_eq!((report.reads, report.reads_requested), (1, 8));
+        assert_eq!(set.info.end.not_started, 7);
+        assert_eq!(set.rows[0].energy, ground);
+        let p = last.lock().unwrap().expect("progress reported");
+        assert_eq!(p.sweeps_total, 0, "open-ended");
+        assert_eq!((p.reads_done, p.reads_total), (1, 8));
+        assert!(
+            p.time_limit_s.is_some(),
+            "a target brings the default limit"
+        );
+        assert!(!p.describe().1.contains("/ 0"), "{}", p.describe().1);
+        // Without the request every ladder runs to the target.
+        let all = pt
+            .sample(&m, &control.clone().ending_at_first_target(false))
+            .unwrap();
+        assert_eq!(all.report().stopped, crate::sampler::StopReason::Target);
+        assert_eq!(all.num_reads(), 8);
+    }
+
+    #[test]
+    fn the_pilot_is_sized_by_the_model() {
+        let pt = ParallelTempering::default();
+        // A 9×9 Sudoku keeps the full pilot; ADC 2018 Q2's 1.35 million variables get a few
+        // sweeps per round, so its first read starts within seconds.
+        assert_eq!(pt.pilot_sweeps_per_round(729), 500);
+        let q2 = pt.pilot_sweeps_per_round(1_350_000);
+        assert!((8..=12).contains(&q2), "{q2}");
     }
 
     #[test]
@@ -853,7 +1059,7 @@ mod tests {
         let timed = ParallelTempering {
             num_reads: 4,
             num_sweeps: Some(usize::MAX),
-            timeout: Some(200),
+            timeout_ms: Some(200),
             seed: Some(5),
             ..Default::default()
         };
@@ -864,6 +1070,21 @@ mod tests {
         assert_eq!(set.num_reads(), 1, "{info}");
         assert_eq!(info["timed_out_reads"], 1, "{info}");
         assert_eq!(info["reads_cut_short"], 3, "{info}");
+        // …and says so: reads returned of reads asked, and why.
+        let report = set.report();
+        assert_eq!(report.stopped, crate::sampler::StopReason::TimeLimit);
+        assert!(
+            report
+                .summary
+                .starts_with("1 of 4 reads: 1 ended by the 0.2 s time limit"),
+            "{}",
+            report.summary
+        );
+        assert!(
+            report.summary.contains("3 not started"),
+            "{}",
+            report.summary
+        );
         // An unreachable target ends at num_sweeps instead.
         let control = RunControl::new().with_target_energy(Some(ground - 1.0));
         let pt = ParallelTempering {

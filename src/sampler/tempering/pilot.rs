@@ -124,6 +124,9 @@ pub(super) struct PilotPlan {
     /// What a flip rate is counted per, when the ends are chosen.
     pub(super) rate_per: RatePer,
     pub(super) seed: u64,
+    /// When the pilot must stop (its share of the run's time limit): the round under way is
+    /// measured on the sweeps it did, and the ladder as placed so far is used.
+    pub(super) deadline: Option<Instant>,
 }
 
 /// What the pilot's flip rates are counted per.
@@ -141,21 +144,27 @@ pub(in crate::sampler) enum RatePer {
 /// The pilot's random stream (reads use 0, 1, 2, …).
 const PILOT_STREAM: u64 = u64::MAX >> 8;
 
-/// Places an adaptive ladder from `beta` (kernel units, hot to cold). `None` when cancelled.
+/// Places an adaptive ladder from `beta` (kernel units, hot to cold), and says whether the
+/// pilot's deadline cut it short. `None` when cancelled.
 fn adapt<const L: usize, R: Replicas<L>>(
     mut ladder: Ladder<L, R>,
     n: usize,
     plan: &PilotPlan,
     control: &RunControl,
-) -> Option<Vec<f64>> {
+) -> Option<(Vec<f64>, bool)> {
     // Watchers learn that a pilot runs (a large model's can take seconds before any read).
     let tracker = crate::sampler::control::ProgressTracker::pilot(
         control,
         (plan.rounds * plan.sweeps_per_round) as u64,
     );
+    let mut cut_short = false;
     for round in 0..plan.rounds {
         let mut stats = SwapStats::new(ladder.beta.len() - 1);
         for s in 0..plan.sweeps_per_round {
+            if s >= 2 && plan.deadline.is_some_and(|d| Instant::now() >= d) {
+                cut_short = true;
+                break;
+            }
             if tracker.wants_reports() && s % tracker.every() == 0 {
                 tracker.add(
                     if s == 0 && round == 0 {
@@ -191,8 +200,11 @@ fn adapt<const L: usize, R: Replicas<L>>(
             respace(&ladder.beta, &stats.rates(), floor)
         };
         ladder.set_betas(next);
+        if cut_short {
+            break;
+        }
     }
-    Some(ladder.beta)
+    Some((ladder.beta, cut_short))
 }
 
 /// Variables on, averaged over the coldest quarter of the ladder's temperatures (at least one
@@ -216,10 +228,10 @@ pub(super) fn adapt_ladder(
     beta: Vec<f64>,
     plan: &PilotPlan,
     control: &RunControl,
-) -> Option<Vec<f64>> {
+) -> Option<(Vec<f64>, bool)> {
     let n = engine.num_variables();
     on_ladder!(adapt(engine, model, beta, plan.seed, PILOT_STREAM,
-        n: usize, plan: &PilotPlan, control: &RunControl) -> Option<Vec<f64>>)
+        n: usize, plan: &PilotPlan, control: &RunControl) -> Option<(Vec<f64>, bool)>)
 }
 
 /// A β range for `model` found by one pilot round of tempering on `engine` (`replicas`
@@ -251,8 +263,9 @@ pub(in crate::sampler) fn pilot_range(
         hot_rate,
         rate_per,
         seed,
+        deadline: None,
     };
-    let beta = adapt_ladder(engine, model, beta, &plan, control)?;
+    let (beta, _) = adapt_ladder(engine, model, beta, &plan, control)?;
     Some((beta[0] * scale, beta[beta.len() - 1] * scale))
 }
 

@@ -1,0 +1,372 @@
+//! Trust at first use: what a new user meets in the first hour (issue "Trust at first use").
+//! Nothing is overwritten or discarded unasked, the usual shortcuts work, the user's own
+//! entries are never hidden under a sample, suggested file names are not doubled.
+
+use crate::common::*;
+use std::path::Path;
+
+use egui::{Key, Modifiers};
+use egui_kittest::kittest::Queryable;
+use qubo_workbench::gui::Command;
+use qubo_workbench::gui::Workbench;
+use qubo_workbench::gui::editors::SudokuEditor;
+use qubo_workbench::gui::jobs::FileAction;
+use qubo_workbench::gui::settings::Settings;
+use qubo_workbench::puzzle::AnyPuzzle;
+
+const CTRL: Modifiers = Modifiers::COMMAND;
+
+/// The window on a copy of a shipped puzzle (so no test can touch the shipped file), with the
+/// workbench's own file form instead of a native dialog.
+fn open_copy(dir: &Path, shipped: &str) -> (Window, std::path::PathBuf) {
+    let copy = dir.join(Path::new(shipped).file_name().unwrap());
+    std::fs::copy(puzzle(shipped), &copy).unwrap();
+    let mut wb = Workbench::with_file(Some(&copy), Settings::default());
+    wb.builtin_file_dialog = true;
+    let mut h = harness(wb);
+    frames(&mut h);
+    (h, copy)
+}
+
+/// Types a digit into the centre cell of the Sudoku on show (a given: the document is dirty).
+fn type_in_centre(h: &mut Window, digit: Key) {
+    h.get_by_label("Puzzle canvas").click();
+    frames(h);
+    h.key_press(digit);
+    frames(h);
+}
+
+#[test]
+fn a_generated_puzzle_opens_as_a_new_unsaved_document_and_save_asks_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut h, file) = open_copy(dir.path(), "euler96_g1.txt");
+    let original = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(h.state().shared.doc.path.as_deref(), Some(file.as_path()));
+    h.get_by_label("Generate").click();
+    frames(&mut h);
+    wait_for(&mut h, "the generated puzzle", |wb| {
+        wb.shared.generating.is_none() && wb.shared.doc.path.is_none()
+    });
+    let doc = &h.state().shared.doc;
+    assert!(doc.dirty, "a generated instance is unsaved");
+    assert!(
+        doc.title().starts_with("generated 9×9 Sudoku"),
+        "its own name: {}",
+        doc.title()
+    );
+    assert!(
+        h.state().shared.status.contains("a new document"),
+        "{}",
+        h.state().shared.status
+    );
+    // Ctrl+S on a document without a file asks where (the form), and never writes the file the
+    // previous document came from.
+    h.key_press_modifiers(CTRL, Key::S);
+    frames(&mut h);
+    let form = h.state().file_form.as_ref().expect("Save asks where");
+    assert_eq!(form.action, FileAction::SaveAs);
+    assert!(
+        form.path.ends_with("generated-9x9-sudoku-28-givens.txt"),
+        "suggested under its own name: {}",
+        form.path
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), original);
+}
+
+#[test]
+fn new_open_and_generate_over_unsaved_changes_ask_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut h, file) = open_copy(dir.path(), "euler96_g1.txt");
+    type_in_centre(&mut h, Key::Num5);
+    assert!(h.state().shared.doc.dirty);
+    let edited = h.state().shared.doc.puzzle().unwrap().clone();
+
+    // File ▸ New (Ctrl+N) over unsaved changes asks; "Keep editing" keeps them.
+    h.key_press_modifiers(CTRL, Key::N);
+    frames(&mut h);
+    assert!(h.state().pending_replace.is_some(), "asked first");
+    h.get_by_label("Keep editing").click();
+    frames(&mut h);
+    assert!(h.state().pending_replace.is_none());
+    assert_eq!(
+        h.state().shared.doc.puzzle(),
+        Some(&edited),
+        "nothing replaced"
+    );
+    assert!(h.state().shared.doc.dirty);
+
+    // Open over unsaved changes: "Save, then go on" writes the edit to its file first.
+    let other = puzzle("shidoku-6givens.txt");
+    h.state_mut().shared.send(Command::Open(other.clone()));
+    frames(&mut h);
+    assert!(h.state().pending_replace.is_some(), "asked first");
+    h.get_by_label("Save, then go on").click();
+    frames(&mut h);
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        edited.to_text() + "\n",
+        "saved before it was replaced"
+    );
+    assert_eq!(
+        h.state().shared.doc.path.as_deref(),
+        Some(other.as_path()),
+        "then the other file opened"
+    );
+
+    // A generated puzzle landing over unsaved changes waits for the answer too; "Discard
+    // changes" shows it.
+    h.state_mut()
+        .shared
+        .doc
+        .edit(|p| {
+            let AnyPuzzle::Sudoku(s) = p else {
+                panic!("a Sudoku")
+            };
+            let blank = (0..16).find(|&k| s.given(k / 4, k % 4) == 0).unwrap();
+            s.set_given(blank / 4, blank % 4, 1)
+        })
+        .unwrap();
+    frames(&mut h);
+    assert!(h.state().shared.doc.has_unsaved_work());
+    h.get_by_label("Generate").click();
+    frames(&mut h);
+    wait_for(&mut h, "the question", |wb| {
+        wb.shared.generating.is_none() && wb.pending_replace.is_some()
+    });
+    assert!(h.state().shared.doc.path.is_some(), "not replaced yet");
+    h.get_by_label("Discard changes").click();
+    frames(&mut h);
+    assert!(h.state().shared.doc.path.is_none());
+    assert!(h.state().shared.doc.title().starts_with("generated"));
+}
+
+#[test]
+fn the_usual_shortcuts_work_and_the_menus_show_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut h, _) = open_copy(dir.path(), "euler96_g1.txt");
+    let centre = |h: &Window| given(h.state(), 4, 4);
+    // The example's centre cell is blank; typing sets it.
+    type_in_centre(&mut h, Key::Num5);
+    assert_eq!(centre(&h), 5);
+    // Ctrl+Z undoes, Ctrl+Shift+Z redoes (it used to undo again), Ctrl+Y redoes too.
+    h.key_press_modifiers(CTRL, Key::Z);
+    frames(&mut h);
+    assert_eq!(centre(&h), 0);
+    h.key_press_modifiers(CTRL.plus(Modifiers::SHIFT), Key::Z);
+    frames(&mut h);
+    assert_eq!(centre(&h), 5, "Ctrl+Shift+Z redoes");
+    h.key_press_modifiers(CTRL, Key::Z);
+    frames(&mut h);
+    h.key_press_modifiers(CTRL, Key::Y);
+    frames(&mut h);
+    assert_eq!(centre(&h), 5, "Ctrl+Y redoes");
+    // Ctrl+Shift+S: Save As; Ctrl+O: Open.
+    h.key_press_modifiers(CTRL.plus(Modifiers::SHIFT), Key::S);
+    frames(&mut h);
+    assert_eq!(
+        h.state().file_form.as_ref().map(|f| f.action),
+        Some(FileAction::SaveAs)
+    );
+    h.state_mut().file_form = None;
+    h.key_press_modifiers(CTRL, Key::O);
+    frames(&mut h);
+    assert_eq!(
+        h.state().file_form.as_ref().map(|f| f.action),
+        Some(FileAction::OpenPuzzle)
+    );
+    h.state_mut().file_form = None;
+    // F5 runs, Escape cancels.
+    let settings = &mut h.state_mut().shared.settings;
+    settings.sampler = "sa".into();
+    set_param(settings, "sa", "num_sweeps", serde_json::json!(100_000_000));
+    frames(&mut h);
+    h.key_press(Key::F5);
+    frames(&mut h);
+    assert!(h.state().is_running(), "F5 runs");
+    h.key_press(Key::Escape);
+    wait_for(&mut h, "the cancelled run", |wb| !wb.is_running());
+    assert!(
+        h.state()
+            .shared
+            .result
+            .as_ref()
+            .unwrap()
+            .samples
+            .info
+            .cancelled
+    );
+    // Ctrl+Enter runs too.
+    let runs = h.state().shared.samples_offered;
+    set_param(
+        &mut h.state_mut().shared.settings,
+        "sa",
+        "num_sweeps",
+        serde_json::json!(100),
+    );
+    h.key_press_modifiers(CTRL, Key::Enter);
+    frames(&mut h);
+    wait_for(&mut h, "the run", |wb| {
+        !wb.is_running() && wb.shared.samples_offered > runs
+    });
+    // The menus name them.
+    h.get_by_label("File").click();
+    frames(&mut h);
+    assert!(h.query_by_label_contains("Ctrl+Shift+S").is_some());
+    assert!(h.query_by_label_contains("Ctrl+O").is_some());
+}
+
+#[test]
+fn an_edit_after_a_run_is_never_hidden_under_the_sample() {
+    let mut h = open(Some(&puzzle("shidoku-6givens.txt")), Settings::default());
+    h.get_by_label("presolve (drop what the givens decide)")
+        .click();
+    frames(&mut h);
+    h.state_mut().shared.settings.sampler = "exact".into();
+    frames(&mut h);
+    run_to_end(&mut h, "the exact run");
+    assert!(h.state().puzzle.show_sample, "the best sample is drawn");
+    assert!(h.query_by_label_contains("valid solution").is_some());
+    // A trial entry on the board: the sample overlay steps aside so the entry shows, with its
+    // conflict (the verdict is of what is drawn: the user's board, not the sample).
+    h.get_by_label("Typing sets givens").click();
+    frames(&mut h);
+    let (r, c) = (0..16)
+        .map(|k| (k / 4, k % 4))
+        .find(|&(r, c)| given(h.state(), r, c) == 0)
+        .unwrap();
+    let clash = (0..4).map(|k| given(h.state(), r, k)).find(|&d| d != 0);
+    let clash = clash.unwrap_or_else(|| {
+        (0..4)
+            .map(|k| given(h.state(), k, c))
+            .find(|&d| d != 0)
+            .unwrap()
+    });
+    h.state_mut()
+        .puzzle
+        .editors
+        .get_mut::<SudokuEditor>()
+        .unwrap()
+        .selected = Some((r, c));
+    h.key_press(digit_key(clash));
+    frames(&mut h);
+    assert_eq!(given(h.state(), r, c), 0, "an entry, not a given");
+    assert!(
+        !h.state().puzzle.show_sample,
+        "the overlay is off after an edit"
+    );
+    assert!(
+        h.query_all_by_label_contains("conflict(s): digit")
+            .next()
+            .is_some(),
+        "the entry's conflict is on show"
+    );
+    // Choosing a sample row puts the sample forward again.
+    h.get_by_label("2").click();
+    frames(&mut h);
+    assert!(h.state().puzzle.show_sample);
+}
+
+fn given(wb: &Workbench, r: usize, c: usize) -> u8 {
+    match wb.shared.doc.puzzle() {
+        Some(AnyPuzzle::Sudoku(s)) => s.given(r, c),
+        _ => panic!("no Sudoku"),
+    }
+}
+
+fn digit_key(d: u8) -> Key {
+    [
+        Key::Num1,
+        Key::Num2,
+        Key::Num3,
+        Key::Num4,
+        Key::Num5,
+        Key::Num6,
+        Key::Num7,
+        Key::Num8,
+        Key::Num9,
+    ][usize::from(d) - 1]
+}
+
+#[test]
+fn solve_says_how_many_reads_ran_and_why_it_stopped() {
+    let file = puzzle("euler96_g1.txt");
+    // By default a run with a target ends at its first read there: the answer comes at once,
+    // and the report says so.
+    let v = run_json(&["solve", "--json", "--seed", "3", file.to_str().unwrap()]);
+    let report = &v["run"];
+    assert_eq!(report["reads_requested"], 16, "{report}");
+    assert_eq!(report["stopped"], "first_target", "{report}");
+    assert!(report["reads"].as_u64().unwrap() >= 1, "{report}");
+    assert_eq!(
+        v["success_fraction"], 1.0,
+        "only reads that had their chance count"
+    );
+    assert!(
+        report["summary"].as_str().unwrap().contains("--all-reads"),
+        "{report}"
+    );
+    // --all-reads: every read runs to the target.
+    let v = run_json(&[
+        "solve",
+        "--json",
+        "--seed",
+        "3",
+        "--all-reads",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(v["run"]["reads"], 16, "{}", v["run"]);
+    assert_eq!(v["run"]["stopped"], "target", "{}", v["run"]);
+    // A time limit that cuts the run: the text output says how many reads of how many, and
+    // the first ladder still returns its best state.
+    let out = run(&[
+        "solve",
+        "--sampler",
+        "pt",
+        "--num-sweeps",
+        "100000000",
+        "--timeout-ms",
+        "300",
+        "--threads",
+        "1",
+        file.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", stderr(&out));
+    assert!(
+        text.contains("1 of 16 reads: 1 ended by the 0.3 s time limit"),
+        "{text}"
+    );
+    assert!(text.contains("15 not started"), "{text}");
+    // Time flags carry their unit: the old unitless flag is refused with the new name.
+    let out = run(&["solve", "--timeout", "600", file.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--timeout-ms"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_run_that_did_less_than_asked_says_so_in_the_window() {
+    let mut settings = Settings::default();
+    settings.sampler = "pt".into();
+    set_param(
+        &mut settings,
+        "pt",
+        "num_sweeps",
+        serde_json::json!(100_000_000),
+    );
+    set_param(&mut settings, "pt", "timeout_ms", serde_json::json!(200));
+    set_param(&mut settings, "pt", "num_reads", serde_json::json!(16));
+    let mut h = open(Some(&puzzle("euler96_g1.txt")), settings);
+    run_to_end(&mut h, "the time-limited run");
+    let report = h.state().shared.result.as_ref().unwrap().samples.report();
+    assert!(report.reads >= 1 && report.reads < 16, "{report:?}");
+    assert!(
+        h.state().shared.status.contains("of 16 reads"),
+        "{}",
+        h.state().shared.status
+    );
+    assert!(
+        h.query_all_by_label_contains("⚠")
+            .any(|n| format!("{n:?}").contains("time limit")),
+        "the results say why reads are missing"
+    );
+}
