@@ -472,9 +472,94 @@ fn shared_bins(runs: &[&RunSummary]) -> (Vec<f64>, f64) {
     }
 }
 
+/// Where the overlay's energy axis is measured from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EnergyAxis {
+    /// The energies as sampled: one scale only for runs of one model.
+    #[default]
+    Absolute,
+    /// Energy above each run's own ground energy (its lowest read where the ground is
+    /// unknown): runs of different models — other weights, another puzzle — side by side
+    /// without pretending their energies share a scale.
+    AboveGround,
+}
+
+impl EnergyAxis {
+    /// The axis that cannot mislead for these runs: absolute for one model, else above each
+    /// run's ground.
+    pub fn for_runs(runs: &[&RunSummary]) -> Self {
+        if distinct_models(runs) > 1 {
+            EnergyAxis::AboveGround
+        } else {
+            EnergyAxis::Absolute
+        }
+    }
+}
+
+/// How many different models the runs were sampled from: by fingerprint where both runs have
+/// one, else by their variables and weights.
+pub fn distinct_models(runs: &[&RunSummary]) -> usize {
+    let mut seen: Vec<&RunSummary> = Vec::new();
+    for r in runs {
+        let same = |o: &&RunSummary| match (&o.model_fingerprint, &r.model_fingerprint) {
+            (Some(a), Some(b)) => a == b,
+            _ => o.num_variables == r.num_variables && o.weights == r.weights,
+        };
+        if !seen.iter().any(same) {
+            seen.push(r);
+        }
+    }
+    seen.len()
+}
+
+/// The weights a run's model was built with, as one short cell ("cell 3, hint 2"; `—` for
+/// none).
+pub fn weights_text(r: &RunSummary) -> String {
+    if r.weights.is_empty() {
+        return "—".into();
+    }
+    r.weights
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The overlay of the runs' energy histograms on shared bins, one colour per run, the ground
-/// energy marked (when the runs know it).
-pub fn overlay(runs: &[&RunSummary], heights: Heights, description: &str) -> Drawing {
+/// energy marked (when the runs know it), on `axis`.
+pub fn overlay(
+    runs: &[&RunSummary],
+    heights: Heights,
+    axis: EnergyAxis,
+    description: &str,
+) -> Drawing {
+    if axis == EnergyAxis::AboveGround {
+        // Each run moved so its own ground (else its lowest read) sits at 0.
+        let shifted: Vec<RunSummary> = runs
+            .iter()
+            .map(|r| {
+                let zero = r.ground_energy.or(r.min_energy).unwrap_or(0.0);
+                let mut r = (*r).clone();
+                for e in &mut r.energies {
+                    e.energy -= zero;
+                }
+                r.min_energy = r.min_energy.map(|m| m - zero);
+                r.ground_energy = Some(0.0);
+                r
+            })
+            .collect();
+        let refs: Vec<&RunSummary> = shifted.iter().collect();
+        return overlay_drawing(&refs, heights, axis, description);
+    }
+    overlay_drawing(runs, heights, axis, description)
+}
+
+fn overlay_drawing(
+    runs: &[&RunSummary],
+    heights: Heights,
+    axis: EnergyAxis,
+    description: &str,
+) -> Drawing {
     let (centres, width) = shared_bins(runs);
     let bin_of = |e: f64| -> usize {
         // Nearest centre (centres are ascending).
@@ -520,9 +605,16 @@ pub fn overlay(runs: &[&RunSummary], heights: Heights, description: &str) -> Dra
     } else {
         format!("Energies of {} runs — {description}", runs.len())
     };
+    let (x_label, ground_label) = match axis {
+        EnergyAxis::Absolute => ("energy", "ground"),
+        EnergyAxis::AboveGround => (
+            "energy above the run's own ground (its lowest read where unknown)",
+            "each run's ground",
+        ),
+    };
     GroupedHistogram {
         title,
-        x_label: "energy".into(),
+        x_label: x_label.into(),
         y_label: match heights {
             Heights::Counts => "reads".into(),
             Heights::Shares => "share of the run's reads".into(),
@@ -531,7 +623,7 @@ pub fn overlay(runs: &[&RunSummary], heights: Heights, description: &str) -> Dra
         bin_width: width,
         series,
         marks: ground
-            .map(|g| vec![("ground".to_string(), g, colors::VALID)])
+            .map(|g| vec![(ground_label.to_string(), g, colors::VALID)])
             .unwrap_or_default(),
         has_valid: runs.iter().any(|r| r.refereed),
     }
@@ -539,18 +631,19 @@ pub fn overlay(runs: &[&RunSummary], heights: Heights, description: &str) -> Dra
 }
 
 /// The comparison table's columns.
-pub const TABLE_COLUMNS: [&str; 9] = [
-    "run", "sampler", "reads", "min", "mean", "valid %", "ground %", "TTS99 s", "time s",
+pub const TABLE_COLUMNS: [&str; 10] = [
+    "run", "sampler", "weights", "reads", "min", "mean", "valid %", "ground %", "TTS99 s", "time s",
 ];
 
 /// One row of the table as text cells (`—` where unknown).
-pub fn table_row(r: &RunSummary) -> [String; 9] {
+pub fn table_row(r: &RunSummary) -> [String; 10] {
     let opt = |v: Option<f64>| v.map_or("—".to_string(), |v| format!("{v}"));
     let pct = |v: Option<f64>| v.map_or("—".to_string(), |v| format!("{:.1}", 100.0 * v));
     let secs = |v: Option<f64>| v.map_or("—".to_string(), |v| format!("{v:.4}"));
     [
         r.name.clone(),
         r.sampler.clone(),
+        weights_text(r),
         r.reads.to_string(),
         opt(r.min_energy),
         r.mean_energy.map_or("—".to_string(), |m| format!("{m:.4}")),
@@ -570,13 +663,20 @@ pub fn table_csv(runs: &[&RunSummary]) -> String {
             s.to_string()
         }
     };
-    let mut out = "run,sampler,reads,min_energy,mean_energy,valid_fraction,ground_fraction,tts99_s,sample_s,seed\n".to_string();
+    let mut out = "run,sampler,weights,reads,min_energy,mean_energy,valid_fraction,ground_fraction,tts99_s,sample_s,seed\n".to_string();
     let opt = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
     for r in runs {
+        let weights = r
+            .weights
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(";");
         out.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{}\n",
+            "{},{},{},{},{},{},{},{},{},{},{}\n",
             quote(&r.name),
             quote(&r.sampler),
+            quote(&weights),
             r.reads,
             opt(r.min_energy),
             opt(r.mean_energy),
@@ -647,7 +747,7 @@ mod tests {
         let (centres, width) = shared_bins(&[&a, &b]);
         assert_eq!(centres, vec![0.0, 1.0, 2.0]);
         assert_eq!(width, 1.0);
-        let d = overlay(&[&a, &b], Heights::Shares, "");
+        let d = overlay(&[&a, &b], Heights::Shares, EnergyAxis::Absolute, "");
         let texts: Vec<&str> = d.texts().collect();
         assert!(texts.contains(&"SA") && texts.contains(&"SQA"), "{texts:?}");
         assert!(texts.contains(&"ground"), "{texts:?}");
@@ -668,6 +768,42 @@ mod tests {
             filled(colors::series(1)) + filled(colors::lighter(colors::series(1), 0.55)),
             4
         );
+    }
+
+    #[test]
+    fn runs_of_different_models_are_told_apart_and_drawn_above_their_own_ground() {
+        let mut a = run("hint 2", &[(-64.0, 6, 0), (-62.0, 0, 4)]);
+        a.ground_energy = Some(-64.0);
+        a.weights = [("hint".to_string(), 2.0)].into();
+        let mut b = run("hint 7.5", &[(-240.0, 5, 0), (-232.5, 0, 5)]);
+        b.ground_energy = Some(-240.0);
+        b.weights = [("hint".to_string(), 7.5)].into();
+        assert_eq!(distinct_models(&[&a, &a.clone()]), 1);
+        assert_eq!(distinct_models(&[&a, &b]), 2);
+        assert_eq!(EnergyAxis::for_runs(&[&a, &b]), EnergyAxis::AboveGround);
+        assert_eq!(EnergyAxis::for_runs(&[&a]), EnergyAxis::Absolute);
+        let d = overlay(&[&a, &b], Heights::Counts, EnergyAxis::AboveGround, "");
+        let texts: Vec<&str> = d.texts().collect();
+        assert!(texts.contains(&"each run's ground"), "{texts:?}");
+        assert!(
+            texts
+                .iter()
+                .any(|t| t.starts_with("energy above the run's own ground")),
+            "{texts:?}"
+        );
+        // Both grounds now sit at 0: the valid bars share the first bin.
+        assert!(!texts.iter().any(|t| t.contains("-240")), "{texts:?}");
+        // The weights are in the table, the CSV and the JSON.
+        assert_eq!(table_row(&b)[2], "hint 7.5");
+        let csv = table_csv(&[&a, &b]);
+        assert!(
+            csv.lines()
+                .next()
+                .unwrap()
+                .starts_with("run,sampler,weights,")
+        );
+        assert!(csv.contains(",hint=7.5,"), "{csv}");
+        assert_eq!(table_json(&[&b])[0]["weights"]["hint"], 7.5);
     }
 
     #[test]

@@ -48,8 +48,15 @@ pub(super) fn compare(a: CompareArgs) -> Result<i32, Failure> {
         } else {
             Heights::Counts
         };
-        a.pictures
-            .write(crate::compare::overlay(&summaries, heights, ""), out)?;
+        a.pictures.write(
+            crate::compare::overlay(
+                &summaries,
+                heights,
+                crate::compare::EnergyAxis::Absolute,
+                "",
+            ),
+            out,
+        )?;
     }
     if let Some(out) = &a.csv {
         crate::io::write_atomic(out, crate::compare::table_csv(&summaries).as_bytes())?;
@@ -59,7 +66,7 @@ pub(super) fn compare(a: CompareArgs) -> Result<i32, Failure> {
         return Ok(0);
     }
     // A plain table, columns as wide as their widest cell.
-    let rows: Vec<[String; 9]> = summaries.iter().map(|r| table_row(r)).collect();
+    let rows: Vec<[String; 10]> = summaries.iter().map(|r| table_row(r)).collect();
     let widths: Vec<usize> = (0..TABLE_COLUMNS.len())
         .map(|c| {
             rows.iter()

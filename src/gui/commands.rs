@@ -224,7 +224,9 @@ impl Workbench {
                     return;
                 }
                 let description = s.doc.puzzle().map(|p| p.describe()).unwrap_or_default();
-                let drawing = crate::compare::overlay(&ticked, self.results.heights, &description);
+                let axis = self.results.axis_for(&ticked);
+                let drawing =
+                    crate::compare::overlay(&ticked, self.results.heights, axis, &description);
                 let job = FileJob::write(
                     p,
                     None,

@@ -1202,9 +1202,14 @@ fn compare_tables_and_overlays_saved_runs_and_refuses_other_models() {
     let csv = std::fs::read_to_string(path("table.csv")).unwrap();
     assert_eq!(csv.lines().count(), 3);
     assert!(
-        csv.lines().nth(1).unwrap().starts_with("annealing,sa,16,"),
+        csv.lines()
+            .next()
+            .unwrap()
+            .starts_with("run,sampler,weights,reads,"),
         "{csv}"
     );
+    let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    assert_eq!((row[0], row[1], row[3]), ("annealing", "sa", "16"), "{csv}");
     let json = run_json(&["compare", &path("sa.json"), &path("tabu.json"), "--json"]);
     assert_eq!(json.as_array().unwrap().len(), 2);
     assert!(json[0]["valid_fraction"].is_number());

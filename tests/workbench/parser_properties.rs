@@ -86,7 +86,7 @@ const PARSERS: &[Parser] = &[
 /// `compare`'s reading of saved sample sets; what reads must also overlay.
 fn samples(text: &str, csv: bool) -> Result<(), String> {
     let (run, _) = qubo_workbench::compare::RunSummary::parse(text, ORIGIN, csv)?;
-    let _ = qubo_workbench::compare::overlay(&[&run], Default::default(), "");
+    let _ = qubo_workbench::compare::overlay(&[&run], Default::default(), Default::default(), "");
     Ok(())
 }
 

@@ -345,8 +345,10 @@ fn solve_says_how_many_reads_ran_and_why_it_stopped() {
 
 #[test]
 fn a_run_that_did_less_than_asked_says_so_in_the_window() {
-    let mut settings = Settings::default();
-    settings.sampler = "pt".into();
+    let mut settings = Settings {
+        sampler: "pt".into(),
+        ..Default::default()
+    };
     set_param(
         &mut settings,
         "pt",
@@ -368,5 +370,64 @@ fn a_run_that_did_less_than_asked_says_so_in_the_window() {
         h.query_all_by_label_contains("⚠")
             .any(|n| format!("{n:?}").contains("time limit")),
         "the results say why reads are missing"
+    );
+}
+
+#[test]
+fn runs_of_different_weights_are_never_overlaid_as_if_comparable() {
+    let mut settings = Settings {
+        sampler: "sa".into(),
+        ..Default::default()
+    };
+    set_param(&mut settings, "sa", "num_reads", serde_json::json!(20));
+    set_param(&mut settings, "sa", "num_sweeps", serde_json::json!(50));
+    set_param(&mut settings, "sa", "seed", serde_json::json!(1));
+    let mut h = open(Some(&puzzle("shidoku-6givens.txt")), settings);
+    h.get_by_label("Run").click();
+    wait_for(&mut h, "the first run", |wb| {
+        !wb.is_running() && wb.shared.doc.runs.len() == 1
+    });
+    // Another weight: another model.
+    h.get_by_role_and_label(egui::Role::Slider, "hint")
+        .set_value_accesskit(7.5);
+    frames(&mut h);
+    h.get_by_label("Run").click();
+    wait_for(&mut h, "the second run", |wb| {
+        !wb.is_running() && wb.shared.doc.runs.len() == 2
+    });
+    h.get_by_label("Compare runs (2)").click();
+    frames(&mut h);
+    assert!(
+        h.query_all_by_label_contains("2 different models")
+            .next()
+            .is_some(),
+        "the overlay says the runs are of different models"
+    );
+    let texts: Vec<String> = h
+        .state()
+        .results
+        .overlay
+        .as_ref()
+        .expect("the overlay is drawn")
+        .texts()
+        .map(str::to_string)
+        .collect();
+    assert!(
+        texts.contains(&"each run's ground".to_string()),
+        "{texts:?}"
+    );
+    // The table names each run's weights.
+    assert!(h.query_by_label("weights").is_some());
+    assert!(
+        h.query_all_by_label_contains("hint 7.5").next().is_some(),
+        "the second run's weights in its row"
+    );
+    // Chosen on purpose, the absolute axis still says the energies are not on one scale.
+    h.get_by_label("energy").click();
+    frames(&mut h);
+    assert!(
+        h.query_all_by_label_contains("not on one scale")
+            .next()
+            .is_some()
     );
 }

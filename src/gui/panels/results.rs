@@ -8,7 +8,7 @@
 use egui::Color32;
 use egui_plot::{Bar, BarChart, Legend, Plot, VLine};
 
-use crate::compare::{Heights, TABLE_COLUMNS, table_row};
+use crate::compare::{EnergyAxis, Heights, RunSummary, TABLE_COLUMNS, table_row};
 use crate::gui::jobs::{FileAction, RunResult};
 use crate::gui::shared::{Command, Shared};
 use crate::render::Drawing;
@@ -46,6 +46,9 @@ pub struct ResultsPanel {
     pub view: ResultsView,
     /// Overlay bars as counts or shares.
     pub heights: Heights,
+    /// The overlay's energy axis as chosen; `None`: the one that cannot mislead
+    /// (`EnergyAxis::for_runs`: above each run's ground when the ticked runs' models differ).
+    pub axis: Option<EnergyAxis>,
     /// The run being renamed, the name being typed, and whether the field has had focus.
     renaming: Option<(u64, String, bool)>,
     /// The overlay as last drawn (tests read it).
@@ -437,8 +440,37 @@ impl ResultsPanel {
             ui.weak("Tick runs to overlay their energies.");
             return;
         }
+        // Runs of different models (other weights, an edited puzzle) have energies on
+        // different scales: say so, and by default draw each above its own ground.
+        let models = crate::compare::distinct_models(&ticked);
+        let axis = self.axis_for(&ticked);
+        ui.horizontal_wrapped(|ui| {
+            ui.label("axis:");
+            let mut choice = self.axis;
+            ui.selectable_value(&mut choice, None, "auto");
+            ui.selectable_value(&mut choice, Some(EnergyAxis::Absolute), "energy");
+            ui.selectable_value(
+                &mut choice,
+                Some(EnergyAxis::AboveGround),
+                "above own ground",
+            );
+            self.axis = choice;
+            if models > 1 {
+                let text = match axis {
+                    EnergyAxis::AboveGround => format!(
+                        "⚠ the ticked runs are of {models} different models (see their weights): \
+                         each is drawn above its own ground"
+                    ),
+                    EnergyAxis::Absolute => format!(
+                        "⚠ the ticked runs are of {models} different models (see their weights): \
+                         their energies are not on one scale"
+                    ),
+                };
+                ui.colored_label(ui.visuals().warn_fg_color, text);
+            }
+        });
         let description = s.doc.puzzle().map(|p| p.describe()).unwrap_or_default();
-        let drawing = crate::compare::overlay(&ticked, self.heights, &description);
+        let drawing = crate::compare::overlay(&ticked, self.heights, axis, &description);
         let avail = ui.available_size();
         let (rect, response) = ui.allocate_exact_size(
             egui::vec2(avail.x, avail.y.max(120.0)),
@@ -448,6 +480,13 @@ impl ResultsPanel {
             .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "runs overlay"));
         crate::gui::painter::paint(ui.painter(), &drawing, rect, s.fonts_installed);
         self.overlay = Some(drawing);
+    }
+}
+
+impl ResultsPanel {
+    /// The overlay's axis for these runs: the one chosen, else the one that cannot mislead.
+    pub fn axis_for(&self, runs: &[&RunSummary]) -> EnergyAxis {
+        self.axis.unwrap_or_else(|| EnergyAxis::for_runs(runs))
     }
 }
 
