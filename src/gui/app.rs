@@ -22,6 +22,57 @@ use super::shared::{Command, Shared};
 use crate::puzzle::{AnyPuzzle, Kind, REFERENCE_NODE_BUDGET};
 use crate::render::image::ImageError;
 
+/// Which of the panels around the board are shown (View menu).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PanelsShown {
+    /// The solver and sweep panel (left).
+    pub solver: bool,
+    /// The QUBO inspector (right).
+    pub inspector: bool,
+    /// The results (bottom).
+    pub results: bool,
+}
+
+impl Default for PanelsShown {
+    fn default() -> Self {
+        PanelsShown {
+            solver: true,
+            inspector: true,
+            results: true,
+        }
+    }
+}
+
+/// The panels' sizes for a window: side panels take at most about half the width together
+/// and the results under 30 % of the height, so the board stays the largest thing shown
+/// (measured: at 1024×700 the old fixed sizes left the 9×9 board 130 px wide).
+struct PanelSizes {
+    solver: f32,
+    solver_max: f32,
+    inspector: f32,
+    inspector_max: f32,
+    results: f32,
+    results_min: f32,
+    results_max: f32,
+}
+
+impl PanelSizes {
+    fn for_window(window: egui::Vec2) -> Self {
+        let solver_max = (window.x * 0.22).max(180.0);
+        let inspector_max = (window.x * 0.26).max(180.0);
+        let results_max = (window.y * 0.3).max(140.0);
+        PanelSizes {
+            solver: 300.0_f32.min(solver_max),
+            solver_max,
+            inspector: 430.0_f32.min(inspector_max),
+            inspector_max,
+            results: 300.0_f32.min(window.y * 0.28).max(120.0),
+            results_min: 120.0,
+            results_max,
+        }
+    }
+}
+
 /// An empty answer from the native dialog sooner than this means it could not open.
 const NO_DIALOG_WITHIN: Duration = Duration::from_millis(300);
 
@@ -54,6 +105,8 @@ pub struct Workbench {
     pub close_now: bool,
     /// What replaces the document once the unsaved-changes question is answered.
     pub pending_replace: Option<super::commands::Replacement>,
+    /// Which panels around the board are shown.
+    pub shown: PanelsShown,
 }
 
 /// The document loaded when nothing else is: the first registered kind's example (Project Euler
@@ -81,6 +134,7 @@ impl Workbench {
             confirm_close: false,
             close_now: false,
             pending_replace: None,
+            shown: PanelsShown::default(),
         }
     }
 
@@ -416,11 +470,17 @@ impl Workbench {
 
         Panel::top("menu").show(ui, |ui| self.menu_ui(ui));
         Panel::bottom("status").show(ui, |ui| self.status_ui(ui));
+        // The board gets the room: side panels are sized by the window (at most about half of
+        // it together), scroll inside, and can be hidden from the View menu.
+        let window = ui.ctx().content_rect().size();
+        let sizes = PanelSizes::for_window(window);
         Panel::left("solver")
             .resizable(true)
-            .default_size(300.0)
-            .show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
+            .default_size(sizes.solver)
+            .max_size(sizes.solver_max)
+            .show_collapsible(ui, &mut self.shown.solver, |ui| {
+                // Both ways: in a narrow window a long parameter row scrolls, never squeezes.
+                egui::ScrollArea::both().show(ui, |ui| {
                     self.solver.ui(ui, &mut self.shared);
                     ui.separator();
                     self.sweep.ui(ui, &mut self.shared);
@@ -428,15 +488,19 @@ impl Workbench {
             });
         Panel::right("inspector")
             .resizable(true)
-            .default_size(430.0)
-            .show(ui, |ui| {
-                self.inspector.ui(ui, &mut self.shared);
+            .default_size(sizes.inspector)
+            .max_size(sizes.inspector_max)
+            .show_collapsible(ui, &mut self.shown.inspector, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("inspector scroll")
+                    .show(ui, |ui| self.inspector.ui(ui, &mut self.shared));
             });
         Panel::bottom("results")
             .resizable(true)
-            .default_size(300.0)
-            .min_size(260.0)
-            .show(ui, |ui| {
+            .default_size(sizes.results)
+            .min_size(sizes.results_min)
+            .max_size(sizes.results_max)
+            .show_collapsible(ui, &mut self.shown.results, |ui| {
                 self.results.ui(ui, &mut self.shared);
             });
         CentralPanel::default().show(ui, |ui| self.puzzle.ui(ui, &mut self.shared));

@@ -143,6 +143,25 @@ impl Workbench {
                     self.shared.send(Command::Redo);
                 }
             });
+            ui.menu_button("View", |ui| {
+                ui.checkbox(&mut self.shown.solver, "Solver and sweeps (left)");
+                ui.checkbox(&mut self.shown.inspector, "QUBO inspector (right)");
+                ui.checkbox(&mut self.shown.results, "Results (bottom)");
+                ui.separator();
+                let all = self.shown == super::app::PanelsShown::default();
+                if ui
+                    .button(if all { "Board only" } else { "All panels" })
+                    .on_hover_text("hide or show every panel around the board")
+                    .clicked()
+                {
+                    let on = !all;
+                    self.shown = super::app::PanelsShown {
+                        solver: on,
+                        inspector: on,
+                        results: on,
+                    };
+                }
+            });
             ui.separator();
             ui.strong(self.shared.doc.title());
         });

@@ -111,6 +111,10 @@ pub struct Shared {
     pub fonts_installed: bool,
     /// Files being read or written (open, save, exports), polled in `logic`.
     pub files: Vec<FileJob>,
+    /// The board canvas's shorter side as last drawn (0 before the first frame or without a
+    /// puzzle): the inspector's heatmap never grows past it, so the board stays the largest
+    /// thing in the window.
+    pub board_side: f32,
     /// Counts the times a sample was put forward to be drawn (a run shown, a sample row chosen,
     /// a kept run shown), so the puzzle panel turns its sample overlay back on.
     pub samples_offered: u64,
@@ -182,6 +186,7 @@ impl Shared {
             fonts_installed: false,
             files: Vec::new(),
             samples_offered: 0,
+            board_side: 0.0,
         }
     }
 

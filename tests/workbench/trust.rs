@@ -9,6 +9,7 @@ use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 use qubo_workbench::gui::Command;
 use qubo_workbench::gui::Workbench;
+use qubo_workbench::gui::app::PanelsShown;
 use qubo_workbench::gui::editors::SudokuEditor;
 use qubo_workbench::gui::jobs::FileAction;
 use qubo_workbench::gui::settings::Settings;
@@ -429,5 +430,99 @@ fn runs_of_different_weights_are_never_overlaid_as_if_comparable() {
         h.query_all_by_label_contains("not on one scale")
             .next()
             .is_some()
+    );
+}
+
+/// The window at a given size on `puzzle`, first frames drawn.
+fn window_of_size(puzzle: AnyPuzzle, size: egui::Vec2, shown: PanelsShown) -> Window {
+    use qubo_workbench::gui::document::Document;
+    let mut wb = Workbench::new(Document::from_puzzle(puzzle, None), Settings::default());
+    wb.shown = shown;
+    let mut h = egui_kittest::Harness::builder()
+        .with_size(size)
+        .build_ui_state(
+            |ui, wb: &mut Workbench| {
+                wb.logic(ui.ctx());
+                wb.ui(ui)
+            },
+            wb,
+        );
+    frames(&mut h);
+    // Facts and the heatmap land on their own threads; a few more frames lay them out.
+    wait_for(&mut h, "the design facts", |wb| !wb.facts_pending());
+    for _ in 0..5 {
+        h.step();
+    }
+    h
+}
+
+fn rect_of(h: &Window, label: &str) -> egui::Rect {
+    h.get_by_label(label).rect()
+}
+
+#[test]
+fn the_board_is_the_largest_thing_at_both_window_sizes_for_every_kind() {
+    use qubo_workbench::puzzle::Kind;
+    for size in [egui::vec2(1400.0, 900.0), egui::vec2(1024.0, 700.0)] {
+        for &kind in Kind::ALL {
+            let h = window_of_size(kind.example(), size, PanelsShown::default());
+            let what = format!("{kind} at {}×{}", size.x, size.y);
+            let board = rect_of(&h, "Puzzle canvas");
+            let side = board.width().min(board.height());
+            // The board takes a real share of the window, and more than the matrix beside it.
+            assert!(side >= 0.3 * size.y, "{what}: the board is {board:?}");
+            if let Some(heatmap) = h.state().inspector.view_rect {
+                assert!(
+                    heatmap.width() <= side + 0.5,
+                    "{what}: the heatmap {heatmap:?} is larger than the board {board:?}"
+                );
+                assert!(!heatmap.intersects(board), "{what}: heatmap over the board");
+            }
+            // Nothing overlaps it: the results' tabs, the solver's Run, the menu bar.
+            for other in ["Last run", "Run", "File"] {
+                let r = rect_of(&h, other);
+                assert!(
+                    !r.intersects(board),
+                    "{what}: {other} {r:?} overlaps the board {board:?}"
+                );
+            }
+            assert!(board.max.x <= size.x && board.max.y <= size.y, "{what}");
+        }
+    }
+}
+
+#[test]
+fn panels_hide_from_the_view_menu_and_the_board_takes_their_room() {
+    let with = window_of_size(
+        qubo_workbench::puzzle::Kind::ALL[0].example(),
+        egui::vec2(1024.0, 700.0),
+        PanelsShown::default(),
+    );
+    let board = rect_of(&with, "Puzzle canvas");
+    let mut h = with;
+    h.get_by_label("View").click();
+    frames(&mut h);
+    h.get_by_label("Board only").click();
+    for _ in 0..30 {
+        // The panels slide away.
+        h.step();
+    }
+    frames(&mut h);
+    assert_eq!(
+        h.state().shown,
+        PanelsShown {
+            solver: false,
+            inspector: false,
+            results: false
+        }
+    );
+    let alone = rect_of(&h, "Puzzle canvas");
+    assert!(
+        alone.width().min(alone.height()) > board.width().min(board.height()) * 1.3,
+        "{alone:?} against {board:?}"
+    );
+    assert!(
+        h.query_by_label("Run").is_none(),
+        "the solver panel is hidden"
     );
 }

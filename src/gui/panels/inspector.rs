@@ -159,7 +159,7 @@ impl InspectorPanel {
         if let Some(e) = &s.doc.error {
             ui.colored_label(Color32::RED, e);
         }
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             egui::ComboBox::from_label("order")
                 .selected_text(s.settings.order.name())
                 .show_ui(ui, |ui| {
@@ -203,9 +203,13 @@ impl InspectorPanel {
         let (Some(tex), Some((_, built))) = (&self.texture, &self.shown) else {
             return;
         };
-        let side = (ui.available_width())
+        let mut side = (ui.available_width())
             .min(ui.available_height() - 120.0)
             .max(120.0);
+        if s.board_side > 0.0 {
+            // Never larger than the board (as last drawn): the puzzle is what the window is for.
+            side = side.min(s.board_side).max(80.0);
+        }
         let (response, painter) = ui.allocate_painter(Vec2::splat(side), Sense::click_and_drag());
         let rect = response.rect;
         self.view_rect = Some(rect);
@@ -264,7 +268,9 @@ impl InspectorPanel {
     fn legend_ui(&self, ui: &mut egui::Ui, max_abs: f64, log: bool) {
         ui.horizontal(|ui| {
             ui.label(format!("{:.3}", -max_abs));
-            let (rect, _) = ui.allocate_exact_size(Vec2::new(160.0, 12.0), Sense::hover());
+            // Room for the two numbers beside it: the row never runs past a narrow panel.
+            let bar = (ui.available_width() - 110.0).clamp(40.0, 160.0);
+            let (rect, _) = ui.allocate_exact_size(Vec2::new(bar, 12.0), Sense::hover());
             let steps = 64;
             for k in 0..steps {
                 let t = -1.0 + 2.0 * (k as f32 + 0.5) / steps as f32;

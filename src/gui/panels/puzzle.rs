@@ -94,6 +94,7 @@ impl PuzzlePanel {
     /// Lays out the panel.
     pub fn ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
         if let Content::Model { name, .. } = &s.doc.content {
+            s.board_side = 0.0;
             ui.heading(name.clone());
             let n = s.doc.model.as_ref().map_or(0, |m| m.qubo.num_variables());
             ui.label(format!("A QUBO model opened from a file: {n} variables. There is no puzzle to draw; inspect it and sample it."));
@@ -103,14 +104,17 @@ impl PuzzlePanel {
         // overflow it), so nothing that comes and goes there — selection tools, a clear button,
         // a longer facts line, a generator's progress — can move the board under the pointer.
         let width = ui.available_width();
+        // The band's height depends on the window alone (never on its content), so the board
+        // never moves under the pointer; in a short window it takes less and scrolls.
+        let header = HEADER_HEIGHT.min(ui.available_height() * 0.3).max(60.0);
         ui.allocate_ui_with_layout(
-            egui::vec2(width, HEADER_HEIGHT),
+            egui::vec2(width, header),
             egui::Layout::top_down(egui::Align::Min),
             |ui| {
-                ui.set_min_size(egui::vec2(width, HEADER_HEIGHT));
+                ui.set_min_size(egui::vec2(width, header));
                 egui::ScrollArea::vertical()
                     .id_salt("puzzle controls")
-                    .max_height(HEADER_HEIGHT)
+                    .max_height(header)
                     .auto_shrink([false, false])
                     .show(ui, |ui| {
                         self.toolbar_ui(ui, s);
@@ -198,6 +202,7 @@ impl PuzzlePanel {
         let (response, painter) =
             ui.allocate_painter(avail.max(egui::vec2(50.0, 50.0)), Sense::click_and_drag());
         response.widget_info(|| WidgetInfo::labeled(Role::Canvas, true, "Puzzle canvas"));
+        s.board_side = response.rect.width().min(response.rect.height());
         let at = painter::paint(
             &painter,
             &drawing,
@@ -239,18 +244,33 @@ impl PuzzlePanel {
                         .collect::<Vec<_>>()
                         .join("; ")
                 };
+                // One line each, cut to the board's width (the whole text on hover): a long
+                // verdict never runs under the results or the status bar.
                 if !conflicts.is_empty() {
-                    ui.colored_label(
-                        BAD,
-                        format!("{} conflict(s): {}", conflicts.len(), first(&conflicts, 3)),
+                    ui.add(
+                        egui::Label::new(
+                            egui::RichText::new(format!(
+                                "{} conflict(s): {}",
+                                conflicts.len(),
+                                first(&conflicts, 3)
+                            ))
+                            .color(BAD),
+                        )
+                        .truncate(),
                     );
                 }
                 if !todo.is_empty() {
-                    ui.weak(format!(
-                        "unfinished: {} still to do ({})",
-                        todo.len(),
-                        first(&todo, 2)
-                    ));
+                    ui.add(
+                        egui::Label::new(
+                            egui::RichText::new(format!(
+                                "unfinished: {} still to do ({})",
+                                todo.len(),
+                                first(&todo, 2)
+                            ))
+                            .weak(),
+                        )
+                        .truncate(),
+                    );
                 }
             }
         }
