@@ -594,7 +594,8 @@ pub fn generate_for_tts99(
     }
     let base = params.get("seed").and_then(|v| v.as_u64()).unwrap_or(1);
     let budget_s = (2.0 * hi).clamp(1.0, 7200.0);
-    let mut measured = Vec::new();
+    // Each try's TTS99 (None: not finished within the budget).
+    let mut measured: Vec<Option<f64>> = Vec::new();
     for t in 0..TTS99_TRIES {
         control
             .next_try(t, TTS99_TRIES)
@@ -616,12 +617,38 @@ pub fn generate_for_tts99(
                     tries: t + 1,
                 });
             }
-            Some(tts) => measured.push(format!("{tts:.3}")),
-            None => measured.push(format!(">{budget_s:.0}")),
+            Some(tts) => measured.push(Some(tts)),
+            None => measured.push(None),
         }
     }
-    Err(format!(
-        "no instance with TTS99 in {lo}–{hi} s among {TTS99_TRIES} (seeds {base}…): measured {} s",
-        measured.join(", ")
-    ))
+    Err(aim_missed(&measured, [lo, hi], base, budget_s))
+}
+
+/// Why no instance fitted a TTS99 range: one line that says which way they missed and what
+/// range would fit, then (after a line break) every try's figure for whoever wants them.
+fn aim_missed(measured: &[Option<f64>], [lo, hi]: [f64; 2], base: u64, budget_s: f64) -> String {
+    let mut finished: Vec<f64> = measured.iter().flatten().copied().collect();
+    finished.sort_by(f64::total_cmp);
+    let faster = finished.iter().filter(|&&t| t < lo).count();
+    let slower = measured.len() - faster;
+    let tries = measured.len();
+    let last = base.wrapping_add(tries.saturating_sub(1) as u64);
+    let way = match (faster, slower) {
+        (_, 0) => format!("all {tries} were faster than {lo} s"),
+        (0, _) => format!("all {tries} were slower than {hi} s"),
+        _ => format!("{faster} faster than {lo} s, {slower} slower than {hi} s"),
+    };
+    let hint = match finished.get(finished.len() / 2) {
+        Some(m) => format!("; their median is {m:.3} s, so a range around it fits these settings"),
+        None => format!("; none finished within {budget_s:.0} s"),
+    };
+    let figures: Vec<String> = measured
+        .iter()
+        .map(|t| t.map_or(format!(">{budget_s:.0}"), |t| format!("{t:.3}")))
+        .collect();
+    format!(
+        "no instance with TTS99 in {lo}–{hi} s (seeds {base}…{last}): {way}{hint}\n\
+         measured TTS99 per seed, in seconds: {}",
+        figures.join(", ")
+    )
 }

@@ -236,7 +236,14 @@ impl Workbench {
                     };
                     self.generated(p, format!("generated: {what}"));
                 }
-                Err(e) => s.status = format!("could not generate: {e}"),
+                Err(e) => {
+                    // One line in the status bar; the figures behind it in a fold by the
+                    // generator.
+                    let (line, details) = e.split_once('\n').unwrap_or((e.as_str(), ""));
+                    s.status = format!("could not generate: {line}");
+                    self.puzzle.generate_details =
+                        (!details.is_empty()).then(|| details.to_string());
+                }
             }
         }
         self.poll_files(ctx);

@@ -526,3 +526,62 @@ fn panels_hide_from_the_view_menu_and_the_board_takes_their_room() {
         "the solver panel is hidden"
     );
 }
+
+#[test]
+fn a_generator_aim_that_fits_nothing_says_so_in_one_line_with_the_figures_folded() {
+    let mut h = open(None, Settings::default());
+    let values = h.state_mut().puzzle.generator.entry("sudoku").or_default();
+    values.insert("size".into(), serde_json::json!(4));
+    values.insert("givens".into(), serde_json::json!(8));
+    h.get_by_label("aim at a TTS99 of").click();
+    frames(&mut h);
+    // Far slower than any 4×4 Sudoku.
+    h.state_mut().puzzle.tts99_range_s = [3000.0, 3600.0];
+    h.get_by_label("Generate").click();
+    frames(&mut h);
+    wait_for(&mut h, "the generator to give up", |wb| {
+        wb.shared.generating.is_none()
+    });
+    let status = h.state().shared.status.clone();
+    assert!(!status.contains('\n'), "one line: {status}");
+    assert!(
+        status.contains("all 40 were faster than 3000 s") && status.contains("median"),
+        "{status}"
+    );
+    let details = h.state().puzzle.generate_details.clone().unwrap();
+    let figures = details.split(": ").nth(1).unwrap().split(", ").count();
+    assert_eq!(figures, 40, "every try's figure: {details}");
+    assert!(
+        h.query_by_label("details of the last failed generation")
+            .is_some()
+    );
+}
+
+#[test]
+fn the_aim_starts_around_the_open_puzzles_estimate() {
+    let mut h = open(Some(&puzzle("shidoku-6givens.txt")), Settings::default());
+    h.get_by_label("Estimate TTS99").click();
+    frames(&mut h);
+    wait_for(&mut h, "the estimate", |wb| {
+        wb.puzzle
+            .difficulty
+            .as_ref()
+            .is_some_and(|(_, d)| d.as_ref().is_ok_and(|d| d.tts99_s.is_some()))
+    });
+    let t = h
+        .state()
+        .puzzle
+        .difficulty
+        .as_ref()
+        .unwrap()
+        .1
+        .as_ref()
+        .unwrap()
+        .tts99_s
+        .unwrap();
+    h.get_by_label("aim at a TTS99 of").click();
+    frames(&mut h);
+    let [lo, hi] = h.state().puzzle.tts99_range_s;
+    assert!(lo <= t && t <= hi, "{lo}–{hi} around {t}");
+    assert!(hi / lo.max(1e-9) <= 9.01, "{lo}–{hi}");
+}

@@ -55,6 +55,8 @@ pub struct PuzzlePanel {
     pub aim_tts99: bool,
     /// The TTS99 range aimed at, in seconds.
     pub tts99_range_s: [f64; 2],
+    /// The figures behind the last generation that failed (shown in a fold).
+    pub generate_details: Option<String>,
     /// `Document::edits` and `Shared::samples_offered` as last seen: an edit turns the sample
     /// overlay off (the user's own entries are never hidden under a sample), a sample put
     /// forward turns it on.
@@ -85,6 +87,7 @@ impl Default for PuzzlePanel {
             difficulty: None,
             aim_tts99: false,
             tts99_range_s: [0.1, 1.0],
+            generate_details: None,
             seen: (0, 0),
         }
     }
@@ -320,6 +323,7 @@ impl PuzzlePanel {
                 .on_hover_text(format!("a new {kind} from these parameters"))
                 .clicked()
             {
+                self.generate_details = None;
                 s.send(Command::Generate(
                     kind,
                     values.clone(),
@@ -342,11 +346,23 @@ impl PuzzlePanel {
         });
         // Annealer hardness: keep drawing until the default sampler's TTS99 falls in a range.
         ui.horizontal_wrapped(|ui| {
-            ui.checkbox(&mut self.aim_tts99, "aim at a TTS99 of")
+            let aim = ui
+                .checkbox(&mut self.aim_tts99, "aim at a TTS99 of")
                 .on_hover_text(
                     "draw instances (seed, seed + 1, …) until the default sampler's TTS99 at \
-                     default weights falls in this range; the measured value is kept with it",
+                     default weights falls in this range; the measured value is kept with it. \
+                     Ticked after Estimate TTS99, the range starts around that estimate (a \
+                     third to three times it), which fits the kind and size at hand",
                 );
+            // A range that fits what is open: around this puzzle's measured TTS99.
+            if aim.changed()
+                && self.aim_tts99
+                && let Some((of, Ok(d))) = &self.difficulty
+                && Some(of) == s.doc.puzzle()
+                && let Some(t) = d.tts99_s.filter(|t| *t > 0.0)
+            {
+                self.tts99_range_s = [t / 3.0, (t * 3.0).min(3600.0)];
+            }
             let [lo, hi] = &mut self.tts99_range_s;
             ui.add_enabled(
                 self.aim_tts99,
@@ -367,6 +383,13 @@ impl PuzzlePanel {
                 *hi = *lo;
             }
         });
+        if let Some(details) = &self.generate_details {
+            egui::CollapsingHeader::new("details of the last failed generation")
+                .id_salt("generate details")
+                .show(ui, |ui| {
+                    ui.add(egui::Label::new(details.as_str()).wrap());
+                });
+        }
         // The last instances generated (of any kind), to go back to.
         // Their names only: the kept texts (up to 256 KB each) are not copied per frame.
         let recent: Vec<String> = s
