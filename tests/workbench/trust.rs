@@ -585,3 +585,60 @@ fn the_aim_starts_around_the_open_puzzles_estimate() {
     assert!(lo <= t && t <= hi, "{lo}–{hi} around {t}");
     assert!(hi / lo.max(1e-9) <= 9.01, "{lo}–{hi}");
 }
+
+#[test]
+fn the_workbench_file_form_lists_folders_offers_the_shipped_puzzles_and_completes_with_tab() {
+    let mut wb = Workbench::with_file(None, Settings::default());
+    wb.builtin_file_dialog = true;
+    let mut h = harness(wb);
+    frames(&mut h);
+    h.key_press_modifiers(CTRL, Key::O);
+    frames(&mut h);
+    assert!(h.state().file_form.is_some());
+    // The shipped puzzles are one click away; folders open with a click; a puzzle opens with a
+    // click.
+    h.get_by_label("Shipped puzzles").click();
+    frames(&mut h);
+    let sep = std::path::MAIN_SEPARATOR;
+    h.get_by_label(&format!("sudoku{sep}")).click();
+    frames(&mut h);
+    assert!(
+        h.state()
+            .file_form
+            .as_ref()
+            .unwrap()
+            .listing
+            .files
+            .contains(&"shidoku-6givens.txt".to_string())
+    );
+    h.get_by_label("shidoku-6givens.txt").click();
+    frames(&mut h);
+    assert!(h.state().file_form.is_none(), "chosen");
+    assert!(
+        h.state()
+            .shared
+            .doc
+            .path
+            .as_ref()
+            .is_some_and(|p| p.ends_with("sudoku/shidoku-6givens.txt")),
+        "{:?}",
+        h.state().shared.doc.path
+    );
+    // Tab completes in the field (and keeps the focus there).
+    h.key_press_modifiers(CTRL, Key::O);
+    frames(&mut h);
+    let folder = puzzle("shidoku-6givens.txt")
+        .parent()
+        .unwrap()
+        .display()
+        .to_string();
+    h.state_mut().file_form.as_mut().unwrap().path = format!("{folder}{sep}shid");
+    h.get_by_label("file path").click();
+    frames(&mut h);
+    h.key_press(Key::Tab);
+    frames(&mut h);
+    assert_eq!(
+        h.state().file_form.as_ref().unwrap().path,
+        format!("{folder}{sep}shidoku-6givens.txt")
+    );
+}
