@@ -105,8 +105,24 @@ pub struct RowVerdict {
     pub broken: Vec<ConstraintReport>,
     /// Groups the sample violates whose weight is 0: not enforced, so not broken.
     pub unenforced: Vec<ConstraintReport>,
+    /// Whether the groups could be reported at all (a model too large to store keeps no
+    /// terms to report on: then only the referee's findings say what is broken).
+    pub groups_reported: bool,
     /// The candidate solution.
     pub decoded: Option<AnySolution>,
+}
+
+impl RowVerdict {
+    /// What is broken in the sample, counted once: the enforced groups the encoding reports,
+    /// or the referee's findings where the groups cannot be reported (Eternity II's
+    /// mismatched joints), so a broken board never reads "broken 0".
+    pub fn broken_count(&self) -> usize {
+        if self.groups_reported {
+            self.broken.len()
+        } else {
+            self.violations.len()
+        }
+    }
 }
 
 /// One histogram bar: the reads whose energy is `energy` (or falls in its bin).
@@ -160,9 +176,10 @@ impl Outcome {
                 Some(ctx) => {
                     let decoded = ctx.puzzle.decode(ctx.encoding, &row.sample);
                     let violations = ctx.puzzle.check(&decoded);
-                    let (broken, unenforced) = ctx
-                        .encoding
-                        .report(&row.sample, ctx.weights, true)
+                    let report = ctx.encoding.report(&row.sample, ctx.weights, true);
+                    // An unstored encoding keeps no terms: an empty report would say nothing.
+                    let groups_reported = report.is_ok() && ctx.encoding.unstored().is_none();
+                    let (broken, unenforced) = report
                         .unwrap_or_default()
                         .into_iter()
                         .partition(|r| r.enforced);
@@ -171,6 +188,7 @@ impl Outcome {
                         violations,
                         broken,
                         unenforced,
+                        groups_reported,
                         decoded: Some(decoded),
                     }
                 }
@@ -179,6 +197,7 @@ impl Outcome {
                     violations: Vec::new(),
                     broken: Vec::new(),
                     unenforced: Vec::new(),
+                    groups_reported: false,
                     decoded: None,
                 },
             })

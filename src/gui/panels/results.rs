@@ -189,7 +189,10 @@ impl ResultsPanel {
                         ui.strong("energy");
                         ui.strong("count");
                         ui.strong("valid");
-                        ui.strong("broken");
+                        ui.strong("broken").on_hover_text(
+                            "constraint groups the sample breaks; for a model too large to \
+                             store, the referee's findings (such as mismatched joints)",
+                        );
                         ui.end_row();
                         for (k, (row, info)) in
                             r.samples.rows.iter().zip(&r.rows).enumerate().take(500)
@@ -213,7 +216,7 @@ impl ResultsPanel {
                                 Some(false) => ui.colored_label(INVALID, "no"),
                                 None => ui.weak("—"),
                             };
-                            ui.label(info.broken.len().to_string());
+                            ui.label(info.broken_count().to_string());
                             ui.end_row();
                         }
                     });
