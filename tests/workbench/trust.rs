@@ -642,3 +642,61 @@ fn the_workbench_file_form_lists_folders_offers_the_shipped_puzzles_and_complete
         format!("{folder}{sep}shidoku-6givens.txt")
     );
 }
+
+#[test]
+fn an_impossible_fix_is_refused_with_the_reason_and_the_model_stays() {
+    use qubo_workbench::gui::editors::EdgeMatchingEditor;
+    let mut h = open(
+        Some(
+            &Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("puzzles/edge-matching/seed-article-4x4.txt"),
+        ),
+        Settings::default(),
+    );
+    // A corner piece dragged into the middle, then fixed there: its border sides would face
+    // other pieces.
+    let wb = h.state_mut();
+    let editor = wb
+        .puzzle
+        .editors
+        .get_mut::<EdgeMatchingEditor>()
+        .expect("the edge-matching editor");
+    assert_eq!(editor.swap(&mut wb.shared.doc, (0, 0), (1, 1)), None);
+    frames(&mut h);
+    let before = h.state().shared.doc.puzzle().unwrap().clone();
+    let model = h.state().shared.doc.model.clone();
+    assert!(model.is_some());
+    let wb = h.state_mut();
+    let editor = wb.puzzle.editors.get_mut::<EdgeMatchingEditor>().unwrap();
+    let why = editor
+        .toggle_fixed(&mut wb.shared.doc, 1, 1)
+        .expect("a reason");
+    assert!(why.starts_with("not fixed: piece"), "{why}");
+    assert!(why.contains("impossible"), "{why}");
+    frames(&mut h);
+    assert_eq!(
+        h.state().shared.doc.puzzle(),
+        Some(&before),
+        "nothing changed"
+    );
+    assert!(
+        h.state().shared.doc.model.is_some(),
+        "the model stays on show"
+    );
+    // A fix that fits is made (the first cell whose piece fits where it lies).
+    let wb = h.state_mut();
+    let editor = wb.puzzle.editors.get_mut::<EdgeMatchingEditor>().unwrap();
+    let made = (0..16)
+        .map(|k| {
+            editor
+                .toggle_fixed(&mut wb.shared.doc, k / 4, k % 4)
+                .unwrap()
+        })
+        .find(|said| !said.starts_with("not fixed"));
+    assert!(
+        made.as_deref()
+            .is_some_and(|m| m.contains(" fixed at row ")),
+        "{made:?}"
+    );
+    assert_ne!(h.state().shared.doc.puzzle(), Some(&before));
+}

@@ -106,6 +106,27 @@ impl EdgeMatchingEditor {
                 ))
             })
         } else {
+            // A fix that would leave the board without a solution the encoder can build (its
+            // border sides off the edge, neighbours presolve cannot place) is refused with
+            // the reason, so the model on show stays.
+            let mut trial = p.clone();
+            if let Err(e) = trial.set_fixed(r, c, Some((placed.piece, placed.rotation))) {
+                return Some(format!("not fixed: {e}"));
+            }
+            let trial = AnyPuzzle::EdgeMatching(trial);
+            if let Some(conflict) = trial.conflicts().first() {
+                return Some(format!(
+                    "not fixed: piece {} there would make the board impossible ({})",
+                    placed.piece + 1,
+                    conflict.detail
+                ));
+            }
+            if let Err(e) = trial.encode(&doc.options) {
+                return Some(format!(
+                    "not fixed: piece {} there would make the board impossible ({e})",
+                    placed.piece + 1
+                ));
+            }
             edit(doc, |e| {
                 e.set_fixed(r, c, Some((placed.piece, placed.rotation)))
             })
@@ -212,8 +233,46 @@ impl EdgeMatchingEditor {
         status
     }
 
-    /// The selection frame.
+    /// The selection frame, and while a piece is dragged: its cell outlined, the cell it
+    /// would swap with highlighted, and a line to the pointer.
     pub fn overlay(&self, painter: &egui::Painter, at: &Placement, doc: &Document) {
+        if let (Some((r, c)), Some(to), Some(p)) = (self.drag_from, self.drag_to, puzzle(doc))
+            && r < p.rows()
+            && c < p.cols()
+        {
+            let cell = |r: usize, c: usize| {
+                Rect::from_min_size(at.to_screen(cell_origin(p, r, c)), Vec2::splat(at.scale))
+            };
+            let from = cell(r, c);
+            painter.rect_stroke(
+                from.shrink(1.5),
+                2.0,
+                Stroke::new(2.0, Color32::from_gray(160)),
+                egui::StrokeKind::Inside,
+            );
+            if let Some((tr, tc, _)) = side_at(p, at.to_units(to))
+                && (tr, tc) != (r, c)
+            {
+                let target = cell(tr, tc);
+                let fixed = p.fixed_at(tr, tc).is_some() || p.fixed_at(r, c).is_some();
+                let colour = if fixed {
+                    Color32::from_rgb(220, 60, 60)
+                } else {
+                    Color32::from_rgb(60, 140, 240)
+                };
+                painter.rect_filled(target.shrink(2.0), 2.0, colour.gamma_multiply(0.25));
+                painter.rect_stroke(
+                    target.shrink(1.5),
+                    2.0,
+                    Stroke::new(3.0, colour),
+                    egui::StrokeKind::Inside,
+                );
+            }
+            painter.line_segment(
+                [from.center(), to],
+                Stroke::new(2.0, Color32::from_gray(90)),
+            );
+        }
         if let Some((r, c)) = self.selected
             && let Some(p) = puzzle(doc)
             && r < p.rows()
