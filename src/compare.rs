@@ -533,6 +533,17 @@ pub fn overlay(
     axis: EnergyAxis,
     description: &str,
 ) -> Drawing {
+    overlay_chart(runs, heights, axis, description).drawing()
+}
+
+/// The overlay as a chart (`overlay` draws it; the window also asks it which bin is under
+/// the pointer).
+pub fn overlay_chart(
+    runs: &[&RunSummary],
+    heights: Heights,
+    axis: EnergyAxis,
+    description: &str,
+) -> GroupedHistogram {
     if axis == EnergyAxis::AboveGround {
         // Each run moved so its own ground (else its lowest read) sits at 0.
         let shifted: Vec<RunSummary> = runs
@@ -549,17 +560,17 @@ pub fn overlay(
             })
             .collect();
         let refs: Vec<&RunSummary> = shifted.iter().collect();
-        return overlay_drawing(&refs, heights, axis, description);
+        return histogram_of(&refs, heights, axis, description);
     }
-    overlay_drawing(runs, heights, axis, description)
+    histogram_of(runs, heights, axis, description)
 }
 
-fn overlay_drawing(
+fn histogram_of(
     runs: &[&RunSummary],
     heights: Heights,
     axis: EnergyAxis,
     description: &str,
-) -> Drawing {
+) -> GroupedHistogram {
     let (centres, width) = shared_bins(runs);
     let bin_of = |e: f64| -> usize {
         // Nearest centre (centres are ascending).
@@ -627,7 +638,6 @@ fn overlay_drawing(
             .unwrap_or_default(),
         has_valid: runs.iter().any(|r| r.refereed),
     }
-    .drawing()
 }
 
 /// The comparison table's columns.

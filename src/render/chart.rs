@@ -529,9 +529,7 @@ impl BarChart {
 }
 
 impl GroupedHistogram {
-    /// The chart as a drawing.
-    pub fn drawing(&self) -> Drawing {
-        let mut d = chart_drawing();
+    fn frame(&self) -> Frame {
         let half = self.bin_width.max(1e-12) / 2.0;
         let xs = self
             .centres
@@ -544,10 +542,34 @@ impl GroupedHistogram {
             .flat_map(|s| s.2.iter().map(|h| h[0] + h[1]))
             .filter(|h| h.is_finite())
             .fold(0.0, f64::max);
-        let f = Frame {
+        Frame {
             x: padded_range(xs),
             y: [0.0, if top > 0.0 { top * 1.12 } else { 1.0 }],
-        };
+        }
+    }
+
+    /// The bin under a point of the drawing (in its units), when it is over the plot area:
+    /// what a hover read-out reports.
+    pub fn bin_at(&self, [x, y]: [f32; 2]) -> Option<usize> {
+        let inside = (Frame::X0..=Frame::X1).contains(&x) && (Frame::Y1..=Frame::Y0).contains(&y);
+        if !inside || self.centres.is_empty() {
+            return None;
+        }
+        let f = self.frame();
+        let value =
+            f.x[0] + (x - Frame::X0) as f64 / (Frame::X1 - Frame::X0) as f64 * (f.x[1] - f.x[0]);
+        let nearest = (0..self.centres.len()).min_by(|&a, &b| {
+            (self.centres[a] - value)
+                .abs()
+                .total_cmp(&(self.centres[b] - value).abs())
+        })?;
+        ((self.centres[nearest] - value).abs() <= self.bin_width.max(1e-12)).then_some(nearest)
+    }
+
+    /// The chart as a drawing.
+    pub fn drawing(&self) -> Drawing {
+        let mut d = chart_drawing();
+        let f = self.frame();
         axes(&mut d, &f, &self.title, &self.x_label, &self.y_label);
         let k = self.series.len().max(1) as f64;
         // Each bin holds the series side by side in 90 % of its width.
@@ -862,6 +884,15 @@ impl Heatmap {
                 MUTED,
                 false,
             ));
+        }
+        // Empty cells say why they are empty (a TTS99 needs a valid read).
+        if self.cells.iter().any(|c| !c.is_some_and(f64::is_finite)) {
+            let why = if self.low_is_good {
+                "— never solved (no valid read)"
+            } else {
+                "— no value"
+            };
+            entries.push((why.to_string(), GRID, false));
         }
         if !entries.is_empty() {
             legend(&mut d, &entries, x1);

@@ -175,6 +175,9 @@ pub fn chart(
     }
     let weak: Vec<&SweepPoint> = points.iter().filter(|p| p.penalty_too_weak).collect();
     if metric == Metric::Tts99 {
+        // Without a valid read anywhere there is no TTS99 to draw: the chart says so
+        // rather than showing an empty frame.
+        let none_valid = points.iter().all(|p| p.tts99_s.is_none());
         return SweepChart::Line(LineChart {
             title: format!("TTS99 against {weight} — {description}"),
             x_label: weight.to_string(),
@@ -194,7 +197,13 @@ pub fn chart(
                 .collect(),
             flag_name,
             y_range: None,
-            note: String::new(),
+            note: if points.is_empty() || !none_valid {
+                String::new()
+            } else {
+                "no point had a valid read, so TTS99 is undefined everywhere: the valid \
+                 plot shows how far each point got"
+                    .to_string()
+            },
         });
     }
     let mut series = vec![Series {
@@ -228,7 +237,7 @@ pub fn chart(
         series,
         flags: weak.iter().map(|p| [p.value, p.success_fraction]).collect(),
         flag_name,
-        y_range: Some([0.0, 1.0]),
+        y_range: Some([0.0, share_axis_top(points)]),
         note: {
             let mut note = "flagged: an invalid read at or below a valid solution's energy. \
                             Valid falling with nothing flagged: a penalty so strong the sampler \
@@ -247,6 +256,27 @@ pub fn chart(
             note
         },
     })
+}
+
+/// The top of a share axis fitted to the points (intervals included): 1 when anything reaches
+/// half, else the first of 0.01, 0.02, 0.05, 0.1, 0.2, 0.5 above the highest value, so shares
+/// of a few per cent are not a flat line at the bottom of a 0–1 axis.
+fn share_axis_top(points: &[SweepPoint]) -> f64 {
+    let top = points
+        .iter()
+        .flat_map(|p| {
+            [
+                p.success_fraction,
+                p.success_ci95[1],
+                p.ground_fraction.unwrap_or(0.0),
+            ]
+        })
+        .filter(|v| v.is_finite())
+        .fold(0.0, f64::max);
+    [0.01, 0.02, 0.05, 0.1, 0.2, 0.5]
+        .into_iter()
+        .find(|&t| top * 1.1 <= t)
+        .unwrap_or(1.0)
 }
 
 /// A suggestion's search as a chart: TTS99 of every point `tried` (with whether the search
@@ -336,4 +366,77 @@ pub fn plot_broken(points: &[SweepPoint], weight: &str, description: &str) -> Dr
             .collect(),
     }
     .drawing()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::chart::LineChart;
+
+    fn point(value: f64, valid: f64, ci_top: f64, tts99_s: Option<f64>) -> SweepPoint {
+        SweepPoint {
+            weights: Default::default(),
+            value,
+            value2: None,
+            reads: 100,
+            success_fraction: valid,
+            success_ci95: [0.0, ci_top],
+            ground_fraction: None,
+            tts99_s,
+            mean_energy: 0.0,
+            min_energy: 0.0,
+            valid_energy: None,
+            broken_per_read: Default::default(),
+            penalty_too_weak: false,
+            witness: None,
+            sample_s: 1.0,
+            runs: 1,
+            stop: crate::sweep::StopReason::Settled,
+            threads: 1,
+        }
+    }
+
+    fn line(chart: SweepChart) -> LineChart {
+        match chart {
+            SweepChart::Line(c) => c,
+            SweepChart::Heat(_) => panic!("a line chart"),
+        }
+    }
+
+    #[test]
+    fn the_share_axis_fits_small_shares_and_an_empty_tts99_says_why() {
+        // Shares of a few per cent get an axis of a few per cent, not a flat line on 0–1.
+        let small = [
+            point(1.0, 0.01, 0.03, Some(5.0)),
+            point(2.0, 0.04, 0.07, Some(2.0)),
+        ];
+        let c = line(chart(&small, "hint", None, Metric::Valid, ""));
+        assert_eq!(c.y_range, Some([0.0, 0.1]));
+        let big = [point(1.0, 0.2, 0.6, Some(1.0))];
+        let c = line(chart(&big, "hint", None, Metric::Valid, ""));
+        assert_eq!(c.y_range, Some([0.0, 1.0]));
+        // No valid read anywhere: TTS99 has nothing to draw, and the chart says so.
+        let none = [point(1.0, 0.0, 0.03, None), point(2.0, 0.0, 0.03, None)];
+        let c = line(chart(&none, "hint", None, Metric::Tts99, ""));
+        assert!(c.note.contains("no point had a valid read"), "{}", c.note);
+        let some = [point(1.0, 0.5, 0.6, Some(1.0))];
+        let c = line(chart(&some, "hint", None, Metric::Tts99, ""));
+        assert!(c.note.is_empty());
+    }
+
+    #[test]
+    fn a_heatmap_legend_names_its_empty_cells() {
+        let mut a = point(1.0, 0.0, 0.0, None);
+        a.value2 = Some(1.0);
+        let mut b = point(2.0, 0.5, 0.6, Some(1.0));
+        b.value2 = Some(1.0);
+        b.penalty_too_weak = true;
+        let d = chart(&[a, b], "hint", Some("cell"), Metric::Tts99, "").drawing();
+        let texts: Vec<&str> = d.texts().collect();
+        assert!(
+            texts.contains(&"— never solved (no valid read)"),
+            "{texts:?}"
+        );
+        assert!(texts.contains(&"penalty too weak"), "{texts:?}");
+    }
 }

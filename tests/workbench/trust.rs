@@ -431,6 +431,38 @@ fn runs_of_different_weights_are_never_overlaid_as_if_comparable() {
             .next()
             .is_some()
     );
+    // The chart reads out what is under the pointer, and enlarges to reading size.
+    let overlay = h.get_by_label("runs overlay").rect();
+    let mut found = None;
+    for k in 1..40 {
+        let x = overlay.left() + overlay.width() * k as f32 / 40.0;
+        h.hover_at(egui::pos2(x, overlay.center().y));
+        h.step();
+        h.step();
+        if let Some(r) = h.state().results.readout.clone() {
+            found = Some(r);
+            break;
+        }
+    }
+    let readout = found.expect("a read-out somewhere over the bars");
+    assert!(
+        readout.starts_with("energy ≈ ")
+            && readout.contains("sa #2: ")
+            && readout.contains(" valid, "),
+        "{readout}"
+    );
+    assert_eq!(
+        readout.lines().count(),
+        3,
+        "the energy, then each run: {readout}"
+    );
+    h.get_by_label("Enlarge").click();
+    frames(&mut h);
+    let large = h.get_by_label("runs overlay, large").rect();
+    assert!(
+        large.width() > 2.0 * overlay.width(),
+        "{large:?} against {overlay:?}"
+    );
 }
 
 /// The window at a given size on `puzzle`, first frames drawn.

@@ -53,6 +53,10 @@ pub struct ResultsPanel {
     renaming: Option<(u64, String, bool)>,
     /// The overlay as last drawn (tests read it).
     pub overlay: Option<Drawing>,
+    /// The overlay in a window of its own.
+    pub enlarged: bool,
+    /// The hover read-out under the pointer as last shown (tests read it).
+    pub readout: Option<String>,
     /// The run the table's buttons act on.
     pub selected: Option<u64>,
 }
@@ -473,7 +477,10 @@ impl ResultsPanel {
             }
         });
         let description = s.doc.puzzle().map(|p| p.describe()).unwrap_or_default();
-        let drawing = crate::compare::overlay(&ticked, self.heights, axis, &description);
+        let chart = crate::compare::overlay_chart(&ticked, self.heights, axis, &description);
+        let drawing = chart.drawing();
+        ui.toggle_value(&mut self.enlarged, "Enlarge")
+            .on_hover_text("the overlay in a window of its own, at reading size");
         let avail = ui.available_size();
         let (rect, response) = ui.allocate_exact_size(
             egui::vec2(avail.x, avail.y.max(120.0)),
@@ -481,7 +488,30 @@ impl ResultsPanel {
         );
         response
             .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "runs overlay"));
-        crate::gui::painter::paint(ui.painter(), &drawing, rect, s.fonts_installed);
+        let placed = crate::gui::painter::paint(ui.painter(), &drawing, rect, s.fonts_installed);
+        hover_readout(&response, &placed, &chart);
+        if self.enlarged {
+            let mut open = true;
+            let screen = ui.ctx().content_rect();
+            egui::Window::new("Runs overlay")
+                .open(&mut open)
+                .default_rect(screen.shrink2(screen.size() * 0.1))
+                .show(ui.ctx(), |ui| {
+                    let size = ui.available_size();
+                    let (rect, response) = ui.allocate_exact_size(size, egui::Sense::hover());
+                    response.widget_info(|| {
+                        egui::WidgetInfo::labeled(egui::Role::Canvas, true, "runs overlay, large")
+                    });
+                    let placed =
+                        crate::gui::painter::paint(ui.painter(), &drawing, rect, s.fonts_installed);
+                    hover_readout(&response, &placed, &chart);
+                });
+            self.enlarged = open;
+        }
+        self.readout = response
+            .hover_pos()
+            .and_then(|pos| chart.bin_at(placed.to_units(pos)))
+            .map(|bin| readout(&chart, bin));
         self.overlay = Some(drawing);
     }
 }
@@ -490,6 +520,42 @@ impl ResultsPanel {
     /// The overlay's axis for these runs: the one chosen, else the one that cannot mislead.
     pub fn axis_for(&self, runs: &[&RunSummary]) -> EnergyAxis {
         self.axis.unwrap_or_else(|| EnergyAxis::for_runs(runs))
+    }
+}
+
+/// What the overlay shows at one bin: its energy and every run's reads there.
+fn readout(chart: &crate::render::chart::GroupedHistogram, bin: usize) -> String {
+    let mut lines = vec![format!("{} ≈ {}", chart.x_label, chart.centres[bin])];
+    for (name, _, heights) in &chart.series {
+        let [valid, other] = heights.get(bin).copied().unwrap_or([0.0, 0.0]);
+        let n = |v: f64| {
+            if v.fract() == 0.0 {
+                format!("{v}")
+            } else {
+                format!("{v:.3}")
+            }
+        };
+        lines.push(if chart.has_valid {
+            format!("{name}: {} valid, {} other", n(valid), n(other))
+        } else {
+            format!("{name}: {}", n(valid + other))
+        });
+    }
+    lines.join("\n")
+}
+
+/// The hover read-out of the overlay under the pointer.
+fn hover_readout(
+    response: &egui::Response,
+    placed: &crate::gui::painter::Placement,
+    chart: &crate::render::chart::GroupedHistogram,
+) {
+    if let Some(pos) = response.hover_pos()
+        && let Some(bin) = chart.bin_at(placed.to_units(pos))
+    {
+        response
+            .clone()
+            .on_hover_text_at_pointer(readout(chart, bin));
     }
 }
 

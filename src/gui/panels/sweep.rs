@@ -457,6 +457,7 @@ impl SweepPanel {
             egui::WidgetInfo::labeled(egui::accesskit::Role::Canvas, true, "sweep plot")
         });
         let placed = crate::gui::painter::paint(ui.painter(), &drawing, rect, s.fonts_installed);
+        self.hover_readout(&response, &placed, &chart);
         if response.clicked()
             && let Some(pos) = response.interact_pointer_pos()
         {
@@ -492,6 +493,7 @@ impl SweepPanel {
                     });
                     let placed =
                         crate::gui::painter::paint(ui.painter(), &drawing, rect, s.fonts_installed);
+                    self.hover_readout(&response, &placed, &chart);
                     if response.clicked()
                         && let Some(pos) = response.interact_pointer_pos()
                     {
@@ -503,9 +505,10 @@ impl SweepPanel {
         self.witness_ui(ui, s);
     }
 
-    /// A click on the chart: set the point's weights; show the witness of a flagged point.
-    fn clicked(&mut self, chart: &SweepChart, at: [f32; 2], s: &mut Shared) {
-        let hit = match chart {
+    /// The point under a place on the chart (drawing units): the cell of a heatmap, the
+    /// nearest point of a line.
+    fn point_at(&self, chart: &SweepChart, at: [f32; 2]) -> Option<usize> {
+        match chart {
             SweepChart::Heat(map) => map.cell_at(at).and_then(|(col, row)| {
                 let (x, y) = (map.xs[col], map.ys[row]);
                 self.points
@@ -519,8 +522,52 @@ impl SweepPanel {
                         .total_cmp(&(self.points[b].value - x).abs())
                 })
             }),
+        }
+    }
+
+    /// The hover read-out of the point under the pointer: its weights and what it measured.
+    fn hover_readout(
+        &self,
+        response: &egui::Response,
+        placed: &crate::gui::painter::Placement,
+        chart: &SweepChart,
+    ) {
+        let Some(k) = response
+            .hover_pos()
+            .and_then(|pos| self.point_at(chart, placed.to_units(pos)))
+        else {
+            return;
         };
-        let Some(k) = hit else { return };
+        let p = &self.points[k];
+        let mut text = format!("{} = {}", self.weight, p.value);
+        if let (Some(w2), Some(v2)) = (&self.weight2, p.value2) {
+            text += &format!(", {w2} = {v2}");
+        }
+        text += &format!(
+            "\nvalid {:.1} % (95 %: {:.1}–{:.1} %) of {} reads",
+            100.0 * p.success_fraction,
+            100.0 * p.success_ci95[0],
+            100.0 * p.success_ci95[1],
+            p.reads
+        );
+        if let Some(g) = p.ground_fraction {
+            text += &format!("\nat ground {:.1} %", 100.0 * g);
+        }
+        text += &match p.tts99_s {
+            Some(t) => format!("\nTTS99 {t:.4} s"),
+            None => "\nTTS99 — (no valid read)".into(),
+        };
+        if p.penalty_too_weak {
+            text += "\npenalty too weak (click to see the witness)";
+        }
+        response.clone().on_hover_text_at_pointer(text);
+    }
+
+    /// A click on the chart: set the point's weights; show the witness of a flagged point.
+    fn clicked(&mut self, chart: &SweepChart, at: [f32; 2], s: &mut Shared) {
+        let Some(k) = self.point_at(chart, at) else {
+            return;
+        };
         let p = &self.points[k];
         let mut set = vec![(self.weight.clone(), p.value)];
         if let (Some(w2), Some(v2)) = (&self.weight2, p.value2) {
