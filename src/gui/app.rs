@@ -67,7 +67,9 @@ impl PanelSizes {
             inspector: 430.0_f32.min(inspector_max),
             inspector_max,
             results: 300.0_f32.min(window.y * 0.28).max(120.0),
-            results_min: 120.0,
+            // As large as its default: the panel never shrinks to its content, so a run's
+            // results arriving never move the board.
+            results_min: 300.0_f32.min(window.y * 0.28).max(120.0),
             results_max,
         }
     }
@@ -486,8 +488,7 @@ impl Workbench {
             .default_size(sizes.solver)
             .max_size(sizes.solver_max)
             .show_collapsible(ui, &mut self.shown.solver, |ui| {
-                // Both ways: in a narrow window a long parameter row scrolls, never squeezes.
-                egui::ScrollArea::both().show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
                     self.solver.ui(ui, &mut self.shared);
                     ui.separator();
                     self.sweep.ui(ui, &mut self.shared);

@@ -453,10 +453,8 @@ impl FileForm {
                     ui.weak(format!("(the first {LISTING_LIMIT} entries)"));
                 }
                 if self.listing.folders.is_empty() && self.listing.files.is_empty() {
-                    ui.weak(format!(
-                        "no folders or *.{} files here",
-                        kind.extensions.join(", *.")
-                    ));
+                    // The filters are named once, under the field.
+                    ui.weak("no folders, and no files of these kinds, here");
                 }
             });
         chosen.map(|path| (path, chosen_file))
