@@ -30,6 +30,13 @@ pub enum FileProblem {
     /// A directory was given where a file was expected.
     #[error("is a directory, not a file")]
     IsDirectory,
+    /// An output that exists but is no regular file (a device such as /dev/stdout, a FIFO, a
+    /// socket): replacing it would break it, so nothing is written.
+    #[error("is not a regular file (a device, FIFO or socket): write to a file")]
+    NotRegularFile,
+    /// A chain of symbolic links that does not end (a loop, or longer than 40 links).
+    #[error("too many levels of symbolic links")]
+    LinkLoop,
     /// The path has no file-name component (e.g. `..` or `/`).
     #[error("not a file name")]
     NotAFileName,
@@ -232,10 +239,20 @@ pub fn check_writable(path: &Path) -> Result<(), FileError> {
 /// the target, so a crash never leaves a half-written file where a good one was.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let name = path
+    // Through a symbolic link: the link stays and the file it names is replaced (renaming over
+    // the link made it a plain file and left its target as it was).
+    let target = follow_links(path)?;
+    match fs::metadata(&target) {
+        Ok(meta) if meta.is_dir() => return Err(FileError::new(path, FileProblem::IsDirectory)),
+        Ok(meta) if !meta.is_file() => {
+            return Err(FileError::new(path, FileProblem::NotRegularFile));
+        }
+        _ => {}
+    }
+    let name = target
         .file_name()
         .ok_or_else(|| FileError::new(path, FileProblem::NotAFileName))?;
-    let dir = match path.parent() {
+    let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
@@ -244,7 +261,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
         let mut f = fs::File::create(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
-        fs::rename(&tmp, path)
+        fs::rename(&tmp, &target)
     })();
     if let Err(e) = result {
         let _ = fs::remove_file(&tmp);
@@ -253,9 +270,73 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     Ok(())
 }
 
+/// Links followed at most (the kernel's own limit is 40).
+const MAX_LINKS: usize = 40;
+
+/// The file a path names once its symbolic links are followed (the path itself when it is no
+/// link or does not exist yet; a dangling link gives the file it would create).
+fn follow_links(path: &Path) -> Result<PathBuf, FileError> {
+    let mut at = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let to =
+                    fs::read_link(&at).map_err(|e| FileError::new(path, FileProblem::Write(e)))?;
+                at = match at.parent() {
+                    Some(dir) if to.is_relative() => dir.join(to),
+                    _ => to,
+                };
+            }
+            _ => return Ok(at),
+        }
+    }
+    Err(FileError::new(path, FileProblem::LinkLoop))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn writes_go_through_links_and_never_replace_devices() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        fs::create_dir(&real).unwrap();
+        fs::write(real.join("p.txt"), b"OLD").unwrap();
+        let link = dir.path().join("link.txt");
+        std::os::unix::fs::symlink("real/p.txt", &link).unwrap();
+        write_atomic(&link, b"NEW").unwrap();
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink(),
+            "the link stays a link"
+        );
+        assert_eq!(fs::read_to_string(real.join("p.txt")).unwrap(), "NEW");
+        // A dangling link creates the file it names.
+        let dangling = dir.path().join("new.txt");
+        std::os::unix::fs::symlink(real.join("made.txt"), &dangling).unwrap();
+        write_atomic(&dangling, b"MADE").unwrap();
+        assert_eq!(fs::read_to_string(real.join("made.txt")).unwrap(), "MADE");
+        // A device is never replaced by a plain file.
+        let e = write_atomic(Path::new("/dev/null"), b"x").unwrap_err();
+        assert!(matches!(e.problem, FileProblem::NotRegularFile), "{e}");
+        assert!(
+            !fs::metadata("/dev/null").unwrap().is_file(),
+            "/dev/null is still a device"
+        );
+        // A loop of links is refused, not followed for ever.
+        let (a, b) = (dir.path().join("a.txt"), dir.path().join("b.txt"));
+        std::os::unix::fs::symlink(&b, &a).unwrap();
+        std::os::unix::fs::symlink(&a, &b).unwrap();
+        let e = write_atomic(&a, b"x").unwrap_err();
+        assert!(matches!(e.problem, FileProblem::LinkLoop), "{e}");
+        // A directory is refused by name.
+        let e = write_atomic(&real, b"x").unwrap_err();
+        assert!(matches!(e.problem, FileProblem::IsDirectory), "{e}");
+    }
 
     #[test]
     fn atomic_write_replaces_and_leaves_no_temporaries() {
