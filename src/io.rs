@@ -282,6 +282,14 @@ fn follow_links(path: &Path) -> Result<PathBuf, FileError> {
             Ok(meta) if meta.file_type().is_symlink() => {
                 let to =
                     fs::read_link(&at).map_err(|e| FileError::new(path, FileProblem::Write(e)))?;
+                // /proc's links to pipes and sockets (/dev/stdout in a pipeline) name no file.
+                let raw = to.to_string_lossy();
+                if ["pipe:", "socket:", "anon_inode:"]
+                    .iter()
+                    .any(|k| raw.starts_with(k))
+                {
+                    return Err(FileError::new(path, FileProblem::NotRegularFile));
+                }
                 at = match at.parent() {
                     Some(dir) if to.is_relative() => dir.join(to),
                     _ => to,
