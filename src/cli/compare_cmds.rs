@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::output::{Output, check_output, print_json};
+use super::output::{Output, check_outputs, print_json};
 use super::{CompareArgs, Failure, usage};
 use crate::compare::{Heights, RunSummary, TABLE_COLUMNS, check_same_model, table_row};
 
@@ -25,12 +25,15 @@ pub(super) fn compare(a: CompareArgs) -> Result<i32, Failure> {
         )));
     }
     let inputs: Vec<&Path> = a.samples.iter().map(|p| p.as_path()).collect();
-    if let Some(out) = &a.plot {
-        check_output("--plot", out, Output::Image, &inputs)?;
-    }
-    if let Some(out) = &a.csv {
-        check_output("--csv", out, Output::Text, &inputs)?;
-    }
+    // Each output checked, and the two never the same file (the table written over the chart).
+    let outputs: Vec<(&str, &Path, Output)> = [
+        ("--plot", a.plot.as_deref(), Output::Image),
+        ("--csv", a.csv.as_deref(), Output::Csv),
+    ]
+    .into_iter()
+    .filter_map(|(flag, path, what)| path.map(|p| (flag, p, what)))
+    .collect();
+    check_outputs(&outputs, &inputs, None)?;
     a.pictures.image.export_options().map_err(usage)?;
     let mut runs = Vec::with_capacity(a.samples.len());
     for (k, path) in a.samples.iter().enumerate() {

@@ -120,6 +120,8 @@ pub(super) enum Output {
     Samples,
     /// Text in any extension (a puzzle file).
     Text,
+    /// A CSV table (.csv).
+    Csv,
 }
 
 /// Checks an output path before any work starts, so a typo costs nothing rather than minutes
@@ -145,6 +147,11 @@ pub(super) fn check_output(
         ))
         .then_some(".json (dimod SampleSet) or .csv"),
         Output::Text => None,
+        Output::Csv => (!path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("csv")))
+        .then_some(".csv"),
     };
     if let Some(expected) = expected {
         return Err(usage(format!(
