@@ -191,12 +191,20 @@ impl Workbench {
         if let Some(job) = &s.run
             && let Some(result) = job.poll()
         {
-            // Read back (or failed for good on the server): nothing left to resume. A run that
-            // failed here while the problem was still queued or running stays resumable.
-            let finished_remotely = job
-                .remote_job()
-                .is_none_or(|j| matches!(j.status.as_str(), "COMPLETED" | "FAILED" | "CANCELLED"));
-            if result.is_ok() || finished_remotely {
+            // Only the remembered job's own run settles it: read back, or finished for good on
+            // the server. A run that failed before the service said so (a 503 while resuming)
+            // keeps the job resumable, and a run of anything else never touches it (a paid job
+            // must stay resumable or cancellable until its answer is read).
+            let settled = job.remote_job().is_some_and(|j| {
+                let ours = s
+                    .settings
+                    .pending_remote_job
+                    .as_ref()
+                    .is_some_and(|p| p.problem_id == j.problem_id && !j.problem_id.is_empty());
+                ours && (result.is_ok()
+                    || matches!(j.status.as_str(), "COMPLETED" | "FAILED" | "CANCELLED"))
+            });
+            if settled {
                 s.settings.pending_remote_job = None;
             }
             s.run = None;

@@ -1525,6 +1525,32 @@ fn the_remote_section_lists_solvers_runs_a_hybrid_job_and_resumes_one_left_over(
         h.query_by_label_contains(&format!("problem {id}"))
             .is_some()
     );
+    // A resume that meets a failing server keeps the job: it can still be resumed or
+    // cancelled (it used to be forgotten).
+    fake.set_faults(Faults {
+        drop_connection: true,
+        ..Default::default()
+    });
+    h.get_by_label("Resume").click();
+    frames(&mut h);
+    wait_for(&mut h, "the failed resume", |wb| !wb.is_running());
+    assert!(
+        h.state().shared.status.starts_with("sampling failed"),
+        "{}",
+        h.state().shared.status
+    );
+    assert_eq!(
+        h.state()
+            .shared
+            .settings
+            .pending_remote_job
+            .as_ref()
+            .map(|j| j.problem_id.clone()),
+        Some(id.clone()),
+        "the job is kept"
+    );
+    fake.set_faults(Faults::default());
+    frames(&mut h);
     h.get_by_label("Resume").click();
     frames(&mut h);
     wait_for(&mut h, "the resumed job", |wb| {
