@@ -803,4 +803,21 @@ mod tests {
         let e = parse("500 1\n", "f").unwrap_err().to_string();
         assert!(e.contains("each side must be 1 to 128"), "{e}");
     }
+
+    #[test]
+    fn oversized_letter_and_number_grids_are_refused_before_their_cells_are_built() {
+        // 3000 × 3000 letters: refused by size (the cells would have taken ~500 MB).
+        let row = "A".repeat(3000) + "\n";
+        let e = parse(&row.repeat(3000), "big").unwrap_err().to_string();
+        assert!(
+            e.contains("a 3000×3000 grid: each side must be 1 to 128"),
+            "{e}"
+        );
+        // Tall and narrow, and a number grid with one overlong row further down.
+        let e = parse(&"AB\n".repeat(200), "tall").unwrap_err().to_string();
+        assert!(e.contains("each side must be 1 to 128"), "{e}");
+        let numbers = format!("1 0 1\n{}\n", vec!["0"; 500].join(" "));
+        let e = parse(&numbers, "n").unwrap_err().to_string();
+        assert!(e.contains("n:2") || e.contains("each side must be"), "{e}");
+    }
 }

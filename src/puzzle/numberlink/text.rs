@@ -129,21 +129,37 @@ pub(super) fn parse_headed(
     Ok(out)
 }
 
+/// Refuses a grid larger than `MAX_SIDE` on a side before its cells are built (the message
+/// `Numberlink::new` gives).
+fn check_side(width: usize, height: usize, origin: &str) -> Result<(), PuzzleError> {
+    if width > MAX_SIDE || height > MAX_SIDE {
+        return Err(PuzzleError::parse(
+            origin,
+            format!("a {width}×{height} grid: each side must be 1 to {MAX_SIDE}"),
+        ));
+    }
+    Ok(())
+}
+
 /// Zucker's Flow Free files: rows of characters; letters are colours, anything else is blank.
 pub(super) fn parse_letters(
     content: &[&(usize, &str)],
     origin: &str,
 ) -> Result<Numberlink, PuzzleError> {
     let width = content[0].1.trim().chars().count();
+    // The grid's size is checked before any cell is built: a 196 MB file of letters used to
+    // ask for gigabytes (a cell per character) before the size was refused.
+    check_side(width, content.len(), origin)?;
     let mut cells = Vec::new();
     for &&(ln, row) in content {
-        let chars: Vec<char> = row.trim().chars().collect();
-        if chars.len() != width {
+        let count = row.trim().chars().count();
+        if count != width {
             return Err(PuzzleError::parse(
                 format!("{origin}:{ln}"),
-                format!("{} characters, but the first row has {width}", chars.len()),
+                format!("{count} characters, but the first row has {width}"),
             ));
         }
+        let chars: Vec<char> = row.trim().chars().collect();
         cells.extend(
             chars
                 .into_iter()
@@ -161,7 +177,17 @@ pub(super) fn parse_numbers(
 ) -> Result<Numberlink, PuzzleError> {
     let mut width = None;
     let mut cells = Vec::new();
+    let first = content
+        .first()
+        .map_or(0, |(_, row)| row.split_whitespace().count());
+    check_side(first, content.len(), origin)?;
     for &&(ln, row) in content {
+        if row.split_whitespace().count() > MAX_SIDE {
+            return Err(PuzzleError::parse(
+                format!("{origin}:{ln}"),
+                format!("more than {MAX_SIDE} numbers in a row: each side must be 1 to {MAX_SIDE}"),
+            ));
+        }
         let values: Vec<u32> = row
             .split_whitespace()
             .map(str::parse)
