@@ -144,7 +144,26 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
                 .map_err(|m| err(line, m))?;
             n
         }
-        (None, Some(m)) => m + 1,
+        (None, Some(m)) => {
+            // Indices are held to the header's rule: a two-line file naming variable 49 999 999
+            // used to build a 50-million-variable model.
+            let used: std::collections::HashSet<usize> =
+                terms.iter().flat_map(|&(i, j, _)| [i, j]).collect();
+            super::check_declared_size(m + 1, used.len(), terms.len()).map_err(|_| {
+                FormatError::whole(
+                    origin,
+                    format!(
+                        "the file uses index {m}, so {} variables, but mentions only {} in {} \
+                         entries: too sparse for a file this size (renumber the variables, or \
+                         write a '# n=N' header within the limit)",
+                        m + 1,
+                        used.len(),
+                        terms.len()
+                    ),
+                )
+            })?;
+            m + 1
+        }
         (None, None) => {
             return Err(FormatError::whole(
                 origin,
