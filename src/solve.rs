@@ -23,6 +23,9 @@ pub enum SolveError {
     /// Re-encoding with cuts failed.
     #[error("{0}")]
     Encode(String),
+    /// Refereeing the reads would pass the memory budget.
+    #[error("{0}; ask for fewer reads (or more sweeps, so reads repeat)")]
+    Budget(#[from] crate::budget::BudgetError),
 }
 
 /// The best read, decoded and refereed.
@@ -240,6 +243,13 @@ pub fn solve(
     let t1 = Instant::now();
     let samples = sampler.sample(&model, &control)?;
     let sample_s = t1.elapsed().as_secs_f64();
+    // Every distinct read is decoded, refereed and its broken groups listed: a million
+    // distinct reads of a small puzzle took 7.9 GB before this check.
+    let (rows, n) = (samples.rows.len(), samples.num_variables);
+    crate::budget::check_memory(
+        || format!("refereeing {rows} distinct reads of {n} variables"),
+        Outcome::evaluation_bytes(rows, n),
+    )?;
     let context = PuzzleContext {
         puzzle: problem.puzzle,
         encoding: problem.encoding,
