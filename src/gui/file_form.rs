@@ -230,6 +230,8 @@ pub struct FileForm {
     overwrite_asked: Option<String>,
     /// The folder listed under the field (read again when the typed path's folder changes).
     pub listing: Listing,
+    /// The shipped puzzles' folder, looked for once when the form opens (not every frame).
+    shipped: Option<PathBuf>,
 }
 
 /// What the form's frame came to.
@@ -249,6 +251,7 @@ impl FileForm {
         FileForm {
             action,
             listing: Listing::read(&folder_of(&path), action.kind().extensions),
+            shipped: shipped_puzzles(),
             path,
             note,
             problem: None,
@@ -405,7 +408,7 @@ impl FileForm {
             {
                 chosen = Some(format!("{}{}", up.display(), std::path::MAIN_SEPARATOR));
             }
-            if let Some(shipped) = shipped_puzzles()
+            if let Some(shipped) = &self.shipped
                 && ui
                     .button("Shipped puzzles")
                     .on_hover_text(shipped.display().to_string())

@@ -275,17 +275,7 @@ fn given(wb: &Workbench, r: usize, c: usize) -> u8 {
 }
 
 fn digit_key(d: u8) -> Key {
-    [
-        Key::Num1,
-        Key::Num2,
-        Key::Num3,
-        Key::Num4,
-        Key::Num5,
-        Key::Num6,
-        Key::Num7,
-        Key::Num8,
-        Key::Num9,
-    ][usize::from(d) - 1]
+    qubo_workbench::gui::editors::DIGIT_KEYS[usize::from(d) - 1]
 }
 
 #[test]

@@ -16,7 +16,7 @@ use crate::puzzle::{AnyPuzzle, AnySolution, Kind};
 pub use edge_matching::EdgeMatchingEditor;
 pub use minesweeper::{MinesweeperEditor, Mode as MinesweeperMode};
 pub use numberlink::NumberlinkEditor;
-pub use sudoku::SudokuEditor;
+pub use sudoku::{DIGIT_KEYS, SudokuEditor};
 
 /// What the puzzle panel needs of a kind's editor.
 pub trait KindEditor: Any {

@@ -30,7 +30,8 @@ impl Default for SudokuEditor {
     }
 }
 
-const DIGIT_KEYS: [Key; 16] = [
+/// The keys that type the digits 1–9 and A–G (16×16), in symbol order.
+pub const DIGIT_KEYS: [Key; 16] = [
     Key::Num1,
     Key::Num2,
     Key::Num3,

@@ -249,31 +249,20 @@ impl PuzzlePanel {
                 };
                 // One line each, cut to the board's width (the whole text on hover): a long
                 // verdict never runs under the results or the status bar.
+                let one_line = |ui: &mut egui::Ui, text: egui::RichText| {
+                    ui.add(egui::Label::new(text).truncate());
+                };
                 if !conflicts.is_empty() {
-                    ui.add(
-                        egui::Label::new(
-                            egui::RichText::new(format!(
-                                "{} conflict(s): {}",
-                                conflicts.len(),
-                                first(&conflicts, 3)
-                            ))
-                            .color(BAD),
-                        )
-                        .truncate(),
-                    );
+                    let text = format!("{} conflict(s): {}", conflicts.len(), first(&conflicts, 3));
+                    one_line(ui, egui::RichText::new(text).color(BAD));
                 }
                 if !todo.is_empty() {
-                    ui.add(
-                        egui::Label::new(
-                            egui::RichText::new(format!(
-                                "unfinished: {} still to do ({})",
-                                todo.len(),
-                                first(&todo, 2)
-                            ))
-                            .weak(),
-                        )
-                        .truncate(),
+                    let text = format!(
+                        "unfinished: {} still to do ({})",
+                        todo.len(),
+                        first(&todo, 2)
                     );
+                    one_line(ui, egui::RichText::new(text).weak());
                 }
             }
         }
