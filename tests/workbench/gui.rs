@@ -982,6 +982,8 @@ fn the_edge_matching_editor_turns_fixes_paints_and_swaps_pieces() {
         (now.pieces()[14], now.pieces()[15]),
         (before.pieces()[15], before.pieces()[14])
     );
+    // Each piece keeps its number: the one now at (3, 2) is still piece 16.
+    assert_eq!((now.number(14), now.number(15)), (16, 15));
     // Undo takes the swap back; three undos (the swap, the paint, the turn) restore the
     // instance.
     for _ in 0..3 {

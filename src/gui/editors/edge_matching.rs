@@ -98,11 +98,11 @@ impl EdgeMatchingEditor {
     pub fn toggle_fixed(&mut self, doc: &mut Document, r: usize, c: usize) -> Option<String> {
         let p = puzzle(doc)?;
         let placed = p.layout()[r * p.cols() + c]?;
+        let number = p.number(placed.piece);
         if p.fixed_at(r, c).is_some() {
             edit(doc, |e| e.set_fixed(r, c, None)).or_else(|| {
                 Some(format!(
-                    "piece {} is free again (shown at its place in the list)",
-                    placed.piece + 1
+                    "piece {number} is free again (shown at its place in the list)"
                 ))
             })
         } else {
@@ -117,14 +117,14 @@ impl EdgeMatchingEditor {
             if let Some(conflict) = trial.conflicts().first() {
                 return Some(format!(
                     "not fixed: piece {} there would make the board impossible ({})",
-                    placed.piece + 1,
+                    p.number(placed.piece),
                     conflict.detail
                 ));
             }
             if let Err(e) = trial.encode(&doc.options) {
                 return Some(format!(
                     "not fixed: piece {} there would make the board impossible ({e})",
-                    placed.piece + 1
+                    p.number(placed.piece)
                 ));
             }
             edit(doc, |e| {
@@ -132,8 +132,7 @@ impl EdgeMatchingEditor {
             })
             .or_else(|| {
                 Some(format!(
-                    "piece {} fixed at row {}, column {}",
-                    placed.piece + 1,
+                    "piece {number} fixed at row {}, column {}",
                     r + 1,
                     c + 1
                 ))
@@ -158,7 +157,7 @@ impl EdgeMatchingEditor {
             if let Some(f) = p.fixed_at(r, c) {
                 return Some(format!(
                     "piece {} is fixed: free it (F) before moving it",
-                    f.piece + 1
+                    p.number(f.piece)
                 ));
             }
         }

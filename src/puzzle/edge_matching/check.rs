@@ -67,9 +67,9 @@ impl EdgeSolution {
         }
     }
 
-    /// The one-line form: cells row-major as `P/R` (1-based piece / rotation), `.` for an empty
+    /// The one-line form: cells row-major as `P/R` (piece number / rotation), `.` for an empty
     /// cell, `P/R+P/R` for several, rows separated by `|`.
-    pub fn to_line(&self) -> String {
+    pub fn to_line(&self, puzzle: &EdgeMatching) -> String {
         let mut rows = Vec::with_capacity(self.rows);
         for r in 0..self.rows {
             let cells: Vec<String> = (0..self.cols)
@@ -77,7 +77,7 @@ impl EdgeSolution {
                     [] => ".".to_string(),
                     many => many
                         .iter()
-                        .map(|p| format!("{}/{}", p.piece + 1, p.rotation))
+                        .map(|p| format!("{}/{}", puzzle.number(p.piece), p.rotation))
                         .collect::<Vec<_>>()
                         .join("+"),
                 })
@@ -87,10 +87,12 @@ impl EdgeSolution {
         rows.join(" | ")
     }
 
-    /// The JSON form: row-major, `{"piece": P, "rotation": R}` (P 1-based), `null` for an empty
-    /// cell, a list of such objects for a cell holding several.
-    pub fn to_json(&self) -> serde_json::Value {
-        let one = |p: &Placed| serde_json::json!({"piece": p.piece + 1, "rotation": p.rotation});
+    /// The JSON form: row-major, `{"piece": P, "rotation": R}` (P the piece number), `null` for
+    /// an empty cell, a list of such objects for a cell holding several.
+    pub fn to_json(&self, puzzle: &EdgeMatching) -> serde_json::Value {
+        let one = |p: &Placed| {
+            serde_json::json!({"piece": puzzle.number(p.piece), "rotation": p.rotation})
+        };
         self.cells
             .iter()
             .map(|c| match &c[..] {
@@ -105,16 +107,20 @@ impl EdgeSolution {
     pub fn parse(text: &str, puzzle: &EdgeMatching) -> Result<Self, PuzzleError> {
         let err = |m: String| PuzzleError::parse("solution", m);
         let n = puzzle.pieces().len();
+        let index = puzzle.indices_by_number();
         let place = |piece: u64, rotation: u64| -> Result<Placed, PuzzleError> {
-            if piece == 0 || piece as usize > n || rotation > 3 {
-                return Err(err(format!(
+            let found = usize::try_from(piece)
+                .ok()
+                .and_then(|k| index.get(k).copied().flatten());
+            match found {
+                Some(piece) if rotation <= 3 => Ok(Placed {
+                    piece,
+                    rotation: rotation as u8,
+                }),
+                _ => Err(err(format!(
                     "piece {piece} rotation {rotation}: pieces are 1 to {n}, rotations 0 to 3"
-                )));
+                ))),
             }
-            Ok(Placed {
-                piece: piece as usize - 1,
-                rotation: rotation as u8,
-            })
         };
         let text = text.trim();
         let cells: Vec<Vec<Placed>> = if text.starts_with('[') {
@@ -261,13 +267,13 @@ pub fn check(p: &EdgeMatching, s: &EdgeSolution) -> Verdict {
     for (piece, at) in uses.iter().enumerate() {
         match at.len() {
             0 => bad(
-                format!("piece[{}]", piece + 1),
-                format!("piece {} is not on the board", piece + 1),
+                format!("piece[{}]", p.number(piece)),
+                format!("piece {} is not on the board", p.number(piece)),
             ),
             1 => {}
             k => bad(
-                format!("piece[{}]", piece + 1),
-                format!("piece {} is used {k} times", piece + 1),
+                format!("piece[{}]", p.number(piece)),
+                format!("piece {} is used {k} times", p.number(piece)),
             ),
         }
     }
@@ -279,10 +285,10 @@ pub fn check(p: &EdgeMatching, s: &EdgeSolution) -> Verdict {
             }]
         {
             bad(
-                format!("fixed[{}]", f.piece + 1),
+                format!("fixed[{}]", p.number(f.piece)),
                 format!(
                     "piece {} must be at row {}, column {} with rotation {}",
-                    f.piece + 1,
+                    p.number(f.piece),
                     f.row + 1,
                     f.col + 1,
                     f.rotation
@@ -338,10 +344,10 @@ pub fn instance_conflicts(p: &EdgeMatching) -> Vec<Violation> {
     for (k, &colours) in p.pieces().iter().enumerate() {
         if class_of(colours) == PieceClass::Misfit {
             out.push(Violation {
-                constraint: format!("piece[{}]", k + 1),
+                constraint: format!("piece[{}]", p.number(k)),
                 detail: format!(
                     "piece {} has border sides that fit no cell (opposite, or three or more)",
-                    k + 1
+                    p.number(k)
                 ),
             });
         }
@@ -362,10 +368,10 @@ pub fn instance_conflicts(p: &EdgeMatching) -> Vec<Violation> {
         let colours = rotated(p.pieces()[f.piece], f.rotation);
         if !p.fits(colours, f.row, f.col) {
             out.push(Violation {
-                constraint: format!("fixed[{}]", f.piece + 1),
+                constraint: format!("fixed[{}]", p.number(f.piece)),
                 detail: format!(
                     "fixed piece {} at row {}, column {} with rotation {} does not fit: its border sides must face out",
-                    f.piece + 1,
+                    p.number(f.piece),
                     f.row + 1,
                     f.col + 1,
                     f.rotation
@@ -382,11 +388,11 @@ pub fn instance_conflicts(p: &EdgeMatching) -> Vec<Violation> {
             let theirs = rotated(p.pieces()[g.piece], g.rotation);
             if colours[side] != theirs[(side + 2) % 4] {
                 out.push(Violation {
-                    constraint: format!("fixed[{}]", f.piece + 1),
+                    constraint: format!("fixed[{}]", p.number(f.piece)),
                     detail: format!(
                         "fixed pieces {} and {} are neighbours with different colours",
-                        f.piece + 1,
-                        g.piece + 1
+                        p.number(f.piece),
+                        p.number(g.piece)
                     ),
                 });
             }

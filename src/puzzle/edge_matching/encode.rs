@@ -305,7 +305,7 @@ fn encode_within(
         b.variable(Label::new(
             "x",
             &[
-                place.piece + 1,
+                p.number(place.piece as usize) as u32,
                 (cell / cols) as u32,
                 (cell % cols) as u32,
                 place.rotation as u32,
@@ -318,7 +318,7 @@ fn encode_within(
         return Ok(b.build_unstored(why));
     }
     for (piece, vars) in pl.by_piece.iter().enumerate() {
-        b.add_one_hot(format!("piece[{}]", piece + 1), w_piece, vars);
+        b.add_one_hot(format!("piece[{}]", p.number(piece)), w_piece, vars);
     }
     for (cell, vars) in pl.by_cell.iter().enumerate() {
         b.add_one_hot(
@@ -491,15 +491,20 @@ fn presolve(p: &EdgeMatching, pl: &Placements) -> Vec<Option<bool>> {
 pub(super) fn decode(p: &EdgeMatching, encoding: &Encoding, sample: &[u8]) -> EdgeSolution {
     let (rows, cols) = (p.rows(), p.cols());
     let mut cells: Vec<Vec<Placed>> = vec![Vec::new(); rows * cols];
+    // Labels name pieces by number.
+    let index = p.indices_by_number();
     for (label, on) in encoding.full_assignment(sample) {
         if !on || label.name != "x" {
             continue;
         }
-        if let [piece, r, c, rotation] = label.index[..] {
+        if let [number, r, c, rotation] = label.index[..] {
             let (r, c) = (r as usize, c as usize);
-            if piece >= 1 && (piece as usize) <= p.pieces().len() && r < rows && c < cols {
+            if let Some(Some(piece)) = index.get(number as usize)
+                && r < rows
+                && c < cols
+            {
                 cells[r * cols + c].push(Placed {
-                    piece: piece as usize - 1,
+                    piece: *piece,
                     rotation: (rotation % 4) as u8,
                 });
             }
@@ -542,15 +547,17 @@ pub(super) fn sample_of(
             )));
         }
     }
+    let index = p.indices_by_number();
     let value = |label: &Label| -> Option<bool> {
-        let [piece, r, c, rotation] = label.index[..] else {
+        let [number, r, c, rotation] = label.index[..] else {
             return None;
         };
         let (r, c) = (r as usize, c as usize);
-        if label.name != "x" || r >= rows || c >= cols || piece == 0 {
+        if label.name != "x" || r >= rows || c >= cols {
             return None;
         }
-        Some(chosen[r * cols + c] == Some((piece as usize - 1, rotation as u8)))
+        let piece = (*index.get(number as usize)?)?;
+        Some(chosen[r * cols + c] == Some((piece, rotation as u8)))
     };
     for (label, fixed) in encoding.fixed() {
         if value(label)? != *fixed {

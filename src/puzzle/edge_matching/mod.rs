@@ -5,16 +5,22 @@
 //! a partial one is scored by its matched joints (480 for the 16×16 Eternity II).
 //!
 //! Text form (the corpus's piece lists, read as they are): one piece per line, `T R B L`, or
-//! `ID T R B L` (Le Bail's SHORTER files; the id is ignored). Piece number P = its 1-based
-//! position among the piece lines (its line number in a headerless file). Optional lines:
-//! `size ROWS COLS`, and `fixed P ROW COL ROT` (1-based piece, row and column; ROT clockwise
-//! quarter turns). Without `size`, rows and cols come from the counts of corner, edge and
+//! `ID T R B L` (Le Bail's SHORTER files). Piece number P = its id when the ids number the
+//! pieces 1 to N (in any order), else its 1-based position among the piece lines (its line
+//! number in a headerless file). Optional lines: `size ROWS COLS`, and `fixed P ROW COL ROT`
+//! (piece number, 1-based row and column; ROT clockwise quarter turns). Without `size`, rows and cols come from the counts of corner, edge and
 //! inner pieces (4 corners; edges = 2(r + c) − 8 fixes r + c; r·c = pieces), or from
 //! `ParseHints` (the CLI's `--rows/--cols`). `#` starts a comment line.
 //!
-//! Invariant: an `EdgeMatching` always has rows, cols ≥ 2, exactly rows·cols pieces, and fixed
-//! positions inside the board on distinct pieces and cells (the constructor checks; editing
-//! keeps it). Colours are not checked here: a piece that fits nowhere is a conflict.
+//! A piece's *number* is the name a person knows it by; its *index* is its place in the list,
+//! which sets where the editor shows it. Swapping two pieces on the board swaps their places
+//! in the list and their numbers with them, so a number stays on its piece. Everything a person
+//! reads or writes (pictures, solutions, violations, variable labels, files) uses numbers;
+//! code uses indices.
+//!
+//! Invariant: an `EdgeMatching` always has rows, cols ≥ 2, exactly rows·cols pieces, numbers
+//! that are a permutation of 1..=pieces, and fixed positions inside the board on distinct
+//! pieces and cells (the constructor checks; editing keeps it). Colours are not checked here: a piece that fits nowhere is a conflict.
 
 mod check;
 mod draw;
@@ -108,16 +114,22 @@ pub struct EdgeMatching {
     rows: usize,
     cols: usize,
     pieces: Vec<Colours>,
+    /// Each listed piece's number (see the module header); 1..=pieces in list order unless
+    /// pieces were swapped.
+    numbers: Vec<usize>,
     fixed: Vec<Fixed>,
 }
 
 /// The JSON shape: `{"kind": "edge-matching", "rows": 4, "cols": 4, "pieces": [[t, r, b, l], …],
-/// "fixed": [{"piece": 139, "row": 9, "col": 8, "rotation": 2}]}` (1-based piece, row, col).
+/// "numbers": [2, 1, …], "fixed": [{"piece": 139, "row": 9, "col": 8, "rotation": 2}]}` (piece
+/// numbers, 1-based row and col; `numbers` only when they differ from list order).
 #[derive(Serialize, Deserialize)]
 struct EdgeFile {
     rows: usize,
     cols: usize,
     pieces: Vec<Colours>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    numbers: Vec<usize>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     fixed: Vec<FixedFile>,
 }
@@ -134,12 +146,28 @@ struct FixedFile {
 impl TryFrom<EdgeFile> for EdgeMatching {
     type Error = PuzzleError;
     fn try_from(f: EdgeFile) -> Result<Self, Self::Error> {
+        let numbers = if f.numbers.is_empty() {
+            (1..=f.pieces.len()).collect()
+        } else {
+            f.numbers
+        };
+        let index = check_numbers(&numbers, f.pieces.len())?;
         let fixed = f
             .fixed
             .iter()
-            .map(|x| from_one_based(x.piece, x.row, x.col, x.rotation))
+            .map(|x| {
+                let piece = index.get(x.piece).copied().flatten().map_or(0, |i| i + 1);
+                if piece == 0 && x.piece != 0 {
+                    return Err(PuzzleError::Invalid(format!(
+                        "fixed piece {} does not exist (there are {} pieces)",
+                        x.piece,
+                        numbers.len()
+                    )));
+                }
+                from_one_based(piece, x.row, x.col, x.rotation)
+            })
             .collect::<Result<Vec<_>, _>>()?;
-        EdgeMatching::new(f.rows, f.cols, f.pieces, fixed)
+        EdgeMatching::new(f.rows, f.cols, f.pieces, fixed)?.with_numbers(numbers)
     }
 }
 
@@ -152,15 +180,48 @@ impl From<EdgeMatching> for EdgeFile {
                 .fixed
                 .iter()
                 .map(|x| FixedFile {
-                    piece: x.piece + 1,
+                    piece: p.numbers[x.piece],
                     row: x.row + 1,
                     col: x.col + 1,
                     rotation: x.rotation,
                 })
                 .collect(),
+            numbers: if p.numbered_in_order() {
+                Vec::new()
+            } else {
+                p.numbers
+            },
             pieces: p.pieces,
         }
     }
+}
+
+/// Checks that `numbers` name `pieces` pieces 1..=pieces once each; returns, per number, the
+/// index of its piece (entry 0 unused).
+fn check_numbers(numbers: &[usize], pieces: usize) -> Result<Vec<Option<usize>>, PuzzleError> {
+    if numbers.len() != pieces {
+        return Err(PuzzleError::Invalid(format!(
+            "{} piece numbers for {pieces} pieces",
+            numbers.len()
+        )));
+    }
+    let mut index = vec![None; pieces + 1];
+    for (i, &n) in numbers.iter().enumerate() {
+        match index.get(n) {
+            Some(None) if n >= 1 => index[n] = Some(i),
+            Some(Some(_)) => {
+                return Err(PuzzleError::Invalid(format!(
+                    "piece number {n} is given twice"
+                )));
+            }
+            _ => {
+                return Err(PuzzleError::Invalid(format!(
+                    "piece number {n} is out of range: pieces are numbered 1 to {pieces}"
+                )));
+            }
+        }
+    }
+    Ok(index)
 }
 
 /// A fixed position from its 1-based file form.
@@ -243,9 +304,37 @@ impl EdgeMatching {
         Ok(EdgeMatching {
             rows,
             cols,
+            numbers: (1..=pieces.len()).collect(),
             pieces,
             fixed,
         })
+    }
+
+    /// The same instance with its pieces numbered `numbers` (in list order); they must be a
+    /// permutation of 1..=pieces.
+    pub fn with_numbers(mut self, numbers: Vec<usize>) -> Result<Self, PuzzleError> {
+        check_numbers(&numbers, self.pieces.len())?;
+        self.numbers = numbers;
+        Ok(self)
+    }
+
+    /// The number a person knows piece `index` by (1-based).
+    pub fn number(&self, index: usize) -> usize {
+        self.numbers.get(index).copied().unwrap_or(index + 1)
+    }
+
+    /// Per number, the index of its piece (entry 0 unused): for lookups in bulk.
+    pub fn indices_by_number(&self) -> Vec<Option<usize>> {
+        let mut index = vec![None; self.pieces.len() + 1];
+        for (i, &n) in self.numbers.iter().enumerate() {
+            index[n] = Some(i);
+        }
+        index
+    }
+
+    /// Whether every piece's number is its place in the list.
+    pub fn numbered_in_order(&self) -> bool {
+        self.numbers.iter().enumerate().all(|(i, &n)| n == i + 1)
     }
 
     /// A solved blank design: every frame joint colour 1, every inner joint colour 2, pieces
@@ -346,13 +435,14 @@ impl EdgeMatching {
         }
     }
 
-    /// Exchanges two pieces' places in the list (and so in the layout); fixed positions follow
-    /// their pieces' new numbers.
+    /// Exchanges two pieces' places in the list (and so in the layout); each keeps its number,
+    /// and fixed positions follow their pieces.
     pub fn swap_pieces(&mut self, a: usize, b: usize) -> Result<(), PuzzleError> {
         if a >= self.pieces.len() || b >= self.pieces.len() {
             return Err(PuzzleError::Invalid("no such piece".into()));
         }
         self.pieces.swap(a, b);
+        self.numbers.swap(a, b);
         for f in &mut self.fixed {
             if f.piece == a {
                 f.piece = b;
@@ -465,19 +555,23 @@ impl EdgeMatching {
     }
 
     /// The canonical text form (what Save writes): a `size` line, `fixed` lines, then the
-    /// pieces `T R B L`, one per line.
+    /// pieces `T R B L`, one per line — `ID T R B L` when the numbers are not in list order.
     pub fn to_text_form(&self) -> String {
         let mut out = format!("size {} {}\n", self.rows, self.cols);
         for f in &self.fixed {
             out.push_str(&format!(
                 "fixed {} {} {} {}\n",
-                f.piece + 1,
+                self.number(f.piece),
                 f.row + 1,
                 f.col + 1,
                 f.rotation
             ));
         }
-        for p in &self.pieces {
+        let with_ids = !self.numbered_in_order();
+        for (i, p) in self.pieces.iter().enumerate() {
+            if with_ids {
+                out.push_str(&format!("{} ", self.numbers[i]));
+            }
             out.push_str(&format!("{} {} {} {}\n", p[0], p[1], p[2], p[3]));
         }
         out
@@ -768,11 +862,11 @@ impl Puzzle for EdgeMatching {
     }
 
     fn solution_to_string(&self, solution: &EdgeSolution) -> String {
-        solution.to_line()
+        solution.to_line(self)
     }
 
     fn solution_to_json(&self, solution: &EdgeSolution) -> serde_json::Value {
-        solution.to_json()
+        solution.to_json(self)
     }
 
     fn parse_solution(&self, text: &str) -> Result<EdgeSolution, PuzzleError> {
@@ -831,6 +925,76 @@ mod tests {
         for (k, [l, t, r, b]) in SEED_LTRB.iter().copied().enumerate() {
             assert_eq!(p.pieces()[k], [t, r, b, l], "piece {}", k + 1);
         }
+    }
+
+    #[test]
+    fn numbers_travel_with_swapped_pieces_through_files_solutions_and_the_model() {
+        let mut p = EdgeMatching::blank(3, 3).unwrap();
+        p.set_fixed(0, 0, Some((0, 0))).unwrap();
+        p.swap_pieces(1, 7).unwrap();
+        assert_eq!((p.number(1), p.number(7)), (8, 2));
+        assert!(!p.numbered_in_order());
+        // The picture labels each cell with its piece's number.
+        let texts: Vec<String> = draw::draw_with(&p, None, true, false, false)
+            .shapes
+            .iter()
+            .filter_map(|s| match s {
+                crate::render::Shape::Text { text, .. } => Some(text.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(texts[1], "8", "{texts:?}");
+        // The text form writes ids, and reading it back gives the same instance.
+        let text = p.to_text_form();
+        assert!(text.contains("\n8 "), "{text}");
+        assert_eq!(parse(&text, "t", &ParseHints::default()).unwrap(), p);
+        // So does JSON, with the fixed piece named by number.
+        let json = serde_json::to_string(&p).unwrap();
+        assert_eq!(serde_json::from_str::<EdgeMatching>(&json).unwrap(), p);
+        // Solutions name pieces by number, both ways.
+        let s = p.layout_solution();
+        let line = s.to_line(&p);
+        assert!(line.starts_with("1/0 8/0 3/0"), "{line}");
+        assert_eq!(EdgeSolution::parse(&line, &p).unwrap(), s);
+        // The model's labels use numbers, and decoding maps them back to the pieces.
+        let enc = encode::encode(&p, &EncodeOptions::default()).unwrap();
+        assert!(enc.labels().iter().any(|l| l.to_string().starts_with("x[8][")));
+        // A solved board with two pieces swapped in the list: its solution puts index 7 on
+        // cell 1; sampled and decoded through the numbered labels it comes back the same.
+        let mut q = EdgeMatching::blank(3, 3).unwrap();
+        q.swap_pieces(1, 7).unwrap();
+        let cells: Vec<Option<Placed>> = (0..9)
+            .map(|k| {
+                Some(Placed {
+                    piece: [0, 7, 2, 3, 4, 5, 6, 1, 8][k],
+                    rotation: 0,
+                })
+            })
+            .collect();
+        let truth = EdgeSolution::from_single(3, 3, &cells);
+        assert!(check::check(&q, &truth).violations.is_empty());
+        let enc = encode::encode(&q, &EncodeOptions::default()).unwrap();
+        let sample = encode::sample_of(&q, &enc, &truth).unwrap();
+        assert_eq!(encode::decode(&q, &enc, &sample), truth);
+        let w = enc.default_weights();
+        assert!(enc.report(&sample, &w, true).unwrap().is_empty());
+    }
+
+    #[test]
+    fn piece_numbers_that_are_not_a_permutation_are_refused() {
+        let p = EdgeMatching::blank(2, 2).unwrap();
+        assert!(p.clone().with_numbers(vec![1, 2, 2, 4]).is_err());
+        assert!(p.clone().with_numbers(vec![0, 1, 2, 3]).is_err());
+        assert!(p.clone().with_numbers(vec![1, 2, 3]).is_err());
+        // 0-based ids in a file only name pieces; the numbers stay in list order.
+        let q = parse(
+            "0 0 1 1 0\n1 0 0 1 1\n2 1 0 0 1\n3 1 1 0 0\nfixed 2 2 2 0\n",
+            "t",
+            &ParseHints::default(),
+        )
+        .unwrap();
+        assert!(q.numbered_in_order());
+        assert_eq!(q.fixed()[0].piece, 2);
     }
 
     #[test]

@@ -191,6 +191,7 @@ pub fn parse(text: &str, origin: &str, hints: &ParseHints) -> Result<EdgeMatchin
                 rows: 0,
                 cols: 0,
                 pieces: pieces.clone(),
+                numbers: Vec::new(),
                 fixed: Vec::new(),
             }
             .class_counts();
@@ -210,15 +211,28 @@ pub fn parse(text: &str, origin: &str, hints: &ParseHints) -> Result<EdgeMatchin
         }
         _ => origin.to_string(),
     };
-    EdgeMatching::new(rows, cols, pieces, fixed).map_err(|e| {
-        PuzzleError::parse(
-            where_,
-            match e {
-                PuzzleError::Invalid(m) => m,
-                other => other.to_string(),
-            },
-        )
-    })
+    // Ids that number the pieces 1..=N become their numbers; other ids (0-based, gaps) only
+    // name pieces for `fixed` lines.
+    let mut numbers: Vec<usize> = ids.iter().map(|&(id, _)| id).collect();
+    let numbered = numbers.len() == n && {
+        let mut sorted = numbers.clone();
+        sorted.sort_unstable();
+        sorted.iter().enumerate().all(|(k, &id)| id == k + 1)
+    };
+    if !numbered {
+        numbers = (1..=n).collect();
+    }
+    EdgeMatching::new(rows, cols, pieces, fixed)
+        .and_then(|p| p.with_numbers(numbers))
+        .map_err(|e| {
+            PuzzleError::parse(
+                where_,
+                match e {
+                    PuzzleError::Invalid(m) => m,
+                    other => other.to_string(),
+                },
+            )
+        })
 }
 
 /// Whether text looks like a piece list: its first content line is a piece (4 or 5 whole
