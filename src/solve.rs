@@ -220,6 +220,57 @@ pub fn solve(
     sampler: &dyn Sampler,
     control: &RunControl,
 ) -> Result<SolveOutcome, SolveError> {
+    solve_watched(problem, weights, sampler, control, None)
+}
+
+/// Told the first valid solution a run holds while its other reads go on (`solve --all-reads`
+/// prints it at once).
+pub type OnFirstValid<'a> = &'a (dyn Fn(&AnySolution) + Sync);
+
+/// How often the watcher looks at the run's best state.
+const WATCH_EVERY: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// Watches `best` until `done`: the first offered state at the target energy that the referee
+/// passes goes to `on_valid` (once; `told` is shared across cut rounds).
+fn watch_first_valid(
+    problem: Problem,
+    best: &crate::sampler::BestState,
+    target: f64,
+    done: &std::sync::atomic::AtomicBool,
+    told: &std::sync::atomic::AtomicBool,
+    on_valid: OnFirstValid,
+) {
+    use std::sync::atomic::Ordering;
+    // Snapshot energies are running sums; the gate only spares decoding states far above the
+    // target, the referee decides.
+    let gate = target + 1e-6 * target.abs().max(1.0);
+    let mut seen = 0;
+    while !done.load(Ordering::Relaxed) && !told.load(Ordering::Relaxed) {
+        std::thread::sleep(WATCH_EVERY);
+        let version = best.version();
+        if version == seen {
+            continue;
+        }
+        seen = version;
+        let Some(snap) = best.get().filter(|s| s.energy <= gate) else {
+            continue;
+        };
+        let solution = problem.puzzle.decode(problem.encoding, &snap.state);
+        if problem.puzzle.check(&solution).is_empty() && !told.swap(true, Ordering::Relaxed) {
+            on_valid(&solution);
+        }
+    }
+}
+
+/// `solve`, telling `on_first_valid` (when given) the first valid state the run holds while
+/// it goes on. `told` says whether it was told already (by an earlier cut round).
+fn solve_watched(
+    problem: Problem,
+    weights: &Weights,
+    sampler: &dyn Sampler,
+    control: &RunControl,
+    on_first_valid: Option<(OnFirstValid, &std::sync::atomic::AtomicBool)>,
+) -> Result<SolveOutcome, SolveError> {
     let t0 = Instant::now();
     // A model too large to store is sampled through its structure alone (SA's structured
     // kernel); its ground energy is then not claimed (no stored model to measure it against).
@@ -232,16 +283,37 @@ pub fn solve(
     // A valid solution's energy is the ground energy: samplers that search open-endedly may
     // stop a read there (unless the caller chose another target).
     let mut control = control.clone();
+    let valid_energy = crate::outcome::target_energy(
+        problem.puzzle,
+        problem.encoding,
+        weights,
+        problem.reference,
+    );
     if control.target_energy.is_none() {
-        control.target_energy = crate::outcome::target_energy(
-            problem.puzzle,
-            problem.encoding,
-            weights,
-            problem.reference,
-        );
+        control.target_energy = valid_energy;
     }
+    // Watching needs the run to offer its best state, which it does at progress reports.
+    // (Gated by the valid solution's energy, whatever target the caller chose.)
+    let watch = on_first_valid.zip(valid_energy);
+    let best = control.best_state.clone().unwrap_or_default();
+    if watch.is_some() {
+        control.best_state = Some(best.clone());
+        if !control.has_observer() {
+            let every = control.progress_every_sweeps;
+            control = control.with_observer(every, |_| {});
+        }
+    }
+    let done = std::sync::atomic::AtomicBool::new(false);
     let t1 = Instant::now();
-    let samples = sampler.sample(&model, &control)?;
+    let samples = std::thread::scope(|scope| {
+        if let Some(((on_valid, told), target)) = watch {
+            let (best, done) = (&best, &done);
+            scope.spawn(move || watch_first_valid(problem, best, target, done, told, on_valid));
+        }
+        let samples = sampler.sample(&model, &control);
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        samples
+    })?;
     let sample_s = t1.elapsed().as_secs_f64();
     // Every distinct read is decoded, refereed and its broken groups listed: a million
     // distinct reads of a small puzzle took 7.9 GB before this check.
@@ -418,7 +490,9 @@ pub fn solve_with_cuts(
     sampler: &dyn Sampler,
     control: &RunControl,
     rounds: CutRounds,
+    on_first_valid: Option<OnFirstValid>,
 ) -> Result<(SolveOutcome, Encoding), SolveError> {
+    let told = std::sync::atomic::AtomicBool::new(false);
     let FirstEncoding {
         options,
         mut encoding,
@@ -441,7 +515,8 @@ pub fn solve_with_cuts(
             encoding: &encoding,
             reference,
         };
-        let mut outcome = solve(problem, weights, sampler, control)?;
+        let watch = on_first_valid.map(|f| (f, &told));
+        let mut outcome = solve_watched(problem, weights, sampler, control, watch)?;
         sample_s += outcome.timing.sample_s;
         outcome.timing.sample_s = sample_s;
         outcome.timing.encode_s += encode_s;

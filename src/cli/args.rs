@@ -156,6 +156,9 @@ pub struct SolveArgs {
     /// share and TTS99 over all reads). By default a run with a target energy (a puzzle whose
     /// valid solution's energy is known) ends at its first read that reaches it: `solve` is
     /// asked for the answer, and the report says how many reads ran and why it stopped.
+    /// With this flag the first valid solution is printed as soon as a read holds it (with
+    /// --json: a line `{"event": "first_valid", …}` on stderr), and the report follows when
+    /// every read is done.
     #[arg(long)]
     pub all_reads: bool,
     /// Print JSON.

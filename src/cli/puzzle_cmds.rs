@@ -208,6 +208,32 @@ fn solve_one(
         let control = control
             .with_target_energy(a.sampler.target_energy)
             .ending_at_first_target(!a.all_reads);
+        // With every read running to its end, the first valid solution is said at once.
+        let started = std::time::Instant::now();
+        let say_first_valid = |solution: &AnySolution| {
+            let at_s = started.elapsed().as_secs_f64();
+            if a.json {
+                // A progress line on stderr: stdout stays one JSON document.
+                eprintln!(
+                    "{}",
+                    json!({
+                        "event": "first_valid",
+                        "puzzle": number,
+                        "after_s": at_s,
+                        "solution": puzzle.solution_to_json(solution),
+                    })
+                );
+            } else {
+                let line = format!(
+                    "puzzle {number}: first valid solution after {at_s:.2} s (the other reads go on): {}",
+                    puzzle.solution_to_string(solution)
+                );
+                match &bar {
+                    Some(b) => b.suspend(|| println!("{line}")),
+                    None => println!("{line}"),
+                }
+            }
+        };
         let (mut outcome, encoding) = crate::solve::solve_with_cuts(
             puzzle,
             crate::solve::FirstEncoding {
@@ -224,6 +250,7 @@ fn solve_one(
                 repair: !a.no_repair,
                 ..Default::default()
             },
+            a.all_reads.then_some(&say_first_valid as crate::solve::OnFirstValid),
         )?;
         outcome.sampler_choice = reason;
         outcome.add_probabilities(

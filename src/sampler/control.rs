@@ -281,6 +281,11 @@ impl RunControl {
         self
     }
 
+    /// Whether progress reports go somewhere (runs offer their best state only then).
+    pub fn has_observer(&self) -> bool {
+        self.observer.is_some()
+    }
+
     /// A handle another thread can use to cancel the run.
     pub fn cancel_flag(&self) -> Arc<AtomicBool> {
         self.cancel.clone()

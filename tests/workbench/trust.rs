@@ -307,6 +307,51 @@ fn solve_says_how_many_reads_ran_and_why_it_stopped() {
     ]);
     assert_eq!(v["run"]["reads"], 16, "{}", v["run"]);
     assert_eq!(v["run"]["stopped"], "target", "{}", v["run"]);
+    // With --all-reads the first valid solution is said while the other reads go on: here
+    // an unreachable target keeps the one ladder running for 1.5 s after it has a valid grid.
+    let shidoku = puzzle("shidoku-6givens.txt");
+    let long_run = [
+        "solve",
+        "--sampler",
+        "pt",
+        "--target-energy=-1000",
+        "--timeout-ms",
+        "1500",
+        "--threads",
+        "1",
+        "--num-reads",
+        "1",
+        "--all-reads",
+        shidoku.to_str().unwrap(),
+    ];
+    let out = run(&[&long_run[..], &["--json"]].concat());
+    let v = stdout_json(&out);
+    let line = stderr(&out)
+        .lines()
+        .find(|l| l.contains("first_valid"))
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .unwrap_or_else(|| panic!("no progress line: {}", stderr(&out)));
+    let grid = line["solution"].as_str().unwrap().to_string();
+    assert_eq!(grid.len(), 16, "{line}");
+    for k in 0..4 {
+        let row: std::collections::BTreeSet<char> = grid[4 * k..4 * k + 4].chars().collect();
+        let col: std::collections::BTreeSet<char> =
+            (0..4).map(|r| grid.as_bytes()[4 * r + k] as char).collect();
+        assert_eq!((row.len(), col.len()), (4, 4), "{grid}");
+    }
+    assert!(
+        line["after_s"].as_f64().unwrap() < v["timing"]["sample_s"].as_f64().unwrap(),
+        "said before the run ended: {line} {}",
+        v["timing"]
+    );
+    let out = run(&long_run);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines()
+            .next()
+            .is_some_and(|l| l.contains("first valid solution after")),
+        "{text}"
+    );
     // A time limit that cuts the run (the target out of reach): the text output says how many
     // reads of how many, and the first ladder still returns its best state.
     let out = run(&[
