@@ -558,6 +558,11 @@ impl GroupedHistogram {
         let f = self.frame();
         let value =
             f.x[0] + (x - Frame::X0) as f64 / (Frame::X1 - Frame::X0) as f64 * (f.x[1] - f.x[0]);
+        self.bin_at_value(value)
+    }
+
+    /// The bin whose centre is nearest `value` (on the x axis), within one bin width.
+    pub fn bin_at_value(&self, value: f64) -> Option<usize> {
         let nearest = (0..self.centres.len()).min_by(|&a, &b| {
             (self.centres[a] - value)
                 .abs()

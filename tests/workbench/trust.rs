@@ -493,6 +493,22 @@ fn runs_of_different_weights_are_never_overlaid_as_if_comparable() {
         3,
         "the energy, then each run: {readout}"
     );
+    // The overlay is a live plot filling its column (from the heights toggle to the run
+    // table), not a fixed picture scaled into it.
+    let column_left = h
+        .get_by_role_and_label(egui::accesskit::Role::Button, "shares")
+        .rect()
+        .left()
+        - 60.0;
+    // (The plot's legend names the runs too: the table's box is the rightmost.)
+    let table_left = h
+        .query_all_by_label("sa #2")
+        .map(|n| n.rect().left())
+        .fold(f32::MIN, f32::max);
+    assert!(
+        overlay.left() - column_left < 80.0 && table_left - overlay.right() < 90.0,
+        "{overlay:?} between {column_left} and {table_left}"
+    );
     h.get_by_label("Enlarge").click();
     frames(&mut h);
     let large = h.get_by_label("runs overlay, large").rect();

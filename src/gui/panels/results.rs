@@ -481,15 +481,9 @@ impl ResultsPanel {
         let drawing = chart.drawing();
         ui.toggle_value(&mut self.enlarged, "Enlarge")
             .on_hover_text("the overlay in a window of its own, at reading size");
-        let avail = ui.available_size();
-        let (rect, response) = ui.allocate_exact_size(
-            egui::vec2(avail.x, avail.y.max(120.0)),
-            egui::Sense::hover(),
-        );
-        response
-            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "runs overlay"));
-        let placed = crate::gui::painter::paint(ui.painter(), &drawing, rect, s.fonts_installed);
-        hover_readout(&response, &placed, &chart);
+        // Drawn live at the panel's size (the exported picture is `drawing`).
+        let height = ui.available_height().max(120.0);
+        let hovered = overlay_plot(ui, &chart, "runs overlay", height);
         if self.enlarged {
             let mut open = true;
             let screen = ui.ctx().content_rect();
@@ -497,23 +491,90 @@ impl ResultsPanel {
                 .open(&mut open)
                 .default_rect(screen.shrink2(screen.size() * 0.1))
                 .show(ui.ctx(), |ui| {
-                    let size = ui.available_size();
-                    let (rect, response) = ui.allocate_exact_size(size, egui::Sense::hover());
-                    response.widget_info(|| {
-                        egui::WidgetInfo::labeled(egui::Role::Canvas, true, "runs overlay, large")
-                    });
-                    let placed =
-                        crate::gui::painter::paint(ui.painter(), &drawing, rect, s.fonts_installed);
-                    hover_readout(&response, &placed, &chart);
+                    let height = ui.available_height().max(120.0);
+                    overlay_plot(ui, &chart, "runs overlay, large", height);
                 });
             self.enlarged = open;
         }
-        self.readout = response
-            .hover_pos()
-            .and_then(|pos| chart.bin_at(placed.to_units(pos)))
-            .map(|bin| readout(&chart, bin));
+        self.readout = hovered.map(|bin| readout(&chart, bin));
         self.overlay = Some(drawing);
     }
+}
+
+fn color32(c: crate::render::Color) -> Color32 {
+    Color32::from_rgba_unmultiplied(c.r, c.g, c.b, c.a)
+}
+
+/// The runs overlay as a live plot filling the width and `height`: each run's bars side by
+/// side in every bin (valid reads dark, the others lighter), the marks as vertical lines,
+/// the read-out under the pointer. Returns the hovered bin.
+fn overlay_plot(
+    ui: &mut egui::Ui,
+    chart: &crate::render::chart::GroupedHistogram,
+    name: &str,
+    height: f32,
+) -> Option<usize> {
+    let width = chart.bin_width.max(1e-12);
+    let slot = 0.9 * width / chart.series.len().max(1) as f64;
+    let mut charts = Vec::new();
+    for (i, (run, colour, heights)) in chart.series.iter().enumerate() {
+        let x = |c: f64| c - 0.45 * width + slot * (i as f64 + 0.5);
+        let bars = |part: usize| -> Vec<Bar> {
+            chart
+                .centres
+                .iter()
+                .zip(heights)
+                .map(|(&c, h)| Bar::new(x(c), h[part]).width(slot))
+                .collect()
+        };
+        let valid = BarChart::new(run.clone(), bars(0)).color(color32(*colour));
+        // Without a referee every read is "other": one legend entry per run then.
+        let other_name = if chart.has_valid {
+            format!("{run} (not valid)")
+        } else {
+            run.clone()
+        };
+        let other = BarChart::new(other_name, bars(1))
+            .color(color32(crate::render::chart::colors::lighter(*colour, 0.55)))
+            .stack_on(&[&valid]);
+        charts.push((valid, other));
+    }
+    let (x_axis, y_axis) = super::sampler_plots::round_axes(&chart.x_label, &chart.y_label);
+    let response = Plot::new(name)
+        .width(ui.available_width())
+        .height(height)
+        .legend(Legend::default())
+        .custom_x_axes(vec![x_axis])
+        .custom_y_axes(vec![y_axis])
+        .grid_spacing(super::sampler_plots::GRID_SPACING_MIN..=300.0)
+        .x_grid_spacer(super::sampler_plots::round_grid)
+        .y_grid_spacer(super::sampler_plots::round_grid)
+        .allow_scroll(false)
+        .show_x(false)
+        .show_y(false)
+        .show(ui, |plot| {
+            for (valid, other) in charts {
+                plot.bar_chart(valid);
+                plot.bar_chart(other);
+            }
+            for (mark, x, colour) in &chart.marks {
+                plot.vline(VLine::new(mark.clone(), *x).color(color32(*colour)));
+            }
+        });
+    response
+        .response
+        .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, name));
+    let bin = response
+        .response
+        .hover_pos()
+        .map(|pos| response.transform.value_from_position(pos).x)
+        .and_then(|x| chart.bin_at_value(x));
+    if let Some(bin) = bin {
+        response
+            .response
+            .on_hover_text_at_pointer(readout(chart, bin));
+    }
+    bin
 }
 
 impl ResultsPanel {
@@ -544,20 +605,6 @@ fn readout(chart: &crate::render::chart::GroupedHistogram, bin: usize) -> String
     lines.join("\n")
 }
 
-/// The hover read-out of the overlay under the pointer.
-fn hover_readout(
-    response: &egui::Response,
-    placed: &crate::gui::painter::Placement,
-    chart: &crate::render::chart::GroupedHistogram,
-) {
-    if let Some(pos) = response.hover_pos()
-        && let Some(bin) = chart.bin_at(placed.to_units(pos))
-    {
-        response
-            .clone()
-            .on_hover_text_at_pointer(readout(chart, bin));
-    }
-}
 
 /// What the run table's buttons do to the selected run.
 #[derive(Clone, Copy)]
