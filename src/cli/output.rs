@@ -306,11 +306,19 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
         }
         _ => format!(" (ground energy unknown: reference {}):", o.reference),
     };
+    // With cut rounds the reads and figures are the last round's, the time every round's
+    // (each round has the sampler's whole time limit): say both.
+    let rounds = o.rounds.filter(|&r| r >= 2);
+    let reads_and_time = match rounds {
+        Some(r) => format!(
+            "{} reads in the last of {r} rounds, {:.3} s over all rounds",
+            o.num_reads, o.timing.sample_s
+        ),
+        None => format!("{} reads in {:.3} s", o.num_reads, o.timing.sample_s),
+    };
     println!(
-        "  {}: {} reads in {:.3} s; min energy {}{ground} {} decode to a valid solution{}{}",
+        "  {}: {reads_and_time}; min energy {}{ground} {} decode to a valid solution{}{}",
         o.sampler,
-        o.num_reads,
-        o.timing.sample_s,
         o.min_energy.map_or("—".into(), energy_text),
         percent(o.success_fraction),
         o.tts99_s
@@ -318,7 +326,10 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
         if o.cancelled { " (cancelled)" } else { "" }
     );
     // Reads returned of reads asked and why the run stopped: never fewer reads unsaid.
-    println!("  {}", o.run.summary);
+    match rounds {
+        Some(_) => println!("  last round: {}", o.run.summary),
+        None => println!("  {}", o.run.summary),
+    }
     if let Some(why) = &o.sampler_choice {
         println!("  sampler {} chosen by default: {why}", o.sampler);
     }
@@ -330,7 +341,7 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
     }
     if let (Some(rounds @ 2..), Some(cuts)) = (o.rounds, o.cuts) {
         println!(
-            "  cut rounds: {rounds} (the last model had {cuts} cut(s) from earlier rounds' defects; time over all rounds)"
+            "  cut rounds: {rounds} (the last model had {cuts} cut(s) from earlier rounds' defects; each round has the sampler's whole time limit)"
         );
     }
     for w in &o.warnings {

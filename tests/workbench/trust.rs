@@ -785,3 +785,39 @@ fn an_impossible_fix_is_refused_with_the_reason_and_the_model_stays() {
     );
     assert_ne!(h.state().shared.doc.puzzle(), Some(&before));
 }
+
+#[test]
+fn cut_rounds_report_the_last_rounds_reads_and_every_rounds_time() {
+    // Without presolve and with few sweeps no read is valid, so loops become cuts and the
+    // model is sampled again: the reads are the last round's, the time is every round's.
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("puzzles/numberlink/generated/7x7-6pairs-seed1.txt");
+    let args = [
+        "solve",
+        "--no-presolve",
+        "--sampler",
+        "sa",
+        "--num-sweeps",
+        "300",
+        "--num-reads",
+        "4",
+        "--no-repair",
+        "--seed",
+        "1",
+        "--threads",
+        "1",
+        file.to_str().unwrap(),
+    ];
+    let v = run_json(&[&args[..], &["--json"]].concat());
+    let rounds = v["rounds"].as_u64().unwrap();
+    assert!(rounds >= 2, "{v}");
+    let out = run(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("4 reads in the last of {rounds} rounds, "))
+            && text.contains(" s over all rounds;")
+            && text.contains("\n  last round: 4 of 4 reads")
+            && text.contains("each round has the sampler's whole time limit"),
+        "{text}"
+    );
+}
