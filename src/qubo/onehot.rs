@@ -47,8 +47,11 @@ pub fn family_of(label: &str) -> &str {
 impl OneHotGroups {
     /// Sorts labelled exactly-one groups of a model of `n` variables into families (by
     /// `family_of` their labels) and finds a permutation pair. Groups with an out-of-range or
-    /// repeated variable, or of fewer than two variables, are left out; so is a family whose
-    /// groups overlap (moves could not hold them all).
+    /// repeated variable, or empty, are left out; so is a family whose groups overlap (moves
+    /// could not hold them all) or whose groups are all single variables (nothing to move).
+    /// A single-variable group in a family with wider ones is kept: moves then hold its
+    /// variable at 1 (a piece fixed in its corner), where leaving it out would let single
+    /// flips at a hot β clear it while the report says the family is held.
     pub fn from_labelled<'a>(
         n: usize,
         groups: impl IntoIterator<Item = (&'a str, Vec<u32>)>,
@@ -57,7 +60,7 @@ impl OneHotGroups {
         for (label, mut vars) in groups {
             vars.sort_unstable();
             let distinct = vars.windows(2).all(|w| w[0] != w[1]);
-            if vars.len() < 2 || !distinct || vars.iter().any(|&v| v as usize >= n) {
+            if vars.is_empty() || !distinct || vars.iter().any(|&v| v as usize >= n) {
                 continue;
             }
             let name = family_of(label);
@@ -69,6 +72,7 @@ impl OneHotGroups {
                 }),
             }
         }
+        families.retain(|f| f.groups.iter().any(|g| g.len() >= 2));
         let mut seen = vec![u32::MAX; n];
         // Keep only families whose groups are disjoint.
         let mut kept = Vec::new();
@@ -188,12 +192,13 @@ mod tests {
             ("b[0]", vec![0, 1]),
             ("b[1]", vec![2, 2]), // repeated variable
             ("b[2]", vec![3, 9]), // out of range
-            ("c[0]", vec![3]),    // a single variable holds nothing to move
+            ("b[3]", vec![2]),    // one variable, held at 1 with its family
+            ("c[0]", vec![3]),    // a family of single variables holds nothing to move
         ];
         let g = OneHotGroups::from_labelled(4, groups);
         assert_eq!(g.families.len(), 1);
         assert_eq!(g.families[0].name, "b");
-        assert_eq!(g.families[0].groups, vec![vec![0, 1]]);
+        assert_eq!(g.families[0].groups, vec![vec![0, 1], vec![2]]);
         assert_eq!(g.two_way, None);
         assert_eq!(family_of("row[2]#7"), "row");
         assert_eq!(family_of("mines"), "mines");

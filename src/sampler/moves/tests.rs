@@ -282,3 +282,58 @@ fn groups_no_state_can_hold_are_refused_by_name() {
         "{e}"
     );
 }
+
+#[test]
+fn a_single_variable_group_in_a_held_family_stays_at_one() {
+    // An edge board without presolve: the first corner may go to one cell in one turn only,
+    // so its piece group and its cell group are both that one variable (v0). Rows 1–2 and
+    // columns 1–2 hold two variables per cell. Even at β = 0, where every move is accepted,
+    // v0 stays 1: its groups are held like the others (once, single flips cleared it).
+    let mut labelled = vec![
+        ("row[0]".to_string(), vec![0]),
+        ("col[0]".to_string(), vec![0]),
+    ];
+    let cell = |a: u32, b: u32| 1 + 2 * (2 * (a - 1) + (b - 1));
+    for a in 1..3 {
+        labelled.push((
+            format!("row[{a}]"),
+            (1..3).flat_map(|b| [cell(a, b), cell(a, b) + 1]).collect(),
+        ));
+    }
+    for b in 1..3 {
+        labelled.push((
+            format!("col[{b}]"),
+            (1..3).flat_map(|a| [cell(a, b), cell(a, b) + 1]).collect(),
+        ));
+    }
+    let n = 9;
+    let squares = labelled
+        .iter()
+        .map(|(_, vars)| Square {
+            weight: 2.0,
+            target: 1.0,
+            terms: vars.iter().map(|&v| (v, 1.0)).collect(),
+        })
+        .collect();
+    // A reward for turning v0 off, so a free v0 would leave.
+    let mut linear = vec![0.0; n];
+    linear[0] = 5.0;
+    let m = GroupedModel::from_terms(n, 0.25, linear, squares, Vec::new());
+    let plan = MovePlan::new(Some(&groups(n, &labelled)), MoveSet::TwoWay, n).unwrap();
+    assert_eq!(plan.kind(), "two-way");
+    assert!(!plan.holds(&[0, 1, 0, 0, 0, 0, 0, 1, 0]), "v0 off breaks a held group");
+    let run::Layout::Grouped(kernel, all_held) = run::Layout::new(&m, &plan) else {
+        panic!("a structured model")
+    };
+    assert!(all_held, "every group is held, the single ones included");
+    for seed in 0..10 {
+        let mut rng = Xoshiro128p::for_read(seed, 0);
+        let start = plan.random_start(&mut rng).unwrap();
+        let mut st = MoveState::new(&plan, GroupedEngine::new(&kernel, all_held, start));
+        for _ in 0..50 {
+            st.sweep(&plan, &mut rng, 0.0);
+            let x = st.engine.state();
+            assert!(plan.holds(&x) && x[0] == 1, "seed {seed}: {x:?}");
+        }
+    }
+}
