@@ -173,7 +173,9 @@ impl Workbench {
             if self.shared.files.is_empty() {
                 self.frame_stats.model_ready();
             }
-            if std::mem::take(&mut self.shared.run_when_built) {
+            if self.shared.opening_file().is_none()
+                && std::mem::take(&mut self.shared.run_when_built)
+            {
                 self.start_run(ctx);
             }
         }
@@ -260,6 +262,7 @@ impl Workbench {
         self.poll_facts(ctx);
         // A Run that waited for the design facts (`auto`'s choice needs them) starts now.
         if self.shared.run_when_built
+            && self.shared.opening_file().is_none()
             && self.shared.doc.model_is_current()
             && (self.shared.doc.puzzle().is_none() || self.shared.current_facts().is_some())
         {
@@ -305,8 +308,14 @@ impl Workbench {
         while k < self.shared.files.len() {
             match self.shared.files[k].poll() {
                 Some(done) => {
-                    self.shared.files.remove(k);
+                    let job = self.shared.files.remove(k);
+                    // A run waiting for a file that could not be opened is not started on
+                    // the document still on show.
+                    let failed_open = job.doing == "opening" && done.is_err();
                     self.file_done(done);
+                    if failed_open && std::mem::take(&mut self.shared.run_when_built) {
+                        self.shared.status.push_str("; the run that waited for it was not started");
+                    }
                 }
                 None => k += 1,
             }

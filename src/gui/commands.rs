@@ -481,6 +481,11 @@ impl Workbench {
         if s.run.is_some() {
             return;
         }
+        if let Some(path) = s.opening_file() {
+            s.status = format!("the run starts once {} is open", path.display());
+            s.run_when_built = true;
+            return;
+        }
         if !s.doc.model_is_current() {
             s.run_when_built = true;
             s.status = "the run starts once the model is built".into();

@@ -225,6 +225,15 @@ impl Shared {
         result.rows.get(self.selected_row?)?.decoded.as_ref()
     }
 
+    /// The file being opened, if one is: it will replace the document, so a Run asked for
+    /// meanwhile waits for it (not the model on show before it).
+    pub fn opening_file(&self) -> Option<&std::path::Path> {
+        self.files
+            .iter()
+            .find(|f| f.doing == "opening")
+            .map(|f| f.path.as_path())
+    }
+
     /// The design facts of the current puzzle once computed, or why they could not be (stale
     /// facts are not returned).
     pub fn current_facts(&self) -> Option<Result<&DesignFacts<AnySolution>, &str>> {

@@ -821,3 +821,39 @@ fn cut_rounds_report_the_last_rounds_reads_and_every_rounds_time() {
         "{text}"
     );
 }
+
+#[test]
+fn a_run_asked_for_while_a_file_opens_samples_that_files_model() {
+    // `gui FILE --run`: the example is on show while FILE is read. The run waits for FILE
+    // and samples its model (the Shidoku's 64 variables, not the example's 729).
+    let shidoku = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/sudoku/shidoku-6givens.txt");
+    let mut settings = Settings::default();
+    settings.sampler = "sa".into();
+    let mut wb = Workbench::with_file(Some(&shidoku), settings);
+    wb.shared.send(Command::Run);
+    let mut h = harness(wb);
+    wait_for(&mut h, "the run on the opened file", |wb| {
+        wb.shared.result.is_some() && !wb.is_running()
+    });
+    let wb = h.state();
+    assert_eq!(wb.shared.doc.path.as_deref(), Some(shidoku.as_path()));
+    let result = wb.shared.result.as_ref().unwrap();
+    assert_eq!(result.version, wb.shared.doc.version, "{}", wb.shared.status);
+    assert_eq!(result.outcome.samples.num_variables, 64, "{}", wb.shared.status);
+    assert!(!result.outcome.samples.info.cancelled);
+    // A file that cannot be opened: the run that waited for it is not started at all.
+    let mut settings = Settings::default();
+    settings.sampler = "sa".into();
+    let mut wb = Workbench::with_file(Some(Path::new("/nonexistent/puzzle.txt")), settings);
+    wb.shared.send(Command::Run);
+    let mut h = harness(wb);
+    wait_for(&mut h, "the open to fail", |wb| wb.shared.files.is_empty());
+    frames(&mut h);
+    let wb = h.state();
+    assert!(wb.shared.result.is_none() && !wb.is_running());
+    assert!(
+        wb.shared.status.contains("was not started"),
+        "{}",
+        wb.shared.status
+    );
+}
