@@ -283,12 +283,8 @@ fn solve_watched(
     // A valid solution's energy is the ground energy: samplers that search open-endedly may
     // stop a read there (unless the caller chose another target).
     let mut control = control.clone();
-    let valid_energy = crate::outcome::target_energy(
-        problem.puzzle,
-        problem.encoding,
-        weights,
-        problem.reference,
-    );
+    let valid_energy =
+        crate::outcome::target_energy(problem.puzzle, problem.encoding, weights, problem.reference);
     if control.target_energy.is_none() {
         control.target_energy = valid_energy;
     }

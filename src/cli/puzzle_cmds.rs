@@ -250,7 +250,8 @@ fn solve_one(
                 repair: !a.no_repair,
                 ..Default::default()
             },
-            a.all_reads.then_some(&say_first_valid as crate::solve::OnFirstValid),
+            a.all_reads
+                .then_some(&say_first_valid as crate::solve::OnFirstValid),
         )?;
         outcome.sampler_choice = reason;
         outcome.add_probabilities(

@@ -314,7 +314,9 @@ impl Workbench {
                     let failed_open = job.doing == "opening" && done.is_err();
                     self.file_done(done);
                     if failed_open && std::mem::take(&mut self.shared.run_when_built) {
-                        self.shared.status.push_str("; the run that waited for it was not started");
+                        self.shared
+                            .status
+                            .push_str("; the run that waited for it was not started");
                     }
                 }
                 None => k += 1,

@@ -838,8 +838,16 @@ fn a_run_asked_for_while_a_file_opens_samples_that_files_model() {
     let wb = h.state();
     assert_eq!(wb.shared.doc.path.as_deref(), Some(shidoku.as_path()));
     let result = wb.shared.result.as_ref().unwrap();
-    assert_eq!(result.version, wb.shared.doc.version, "{}", wb.shared.status);
-    assert_eq!(result.outcome.samples.num_variables, 64, "{}", wb.shared.status);
+    assert_eq!(
+        result.version, wb.shared.doc.version,
+        "{}",
+        wb.shared.status
+    );
+    assert_eq!(
+        result.outcome.samples.num_variables, 64,
+        "{}",
+        wb.shared.status
+    );
     assert!(!result.outcome.samples.info.cancelled);
     // A file that cannot be opened: the run that waited for it is not started at all.
     let mut settings = Settings::default();

@@ -535,7 +535,9 @@ fn overlay_plot(
             run.clone()
         };
         let other = BarChart::new(other_name, bars(1))
-            .color(color32(crate::render::chart::colors::lighter(*colour, 0.55)))
+            .color(color32(crate::render::chart::colors::lighter(
+                *colour, 0.55,
+            )))
             .stack_on(&[&valid]);
         charts.push((valid, other));
     }
@@ -604,7 +606,6 @@ fn readout(chart: &crate::render::chart::GroupedHistogram, bin: usize) -> String
     }
     lines.join("\n")
 }
-
 
 /// What the run table's buttons do to the selected run.
 #[derive(Clone, Copy)]

@@ -90,9 +90,7 @@ impl EdgeSolution {
     /// The JSON form: row-major, `{"piece": P, "rotation": R}` (P the piece number), `null` for
     /// an empty cell, a list of such objects for a cell holding several.
     pub fn to_json(&self, puzzle: &EdgeMatching) -> serde_json::Value {
-        let one = |p: &Placed| {
-            serde_json::json!({"piece": puzzle.number(p.piece), "rotation": p.rotation})
-        };
+        let one = |p: &Placed| serde_json::json!({"piece": puzzle.number(p.piece), "rotation": p.rotation});
         self.cells
             .iter()
             .map(|c| match &c[..] {

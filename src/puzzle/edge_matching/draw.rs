@@ -137,7 +137,11 @@ pub(super) fn draw_with(
                     fill: Some(palette::BACKGROUND),
                     stroke: None,
                 });
-                d.push(label(centre, p.number(first.piece).to_string(), palette::GIVEN));
+                d.push(label(
+                    centre,
+                    p.number(first.piece).to_string(),
+                    palette::GIVEN,
+                ));
             }
             if !answer && p.fixed_at(r, c).is_some_and(|f| f.piece == first.piece) {
                 d.push(Shape::Rect {

@@ -15,9 +15,17 @@ use crate::puzzle::{GenerateControl, PuzzleError};
 pub const UNIQUE_ATTEMPTS: u64 = 500;
 /// Search nodes per uniqueness proof (a board the search cannot settle within it is skipped).
 const UNIQUE_NODE_BUDGET: u64 = 2_000_000;
+/// Wall time a unique generation may take in all: one proof on a 64×64 board takes about 4 s
+/// (building its 6·10⁷ placements), so 500 draws would run for half an hour without a word.
+pub const UNIQUE_TIME_BUDGET: std::time::Duration = std::time::Duration::from_secs(60);
+/// Draws in a row the search could not settle, none settled before, after which boards of
+/// this size and palette are taken to be beyond proof here.
+const UNSETTLED_IN_A_ROW: u64 = 5;
 
 /// As `generate`, but only a board with exactly one solution, proved by the exact search:
-/// boards from seed, seed + 1, … (each reported to `control`) until one is unique.
+/// boards from seed, seed + 1, … (each reported to `control`) until one is unique, within
+/// `UNIQUE_ATTEMPTS` draws and `UNIQUE_TIME_BUDGET`; it stops early when the first
+/// `UNSETTLED_IN_A_ROW` draws were all too large to settle.
 pub fn generate_unique(
     rows: usize,
     cols: usize,
@@ -26,9 +34,16 @@ pub fn generate_unique(
     seed: u64,
     control: &GenerateControl,
 ) -> Result<EdgeMatching, PuzzleError> {
-    let (mut many, mut unsettled) = (0, 0);
+    let started = std::time::Instant::now();
+    let (mut many, mut unsettled) = (0u64, 0u64);
+    let mut draws = 0;
+    let mut stopped = "";
     for t in 0..UNIQUE_ATTEMPTS {
         control.next_try(t, UNIQUE_ATTEMPTS)?;
+        if started.elapsed() > UNIQUE_TIME_BUDGET {
+            stopped = "time";
+            break;
+        }
         let p = generate(
             rows,
             cols,
@@ -37,16 +52,37 @@ pub fn generate_unique(
             seed.wrapping_add(t),
         )?;
         let found = super::solve::search(&p, 2, UNIQUE_NODE_BUDGET);
+        draws += 1;
         match (found.solutions.len(), found.gave_up) {
             (1, false) => return Ok(p),
             (_, true) => unsettled += 1,
             _ => many += 1,
         }
+        if many == 0 && unsettled >= UNSETTLED_IN_A_ROW {
+            stopped = "unsettled";
+            break;
+        }
     }
+    let board =
+        format!("{rows}×{cols} board with {frame_colours} frame and {inner_colours} inner colours");
+    let tally = format!("{many} had several solutions, {unsettled} were too large to settle");
+    let advice = if many == 0 {
+        format!(
+            "the exact search gives up after {UNIQUE_NODE_BUDGET} nodes on boards like these, so \
+             their uniqueness cannot be proved here: try a smaller board"
+        )
+    } else if unsettled == 0 {
+        "use more colours (fewer boards then share solutions)".to_string()
+    } else {
+        "use more colours, or a smaller board".to_string()
+    };
+    let why = match stopped {
+        "time" => format!("within the {} s budget", UNIQUE_TIME_BUDGET.as_secs()),
+        "unsettled" => "before stopping".to_string(),
+        _ => "in all".to_string(),
+    };
     Err(PuzzleError::Invalid(format!(
-        "no {rows}×{cols} board with {frame_colours} frame and {inner_colours} inner colours \
-         had one solution in {UNIQUE_ATTEMPTS} draws ({many} had several, {unsettled} were \
-         too large to settle): use more colours"
+        "no {board} had one solution in {draws} draws {why} ({tally}): {advice}"
     )))
 }
 
@@ -130,6 +166,19 @@ mod tests {
         assert!(generate_unique(4, 4, 3, 6, 1, &control).is_err());
     }
     use crate::puzzle::{Puzzle, REFERENCE_NODE_BUDGET};
+
+    #[test]
+    fn unique_generation_stops_early_on_boards_the_search_cannot_settle() {
+        // Eternity II's palette on a 16×16 board: every proof gives up, so after a few draws
+        // the generator says why instead of drawing 500 boards for minutes.
+        let e = generate_unique(16, 16, 5, 17, 1, &GenerateControl::new()).unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.contains(&format!("in {UNSETTLED_IN_A_ROW} draws"))
+                && text.contains("cannot be proved here: try a smaller board"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn generated_boards_are_solvable_and_deterministic() {

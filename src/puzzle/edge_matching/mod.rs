@@ -958,7 +958,11 @@ mod tests {
         assert_eq!(EdgeSolution::parse(&line, &p).unwrap(), s);
         // The model's labels use numbers, and decoding maps them back to the pieces.
         let enc = encode::encode(&p, &EncodeOptions::default()).unwrap();
-        assert!(enc.labels().iter().any(|l| l.to_string().starts_with("x[8][")));
+        assert!(
+            enc.labels()
+                .iter()
+                .any(|l| l.to_string().starts_with("x[8]["))
+        );
         // A solved board with two pieces swapped in the list: its solution puts index 7 on
         // cell 1; sampled and decoded through the numbered labels it comes back the same.
         let mut q = EdgeMatching::blank(3, 3).unwrap();

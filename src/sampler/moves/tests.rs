@@ -321,7 +321,10 @@ fn a_single_variable_group_in_a_held_family_stays_at_one() {
     let m = GroupedModel::from_terms(n, 0.25, linear, squares, Vec::new());
     let plan = MovePlan::new(Some(&groups(n, &labelled)), MoveSet::TwoWay, n).unwrap();
     assert_eq!(plan.kind(), "two-way");
-    assert!(!plan.holds(&[0, 1, 0, 0, 0, 0, 0, 1, 0]), "v0 off breaks a held group");
+    assert!(
+        !plan.holds(&[0, 1, 0, 0, 0, 0, 0, 1, 0]),
+        "v0 off breaks a held group"
+    );
     let run::Layout::Grouped(kernel, all_held) = run::Layout::new(&m, &plan) else {
         panic!("a structured model")
     };
