@@ -28,6 +28,9 @@ use crate::params::{ParamDefault, ParamSpec, ParamType};
 use crate::qubo::{Csr, Model};
 use crate::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
 
+
+/// Replicas of the β-range pilot's ladder on the CSR kernel.
+const PILOT_REPLICAS: usize = 16;
 /// Which sweep kernel runs the reads. Results are identical; only speed differs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -408,7 +411,8 @@ impl SimulatedAnnealing {
     }
 
     /// Bytes a run will hold at its peak: the kernel's copy of the model (and a CSR when the
-    /// model has none), each thread's working state, the reads and the schedule.
+    /// model has none), each thread's working state or the β-range pilot's replicas (whichever
+    /// is larger: the pilot ends before the reads start), the reads and the schedule.
     fn memory_estimate(&self, model: &dyn Model, use_lanes: bool, threads: usize) -> u64 {
         let n = model.num_variables();
         let per_thread = if use_lanes {
@@ -416,9 +420,15 @@ impl SimulatedAnnealing {
         } else {
             bytes_of(&[n, 9])
         };
+        // The pilot's ladder: fields, signs and states of its replicas, on one thread (a
+        // 5·10⁷-variable model's 16 replicas took 7 GB that the estimate did not count).
+        let pilot = self
+            .pilot_sweeps(&self.schedule_spec(), PILOT_REPLICAS)
+            .map_or(0, |_| bytes_of(&[PILOT_REPLICAS, n, 9]));
+        let working = bytes_of(&[threads]).saturating_mul(per_thread).max(pilot);
         // The schedule is computed per sweep; only a custom list is stored.
         let schedule = bytes_of(&[self.beta_schedule.as_ref().map_or(0, Vec::len), 8]);
-        run_bytes(model, threads, per_thread, self.num_reads).saturating_add(schedule)
+        run_bytes(model, 1, working, self.num_reads).saturating_add(schedule)
     }
 
     fn validate(&self, n: usize) -> Result<(), SampleError> {
@@ -765,11 +775,11 @@ impl Sampler for SimulatedAnnealing {
         let km = KernelModel::new(&csr, scale.factor);
         let seed = self.seed.unwrap_or_else(rand::random);
         let mut spec = self.schedule_spec();
-        if let Some(sweeps) = self.pilot_sweeps(&spec, 16) {
+        if let Some(sweeps) = self.pilot_sweeps(&spec, PILOT_REPLICAS) {
             let Some((hot, cold)) = pilot_range(
                 model,
                 Engine::Csr(&km),
-                16,
+                PILOT_REPLICAS,
                 sweeps,
                 SA_HOT_FLIP_RATE,
                 RatePer::Variable,
@@ -852,6 +862,30 @@ mod tests {
             }
         }
         StoredModel::new(Qubo::new(linear, terms, 1.5).unwrap())
+    }
+
+    #[test]
+    fn the_memory_estimate_counts_the_pilots_replicas() {
+        // One read on one thread holds one state, but the β-range pilot first runs 16
+        // replicas: the estimate must cover them (a 5·10⁷-variable model aborted at 8.8 GB
+        // against a 4 GB budget when it did not).
+        let n = 100_000;
+        let m = StoredModel::new(Qubo::new(vec![1.0; n], Vec::new(), 0.0).unwrap());
+        let one_read = SimulatedAnnealing {
+            num_reads: 1,
+            ..Default::default()
+        };
+        let with_pilot = one_read.memory_estimate(&m, false, 1);
+        assert!(with_pilot >= (PILOT_REPLICAS * n * 9) as u64, "{with_pilot}");
+        let given_range = SimulatedAnnealing {
+            beta_range: Some([0.1, 5.0]),
+            ..one_read
+        };
+        let without = given_range.memory_estimate(&m, false, 1);
+        assert!(
+            with_pilot - without >= ((PILOT_REPLICAS - 1) * n * 9) as u64,
+            "{with_pilot} against {without}"
+        );
     }
 
     #[test]
