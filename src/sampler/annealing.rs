@@ -28,7 +28,6 @@ use crate::params::{ParamDefault, ParamSpec, ParamType};
 use crate::qubo::{Csr, Model};
 use crate::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
 
-
 /// Replicas of the β-range pilot's ladder on the CSR kernel.
 const PILOT_REPLICAS: usize = 16;
 /// Which sweep kernel runs the reads. Results are identical; only speed differs.
@@ -876,7 +875,10 @@ mod tests {
             ..Default::default()
         };
         let with_pilot = one_read.memory_estimate(&m, false, 1);
-        assert!(with_pilot >= (PILOT_REPLICAS * n * 9) as u64, "{with_pilot}");
+        assert!(
+            with_pilot >= (PILOT_REPLICAS * n * 9) as u64,
+            "{with_pilot}"
+        );
         let given_range = SimulatedAnnealing {
             beta_range: Some([0.1, 5.0]),
             ..one_read

@@ -12,7 +12,7 @@
 
 use std::fmt::Write;
 
-use super::{FormatError, ModelFile, parse_index, parse_real};
+use super::{FormatError, ModelFile, parse_count, parse_index, parse_real};
 use crate::qubo::{Coupling, Ising, Qubo};
 
 #[derive(Clone, Copy, PartialEq)]
@@ -104,7 +104,7 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
                         if let Some((_, first)) = declared_n {
                             return Err(again(first));
                         }
-                        let n = parse_index(value, "n").map_err(|m| err(lineno, m))?;
+                        let n = parse_count(value, "n").map_err(|m| err(lineno, m))?;
                         declared_n = Some((n, lineno));
                     }
                     "offset" => {
@@ -132,6 +132,9 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
         max_index = Some(max_index.unwrap_or(0).max(i).max(j));
         terms.push((i, j, v));
     }
+    let used = max_index.map_or(0, |m| {
+        super::distinct_indices(terms.iter().flat_map(|&(i, j, _)| [i, j]), m + 1)
+    });
     let n = match (declared_n, max_index) {
         (Some((n, line)), Some(m)) if m >= n => {
             return Err(err(
@@ -140,16 +143,13 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
             ));
         }
         (Some((n, line)), _) => {
-            super::check_declared_size(n, max_index.map_or(0, |m| m + 1), terms.len())
-                .map_err(|m| err(line, m))?;
+            super::check_declared_size(n, used, terms.len()).map_err(|m| err(line, m))?;
             n
         }
         (None, Some(m)) => {
             // Indices are held to the header's rule: a two-line file naming variable 49 999 999
             // used to build a 50-million-variable model.
-            let used: std::collections::HashSet<usize> =
-                terms.iter().flat_map(|&(i, j, _)| [i, j]).collect();
-            super::check_declared_size(m + 1, used.len(), terms.len()).map_err(|_| {
+            super::check_declared_size(m + 1, used, terms.len()).map_err(|_| {
                 FormatError::whole(
                     origin,
                     format!(
@@ -157,7 +157,7 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
                          entries: too sparse for a file this size (renumber the variables, or \
                          write a '# n=N' header within the limit)",
                         m + 1,
-                        used.len(),
+                        used,
                         terms.len()
                     ),
                 )
@@ -268,5 +268,26 @@ mod tests {
         assert!(e.contains("g.coo:1: index '-1'"), "{e}");
         let e = parse("0 0 inf\n", "g.coo").unwrap_err().to_string();
         assert!(e.starts_with("g.coo:1: value is inf"), "{e}");
+    }
+
+    #[test]
+    fn a_header_cannot_vouch_for_variables_the_file_never_mentions() {
+        // The size rule counts the variables named, not the largest index: one entry at
+        // 49 999 999 under an n=5·10⁷ header used to build a 50-million-variable model.
+        let e = parse("# n=50000000\n0 49999999 1\n1 49999998 1\n", "h.coo")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("mentions only 4 in 2 entries"), "{e}");
+        // n may be the largest count itself; an index may not.
+        let e = parse("# n=50000001\n0 1 1\n", "h.coo")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("n 50000001 is too large"), "{e}");
+        let e = parse("50000000 1 1\n", "h.coo").unwrap_err().to_string();
+        assert!(e.contains("indices are 0 to 49999999"), "{e}");
+        assert_eq!(
+            super::super::distinct_indices([3, 3, 0, 64, 63, 64].into_iter(), 70),
+            4
+        );
     }
 }

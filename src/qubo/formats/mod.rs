@@ -208,6 +208,23 @@ fn check_declared_size(declared: usize, used: usize, entries: usize) -> Result<(
     Ok(())
 }
 
+/// How many distinct variables `indices` (each below `bound`) name: what a size rule counts as
+/// used (the largest index + 1 would let one entry at 49 999 999 vouch for 5·10⁷ variables).
+fn distinct_indices(indices: impl Iterator<Item = usize>, bound: usize) -> usize {
+    let mut seen = vec![0u64; bound.div_ceil(64)];
+    let mut count = 0;
+    for i in indices {
+        let (word, bit) = (i / 64, 1u64 << (i % 64));
+        if let Some(w) = seen.get_mut(word)
+            && *w & bit == 0
+        {
+            *w |= bit;
+            count += 1;
+        }
+    }
+    count
+}
+
 /// The memory budget for a model of `n` variables and `entries` terms read from `origin`: the
 /// model, then the samplers' CSR (every coupling in both rows).
 fn check_model_memory(origin: &str, n: usize, entries: usize) -> Result<(), FormatError> {
@@ -230,12 +247,24 @@ fn parse_real(token: &str, what: &str) -> Result<f64, String> {
     Ok(v)
 }
 
-/// Parses a variable index, bounded by `MAX_VARIABLES`.
+/// Parses a variable index, below `MAX_VARIABLES`.
 fn parse_index(token: &str, what: &str) -> Result<usize, String> {
+    let v = parse_count(token, what)?;
+    if v >= MAX_VARIABLES {
+        return Err(format!(
+            "{what} {v} is too large (indices are 0 to {}: at most {MAX_VARIABLES} variables are supported)",
+            MAX_VARIABLES - 1
+        ));
+    }
+    Ok(v)
+}
+
+/// Parses a count of variables (or entries), at most `MAX_VARIABLES`.
+fn parse_count(token: &str, what: &str) -> Result<usize, String> {
     let v: usize = token
         .parse()
         .map_err(|_| format!("{what} '{token}' is not a non-negative integer"))?;
-    if v >= MAX_VARIABLES {
+    if v > MAX_VARIABLES {
         return Err(format!(
             "{what} {v} is too large (at most {MAX_VARIABLES} variables are supported)"
         ));

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use super::{FormatError, ModelFile, parse_index, parse_real};
+use super::{FormatError, ModelFile, parse_count, parse_index, parse_real};
 use crate::qubo::Qubo;
 
 /// Our two comment forms.
@@ -110,7 +110,7 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
                     ),
                 ));
             }
-            let num = |t: &str, what: &str| parse_index(t, what).map_err(|m| err(lineno, m));
+            let num = |t: &str, what: &str| parse_count(t, what).map_err(|m| err(lineno, m));
             let h = Header {
                 max_nodes: num(fields[3], "maxNodes")?,
                 n_nodes: num(fields[4], "nNodes")?,
@@ -184,12 +184,17 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
             ),
         ));
     }
-    super::check_declared_size(
-        h.max_nodes,
-        max_used.map_or(0, |m| m + 1),
-        nodes.len() + couplers.len(),
-    )
-    .map_err(|m| err(h.line, m))?;
+    let used = max_used.map_or(0, |m| {
+        super::distinct_indices(
+            nodes
+                .iter()
+                .map(|&(i, _)| i)
+                .chain(couplers.iter().flat_map(|&(i, j, _)| [i, j])),
+            m + 1,
+        )
+    });
+    super::check_declared_size(h.max_nodes, used, nodes.len() + couplers.len())
+        .map_err(|m| err(h.line, m))?;
     if let Some(&k) = labels.keys().find(|&&k| k >= h.max_nodes) {
         return Err(FormatError::whole(
             origin,
