@@ -311,13 +311,7 @@ fn solve_watched(
         samples
     })?;
     let sample_s = t1.elapsed().as_secs_f64();
-    // Every distinct read is decoded, refereed and its broken groups listed: a million
-    // distinct reads of a small puzzle took 7.9 GB before this check.
-    let (rows, n) = (samples.rows.len(), samples.num_variables);
-    crate::budget::check_memory(
-        || format!("refereeing {rows} distinct reads of {n} variables"),
-        Outcome::evaluation_bytes(rows, n),
-    )?;
+    Outcome::check_evaluation_budget(&samples)?;
     let context = PuzzleContext {
         puzzle: problem.puzzle,
         encoding: problem.encoding,

@@ -50,7 +50,9 @@ fn evaluate_run(
     samples: crate::sampler::SampleSet,
     ground: Option<Ground>,
     sample_s: f64,
-) -> RunResult {
+) -> Result<RunResult, String> {
+    Outcome::check_evaluation_budget(&samples)
+        .map_err(|e| format!("{e}; ask for fewer reads (or more sweeps, so reads repeat)"))?;
     let mut outcome = match &input.puzzle {
         Some((p, enc, w)) => {
             let context = PuzzleContext {
@@ -70,11 +72,11 @@ fn evaluate_run(
         Some((_, enc, w)) => every_weight(enc, w),
         None => Default::default(),
     };
-    RunResult {
+    Ok(RunResult {
         outcome,
         version: input.version,
         weights,
-    }
+    })
 }
 
 /// Every weight's value in a model built with `weights` (defaults filled in), as a run records.
@@ -180,7 +182,9 @@ impl SampleJob {
             let result = sampler
                 .sample(input.model.as_ref(), &worker_control)
                 .map_err(|e| e.to_string())
-                .map(|samples| evaluate_run(&input, samples, ground, t.elapsed().as_secs_f64()));
+                .and_then(|samples| {
+                    evaluate_run(&input, samples, ground, t.elapsed().as_secs_f64())
+                });
             let _ = tx.send(result);
             repaint();
         });
@@ -369,13 +373,21 @@ impl FileJob {
                     .map_err(|e| format!("{}: not read: {e}", p.display()))?;
                 let warning =
                     (!samples.info.warnings.is_empty()).then(|| samples.info.warnings.join("; "));
-                // Our own saved runs say how long they sampled; a notebook's may not (then 0).
-                let sample_s = set
-                    .info
-                    .get("sampling_ns")
-                    .and_then(serde_json::Value::as_f64)
-                    .map_or(0.0, |ns| ns / 1e9);
-                let run = Box::new(evaluate_run(&input, samples, None, sample_s));
+                // Our own saved runs say how long they sampled (`sample_s`; dwave-samplers'
+                // timing says `sampling_ns`); a notebook's may not (then 0).
+                let info_number = |key: &str| {
+                    set.info
+                        .get(key)
+                        .and_then(serde_json::Value::as_f64)
+                        .filter(|v| v.is_finite() && *v >= 0.0)
+                };
+                let sample_s = info_number("sample_s")
+                    .or_else(|| info_number("sampling_ns").map(|ns| ns / 1e9))
+                    .unwrap_or(0.0);
+                let run = Box::new(
+                    evaluate_run(&input, samples, None, sample_s)
+                        .map_err(|e| format!("{}: not read: {e}", p.display()))?,
+                );
                 Ok(FileDone::Samples {
                     path: p,
                     run,
