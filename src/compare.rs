@@ -13,6 +13,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::io::printable;
+
 use crate::outcome::Outcome;
 use crate::render::Drawing;
 use crate::render::chart::{GroupedHistogram, colors};
@@ -219,7 +221,7 @@ impl RunSummary {
             crate::io::read_text_limited(path, MAX_SAMPLE_FILE_BYTES).map_err(|e| e.to_string())?;
         let name = path
             .file_stem()
-            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+            .map_or_else(String::new, |s| printable(&s.to_string_lossy()));
         let csv = path.extension().and_then(|e| e.to_str()) == Some("csv");
         let (mut run, labels) = Self::parse(&text, &path.display().to_string(), csv)?;
         run.name = name;
@@ -258,11 +260,51 @@ impl RunSummary {
         let info = &d.info;
         let number = |key: &str| info.get(key).and_then(Value::as_f64);
         let reads = total_reads(d.num_occurrences.iter().copied())?;
+        // The file's own figures are checked against its rows, never printed as given: an
+        // edited file once showed "ground % 500" and a negative time.
         let sample_s = number("sample_s");
+        if let Some(t) = sample_s.filter(|t| !(t.is_finite() && *t >= 0.0)) {
+            return Err(format!(
+                "info.sample_s is {t}: a sampling time is a number of seconds ≥ 0"
+            ));
+        }
+        let ground_energy = number("ground_energy");
+        let min_energy = energies.first().map(|e| e.energy);
+        if let (Some(g), Some(m)) = (ground_energy, min_energy) {
+            let tolerance = crate::qubo::energy_tolerance(g.abs().max(m.abs()));
+            if m < g - tolerance {
+                return Err(format!(
+                    "its lowest energy {m} is below its own ground energy {g}: the energies and \
+                     the file's figures disagree"
+                ));
+            }
+        }
         let valid_fraction = valid
             .as_ref()
-            .map(|_| energies.iter().map(|e| e.valid).sum::<u64>() as f64 / reads.max(1) as f64);
-        let ground_fraction = number("ground_fraction");
+            .filter(|_| reads > 0)
+            .map(|_| energies.iter().map(|e| e.valid).sum::<u64>() as f64 / reads as f64);
+        // The share at the ground is counted from the rows when the ground is known; a share
+        // given without it must at least be a share.
+        let ground_fraction = match ground_energy {
+            _ if reads == 0 => None,
+            Some(g) => {
+                let tolerance = crate::qubo::energy_tolerance(g.abs());
+                let at_ground: u64 = energies
+                    .iter()
+                    .filter(|e| crate::qubo::energy_matches(e.energy, g, tolerance))
+                    .map(|e| e.valid + e.other)
+                    .sum();
+                Some(at_ground as f64 / reads as f64)
+            }
+            None => match number("ground_fraction") {
+                Some(f) if !(0.0..=1.0).contains(&f) => {
+                    return Err(format!(
+                        "info.ground_fraction is {f}: a share is between 0 and 1"
+                    ));
+                }
+                f => f,
+            },
+        };
         let tts99_s = match (valid_fraction.or(ground_fraction), sample_s) {
             (Some(p), Some(t)) => crate::outcome::tts99_s(p, reads as usize, t),
             _ => None,
@@ -278,11 +320,7 @@ impl RunSummary {
         Ok((
             RunSummary {
                 name: name.to_string(),
-                sampler: info
-                    .get("sampler")
-                    .and_then(Value::as_str)
-                    .unwrap_or("?")
-                    .to_string(),
+                sampler: printable(info.get("sampler").and_then(Value::as_str).unwrap_or("?")),
                 params: info.get("params").cloned().unwrap_or(Value::Null),
                 seed: info.get("seed").and_then(Value::as_u64),
                 num_variables: d.labels.len(),
@@ -290,14 +328,14 @@ impl RunSummary {
                     .get("model_fingerprint")
                     .and_then(Value::as_str)
                     .map(str::to_string),
-                min_energy: energies.first().map(|e| e.energy),
+                min_energy,
                 mean_energy: mean_of(&energies),
                 energies,
                 refereed: valid.is_some(),
                 reads,
                 valid_fraction,
                 ground_fraction,
-                ground_energy: number("ground_energy"),
+                ground_energy,
                 tts99_s,
                 sample_s,
                 cancelled: info
@@ -320,8 +358,41 @@ impl RunSummary {
                 "line 1: expected the header energy,num_occurrences,… (a sample CSV)".into(),
             );
         }
+        // Labels may be quoted (with commas inside): counted, not split, past the first two.
+        let labels = split_csv_header(header)
+            .into_iter()
+            .skip(2)
+            .collect::<Vec<_>>();
+        let mut seen = std::collections::HashSet::new();
+        if let Some(twice) = labels.iter().find(|l| !seen.insert(l.as_str())) {
+            return Err(format!(
+                "line 1: the variable '{}' names two columns",
+                printable(twice)
+            ));
+        }
         let mut rows = Vec::new();
         for (k, line) in lines.filter(|(_, l)| !l.trim().is_empty()) {
+            // One 0/1 (or ±1) value per variable column: a short or long row, or a value
+            // such as 7, is not a sample.
+            let values: Vec<&str> = line.split(',').skip(2).collect();
+            if values.len() != labels.len() {
+                return Err(format!(
+                    "line {}: {} values for {} variables",
+                    k + 1,
+                    values.len(),
+                    labels.len()
+                ));
+            }
+            if let Some(bad) = values
+                .iter()
+                .find(|v| !matches!(v.trim(), "0" | "1" | "-1" | "+1"))
+            {
+                return Err(format!(
+                    "line {}: '{}' is not a variable's value (0/1 or -1/+1)",
+                    k + 1,
+                    printable(bad.trim())
+                ));
+            }
             let mut fields = line.splitn(3, ',');
             let energy: f64 = fields
                 .next()
@@ -337,11 +408,6 @@ impl RunSummary {
         // Counts in range before anything adds them up.
         total_reads(rows.iter().map(|r| r.1))?;
         let energies = energy_counts(rows.into_iter());
-        // Labels may be quoted (with commas inside): counted, not split, past the first two.
-        let labels = split_csv_header(header)
-            .into_iter()
-            .skip(2)
-            .collect::<Vec<_>>();
         Ok((
             RunSummary {
                 name: name.to_string(),

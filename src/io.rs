@@ -305,6 +305,15 @@ fn follow_links(path: &Path) -> Result<PathBuf, FileError> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn printable_text_escapes_control_characters_and_keeps_the_rest() {
+        assert_eq!(printable("plain é ⚠"), "plain é ⚠");
+        assert_eq!(
+            printable("\u{1b}[31mRED\u{1b}[0m\nfake"),
+            "\\u{1b}[31mRED\\u{1b}[0m\\nfake"
+        );
+    }
+
     #[cfg(unix)]
     #[test]
     fn writes_go_through_links_and_never_replace_devices() {
@@ -410,4 +419,22 @@ mod tests {
         fs::write(&p, format!("\u{feff}{text}")).unwrap();
         assert_eq!(read_text_limited(&p, 1 << 20).unwrap(), text);
     }
+}
+
+/// `text` with its control characters escaped (`\u{1b}`, `\n`): what is printed of text taken
+/// from a server's reply or a file, so an escape sequence or a line break in it can neither
+/// recolour the terminal nor forge a line of output.
+pub fn printable(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }

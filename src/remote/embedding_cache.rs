@@ -84,7 +84,12 @@ pub fn load(
     let v: Value = serde_json::from_str(&text).ok()?;
     let embedding = super::chains::embedding_from_json(&v["chains"], n).ok()?;
     embedding.verify(edges, graph).ok()?;
-    let method = v["method"].as_str().unwrap_or("cached").to_string();
+    // Only a method we name is printed back; anything else in the file is just "cached".
+    let method = match v["method"].as_str() {
+        Some(m @ ("clique" | "heuristic")) => m,
+        _ => "cached",
+    }
+    .to_string();
     Some((embedding, method))
 }
 

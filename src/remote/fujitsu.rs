@@ -217,7 +217,7 @@ impl DaClient {
                 Some(format!("{title}: {message}"))
             })
             .unwrap_or_else(|| text.trim().chars().take(200).collect());
-        let detail = self.secret.scrub(&detail);
+        let detail = crate::io::printable(&self.secret.scrub(&detail));
         match reply.status {
             401 | 403 => RemoteError::Auth(format!(
                 "authentication failed at {url}: the Digital Annealer refused the {} {} \
@@ -251,7 +251,10 @@ fn job_result(v: &Value) -> Result<JobResult, RemoteError> {
     Ok(JobResult {
         status,
         solution: v.get("qubo_solution").filter(|s| !s.is_null()).cloned(),
-        message: v.get("message").and_then(Value::as_str).map(str::to_string),
+        message: v
+            .get("message")
+            .and_then(Value::as_str)
+            .map(crate::io::printable),
     })
 }
 

@@ -57,7 +57,8 @@ impl ProblemStatus {
         if let Some(code) = v.get("error_code").and_then(Value::as_i64) {
             let msg = v.get("error_msg").and_then(Value::as_str).unwrap_or("");
             return Err(RemoteError::Protocol(format!(
-                "the server refused the problem: {code} {msg}"
+                "the server refused the problem: {code} {}",
+                crate::io::printable(msg)
             )));
         }
         let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
@@ -488,7 +489,7 @@ impl Sapi {
                     .map(str::to_string)
             })
             .unwrap_or_else(|| text.trim().chars().take(200).collect());
-        let detail = self.token.scrub(&detail);
+        let detail = crate::io::printable(&self.token.scrub(&detail));
         match reply.status {
             401 => RemoteError::Auth(format!(
                 "authentication failed at {url}: the server refused the token {} ({detail}); \

@@ -1248,3 +1248,106 @@ fn compare_tables_and_overlays_saved_runs_and_refuses_other_models() {
     let o = run(&["compare", &path("plain.json"), &other]);
     assert!(stderr(&o).contains("variables, but"), "{}", stderr(&o));
 }
+
+/// `compare` checks a sample file's own figures against its rows (probe round 4, D15, D16,
+/// D22): shares outside 0–1, negative times and energies below the file's own ground are
+/// refused, the ground share is counted from the rows, CSV rows must be samples, and text
+/// from the file cannot reach the terminal raw.
+#[test]
+fn compare_refuses_sample_files_whose_figures_disagree_with_their_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let o = run(&[
+        "solve",
+        puzzle("shidoku-6givens.txt").to_str().unwrap(),
+        "--sampler",
+        "sa",
+        "--num-reads",
+        "8",
+        "--seed",
+        "1",
+        "--save-samples",
+        &path("sa.json"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ours: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path("sa.json")).unwrap()).unwrap();
+    let edited = |name: &str, edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut v = ours.clone();
+        edit(&mut v);
+        std::fs::write(path(name), v.to_string()).unwrap();
+        run(&["compare", &path(name)])
+    };
+    // The ground share is counted from the rows, whatever the file claims.
+    let o = edited("claims.json", &|v| {
+        v["info"]["ground_fraction"] = 5.0.into()
+    });
+    let table = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(o.status.success() && !table.contains("500.0"), "{table}");
+    let o = edited("time.json", &|v| v["info"]["sample_s"] = (-10.0).into());
+    assert!(
+        stderr(&o).contains("info.sample_s is -10"),
+        "{}",
+        stderr(&o)
+    );
+    let o = edited("low.json", &|v| {
+        let n = v["vectors"]["energy"]["data"].as_array().unwrap().len();
+        v["vectors"]["energy"]["data"] = serde_json::json!(vec![-999.0; n]);
+    });
+    assert!(
+        stderr(&o).contains("below its own ground energy"),
+        "{}",
+        stderr(&o)
+    );
+    let o = edited("share.json", &|v| {
+        v["info"].as_object_mut().unwrap().remove("ground_energy");
+        v["info"]["ground_fraction"] = 5.0.into();
+    });
+    assert!(
+        stderr(&o).contains("a share is between 0 and 1"),
+        "{}",
+        stderr(&o)
+    );
+    let o = edited("escape.json", &|v| {
+        v["info"]["sampler"] = "\u{1b}[31mRED\u{1b}[0m\nfake line".into()
+    });
+    let table = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(
+        o.status.success() && !table.contains('\u{1b}') && table.lines().count() == 2,
+        "{table:?}"
+    );
+    // CSV rows: one 0/1 value per named column.
+    for (rows, says) in [
+        (
+            "energy,num_occurrences,a,b\n-1,1,0\n",
+            "1 values for 2 variables",
+        ),
+        (
+            "energy,num_occurrences,a,b\n-1,1,0,1,1,1\n",
+            "4 values for 2 variables",
+        ),
+        (
+            "energy,num_occurrences,a,b\n-1,1,2,7\n",
+            "'2' is not a variable's value",
+        ),
+        (
+            "energy,num_occurrences,a,a\n-1,1,0,1\n",
+            "'a' names two columns",
+        ),
+    ] {
+        std::fs::write(path("c.csv"), rows).unwrap();
+        let o = run(&["compare", &path("c.csv")]);
+        assert!(
+            !o.status.success() && stderr(&o).contains(says),
+            "{rows:?}: {}",
+            stderr(&o)
+        );
+    }
+    std::fs::write(
+        path("c.csv"),
+        "energy,num_occurrences,a,b\n-1,3,0,1\n2,1,-1,+1\n",
+    )
+    .unwrap();
+    let o = run(&["compare", &path("c.csv")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
