@@ -713,6 +713,10 @@ impl eframe::App for WorkbenchApp {
         }
     }
 
+    fn persist_egui_memory(&self) -> bool {
+        self.screenshot.is_none()
+    }
+
     fn auto_save_interval(&self) -> Duration {
         Duration::from_secs(5)
     }

@@ -88,10 +88,19 @@ pub fn run(
             .with_min_inner_size([800.0, 500.0])
             .with_title("qubo-workbench"),
         persist_window: screenshot.is_none(),
+        // A screenshot neither reads nor writes the user's window state (a zoom saved there
+        // would scale the picture): eframe is pointed at a file that does not exist.
+        persistence_path: screenshot.as_ref().map(|_| {
+            std::env::temp_dir().join(format!(
+                "qubo-workbench-screenshot-{}-unused.ron",
+                std::process::id()
+            ))
+        }),
         ..Default::default()
     };
     // eframe restores egui's own state before the window exists: check it first.
-    if let Some(state) = eframe::storage_dir(APP_ID).map(|d| d.join("app.ron"))
+    if screenshot.is_none()
+        && let Some(state) = eframe::storage_dir(APP_ID).map(|d| d.join("app.ron"))
         && let Some(said) = repair_window_state(&state)
     {
         eprintln!("{said}");
