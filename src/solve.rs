@@ -93,6 +93,10 @@ pub struct SolveOutcome {
     pub min_energy: Option<f64>,
     /// Known when the puzzle has a solution (exact reference solver) and weights are ≥ 0.
     pub ground_energy: Option<f64>,
+    /// Why the ground energy is not given although the reference solved the puzzle (a negative
+    /// weight; a model sampled through its structure), in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ground_unknown: Option<String>,
     /// Share of reads at the ground energy (the figure compared with the peers).
     pub ground_fraction: Option<f64>,
     /// Share of reads that decode to a valid solution.
@@ -319,7 +323,22 @@ fn solve_watched(
     };
     let mut outcome = Outcome::evaluate(samples, Some(context), ground, sample_s);
     outcome.model_fingerprint = model.is_stored().then(|| model.qubo.fingerprint());
-    Ok(summarise(problem, outcome, num_interactions, encode_s))
+    let mut out = summarise(problem, outcome, num_interactions, encode_s);
+    if out.ground_energy.is_none() && problem.reference.solution().is_some() {
+        out.ground_unknown = Some(
+            if !problem.encoding.weights_nonnegative(weights)? {
+                "a negative weight leaves the ground energy unknown (a broken constraint may \
+                 then lower the energy)"
+            } else if !model.is_stored() {
+                "the model is sampled through its structure, with no stored energies to \
+                 measure against"
+            } else {
+                "the weights leave the ground energy unknown"
+            }
+            .into(),
+        );
+    }
+    Ok(out)
 }
 
 /// The CLI's report of an evaluated run.
@@ -369,6 +388,7 @@ fn summarise(
         run: outcome.samples.report(),
         min_energy: outcome.min_energy(),
         ground_energy: outcome.ground_energy,
+        ground_unknown: None,
         ground_fraction: outcome.ground_fraction(),
         success_fraction: outcome.success_fraction().unwrap_or(0.0),
         tts99_s: outcome.tts99_s(),

@@ -301,9 +301,12 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
             " (ground {}; the share at ground cannot be told):",
             energy_text(g)
         ),
-        (None, _) if o.reference == "solved" => {
-            " (ground share not measured: the model is sampled through its structure):".into()
-        }
+        (None, _) if o.reference == "solved" => format!(
+            " (ground share not measured: {}):",
+            o.ground_unknown
+                .as_deref()
+                .unwrap_or("the ground energy is unknown")
+        ),
         _ => format!(" (ground energy unknown: reference {}):", o.reference),
     };
     // With cut rounds the reads and figures are the last round's, the time every round's

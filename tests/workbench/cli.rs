@@ -1351,3 +1351,40 @@ fn compare_refuses_sample_files_whose_figures_disagree_with_their_rows() {
     let o = run(&["compare", &path("c.csv")]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// A negative weight is named as the reason the ground share is missing, not "the structure"
+/// (probe round 4, D14).
+#[test]
+fn a_negative_weight_is_why_the_ground_share_is_missing() {
+    let v = run_json(&[
+        "solve",
+        puzzle("shidoku-6givens.txt").to_str().unwrap(),
+        "--weight",
+        "hint=-1",
+        "--sampler",
+        "sa",
+        "--num-reads",
+        "4",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert!(v["ground_energy"].is_null(), "{v}");
+    assert!(
+        v["ground_unknown"]
+            .as_str()
+            .unwrap()
+            .starts_with("a negative weight"),
+        "{v}"
+    );
+    let v = run_json(&[
+        "solve",
+        puzzle("shidoku-6givens.txt").to_str().unwrap(),
+        "--sampler",
+        "sa",
+        "--num-reads",
+        "4",
+        "--json",
+    ]);
+    assert!(v["ground_unknown"].is_null() && v["ground_energy"].is_number(), "{v}");
+}
