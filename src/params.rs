@@ -12,6 +12,9 @@ use serde_json::{Map, Value};
 /// Parameter values by name, as JSON (what `validate` returns and samplers deserialize).
 pub type ParamValues = Map<String, Value>;
 
+/// 2⁵³: whole numbers from here on are not all exact in f64.
+const EXACT_IN_F64: f64 = 9_007_199_254_740_992.0;
+
 /// What values a parameter takes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ParamType {
@@ -164,15 +167,32 @@ impl ParamSpec {
         };
         let value = match self.ty {
             ParamType::Int { .. } | ParamType::IntSet(_) => {
-                // Accept 1e6 as well as 1000000, but only whole numbers.
-                let v = number(t)?;
-                if v.fract() != 0.0 || v < 0.0 {
-                    return Err(bad());
+                // Digits are read exactly; 1e6 is accepted too, but only for whole numbers an
+                // f64 holds exactly (below 2⁵³): 18446744073709551616 was once read as
+                // u64::MAX, and 12345678901234567891 as a neighbour.
+                match t.trim().parse::<u64>() {
+                    Ok(v) => Value::from(v),
+                    Err(_) => {
+                        let v = number(t)?;
+                        if v.fract() != 0.0 || v < 0.0 {
+                            return Err(bad());
+                        }
+                        if t.trim().bytes().all(|b| b.is_ascii_digit()) {
+                            return Err(self.out_of_range(t));
+                        }
+                        if v >= EXACT_IN_F64 {
+                            return Err(ParamError::Type {
+                                name: self.name,
+                                expected: "a whole number; write one from 2^53 \
+                                           (9007199254740992) up in digits, where e-notation \
+                                           is not exact"
+                                    .into(),
+                                found: shown(t),
+                            });
+                        }
+                        Value::from(v as u64)
+                    }
                 }
-                if v > u64::MAX as f64 {
-                    return Err(self.out_of_range(t));
-                }
-                Value::from(v as u64)
             }
             ParamType::Float { .. } => Value::from(number(t)?),
             ParamType::FloatPair { .. } | ParamType::FloatList { .. } => {
@@ -368,6 +388,26 @@ pub fn validate(specs: &[ParamSpec], given: &ParamValues) -> Result<ParamValues,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whole_numbers_are_read_exactly_or_refused() {
+        let seed = ParamSpec::seed(ParamDefault::Int(1), "seed");
+        for (text, want) in [
+            ("18446744073709551615", u64::MAX),
+            ("12345678901234567891", 12_345_678_901_234_567_891),
+            ("1e6", 1_000_000),
+        ] {
+            assert_eq!(seed.parse_text(text).unwrap(), Value::from(want), "{text}");
+        }
+        // Once clamped to u64::MAX, or rounded to a neighbour: now refused with the reason.
+        let e = seed
+            .parse_text("18446744073709551616")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("0..=18446744073709551615"), "{e}");
+        let e = seed.parse_text("1e17").unwrap_err().to_string();
+        assert!(e.contains("in digits"), "{e}");
+    }
 
     const SPECS: &[ParamSpec] = &[
         ParamSpec {

@@ -1386,5 +1386,8 @@ fn a_negative_weight_is_why_the_ground_share_is_missing() {
         "4",
         "--json",
     ]);
-    assert!(v["ground_unknown"].is_null() && v["ground_energy"].is_number(), "{v}");
+    assert!(
+        v["ground_unknown"].is_null() && v["ground_energy"].is_number(),
+        "{v}"
+    );
 }
