@@ -257,6 +257,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
         _ => Path::new("."),
     };
     let tmp = temporary_beside(dir, name, COUNTER.fetch_add(1, Ordering::Relaxed));
+    // Removed by the signal handler if the process is interrupted meanwhile.
+    let _pending = interrupted::Pending::new(&tmp);
     let result = (|| -> std::io::Result<()> {
         let mut f = fs::File::create(&tmp)?;
         f.write_all(bytes)?;
@@ -268,6 +270,92 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
         return Err(FileError::new(path, FileProblem::Write(e)));
     }
     Ok(())
+}
+
+/// Temporary files being written, removed when the process is interrupted (SIGINT, SIGTERM,
+/// SIGHUP): each interrupted write once left a hidden `.NAME.tmp-PID-K` beside its target. The
+/// handler may only do async-signal-safe things, so the paths wait in a fixed array of atomic
+/// pointers to C strings; it unlinks them and exits as the signal would have.
+pub mod interrupted {
+    use std::ffi::{CString, c_char};
+    use std::path::Path;
+    use std::sync::atomic::{AtomicPtr, Ordering};
+
+    /// Writes in flight at once that are cleaned up (more are written, just not cleaned).
+    const SLOTS: usize = 16;
+    static PENDING: [AtomicPtr<c_char>; SLOTS] =
+        [const { AtomicPtr::new(std::ptr::null_mut()) }; SLOTS];
+
+    /// A temporary file registered for removal while it lives.
+    pub struct Pending(Option<usize>);
+
+    impl Pending {
+        /// Registers `path` (when a slot is free).
+        pub fn new(path: &Path) -> Self {
+            #[cfg(unix)]
+            {
+                use std::os::unix::ffi::OsStrExt;
+                let Ok(c) = CString::new(path.as_os_str().as_bytes()) else {
+                    return Pending(None);
+                };
+                let raw = c.into_raw();
+                for (k, slot) in PENDING.iter().enumerate() {
+                    if slot
+                        .compare_exchange(
+                            std::ptr::null_mut(),
+                            raw,
+                            Ordering::SeqCst,
+                            Ordering::SeqCst,
+                        )
+                        .is_ok()
+                    {
+                        return Pending(Some(k));
+                    }
+                }
+                // SAFETY: `raw` came from `into_raw` above and was stored nowhere.
+                drop(unsafe { CString::from_raw(raw) });
+            }
+            #[cfg(not(unix))]
+            let _ = path;
+            Pending(None)
+        }
+    }
+
+    impl Drop for Pending {
+        fn drop(&mut self) {
+            if let Some(k) = self.0 {
+                let raw = PENDING[k].swap(std::ptr::null_mut(), Ordering::SeqCst);
+                if !raw.is_null() {
+                    // SAFETY: only `Pending::new` stores pointers, each from `into_raw`, and
+                    // the swap took this one out for good.
+                    drop(unsafe { CString::from_raw(raw) });
+                }
+            }
+        }
+    }
+
+    /// Installs the handlers (the command line's `main` calls this once).
+    pub fn remove_on_interrupt() {
+        #[cfg(unix)]
+        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            // SAFETY: the action only loads atomics and calls unlink and _exit, which are
+            // async-signal-safe.
+            let _ = unsafe { signal_hook_registry::register(signal, move || on_signal(signal)) };
+        }
+    }
+
+    #[cfg(unix)]
+    fn on_signal(signal: libc::c_int) {
+        for slot in &PENDING {
+            let raw = slot.load(Ordering::SeqCst);
+            if !raw.is_null() {
+                // SAFETY: a registered path is a valid C string until its `Pending` drops.
+                unsafe { libc::unlink(raw) };
+            }
+        }
+        // SAFETY: ends the process at once, as the signal's default action would.
+        unsafe { libc::_exit(128 + signal) };
+    }
 }
 
 /// Links followed at most (the kernel's own limit is 40).

@@ -2,5 +2,7 @@
 //! (see `cli`).
 
 fn main() {
+    // An interrupted write leaves no temporary file behind.
+    qubo_workbench::io::interrupted::remove_on_interrupt();
     std::process::exit(qubo_workbench::cli::run(std::env::args_os()));
 }

@@ -1391,3 +1391,57 @@ fn a_negative_weight_is_why_the_ground_share_is_missing() {
         "{v}"
     );
 }
+
+/// An interrupted write leaves no hidden temporary file (probe round 4, D11): the temporary
+/// file of `-o` is removed when the process is stopped by SIGTERM while writing it.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_write_leaves_no_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("v.coo");
+    let mut caught = false;
+    for size in ["1000000", "3000000"] {
+        let mut child = bin()
+            .args([
+                "generate",
+                "random-qubo",
+                "--size",
+                size,
+                "--degree",
+                "8",
+                "-o",
+            ])
+            .arg(&target)
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        while child.try_wait().unwrap().is_none() {
+            let writing = std::fs::read_dir(dir.path())
+                .unwrap()
+                .any(|e| e.unwrap().file_name().to_string_lossy().contains(".tmp"));
+            if writing {
+                // SIGTERM, as `kill` sends it.
+                let _ = std::process::Command::new("kill")
+                    .arg(child.id().to_string())
+                    .status();
+                caught = true;
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+        let status = child.wait().unwrap();
+        // The write may have ended before the signal landed: then try a larger one.
+        caught &= !status.success();
+        if caught {
+            assert_eq!(status.code(), Some(143), "the handler's exit: {status:?}");
+            let left: Vec<String> = std::fs::read_dir(dir.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            assert!(left.iter().all(|n| !n.contains(".tmp")), "{left:?}");
+            break;
+        }
+        let _ = std::fs::remove_file(&target);
+    }
+    assert!(caught, "the write was never seen in progress");
+}
