@@ -985,6 +985,35 @@ mod tests {
     }
 
     #[test]
+    fn fixed_lines_are_checked_where_they_are_written() {
+        let seed = include_str!("../../../puzzles/edge-matching/seed-article-4x4.txt");
+        for (lines, says) in [
+            (
+                "fixed 1 1 1 0\nfixed 1 1 1 0\n",
+                "t:2: fixed: piece 1 is fixed already (line 1)",
+            ),
+            (
+                "fixed 1 1 1 300\n",
+                "t:1: fixed: rotation 300: rotations are 0 to 3",
+            ),
+            (
+                "fixed 17 1 1 0\n",
+                "t:1: fixed: there is no piece 17 (pieces are 1 to 16)",
+            ),
+            (
+                "fixed 2 1 1 0\nfixed 1 1 1 0\n",
+                "t:2: fixed: row 1, column 1 is held already",
+            ),
+        ] {
+            let text = format!("{lines}{seed}");
+            let e = parse(&text, "t", &ParseHints::default())
+                .unwrap_err()
+                .to_string();
+            assert!(e.starts_with(says), "{e}");
+        }
+    }
+
+    #[test]
     fn piece_numbers_that_are_not_a_permutation_are_refused() {
         let p = EdgeMatching::blank(2, 2).unwrap();
         assert!(p.clone().with_numbers(vec![1, 2, 2, 4]).is_err());

@@ -159,10 +159,26 @@ pub fn parse(text: &str, origin: &str, hints: &ParseHints) -> Result<EdgeMatchin
         return Err(PuzzleError::parse(origin, "no pieces found"));
     }
     // `fixed PIECE …` counts list lines from 1, or names an id when the pieces carry ids.
-    let mut fixed = Vec::new();
+    // Each line is checked here, so its errors name it (and the value as written).
+    let mut fixed: Vec<Fixed> = Vec::new();
+    let mut fixed_at: Vec<usize> = Vec::new();
     for (line_no, piece, row, col, rotation) in fixed_lines {
-        let rotation = u8::try_from(rotation).unwrap_or(u8::MAX);
+        if rotation > 3 {
+            return Err(at(
+                line_no,
+                format!("fixed: rotation {rotation}: rotations are 0 to 3 quarter turns"),
+            ));
+        }
         let number = if ids.is_empty() {
+            if piece == 0 || piece > pieces.len() {
+                return Err(at(
+                    line_no,
+                    format!(
+                        "fixed: there is no piece {piece} (pieces are 1 to {})",
+                        pieces.len()
+                    ),
+                ));
+            }
             piece
         } else {
             ids.iter()
@@ -170,9 +186,24 @@ pub fn parse(text: &str, origin: &str, hints: &ParseHints) -> Result<EdgeMatchin
                 .map(|k| k + 1)
                 .ok_or_else(|| at(line_no, format!("fixed: no piece has id {piece}")))?
         };
-        fixed.push(
-            from_one_based(number, row, col, rotation).map_err(|e| at(line_no, e.to_string()))?,
-        );
+        let f = from_one_based(number, row, col, rotation as u8)
+            .map_err(|e| at(line_no, e.to_string()))?;
+        if let Some(k) = fixed
+            .iter()
+            .position(|g| g.piece == f.piece || (g.row, g.col) == (f.row, f.col))
+        {
+            let what = if fixed[k].piece == f.piece {
+                format!("piece {piece} is fixed")
+            } else {
+                format!("row {row}, column {col} is held")
+            };
+            return Err(at(
+                line_no,
+                format!("fixed: {what} already (line {})", fixed_at[k]),
+            ));
+        }
+        fixed.push(f);
+        fixed_at.push(line_no);
     }
     let n = pieces.len();
     let (rows, cols) = match (hints.rows, hints.cols, size) {
