@@ -198,7 +198,7 @@ const GENERATOR_PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "givens",
         ty: ParamType::Int { min: 0, max: 256 },
-        default: ParamDefault::Int(28),
+        default: ParamDefault::Auto("by size: 6 for 4×4, 28 for 9×9, 120 for 16×16"),
         help: "number of givens (the solution stays unique); with a difficulty band, the \
                fewest givens the band's digging may leave",
         alias: None,
@@ -216,6 +216,16 @@ const GENERATOR_PARAMS: &[ParamSpec] = &[
     },
     ParamSpec::seed(ParamDefault::Int(1), "the same seed gives the same puzzle"),
 ];
+
+/// The givens a generated puzzle of `size` keeps when none are asked for: a default that fits
+/// every size (28 of a 4×4's 16 cells was refused, and a 16×16 with 28 could not be made).
+pub fn default_givens(size: usize) -> usize {
+    match size {
+        4 => 6,
+        16 => 120,
+        _ => 28,
+    }
+}
 
 /// Reads a validated whole-number parameter.
 fn int_param(values: &ParamValues, name: &str) -> u64 {
@@ -266,11 +276,12 @@ impl Puzzle for Sudoku {
     }
 
     fn generate(params: &ParamValues, control: &GenerateControl) -> Result<Self, PuzzleError> {
-        let (size, givens, seed) = (
-            int_param(params, "size") as usize,
-            int_param(params, "givens") as usize,
-            int_param(params, "seed"),
-        );
+        let size = int_param(params, "size") as usize;
+        let givens = match params.get("givens").and_then(|v| v.as_u64()) {
+            Some(g) => g as usize,
+            None => default_givens(size),
+        };
+        let seed = int_param(params, "seed");
         match params
             .get("difficulty")
             .and_then(|v| v.as_str())
@@ -416,6 +427,24 @@ impl Puzzle for Sudoku {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_givens_follow_the_size() {
+        // `generate sudoku --size 4` failed on its own default of 28 givens.
+        let params = crate::params::validate(
+            GENERATOR_PARAMS,
+            &serde_json::json!({"size": 4})
+                .as_object()
+                .unwrap()
+                .clone()
+                .into_iter()
+                .collect(),
+        )
+        .unwrap();
+        let p = Sudoku::generate(&params, &GenerateControl::new()).unwrap();
+        assert_eq!((p.side(), p.num_givens()), (4, default_givens(4)));
+        assert!(default_givens(16) > 28 && default_givens(16) <= 256);
+    }
 
     #[test]
     fn parses_lines_headers_crlf_and_solution_fields() {
