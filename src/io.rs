@@ -117,8 +117,10 @@ pub fn read_text_limited(path: &Path, limit: u64) -> Result<String, FileError> {
             offset: e.utf8_error().valid_up_to(),
         })
     })?;
+    // Byte-order marks at the start, however many (a file written twice over has two): they
+    // are invisible, so a reader that kept one would count a character nobody can see.
     Ok(match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_string(),
+        Some(rest) => rest.trim_start_matches('\u{feff}').to_string(),
         None => text,
     })
 }
@@ -389,6 +391,24 @@ fn follow_links(path: &Path) -> Result<PathBuf, FileError> {
     Err(FileError::new(path, FileProblem::LinkLoop))
 }
 
+/// `text` with its control characters escaped (`\u{1b}`, `\n`): what is printed of text taken
+/// from a server's reply or a file, so an escape sequence or a line break in it can neither
+/// recolour the terminal nor forge a line of output.
+pub fn printable(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -506,23 +526,8 @@ mod tests {
         let text = "é".repeat(40_000);
         fs::write(&p, format!("\u{feff}{text}")).unwrap();
         assert_eq!(read_text_limited(&p, 1 << 20).unwrap(), text);
+        // Two marks (a file written twice over): both go.
+        fs::write(&p, "\u{feff}\u{feff}1.3").unwrap();
+        assert_eq!(read_text_limited(&p, 1 << 20).unwrap(), "1.3");
     }
-}
-
-/// `text` with its control characters escaped (`\u{1b}`, `\n`): what is printed of text taken
-/// from a server's reply or a file, so an escape sequence or a line break in it can neither
-/// recolour the terminal nor forge a line of output.
-pub fn printable(text: &str) -> String {
-    if !text.chars().any(char::is_control) {
-        return text.to_string();
-    }
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
 }

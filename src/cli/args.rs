@@ -600,7 +600,7 @@ pub(super) fn pick(
     let count = puzzles.len();
     if index == 0 || index > count {
         return Err(usage(format!(
-            "--index {index}: {} holds {count} puzzle(s)",
+            "--index {index}: {} holds {count} puzzle(s), numbered from 1 (--index 1 to {count})",
             path.display()
         )));
     }

@@ -18,9 +18,14 @@ pub fn parse_lines(text: &str, origin: &str) -> Result<Vec<Located<Sudoku>>, Puz
                 line: Some(k + 1),
                 puzzle: s,
             }),
-            Err(_) if k == 0 && !puzzle_field.chars().any(|c| c == '.' || c.is_ascii_digit()) => {
-                // A header such as "Sudoku,solution".
-            }
+            // A header such as "Sudoku,solution" or "puzzle1234,solution": no grid symbol
+            // at all, or a letter no grid uses (16×16 grids write A–G).
+            Err(_)
+                if k == 0
+                    && (!puzzle_field.chars().any(|c| c == '.' || c.is_ascii_digit())
+                        || puzzle_field
+                            .chars()
+                            .any(|c| c.is_ascii_alphabetic() && c.to_ascii_lowercase() > 'g')) => {}
             Err(e) => {
                 return Err(PuzzleError::parse(
                     format!("{origin}:{}", k + 1),
@@ -33,4 +38,20 @@ pub fn parse_lines(text: &str, origin: &str) -> Result<Vec<Located<Sudoku>>, Puz
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_header_line_with_digits_in_its_name_is_skipped() {
+        let grid = "1.3...1.2.......";
+        let text = format!("puzzle1234,solution\n{grid},\n");
+        let found = parse_lines(&text, "t").unwrap();
+        assert_eq!((found.len(), found[0].line), (1, Some(2)));
+        // A first line that is a broken grid is still an error, named.
+        let e = parse_lines("1.3..\n", "t").unwrap_err().to_string();
+        assert!(e.starts_with("t:1:"), "{e}");
+    }
 }
