@@ -527,6 +527,16 @@ impl Puzzle for Numberlink {
         // Two pairs' endpoints next to each other are fine; what cannot work is a pair whose
         // endpoint is walled in by other endpoints.
         let mut out = Vec::new();
+        // Under fill every cell must lie on a path: with no pairs there is none to lie on.
+        if self.rule == Rule::Fill && self.num_pairs() == 0 && !self.endpoints.is_empty() {
+            out.push(Violation {
+                constraint: "fill".into(),
+                detail: format!(
+                    "every cell must lie on a path, but the {}×{} grid has no pairs",
+                    self.width, self.height
+                ),
+            });
+        }
         for i in 0..self.endpoints.len() {
             let k = self.endpoints[i];
             if k == 0 {
@@ -765,6 +775,18 @@ impl From<Numberlink> for NumberlinkFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fill_grid_without_pairs_is_a_conflict_before_sampling() {
+        // `1 1` / `.`: `check` found no solution, yet `solve` sampled it.
+        let p = &parse("1 1\n.\n", "t").unwrap()[0];
+        let c = p.conflicts();
+        assert_eq!(c.len(), 1, "{c:?}");
+        assert!(c[0].detail.contains("has no pairs"), "{c:?}");
+        // Under no-fill an empty grid is solved by leaving it empty.
+        let p = &parse("rule no-fill\n1 1\n.\n", "t").unwrap()[0];
+        assert!(p.conflicts().is_empty());
+    }
 
     #[test]
     fn the_corpus_forms_read_as_they_are() {
