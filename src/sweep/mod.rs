@@ -173,6 +173,10 @@ pub enum SweepError {
         /// The value.
         value: f64,
     },
+    /// A range that would measure one value several times, ignore an end, or use weights
+    /// below f64's normal range.
+    #[error("{0}")]
+    Range(String),
     /// A point's sampling failed.
     #[error(transparent)]
     Solve(#[from] SolveError),
@@ -203,6 +207,24 @@ pub fn values(from: f64, to: f64, steps: usize) -> Result<Vec<f64>, SweepError> 
         if !v.is_finite() {
             return Err(SweepError::NotFinite { name, value: v });
         }
+        if v != 0.0 && v.abs() < f64::MIN_POSITIVE {
+            return Err(SweepError::Range(format!(
+                "the {name} value of the sweep, {v:e}, is below f64's normal range: weights \
+                 that small are indistinguishable from 0"
+            )));
+        }
+    }
+    if steps >= 2 && from == to {
+        return Err(SweepError::Range(format!(
+            "the sweep runs from {from} to {to}: {steps} steps would measure one value {steps} \
+             times (widen the range, or sweep 1 step)"
+        )));
+    }
+    if steps == 1 && from != to {
+        return Err(SweepError::Range(format!(
+            "one step measures only the first value, {from}; the last, {to}, would be \
+             ignored (give 2 or more steps, or the same value twice)"
+        )));
     }
     Ok(match steps {
         1 => vec![from],
@@ -545,7 +567,16 @@ mod tests {
     #[test]
     fn values_span_the_range() {
         assert_eq!(values(0.0, 4.0, 5), Ok(vec![0.0, 1.0, 2.0, 3.0, 4.0]));
-        assert_eq!(values(2.0, 9.0, 1), Ok(vec![2.0]));
+        assert_eq!(values(2.0, 2.0, 1), Ok(vec![2.0]));
+        // Degenerate ranges are refused rather than run (five identical points; an ignored
+        // end; subnormal weights printed as 300-digit decimals).
+        assert!(matches!(values(1.0, 1.0, 5), Err(SweepError::Range(_))));
+        assert!(matches!(values(2.0, 9.0, 1), Err(SweepError::Range(_))));
+        assert!(matches!(
+            values(1e-320, 1e-310, 3),
+            Err(SweepError::Range(_))
+        ));
+        assert_eq!(values(0.0, 1.0, 2), Ok(vec![0.0, 1.0]));
         assert_eq!(values(0.0, 1.0, 0), Err(SweepError::Steps(0)));
         assert_eq!(
             values(0.0, 1.0, 100_000_000_000),
