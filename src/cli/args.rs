@@ -479,15 +479,15 @@ pub struct SweepArgs {
     /// A second weight: every pair of values is a point (a heatmap with --plot).
     #[arg(long)]
     pub weight2: Option<String>,
-    /// First value of the second weight.
-    #[arg(long, allow_negative_numbers = true, requires = "weight2")]
+    /// First value of the second weight (with --weight2).
+    #[arg(long, allow_negative_numbers = true)]
     pub from2: Option<f64>,
-    /// Last value of the second weight.
-    #[arg(long, allow_negative_numbers = true, requires = "weight2")]
+    /// Last value of the second weight (with --weight2).
+    #[arg(long, allow_negative_numbers = true)]
     pub to2: Option<f64>,
-    /// Number of values of the second weight (1 to 1000).
-    #[arg(long, default_value_t = 5, requires = "weight2")]
-    pub steps2: usize,
+    /// Number of values of the second weight (1 to 1000; with --weight2) [default: 5]
+    #[arg(long)]
+    pub steps2: Option<usize>,
     /// Most runs per point, each with its own seed; the reads are pooled, and a point stops
     /// as soon as its answer is settled (see --ci-width, --budget-factor) (1 to 1000).
     #[arg(long, default_value_t = 8)]

@@ -164,7 +164,14 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
             a.from, a.to, a.steps
         ))
     })?;
+    // Checked here rather than by clap, whose refusal listed flags as if all were required.
+    let steps2 = a.steps2.unwrap_or(5);
     let values2 = match &a.weight2 {
+        None if a.from2.is_some() || a.to2.is_some() || a.steps2.is_some() => {
+            return Err(usage(
+                "--from2, --to2 and --steps2 describe a second weight: name it with --weight2",
+            ));
+        }
         None => None,
         Some(w2) => {
             crate::sweep::check_sweepable(&encoding, w2)
@@ -172,10 +179,9 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
             let (Some(from2), Some(to2)) = (a.from2, a.to2) else {
                 return Err(usage(format!("--weight2 {w2} needs --from2 and --to2")));
             };
-            Some(crate::sweep::values(from2, to2, a.steps2).map_err(|e| {
+            Some(crate::sweep::values(from2, to2, steps2).map_err(|e| {
                 usage(format!(
-                    "--from2 {from2} --to2 {to2} --steps2 {}: {e}",
-                    a.steps2
+                    "--from2 {from2} --to2 {to2} --steps2 {steps2}: {e}"
                 ))
             })?)
         }

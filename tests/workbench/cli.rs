@@ -1445,3 +1445,42 @@ fn an_interrupted_write_leaves_no_temporary_file() {
     }
     assert!(caught, "the write was never seen in progress");
 }
+
+/// Second-weight flags without --weight2 get one plain sentence, not clap's list of
+/// "required" flags (probe round 4, D33); a degenerate range is refused (D35).
+#[test]
+fn sweep_flags_that_cannot_work_are_refused_in_a_sentence() {
+    let p = puzzle("shidoku-6givens.txt");
+    let o = run(&[
+        "sweep",
+        p.to_str().unwrap(),
+        "--weight",
+        "hint",
+        "--from",
+        "0",
+        "--to",
+        "1",
+        "--steps2",
+        "3",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("name it with --weight2") && !stderr(&o).contains("Usage:"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&[
+        "sweep",
+        p.to_str().unwrap(),
+        "--weight",
+        "hint",
+        "--from",
+        "1",
+        "--to",
+        "1",
+        "--steps",
+        "5",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("one value 5 times"), "{}", stderr(&o));
+}
