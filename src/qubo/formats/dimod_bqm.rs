@@ -189,8 +189,15 @@ pub(super) fn check_prefix(bytes: &[u8]) -> Result<(), String> {
     if bytes.len() >= MAGIC.len() && &bytes[..MAGIC.len()] != MAGIC {
         return Err("not a DIMODBQM file (it must start with \"DIMODBQM\")".into());
     }
+    // Refused while still streaming: the figure is what has arrived so far (and parsing's
+    // copy of it), not the file's size, which the stream does not tell.
     crate::budget::check_memory(
-        || "reading the binary BQM file".to_string(),
+        || {
+            format!(
+                "reading the binary BQM file (over {} so far, with parsing's copy of it)",
+                crate::budget::human(bytes.len() as u64)
+            )
+        },
         (bytes.len() as u64).saturating_mul(2),
     )
     .map_err(|e| e.to_string())
