@@ -8,21 +8,27 @@ pub(super) fn parse_all(
     origin: &str,
     hints: &ParseHints,
 ) -> Result<Vec<Located<Minesweeper>>, PuzzleError> {
-    let first = text
+    let mut content = text
         .lines()
         .map(str::trim)
-        .find(|l| !l.is_empty() && !is_comment(l))
-        .ok_or_else(|| {
-            PuzzleError::parse(
-                origin,
-                "the file holds no board (only blank or comment lines)",
-            )
-        })?;
+        .filter(|l| !l.is_empty() && !is_comment(l));
+    let first = content.next().ok_or_else(|| {
+        PuzzleError::parse(
+            origin,
+            "the file holds no board (only blank or comment lines)",
+        )
+    })?;
     let tokens: Vec<&str> = first.split_whitespace().collect();
     let numeric = |t: &&str| t.parse::<usize>().is_ok();
     let hex_pair =
         |t: &&str| t.len() == 2 && t.starts_with('0') && u8::from_str_radix(t, 16).is_ok();
-    if tokens.len() > 1 && tokens.iter().all(hex_pair) {
+    // A hex board's second row is hex pairs too; `03 03 01` over `###` is our header with
+    // leading zeros.
+    let second_is_hex = content.next().is_none_or(|l| {
+        let row: Vec<&str> = l.split_whitespace().collect();
+        row.len() == tokens.len() && row.iter().all(hex_pair)
+    });
+    if tokens.len() > 1 && tokens.iter().all(hex_pair) && second_is_hex {
         return Ok(vec![Located {
             line: None,
             puzzle: parse_hex_board(text, origin)?,
@@ -341,4 +347,18 @@ pub(super) fn parse_spaced(
     })?;
     Minesweeper::new(width.unwrap_or(0), height, mines, cells, None)
         .map_err(|e| PuzzleError::parse(origin, e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_header_with_leading_zeros_is_ours_not_a_hex_board() {
+        let board = parse_all("03 03 01\n###\n#1#\n###\n", "m", &ParseHints::default()).unwrap();
+        assert_eq!((board[0].puzzle.width(), board[0].puzzle.height()), (3, 3));
+        // A real hex board still reads as one.
+        let hex = parse_all("00 01 0F\n00 01 01\n", "h", &ParseHints::default()).unwrap();
+        assert_eq!(hex[0].puzzle.width(), 3);
+    }
 }
