@@ -614,10 +614,18 @@ pub(super) fn weights_for(
     flags: &[String],
 ) -> Result<Weights, Failure> {
     let mut w = encoding.default_weights();
+    let mut set: Vec<(&str, &str)> = Vec::new();
     for flag in flags {
         let (name, value) = flag
             .split_once('=')
             .ok_or_else(|| usage(format!("{flag_name} {flag}: expected NAME=VALUE")))?;
+        if let Some((_, first)) = set.iter().find(|(n, _)| *n == name) {
+            return Err(usage(format!(
+                "{flag_name} {flag}: weight '{name}' is already set ({name}={first}); give each \
+                 weight once"
+            )));
+        }
+        set.push((name, value));
         if !encoding.weight_names().contains(&name) {
             return Err(usage(format!(
                 "{flag_name} {flag}: unknown weight '{name}' (this model's weights: {})",

@@ -184,6 +184,13 @@ fn gui(a: GuiArgs) -> Result<i32, Failure> {
             Ok((name.trim().to_string(), from, to, steps))
         })
         .collect::<Result<_, Failure>>()?;
+    if let [(a, ..), (b, ..)] = sweep.as_slice()
+        && a == b
+    {
+        return Err(usage(format!(
+            "--sweep: weight '{a}' twice; a grid sweeps two different weights"
+        )));
+    }
     let start = match sampler {
         None if params.is_empty() => None,
         None => {

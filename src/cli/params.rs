@@ -156,6 +156,15 @@ impl ParamFlags {
                     crate::params::shown_within(as_written, 48)
                 ))
             })?;
+            // Given twice (a flag and --param, or --param twice) with different values: which
+            // one wins would be an accident of order.
+            if let Some(first) = out.get(spec.name).filter(|v| **v != value) {
+                return Err(usage(format!(
+                    "{}: {} is already {first} (give it once)",
+                    crate::params::shown_within(as_written, 48),
+                    spec.name
+                )));
+            }
             out.insert(spec.name.to_string(), value);
         }
         Ok((out, skipped))

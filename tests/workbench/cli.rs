@@ -1484,3 +1484,62 @@ fn sweep_flags_that_cannot_work_are_refused_in_a_sentence() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("one value 5 times"), "{}", stderr(&o));
 }
+
+/// Values given twice that disagree are refused, not resolved by order (probe round 4, D19).
+#[test]
+fn conflicting_values_are_refused_not_resolved_silently() {
+    let shidoku = puzzle("shidoku-6givens.txt");
+    let p = shidoku.to_str().unwrap();
+    let refused = |args: &[&str], says: &str| {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    };
+    refused(
+        &[
+            "solve",
+            p,
+            "--sampler",
+            "sa",
+            "--param",
+            "num_reads=5",
+            "--num-reads",
+            "6",
+        ],
+        "num_reads is already",
+    );
+    refused(
+        &["solve", p, "--weight", "hint=1", "--weight", "hint=2"],
+        "weight 'hint' is already set",
+    );
+    refused(
+        &["generate", "sudoku", "--param", "size=9", "--size", "4"],
+        "size is already 4",
+    );
+    refused(
+        &["gui", p, "--sweep", "hint=0:1:2", "--sweep", "hint=0:1:2"],
+        "weight 'hint' twice",
+    );
+    // The same value twice is no conflict.
+    let o = run(&[
+        "solve",
+        p,
+        "--sampler",
+        "sa",
+        "--param",
+        "num_reads=5",
+        "--num-reads",
+        "5",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Minesweeper's header gives the mines: a different --mines is refused.
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("m.txt");
+    std::fs::write(&board, "3 3 1\n###\n#1#\n###\n").unwrap();
+    let o = run(&["check", board.to_str().unwrap(), "--mines", "5"]);
+    assert!(
+        !o.status.success() && stderr(&o).contains("--mines says 5"),
+        "{}",
+        stderr(&o)
+    );
+}

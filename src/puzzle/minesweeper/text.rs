@@ -62,7 +62,7 @@ pub(super) fn is_comment(line: &str) -> bool {
 pub(super) fn parse_ours(
     text: &str,
     origin: &str,
-    _hints: &ParseHints,
+    hints: &ParseHints,
 ) -> Result<Minesweeper, PuzzleError> {
     let mut lines = text
         .lines()
@@ -84,6 +84,13 @@ pub(super) fn parse_ours(
         return Err(PuzzleError::parse(at(hl), "expected `WIDTH HEIGHT MINES`"));
     };
     check_sides(width, height).map_err(|e| PuzzleError::parse(at(hl), e))?;
+    // The header gives the mine count: a different --mines would be dropped without a word.
+    if let Some(m) = hints.mines.filter(|&m| m != mines) {
+        return Err(PuzzleError::parse(
+            at(hl),
+            format!("the header says {mines} mines, but --mines says {m}: give one count"),
+        ));
+    }
     let mut cells = Vec::with_capacity(width * height);
     for _ in 0..height {
         let (ln, row) = lines.next().ok_or_else(|| {
