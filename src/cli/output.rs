@@ -128,6 +128,11 @@ pub(super) enum Output {
 /// of sampling: its extension names a format of its kind, its folder exists, and it is not one
 /// of the `inputs` (so `encode x.txt -o x.txt` cannot overwrite its own input). The messages
 /// name the flag.
+/// Bytes a file name may have on the usual file systems (ext4, xfs, btrfs, tmpfs).
+const MAX_FILE_NAME_BYTES: usize = 255;
+/// What the temporary name adds to it: a dot, `.tmp-`, a process id and a counter.
+const TEMPORARY_NAME_EXTRA: usize = 30;
+
 pub(super) fn check_output(
     flag: &str,
     path: &Path,
@@ -158,8 +163,24 @@ pub(super) fn check_output(
             "{flag} {shown}: unknown format; use the extension {expected}"
         )));
     }
-    if path.file_name().is_none() || path.is_dir() {
+    if path.is_dir() {
+        return Err(usage(format!(
+            "{flag} {shown}: a folder has that name; choose another"
+        )));
+    }
+    if path.file_name().is_none() {
         return Err(usage(format!("{flag} {shown}: not a file name")));
+    }
+    // The temporary file written beside it (`.NAME.tmp-PID-K`) must fit the file system's
+    // name limit too, or the write fails only after the sampling.
+    let name_bytes = path.file_name().map_or(0, |n| n.len());
+    if name_bytes + TEMPORARY_NAME_EXTRA > MAX_FILE_NAME_BYTES {
+        return Err(usage(format!(
+            "{flag} {shown}: the file name is {name_bytes} bytes; at most {} fit (the file \
+             system takes {MAX_FILE_NAME_BYTES}, and the file is written through a temporary \
+             name beside it)",
+            MAX_FILE_NAME_BYTES - TEMPORARY_NAME_EXTRA
+        )));
     }
     let folder = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -212,6 +233,10 @@ pub(super) fn check_outputs(
             None => vec![path.to_path_buf()],
         };
         for name in names {
+            // Each numbered name is a file name of its own (its length, a folder in its way).
+            if numbers.is_some() {
+                check_output(flag, &name, what, inputs)?;
+            }
             let Some(at) = identity(&name) else { continue };
             if inputs_at.contains(&at) {
                 return Err(usage(format!(

@@ -60,6 +60,25 @@ pub(super) fn solve(a: SolveArgs) -> Result<i32, Failure> {
     for p in &puzzles {
         refuse_conflicts(&p.puzzle, &p.origin)?;
     }
+    // So are pictures the chosen scale cannot make (their sizes are known now): a PNG of
+    // 144000×92000 pixels was refused only after the sampling.
+    let picture_size = a.pictures.image.export_options().map_err(usage)?;
+    for p in &puzzles {
+        let pictures = [
+            (&a.render, "--render", p.puzzle.draw(None)),
+            (
+                &a.histogram,
+                "--histogram",
+                crate::render::chart::BarChart::default().drawing(),
+            ),
+        ];
+        for (out, flag, drawing) in pictures {
+            if let Some(out) = out {
+                crate::render::image::check_export(&drawing, out, &picture_size)
+                    .map_err(|e| usage(format!("{flag} {}: {e}", out.display())))?;
+            }
+        }
+    }
     if let Some(method) = a.method {
         for p in &puzzles {
             if !p.puzzle.kind().has_probabilities() {

@@ -227,8 +227,8 @@ fn stroke_style(s: &Stroke, scale: f32) -> tiny_skia::Stroke {
     }
 }
 
-/// Renders the drawing at `px_per_unit` pixels per puzzle unit.
-pub fn to_pixmap(d: &Drawing, px_per_unit: f32) -> Result<Pixmap, ImageError> {
+/// The pixel size a drawing renders to at `px_per_unit`, or why it cannot.
+fn raster_size(d: &Drawing, px_per_unit: f32) -> Result<(u32, u32), ImageError> {
     // A hair under the exact size before rounding up, so a width asked for in pixels is met
     // exactly despite rounding in px_per_unit.
     let w = (d.width * px_per_unit - 1e-3).ceil();
@@ -239,7 +239,25 @@ pub fn to_pixmap(d: &Drawing, px_per_unit: f32) -> Result<Pixmap, ImageError> {
             height: h,
         });
     }
-    let (width, height) = (w as u32, h as u32);
+    Ok((w as u32, h as u32))
+}
+
+/// Whether `drawing` can be exported to `path` at `options` (a PNG's size in range): asked
+/// before a long run whose picture is known up front, so the run is not lost to a bad scale.
+pub fn check_export(
+    drawing: &Drawing,
+    path: &Path,
+    options: &ExportOptions,
+) -> Result<(), ImageError> {
+    if ImageFormat::from_path(path) == Some(ImageFormat::Png) {
+        raster_size(drawing, options.size.px_per_unit(drawing))?;
+    }
+    Ok(())
+}
+
+/// Renders the drawing at `px_per_unit` pixels per puzzle unit.
+pub fn to_pixmap(d: &Drawing, px_per_unit: f32) -> Result<Pixmap, ImageError> {
+    let (width, height) = raster_size(d, px_per_unit)?;
     // The pixels and, about as large at worst, the encoded file.
     crate::budget::check_memory(
         || format!("an image of {width}×{height} pixels"),

@@ -1543,3 +1543,58 @@ fn conflicting_values_are_refused_not_resolved_silently() {
         stderr(&o)
     );
 }
+
+/// Output problems known before sampling are refused before it (probe round 4, D23): a
+/// numbered name a folder stands in, a name too long for its temporary twin, a PNG too large
+/// for the scale.
+#[test]
+fn output_problems_are_refused_before_sampling() {
+    let dir = tempfile::tempdir().unwrap();
+    let two = dir.path().join("two.txt");
+    let one = std::fs::read_to_string(puzzle("shidoku-6givens.txt")).unwrap();
+    std::fs::write(&two, format!("{one}{one}")).unwrap();
+    std::fs::create_dir(dir.path().join("r-1.svg")).unwrap();
+    let refused = |args: &[&str], says: &str| {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "nothing was sampled");
+    };
+    let t = two.to_str().unwrap();
+    let render = dir.path().join("r.svg");
+    refused(
+        &[
+            "solve",
+            t,
+            "--sampler",
+            "sa",
+            "--render",
+            render.to_str().unwrap(),
+        ],
+        "r-1.svg: a folder has that name",
+    );
+    let long = dir.path().join(format!("{}.svg", "x".repeat(240)));
+    refused(
+        &[
+            "solve",
+            t,
+            "--sampler",
+            "sa",
+            "--render",
+            long.to_str().unwrap(),
+        ],
+        "the file name is 244 bytes",
+    );
+    let png = dir.path().join("h.png");
+    refused(
+        &[
+            "solve",
+            t,
+            "--histogram",
+            png.to_str().unwrap(),
+            "--scale",
+            "100",
+        ],
+        "pixels is out of range",
+    );
+}
