@@ -134,6 +134,17 @@ impl Http {
                 "{method} {url}: no reply within {:.1} s",
                 self.timeout.as_secs_f64()
             ))
+        } else if url.starts_with("https://")
+            && ["unexpected end of file", "tls", "handshake", "certificate"]
+                .iter()
+                .any(|k| why.to_ascii_lowercase().contains(k))
+        {
+            // A plain-HTTP port answered an https:// endpoint (or TLS failed): say so, rather
+            // than only "unexpected end of file".
+            RemoteError::Network(format!(
+                "{method} {url}: {why} (the TLS connection failed: is the server at this \
+                 address speaking HTTPS, and is its certificate valid?)"
+            ))
         } else {
             RemoteError::Network(format!("{method} {url}: {why}"))
         }

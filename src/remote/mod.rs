@@ -175,7 +175,19 @@ pub fn check_endpoint(url: &str) -> Result<(), RemoteError> {
         (Some(a), Some(b)) if a + 3 < b => format!("{}…{}", &url[..a + 3], &url[b..]),
         _ => url.to_string(),
     };
+    // Nor is a query (it may hold a secret): only the part before it is shown.
+    let shown = crate::io::printable(shown.split(['?', '#']).next().unwrap_or(""));
     let bad = |why: &str| Err(RemoteError::Config(format!("endpoint {shown}: {why}")));
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return bad("holds spaces or control characters (a stray space when it was pasted?)");
+    }
+    // Request paths are appended to the endpoint: a query or fragment would end up inside
+    // every request's path.
+    if url.contains(['?', '#']) {
+        return bad(
+            "an endpoint is a base URL without a query or fragment; give the token separately",
+        );
+    }
     let lower = url.trim().to_ascii_lowercase();
     let (https, rest) = match (
         lower.strip_prefix("https://"),
@@ -251,6 +263,22 @@ mod tests {
         assert!(e.to_string().contains("in the clear"), "{e}");
         assert!(check_endpoint("http://127.0.0.1.evil.com/").is_err());
         assert!(check_endpoint("ftp://x/").is_err());
+    }
+
+    #[test]
+    fn endpoints_with_a_query_a_fragment_or_spaces_are_refused_without_echoing_them() {
+        for url in [
+            "http://127.0.0.1:8123/sapi/v2/?token=abc",
+            "https://host/sapi/#frag",
+            " https://host/sapi/",
+        ] {
+            let e = check_endpoint(url).unwrap_err().to_string();
+            assert!(!e.contains("token=abc"), "{e}");
+            assert!(
+                e.contains("without a query or fragment") || e.contains("spaces"),
+                "{e}"
+            );
+        }
     }
 
     #[test]
