@@ -777,6 +777,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn number_forms_name_what_is_wrong() {
+        let e = parse("4294967296 0 4294967296\n2 0 2\n", "t")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("t:1: expected whole numbers from 0"), "{e}");
+        let e = parse("SIZE 3X2X1\nLINE_NUM 1\nLINE# (0,0,1) (2,0,1)\n", "q")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("q:3: a LINE# line without its name"), "{e}");
+    }
+
+    #[test]
     fn a_fill_grid_without_pairs_is_a_conflict_before_sampling() {
         // `1 1` / `.`: `check` found no solution, yet `solve` sampled it.
         let p = &parse("1 1\n.\n", "t").unwrap()[0];

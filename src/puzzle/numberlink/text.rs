@@ -38,7 +38,9 @@ pub(super) fn parse_located(
     if header || first == "rule no-fill" || first == "rule fill" {
         return parse_headed(&content, origin);
     }
-    if tokens.len() > 1 && tokens.iter().all(|t| t.parse::<u32>().is_ok()) {
+    // Whole numbers of any size mean the number form (one above u32 is then refused there,
+    // rather than the row being read as letters).
+    if tokens.len() > 1 && tokens.iter().all(|t| t.bytes().all(|b| b.is_ascii_digit())) {
         return Ok(vec![single(parse_numbers(&content, origin)?)]);
     }
     Ok(vec![single(parse_letters(&content, origin)?)])
@@ -195,7 +197,10 @@ pub(super) fn parse_numbers(
             .map_err(|_| {
                 PuzzleError::parse(
                     format!("{origin}:{ln}"),
-                    "expected whole numbers (0 = empty)",
+                    format!(
+                        "expected whole numbers from 0 (empty) to {} (a pair's label)",
+                        u32::MAX
+                    ),
                 )
             })?;
         if *width.get_or_insert(values.len()) != values.len() {
@@ -271,6 +276,12 @@ pub(super) fn parse_adc(
             .ok_or_else(|| PuzzleError::parse(at(l), "expected `LINE#k (x,y,z) (x,y,z)`"))?;
         let (k, points) = rest.split_at(cut);
         let k = k.trim();
+        if k.is_empty() {
+            return Err(PuzzleError::parse(
+                at(l),
+                "a LINE# line without its name: expected `LINE#k (x,y,z) (x,y,z)`",
+            ));
+        }
         if names.iter().any(|n| n == k) {
             return Err(PuzzleError::parse(at(l), format!("LINE#{k} a second time")));
         }
