@@ -285,6 +285,7 @@ fn embed(a: EmbedArgs) -> Result<i32, Failure> {
             "variables": lengths.len(),
             "method": report.method,
             "cached": report.cached,
+            "cache_problem": report.cache_problem,
             "qubits": report.embedding.num_qubits(),
             "max_chain_length": report.embedding.max_chain_length(),
             "mean_chain_length": mean,
@@ -307,6 +308,9 @@ fn embed(a: EmbedArgs) -> Result<i32, Failure> {
             },
             report.embed_s
         );
+    }
+    if let Some(problem) = &report.cache_problem {
+        eprintln!("warning: {problem}");
     }
     Ok(0)
 }

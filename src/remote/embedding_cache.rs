@@ -128,13 +128,25 @@ pub fn clear(folder: &Path) -> Result<usize, String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
         Err(e) => return Err(format!("{}: {e}", folder.display())),
     };
+    // Every entry is tried (one that cannot go, a folder named *.json say, no longer stops
+    // the rest); the ones left are named.
     let mut removed = 0;
+    let mut left = Vec::new();
     for entry in entries.flatten() {
         let path = entry.path();
         if path.extension().is_some_and(|x| x == "json") {
-            std::fs::remove_file(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            removed += 1;
+            match std::fs::remove_file(&path) {
+                Ok(()) => removed += 1,
+                Err(e) => left.push(format!("{}: {e}", path.display())),
+            }
         }
+    }
+    if !left.is_empty() {
+        return Err(format!(
+            "removed {removed} entries, but not {}: {}",
+            left.len(),
+            left.join("; ")
+        ));
     }
     Ok(removed)
 }

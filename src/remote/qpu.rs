@@ -184,8 +184,19 @@ pub struct EmbedReport {
     pub method: String,
     /// Whether they came from the cache.
     pub cached: bool,
+    /// Why the chains found could not be kept in the cache (the next run searches again).
+    pub cache_problem: Option<String>,
     /// Seconds taken, connection included.
     pub embed_s: f64,
+}
+
+/// Chains found for a model: by which method, whether from the cache, and why they could not
+/// be kept there (a cache that cannot be written used to fail without a word).
+struct Found {
+    embedding: Embedding,
+    method: String,
+    cached: bool,
+    cache_problem: Option<String>,
 }
 
 /// The QPU sampler's settings.
@@ -270,7 +281,7 @@ impl DwaveQpu {
         props: &Value,
         env: &dyn super::dwave_config::Environment,
         control: &RunControl,
-    ) -> Result<(Embedding, String, bool), EmbedError> {
+    ) -> Result<Found, EmbedError> {
         let folder = self
             .embedding_cache
             .then(|| embedding_cache::folder(env))
@@ -279,7 +290,12 @@ impl DwaveQpu {
         if let Some(f) = &folder
             && let Some((e, method)) = embedding_cache::load(f, &key, edges, graph, n)
         {
-            return Ok((e, method, true));
+            return Ok(Found {
+                embedding: e,
+                method,
+                cached: true,
+                cache_problem: None,
+            });
         }
         let budget = std::time::Duration::from_secs_f64(self.embedding_timeout_s);
         let (e, method) = choose_embedding(
@@ -299,11 +315,18 @@ impl DwaveQpu {
                 })
             },
         )?;
-        if let Some(f) = &folder {
-            // A cache that cannot be written costs the next run a search, nothing more.
-            let _ = embedding_cache::store(f, &key, &e, method);
-        }
-        Ok((e, method.to_string(), false))
+        // A cache that cannot be written costs the next run a search: said, not fatal.
+        let cache_problem = folder.as_ref().and_then(|f| {
+            embedding_cache::store(f, &key, &e, method)
+                .err()
+                .map(|why| format!("the embedding cache cannot keep these chains ({why}): the next run searches again"))
+        });
+        Ok(Found {
+            embedding: e,
+            method: method.to_string(),
+            cached: false,
+            cache_problem,
+        })
     }
 
     /// Embeds `model` into the chosen solver's working graph without sampling (`remote
@@ -319,7 +342,7 @@ impl DwaveQpu {
         let props = &conn.solver.properties;
         let EmbeddingInput { graph, qubo, edges } = EmbeddingInput::read(props, model)?;
         let n = qubo.num_variables();
-        let (embedding, method, cached) = self
+        let found = self
             .embed_on(n, &edges, &graph, props, env, control)
             .map_err(|e| match e {
                 EmbedError::NotFound(why) => SampleError::ModelNotSupported(format!(
@@ -332,9 +355,10 @@ impl DwaveQpu {
             solver: conn.solver.name.clone(),
             shape: crate::sampler::solver_shape(props),
             working_qubits: graph.qubits.len(),
-            embedding,
-            method,
-            cached,
+            embedding: found.embedding,
+            method: found.method,
+            cached: found.cached,
+            cache_problem: found.cache_problem,
             embed_s: t0.elapsed().as_secs_f64(),
         })
     }
@@ -364,11 +388,21 @@ impl DwaveQpu {
         let found = match given {
             Some((path, e)) => e
                 .verify(&edges, &graph)
-                .map(|()| (e, "file".to_string(), false))
+                .map(|()| Found {
+                    embedding: e,
+                    method: "file".to_string(),
+                    cached: false,
+                    cache_problem: None,
+                })
                 .map_err(|why| EmbedError::NotFound(format!("{path} does not fit: {why}"))),
             None => self.embed_on(n, &edges, &graph, props, env, control),
         };
-        let (embedding, method, cached) = match found {
+        let Found {
+            embedding,
+            method,
+            cached,
+            cache_problem,
+        } = match found {
             Ok(found) => found,
             Err(EmbedError::Cancelled) => return Ok(SampleSet::cancelled_without_reads(n, info)),
             Err(EmbedError::NotFound(why)) => {
@@ -378,6 +412,7 @@ impl DwaveQpu {
                 )));
             }
         };
+        info.warnings.extend(cache_problem);
         let embed_s = t0.elapsed().as_secs_f64();
         let chain_strength = self
             .chain_strength

@@ -985,11 +985,28 @@ fn a_zephyr_solver_embeds_and_solves_a_presolved_sudoku_and_caches_the_embedding
         v["best"]["valid"], true,
         "tabu polishing finds the answer: {v}"
     );
-    // Emptied, the cache makes the next run search again.
+    // Emptied, the cache makes the next run search again; a folder named like an entry no
+    // longer stops the clearing, and is named.
+    std::fs::create_dir(cache.join("embeddings/in-the-way.json")).unwrap();
     let o = run(&["remote", "embed", "--clear-cache"]);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("removed 2 cached embedding(s)"));
+    let said = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(
+        said.contains("removed 2 entries, but not 1") && said.contains("in-the-way.json"),
+        "{said}"
+    );
+    std::fs::remove_dir(cache.join("embeddings/in-the-way.json")).unwrap();
     let again = embed(&small, "heuristic");
     assert_eq!(again["cached"], false);
+    // A cache that cannot be written is said, not silently searched again every run.
+    std::fs::remove_dir_all(cache.join("embeddings")).unwrap();
+    std::fs::write(cache.join("embeddings"), "not a folder").unwrap();
+    let v = embed(&small, "heuristic");
+    assert!(
+        v["cache_problem"]
+            .as_str()
+            .is_some_and(|p| p.contains("the next run searches again")),
+        "{v}"
+    );
 }
 
 /// `auto` on a dense model starts from the clique and shortens its chains to what the model's
