@@ -713,7 +713,7 @@ pub const TABLE_COLUMNS: [&str; 10] = [
 
 /// One row of the table as text cells (`—` where unknown).
 pub fn table_row(r: &RunSummary) -> [String; 10] {
-    let opt = |v: Option<f64>| v.map_or("—".to_string(), |v| format!("{v}"));
+    let opt = |v: Option<f64>| v.map_or("—".to_string(), crate::io::number_text);
     let pct = |v: Option<f64>| v.map_or("—".to_string(), |v| format!("{:.1}", 100.0 * v));
     let secs = |v: Option<f64>| v.map_or("—".to_string(), |v| format!("{v:.4}"));
     [
@@ -722,7 +722,13 @@ pub fn table_row(r: &RunSummary) -> [String; 10] {
         weights_text(r),
         r.reads.to_string(),
         opt(r.min_energy),
-        r.mean_energy.map_or("—".to_string(), |m| format!("{m:.4}")),
+        r.mean_energy.map_or("—".to_string(), |m| {
+            if m == 0.0 || (1e-4..1e12).contains(&m.abs()) {
+                format!("{m:.4}")
+            } else {
+                crate::io::number_text(m)
+            }
+        }),
         pct(r.valid_fraction),
         pct(r.ground_fraction),
         secs(r.tts99_s),

@@ -409,9 +409,45 @@ pub fn printable(text: &str) -> String {
         .collect()
 }
 
+/// A number for people: up to 12 significant digits, trailing zeros dropped; beyond 10¹⁵ or
+/// below 10⁻⁶, in e-notation (1e300 once printed as 301 digits), and never "-0".
+pub fn number_text(e: f64) -> String {
+    if e == 0.0 {
+        return "0".into();
+    }
+    if !e.is_finite() {
+        return e.to_string();
+    }
+    if !(1e-6..1e15).contains(&e.abs()) {
+        let s = format!("{e:.11e}");
+        let (mantissa, exponent) = s.split_once('e').unwrap_or((&s, "0"));
+        let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
+        return format!("{mantissa}e{exponent}");
+    }
+    let digits = (11 - e.abs().log10().floor() as i32).clamp(0, 17) as usize;
+    let s = format!("{e:.digits$}");
+    let s = if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    };
+    if s == "-0" { "0".into() } else { s }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_for_people_stay_short_at_any_size() {
+        assert_eq!(number_text(-64.0), "-64");
+        assert_eq!(number_text(-0.0), "0");
+        assert_eq!(number_text(0.125), "0.125");
+        assert_eq!(number_text(1e300), "1e300");
+        assert_eq!(number_text(-6e300), "-6e300");
+        assert_eq!(number_text(1e-46), "1e-46");
+        assert_eq!(number_text(18446744073709552000.0), "1.84467440737e19");
+    }
 
     #[test]
     fn printable_text_escapes_control_characters_and_keeps_the_rest() {

@@ -295,17 +295,12 @@ pub(super) fn design_json(
 /// An energy as people read it: 12 significant digits, so f64 noise (63.99999999999999) does
 /// not show; JSON keeps the full value.
 fn energy_text(e: f64) -> String {
-    if e == 0.0 || !e.is_finite() {
-        return e.to_string();
-    }
-    let digits = (11 - e.abs().log10().floor() as i32).clamp(0, 17) as usize;
-    let s = format!("{e:.digits$}");
-    let s = if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    };
-    if s == "-0" { "0".into() } else { s }
+    number_text(e)
+}
+
+/// A number for people (see `io::number_text`).
+pub(super) fn number_text(e: f64) -> String {
+    crate::io::number_text(e)
 }
 
 pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {

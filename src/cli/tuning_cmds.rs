@@ -7,7 +7,8 @@ use serde_json::json;
 
 use super::args::{SweepArgs, TuneArgs, build_sampler, load, pick, threads, weights_for};
 use super::output::{
-    Output, check_output, check_outputs, control_with_progress, long_run_note, print_json,
+    Output, check_output, check_outputs, control_with_progress, long_run_note, number_text,
+    print_json,
 };
 use super::{Failure, usage};
 use crate::puzzle::{AnyPuzzle, EncodeOptions, REFERENCE_NODE_BUDGET, refuse_conflicts};
@@ -77,12 +78,22 @@ fn check_repeats(repeats: usize) -> Result<(), Failure> {
     }
 }
 
+/// A swept weight in the table: four decimals in the usual range, else e-notation (a weight of
+/// 1e300 printed as 301 digits broke the table's columns).
+fn weight_text(v: f64) -> String {
+    if v == 0.0 || (1e-4..1e6).contains(&v.abs()) {
+        format!("{v:.4}")
+    } else {
+        format!("{v:.3e}")
+    }
+}
+
 /// One point as a row of the sweep table.
 fn sweep_row(p: &SweepPoint) -> String {
     format!(
-        "{:>10.4} {:>10} {:>6.1}% [{:>5.1}, {:>5.1}] {:>9} {:>11} {:>4} {:<8}  {}",
-        p.value,
-        p.value2.map_or(String::new(), |v| format!("{v:.4}")),
+        "{:>10} {:>10} {:>6.1}% [{:>5.1}, {:>5.1}] {:>9} {:>11} {:>4} {:<8}  {}",
+        weight_text(p.value),
+        p.value2.map_or(String::new(), weight_text),
         100.0 * p.success_fraction,
         100.0 * p.success_ci95[0],
         100.0 * p.success_ci95[1],
@@ -94,8 +105,8 @@ fn sweep_row(p: &SweepPoint) -> String {
         match &p.witness {
             Some(w) => format!(
                 "YES (E {} ≤ valid {})",
-                w.energy,
-                p.valid_energy.unwrap_or(f64::NAN)
+                number_text(w.energy),
+                number_text(p.valid_energy.unwrap_or(f64::NAN))
             ),
             None => "no".into(),
         }
@@ -286,7 +297,7 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
             points[k]
                 .weights
                 .iter()
-                .map(|(n, v)| format!("{n}={v}"))
+                .map(|(n, v)| format!("{n}={}", number_text(*v)))
                 .collect::<Vec<_>>()
                 .join(" ")
         );
@@ -341,7 +352,7 @@ pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
     let (control, bar) = control_with_progress(threads(&a.sampler)?, "tune", None);
     let control = control.with_target_energy(a.sampler.target_energy);
     // Four significant digits: the search moves by factors of √2 and finer, not by 1e-16.
-    let short = |v: f64| format!("{}", format!("{v:.4e}").parse::<f64>().unwrap_or(v));
+    let short = |v: f64| number_text(format!("{v:.4e}").parse::<f64>().unwrap_or(v));
     let show = |w: &std::collections::BTreeMap<String, f64>| {
         w.iter()
             .map(|(n, v)| format!("{n}={}", short(*v)))
