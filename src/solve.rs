@@ -485,6 +485,16 @@ pub struct FirstEncoding<'a> {
     pub encode_s: f64,
 }
 
+/// What samples each round of `solve_with_cuts`, and who hears of its first valid solution.
+pub struct Sampling<'a> {
+    /// The sampler.
+    pub sampler: &'a dyn Sampler,
+    /// Its run control (threads, target, cancel, progress).
+    pub control: &'a RunControl,
+    /// Told the first valid solution while the reads go on (`solve --all-reads`).
+    pub on_first_valid: Option<OnFirstValid<'a>>,
+}
+
 /// Solves with cut rounds: encode with `options`, sample; while no read is valid, first try
 /// the kind's repair on the lowest reads (a repaired answer ends the rounds, reported in
 /// `repaired`), then, if the lowest reads show defects the kind turns into cuts (`AnyPuzzle::cuts`), add them to the
@@ -497,11 +507,14 @@ pub fn solve_with_cuts(
     first: FirstEncoding,
     reference: &Reference<AnySolution>,
     weights: &Weights,
-    sampler: &dyn Sampler,
-    control: &RunControl,
+    run: Sampling,
     rounds: CutRounds,
-    on_first_valid: Option<OnFirstValid>,
 ) -> Result<(SolveOutcome, Encoding), SolveError> {
+    let Sampling {
+        sampler,
+        control,
+        on_first_valid,
+    } = run;
     let told = std::sync::atomic::AtomicBool::new(false);
     let FirstEncoding {
         options,

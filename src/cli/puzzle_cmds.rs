@@ -262,15 +262,18 @@ fn solve_one(
             },
             &reference,
             &weights,
-            sampler.as_ref(),
-            &control,
+            crate::solve::Sampling {
+                sampler: sampler.as_ref(),
+                control: &control,
+                on_first_valid: a
+                    .all_reads
+                    .then_some(&say_first_valid as crate::solve::OnFirstValid),
+            },
             crate::solve::CutRounds {
                 max_rounds: a.cut_rounds as usize,
                 repair: !a.no_repair,
                 ..Default::default()
             },
-            a.all_reads
-                .then_some(&say_first_valid as crate::solve::OnFirstValid),
         )?;
         outcome.sampler_choice = reason;
         outcome.add_probabilities(

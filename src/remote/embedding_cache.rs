@@ -85,11 +85,11 @@ pub fn load(
     let embedding = super::chains::embedding_from_json(&v["chains"], n).ok()?;
     embedding.verify(edges, graph).ok()?;
     // Only a method we name is printed back; anything else in the file is just "cached".
-    let method = match v["method"].as_str() {
-        Some(m @ ("clique" | "heuristic")) => m,
-        _ => "cached",
-    }
-    .to_string();
+    let method = v["method"]
+        .as_str()
+        .filter(|m| matches!(*m, "clique" | "heuristic"))
+        .unwrap_or("cached")
+        .to_string();
     Some((embedding, method))
 }
 

@@ -827,8 +827,10 @@ fn a_run_asked_for_while_a_file_opens_samples_that_files_model() {
     // `gui FILE --run`: the example is on show while FILE is read. The run waits for FILE
     // and samples its model (the Shidoku's 64 variables, not the example's 729).
     let shidoku = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/sudoku/shidoku-6givens.txt");
-    let mut settings = Settings::default();
-    settings.sampler = "sa".into();
+    let settings = Settings {
+        sampler: "sa".into(),
+        ..Default::default()
+    };
     let mut wb = Workbench::with_file(Some(&shidoku), settings);
     wb.shared.send(Command::Run);
     let mut h = harness(wb);
@@ -850,8 +852,10 @@ fn a_run_asked_for_while_a_file_opens_samples_that_files_model() {
     );
     assert!(!result.outcome.samples.info.cancelled);
     // A file that cannot be opened: the run that waited for it is not started at all.
-    let mut settings = Settings::default();
-    settings.sampler = "sa".into();
+    let settings = Settings {
+        sampler: "sa".into(),
+        ..Default::default()
+    };
     let mut wb = Workbench::with_file(Some(Path::new("/nonexistent/puzzle.txt")), settings);
     wb.shared.send(Command::Run);
     let mut h = harness(wb);
