@@ -410,7 +410,7 @@ pub fn printable(text: &str) -> String {
 }
 
 /// A number for people: up to 12 significant digits, trailing zeros dropped; beyond 10¹⁵ or
-/// below 10⁻⁶, in e-notation (1e300 once printed as 301 digits), and never "-0".
+/// below 10⁻⁹, in e-notation (1e300 once printed as 301 digits), and never "-0".
 pub fn number_text(e: f64) -> String {
     if e == 0.0 {
         return "0".into();
@@ -418,7 +418,7 @@ pub fn number_text(e: f64) -> String {
     if !e.is_finite() {
         return e.to_string();
     }
-    if !(1e-6..1e15).contains(&e.abs()) {
+    if !(1e-9..1e15).contains(&e.abs()) {
         let s = format!("{e:.11e}");
         let (mantissa, exponent) = s.split_once('e').unwrap_or((&s, "0"));
         let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
