@@ -233,9 +233,10 @@ pub(super) fn check_outputs(
             None => vec![path.to_path_buf()],
         };
         for name in names {
-            // Each numbered name is a file name of its own (its length, a folder in its way).
+            // Each numbered name is a file name of its own (its length, a folder in its way);
+            // an input it would overwrite is named just below.
             if numbers.is_some() {
-                check_output(flag, &name, what, inputs)?;
+                check_output(flag, &name, what, &[])?;
             }
             let Some(at) = identity(&name) else { continue };
             if inputs_at.contains(&at) {

@@ -214,8 +214,17 @@ impl Settings {
         if sw.stop.validate().is_err() {
             sw.stop = defaults.sweep.stop;
         }
-        if !(sw.from.is_finite() && sw.to.is_finite()) {
-            (sw.from, sw.to) = (defaults.sweep.from, defaults.sweep.to);
+        // A range the sweep would refuse (not finite, degenerate) goes back to the default.
+        if crate::sweep::values(sw.from, sw.to, sw.steps).is_err() {
+            (sw.from, sw.to, sw.steps) =
+                (defaults.sweep.from, defaults.sweep.to, defaults.sweep.steps);
+        }
+        if crate::sweep::values(sw.from2, sw.to2, sw.steps2).is_err() {
+            (sw.from2, sw.to2, sw.steps2) = (
+                defaults.sweep.from2,
+                defaults.sweep.to2,
+                defaults.sweep.steps2,
+            );
         }
         self.recent.truncate(RECENT_LIMIT);
         self.run_history_limit = self

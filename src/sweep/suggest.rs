@@ -82,12 +82,27 @@ pub fn suggest(
         budget,
     } = effort;
     let encoding = problem.encoding;
+    // Unstored encodings keep no terms, but their structure applies every weight (leaving
+    // them out once made tune "converge" on Eternity II after its first point).
+    let unstored = encoding.unstored().is_some();
     let names: Vec<String> = encoding
         .terms_per_weight()
         .into_iter()
-        .filter(|(_, terms)| *terms > 0)
+        .filter(|(_, terms)| *terms > 0 || unstored)
         .map(|(n, _)| n)
         .collect();
+    // Nothing to move (a board the givens decide entirely): say so rather than "converge" on
+    // the first point.
+    if names.is_empty() {
+        return Err(SweepError::NoTerms(
+            encoding
+                .weight_specs()
+                .iter()
+                .map(|s| s.name.as_str())
+                .collect::<Vec<_>>()
+                .join("', '"),
+        ));
+    }
     let repeats = repeats.clamp(1, MAX_REPEATS);
     let samplers = (0..repeats)
         .map(|r| reseeded(sampler, r))
@@ -140,7 +155,10 @@ pub fn suggest(
                     break 'search "cancelled".to_string();
                 }
                 if t0.elapsed() >= budget {
-                    break 'search format!("the {:.0} s budget ran out", budget.as_secs_f64());
+                    break 'search format!(
+                        "the {} s budget ran out",
+                        crate::io::number_text(budget.as_secs_f64())
+                    );
                 }
                 let v = resolved(&current.0, name);
                 let next = if v == 0.0 {
@@ -183,7 +201,12 @@ pub fn suggest(
         if !moved {
             factor = factor.sqrt();
             if factor < 1.1 {
-                break "converged (no factor above 1.1 improves TTS99)".to_string();
+                // Converged only where there was a TTS99 to improve.
+                break if current.1.tts99_s.is_some() {
+                    "converged (no factor above 1.1 improves TTS99)".to_string()
+                } else {
+                    "no factor tried down to 1.1 gave a valid read".to_string()
+                };
             }
         }
     };

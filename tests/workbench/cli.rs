@@ -710,8 +710,9 @@ fn a_puzzle_whose_picture_cannot_be_written_keeps_its_result_and_the_others() {
         .collect();
     let file = dir.path().join("three.txt");
     std::fs::write(&file, three.join("\n")).unwrap();
-    // Puzzle 2's picture cannot be written: a folder stands where the file would go.
-    std::fs::create_dir(dir.path().join("grid-2.png")).unwrap();
+    // Puzzle 2's picture cannot be written: a link to itself stands where the file would
+    // go, found only when writing (a folder there is refused before sampling now).
+    std::os::unix::fs::symlink("grid-2.png", dir.path().join("grid-2.png")).unwrap();
     let render = dir.path().join("grid.png");
     let out = run(&[
         "solve",
