@@ -296,7 +296,8 @@ impl Outcome {
 
     /// Share of reads that decode to a valid solution (`None` without a puzzle).
     pub fn success_fraction(&self) -> Option<f64> {
-        if self.rows.iter().any(|r| r.valid.is_none()) {
+        // No reads, no share (an empty imported file once showed "valid 0.0 %").
+        if self.num_reads() == 0 || self.rows.iter().any(|r| r.valid.is_none()) {
             return None;
         }
         let ok = self
@@ -500,6 +501,13 @@ mod tests {
         let o = Outcome::evaluate(s, None, Some(ground), 1.0);
         assert_eq!(o.ground_fraction(), None);
         assert!(!o.ground_resolved);
+    }
+
+    #[test]
+    fn no_reads_have_no_valid_share() {
+        // An imported file with no rows showed "valid 0.0 %"; a share of nothing is none.
+        let o = Outcome::evaluate(set(Vec::new()), None, None, 0.0);
+        assert_eq!(o.success_fraction(), None);
     }
 
     #[test]

@@ -106,6 +106,47 @@ pub fn run(
         eprintln!("{said}");
     }
     let print_stats = std::env::var_os("QUBO_WORKBENCH_FRAME_STATS").is_some();
+    // The window system can fail under the event loop (an X window destroyed from outside
+    // made winit unwrap an error): end with a message and exit 1, not an abort's 101.
+    let run = std::panic::AssertUnwindSafe(move || {
+        run_window(
+            options,
+            file,
+            screenshot,
+            autorun,
+            sampler,
+            sweep,
+            samples,
+            print_stats,
+        )
+    });
+    match std::panic::catch_unwind(run) {
+        Ok(result) => result,
+        Err(panic) => {
+            let why = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("no reason given");
+            Err(format!(
+                "the window system failed ({why}); the document autosaved last is kept"
+            ))
+        }
+    }
+}
+
+/// eframe's event loop on the workbench (see `run`).
+#[allow(clippy::too_many_arguments)] // `run`'s options handed on as they are
+fn run_window(
+    options: eframe::NativeOptions,
+    file: Option<PathBuf>,
+    screenshot: Option<PathBuf>,
+    autorun: bool,
+    sampler: Option<(String, crate::params::ParamValues)>,
+    sweep: Vec<(String, f64, f64, usize)>,
+    samples: Option<PathBuf>,
+    print_stats: bool,
+) -> Result<(), String> {
     eframe::run_native(
         APP_ID,
         options,
