@@ -435,7 +435,16 @@ impl ParallelTempering {
     fn pilot_sweeps_per_round(&self, n: usize) -> usize {
         let per_sweep = (n.max(1) * self.num_replicas) as f64;
         let affordable = (PILOT_UPDATE_BUDGET / per_sweep / PILOT_ROUNDS as f64) as usize;
-        (self.pilot_sweeps / PILOT_ROUNDS).min(affordable.max(8))
+        (self.pilot_sweeps / PILOT_ROUNDS)
+            .min(self.run_sweeps_per_round())
+            .min(affordable.max(8))
+    }
+
+    /// A pilot round never sweeps more than the run's own sweeps spread over the rounds (at
+    /// least 8): `--num-sweeps 2` on a 24×24 board once waited 57 s for a 2 000-sweep pilot.
+    fn run_sweeps_per_round(&self) -> usize {
+        self.num_sweeps
+            .map_or(usize::MAX, |s| (s / PILOT_ROUNDS).max(8))
     }
 
     /// The progress total: every ladder's sweeps, or 0 when ladders run open-ended (until the
@@ -533,9 +542,15 @@ impl ParallelTempering {
             // at most MOVES_PILOT_PROPOSALS proposals each (a full Eternity II sweep of 16
             // replicas is 2.5 million), each followed by `respace`, within the pilot's share
             // of the time limit.
+            // (A run of a few sweeps gets a pilot as short: one sweep of moves on a large
+            // board is millions of proposals, enough to respace on.)
             let per_round = (self.pilot_sweeps / PILOT_ROUNDS)
                 .min(MOVES_PILOT_PROPOSALS / (n.max(1) * beta.len()))
-                .max(4);
+                .max(4)
+                .min(
+                    self.num_sweeps
+                        .map_or(usize::MAX, |s| (s / PILOT_ROUNDS).max(1)),
+                );
             let pilot_tracker = ProgressTracker::pilot(control, (PILOT_ROUNDS * per_round) as u64)
                 .with_reads_and_time(0, t0, time_limit);
             let pilot_ending = Ending::new(pilot_deadline(t0, time_limit), false);
@@ -954,6 +969,12 @@ mod tests {
         assert_eq!(pt.pilot_sweeps_per_round(729), 500);
         let q2 = pt.pilot_sweeps_per_round(1_350_000);
         assert!((8..=12).contains(&q2), "{q2}");
+        // … and by the run: a run of 40 sweeps gets no 2 000-sweep pilot.
+        let short = ParallelTempering {
+            num_sweeps: Some(40),
+            ..ParallelTempering::default()
+        };
+        assert_eq!(short.pilot_sweeps_per_round(729), 10);
     }
 
     #[test]
