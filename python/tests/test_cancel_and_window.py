@@ -18,14 +18,27 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 HAS_DISPLAY = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def test_ctrl_c_cancels_a_run_and_raises_keyboard_interrupt():
+@pytest.mark.parametrize(
+    "n, call",
+    [
+        (500, "qw.SimulatedAnnealingSampler().sample(bqm, num_reads=1000, num_sweeps=1000000)"),
+        # Thousands of lane groups: after a cancel, the ones not begun are skipped (each set
+        # up its 64 slices and swept once before looking: over two minutes in all).
+        (
+            2000,
+            "qw.SimulatedQuantumAnnealingSampler().sample(bqm, num_reads=100000,"
+            " num_sweeps=100000, trotter=64)",
+        ),
+    ],
+)
+def test_ctrl_c_cancels_a_run_and_raises_keyboard_interrupt(n, call):
     script = textwrap.dedent(
-        """
+        f"""
         import sys, dimod, qubo_workbench as qw
-        bqm = dimod.generators.ran_r(1, 500, seed=1)
+        bqm = dimod.generators.ran_r(1, {n}, seed=1)
         print("sampling", flush=True)
         try:
-            qw.SimulatedAnnealingSampler().sample(bqm, num_reads=1000, num_sweeps=1000000)
+            {call}
         except KeyboardInterrupt:
             print("interrupted", flush=True)
             sys.exit(3)

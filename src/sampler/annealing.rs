@@ -812,6 +812,11 @@ impl Sampler for SimulatedAnnealing {
                 lane_groups(num_reads, rayon::current_num_threads())
                     .into_par_iter()
                     .filter_map(|group| {
+                        // After a cancel, groups not yet begun are skipped (each would set up
+                        // and sweep once before looking).
+                        if tracker.is_cancelled() {
+                            return None;
+                        }
                         let reads: Vec<usize> = group.collect();
                         run_lane_group(&job, &reads)
                             .map(|xs| reads.into_iter().zip(xs).collect::<Vec<_>>())
@@ -821,7 +826,12 @@ impl Sampler for SimulatedAnnealing {
             } else {
                 (0..num_reads)
                     .into_par_iter()
-                    .filter_map(|k| job.run_scalar(k).map(|x| (k, x)))
+                    .filter_map(|k| {
+                        if tracker.is_cancelled() {
+                            return None;
+                        }
+                        job.run_scalar(k).map(|x| (k, x))
+                    })
                     .collect()
             }
         });

@@ -519,6 +519,12 @@ impl Sampler for QuantumAnnealing {
             lane_groups(num_reads, rayon::current_num_threads())
                 .into_par_iter()
                 .filter_map(|group| {
+                    // After a cancel, groups not yet begun are skipped: each would otherwise
+                    // build its slices and sweep once before looking (thousands of groups took
+                    // minutes to notice a Ctrl-C).
+                    if tracker.is_cancelled() {
+                        return None;
+                    }
                     let reads: Vec<usize> = group.collect();
                     run_lane_group(&job, &reads)
                         .map(|xs| reads.into_iter().zip(xs).collect::<Vec<_>>())
