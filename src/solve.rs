@@ -227,6 +227,21 @@ pub fn solve(
     solve_watched(problem, weights, sampler, control, None)
 }
 
+/// Why `target` cannot be reached on `qubo`, when it is below every energy the model has: the
+/// run can then only end at its sweeps or time limit (once a run sat out 60 s in silence). The
+/// CLI says it before the run; the outcome's warnings keep it.
+pub fn target_out_of_reach(qubo: &crate::qubo::Qubo, target: f64) -> Option<String> {
+    let bound = qubo.energy_lower_bound();
+    (target < bound).then(|| {
+        format!(
+            "the target energy {} is below any energy this model can reach (at least {}): the \
+             run goes on to its sweeps or time limit",
+            crate::io::number_text(target),
+            crate::io::number_text(bound)
+        )
+    })
+}
+
 /// Told the first valid solution a run holds while its other reads go on (`solve --all-reads`
 /// prints it at once).
 pub type OnFirstValid<'a> = &'a (dyn Fn(&AnySolution) + Sync);
@@ -289,8 +304,13 @@ fn solve_watched(
     let mut control = control.clone();
     let valid_energy =
         crate::outcome::target_energy(problem.puzzle, problem.encoding, weights, problem.reference);
-    if control.target_energy.is_none() {
-        control.target_energy = valid_energy;
+    let mut unreachable_target = None;
+    match control.target_energy {
+        None => control.target_energy = valid_energy,
+        // A target the caller chose below every energy the model has (see
+        // `target_out_of_reach`).
+        Some(t) if model.is_stored() => unreachable_target = target_out_of_reach(&model.qubo, t),
+        Some(_) => {}
     }
     // Watching needs the run to offer its best state, which it does at progress reports.
     // (Gated by the valid solution's energy, whatever target the caller chose.)
@@ -324,6 +344,7 @@ fn solve_watched(
     let mut outcome = Outcome::evaluate(samples, Some(context), ground, sample_s);
     outcome.model_fingerprint = model.is_stored().then(|| model.qubo.fingerprint());
     let mut out = summarise(problem, outcome, num_interactions, encode_s);
+    out.warnings.extend(unreachable_target);
     if out.ground_energy.is_none() && problem.reference.solution().is_some() {
         out.ground_unknown = Some(
             if !problem.encoding.weights_nonnegative(weights)? {

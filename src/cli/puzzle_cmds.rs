@@ -222,6 +222,16 @@ fn solve_one(
             },
         )?;
         let weights = weights_for(&encoding, "--weight", &a.encoding.weights)?;
+        // Said before the wait: a target no state reaches keeps the run to its time limit.
+        if let Some(t) = a.sampler.target_energy
+            && encoding.unstored().is_none()
+            && let Some(why) = encoding
+                .qubo(&weights)
+                .ok()
+                .and_then(|q| crate::solve::target_out_of_reach(&q, t))
+        {
+            eprintln!("warning: puzzle {number}: {why}");
+        }
         let note = long_run_note(sampler.as_ref(), 1, encoding.num_variables());
         let (control, bar) = control_with_progress(threads, &format!("puzzle {number}"), note);
         let control = control

@@ -277,6 +277,14 @@ impl Qubo {
         self.offset
     }
 
+    /// A bound no assignment's energy is below: the offset plus every negative linear term
+    /// and coupling (each could be on at once, at best). A target under it cannot be reached.
+    pub fn energy_lower_bound(&self) -> f64 {
+        self.offset
+            + self.linear.iter().map(|&v| v.min(0.0)).sum::<f64>()
+            + self.couplings.iter().map(|c| c.value.min(0.0)).sum::<f64>()
+    }
+
     /// Replaces the constant term (finite values only).
     pub fn set_offset(&mut self, offset: f64) -> Result<(), QuboError> {
         check_finite("offset", offset)?;
@@ -643,5 +651,21 @@ impl Model for StoredModel {
     }
     fn one_hot(&self) -> Option<&super::OneHotGroups> {
         self.one_hot.as_deref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_energy_lower_bound_is_below_every_assignment() {
+        let q = Qubo::new(vec![-1.0, 2.0, -0.5], vec![(0, 1, -3.0), (1, 2, 4.0)], 1.0).unwrap();
+        let bound = q.energy_lower_bound();
+        assert_eq!(bound, 1.0 - 1.0 - 0.5 - 3.0);
+        for bits in 0u8..8 {
+            let x: Vec<u8> = (0..3).map(|k| (bits >> k) & 1).collect();
+            assert!(q.energy(&x).unwrap() >= bound, "{x:?}");
+        }
     }
 }

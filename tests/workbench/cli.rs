@@ -1599,3 +1599,40 @@ fn output_problems_are_refused_before_sampling() {
         "pixels is out of range",
     );
 }
+
+/// A target below every energy the model has is said before the run waits out its time limit
+/// (probe round 4, D7).
+#[test]
+fn an_unreachable_target_is_said_before_the_wait() {
+    let o = run(&[
+        "solve",
+        puzzle("shidoku-6givens.txt").to_str().unwrap(),
+        "--sampler",
+        "pt",
+        "--target-energy=-1e308",
+        "--timeout-ms",
+        "300",
+        "--threads",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o)
+            .lines()
+            .next()
+            .is_some_and(|l| l.contains("-1e308 is below any energy this model can reach")),
+        "{}",
+        stderr(&o)
+    );
+    // A reachable one says nothing of the kind.
+    let o = run(&[
+        "solve",
+        puzzle("shidoku-6givens.txt").to_str().unwrap(),
+        "--sampler",
+        "pt",
+        "--target-energy=-12",
+        "--timeout-ms",
+        "300",
+    ]);
+    assert!(!stderr(&o).contains("below any energy"), "{}", stderr(&o));
+}
