@@ -313,6 +313,7 @@ impl Workbench {
                     // the document still on show.
                     let failed_open = job.doing == "opening" && done.is_err();
                     self.file_done(done);
+                    self.shared.open_failed_this_frame |= failed_open;
                     if failed_open && std::mem::take(&mut self.shared.run_when_built) {
                         self.shared
                             .status
@@ -542,6 +543,7 @@ impl Workbench {
         for c in commands {
             self.apply(c, ui.ctx());
         }
+        self.shared.open_failed_this_frame = false;
         let busy = self.is_running() || self.is_sweeping();
         self.frame_stats
             .record(started.elapsed().as_secs_f32() * 1e3, busy);

@@ -481,6 +481,14 @@ impl Workbench {
         if s.run.is_some() {
             return;
         }
+        // A file that failed to open this frame is what a Run asked for alongside it meant.
+        if s.open_failed_this_frame {
+            if !s.status.contains("was not started") {
+                s.status
+                    .push_str("; the run that waited for it was not started");
+            }
+            return;
+        }
         if let Some(path) = s.opening_file() {
             s.status = format!("the run starts once {} is open", path.display());
             s.run_when_built = true;

@@ -98,6 +98,9 @@ pub struct Shared {
     /// Run was asked for while the model was being built (or, with `auto`, before the design
     /// facts landed): it starts when both are there.
     pub run_when_built: bool,
+    /// A file being opened failed this frame: a Run asked for in the same frame meant that
+    /// file, so it is not started on the document still on show (cleared after the frame).
+    pub open_failed_this_frame: bool,
     /// A sweep asked for before the document's file was read and its model built (and, for
     /// `auto`, its facts known): it starts then.
     pub sweep_when_built: bool,
@@ -179,6 +182,7 @@ impl Shared {
             shown_run: None,
             generating: None,
             run_when_built: false,
+            open_failed_this_frame: false,
             sweep_when_built: false,
             samples_when_built: None,
             facts_job: None,
