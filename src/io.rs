@@ -409,7 +409,8 @@ pub fn printable(text: &str) -> String {
         .collect()
 }
 
-/// A number for people: up to 12 significant digits, trailing zeros dropped; beyond 10¹⁵ or
+/// A number for people: up to 12 significant digits, trailing zeros dropped (so f64 noise,
+/// 63.99999999999999, does not show; JSON keeps the full value); beyond 10¹⁵ or
 /// below 10⁻⁹, in e-notation (1e300 once printed as 301 digits), and never "-0".
 pub fn number_text(e: f64) -> String {
     if e == 0.0 {

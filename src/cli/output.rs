@@ -7,6 +7,7 @@ use std::sync::Arc;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{Failure, usage};
+use crate::io::number_text;
 use crate::puzzle::{AnyPuzzle, AnySolution, DesignFacts};
 use crate::sampler::RunControl;
 use crate::solve::SolveOutcome;
@@ -293,17 +294,6 @@ pub(super) fn design_json(
 }
 
 /// The human-readable report of one solve.
-/// An energy as people read it: 12 significant digits, so f64 noise (63.99999999999999) does
-/// not show; JSON keeps the full value.
-fn energy_text(e: f64) -> String {
-    number_text(e)
-}
-
-/// A number for people (see `io::number_text`).
-pub(super) fn number_text(e: f64) -> String {
-    crate::io::number_text(e)
-}
-
 pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
     let percent = |f: f64| format!("{:.0}%", 100.0 * f);
     println!(
@@ -315,12 +305,12 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
     let ground = match (o.ground_energy, o.ground_fraction) {
         (Some(g), Some(f)) => format!(
             " (ground {}): {} of reads at ground,",
-            energy_text(g),
+            number_text(g),
             percent(f)
         ),
         (Some(g), None) => format!(
             " (ground {}; the share at ground cannot be told):",
-            energy_text(g)
+            number_text(g)
         ),
         (None, _) if o.reference == "solved" => format!(
             " (ground share not measured: {}):",
@@ -343,7 +333,7 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
     println!(
         "  {}: {reads_and_time}; min energy {}{ground} {} decode to a valid solution{}{}",
         o.sampler,
-        o.min_energy.map_or("—".into(), energy_text),
+        o.min_energy.map_or("—".into(), number_text),
         percent(o.success_fraction),
         o.tts99_s
             .map_or(String::new(), |t| format!(" (TTS99 {t:.3} s)")),
@@ -374,7 +364,7 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
     if let Some(r) = &o.repaired {
         println!(
             "  repaired: valid after the kind's repair step on a read of energy {} (not counted as a valid read)  {}",
-            energy_text(r.energy),
+            number_text(r.energy),
             r.solution_line
         );
     }
@@ -445,15 +435,16 @@ mod tests {
         assert!(long_run_note(&sa(100, 1000), 1, 729).is_none());
         assert!(long_run_note(&crate::sampler::ExactSolver { num_reads: 10 }, 1000, 20).is_none());
     }
-    use super::{energy_text, long_run_note};
+    use super::long_run_note;
+    use crate::io::number_text;
 
     #[test]
     fn energies_print_without_float_noise() {
-        assert_eq!(energy_text(63.99999999999999), "64");
-        assert_eq!(energy_text(-0.30000000000000004), "-0.3");
-        assert_eq!(energy_text(-64.0), "-64");
-        assert_eq!(energy_text(1.5e-7), "0.00000015");
-        assert_eq!(energy_text(-3.2e11 + 12.0), "-319999999988");
-        assert_eq!(energy_text(0.0), "0");
+        assert_eq!(number_text(63.99999999999999), "64");
+        assert_eq!(number_text(-0.30000000000000004), "-0.3");
+        assert_eq!(number_text(-64.0), "-64");
+        assert_eq!(number_text(1.5e-7), "0.00000015");
+        assert_eq!(number_text(-3.2e11 + 12.0), "-319999999988");
+        assert_eq!(number_text(0.0), "0");
     }
 }

@@ -7,10 +7,10 @@ use serde_json::json;
 
 use super::args::{SweepArgs, TuneArgs, build_sampler, load, pick, threads, weights_for};
 use super::output::{
-    Output, check_output, check_outputs, control_with_progress, long_run_note, number_text,
-    print_json,
+    Output, check_output, check_outputs, control_with_progress, long_run_note, print_json,
 };
 use super::{Failure, usage};
+use crate::io::number_text;
 use crate::puzzle::{AnyPuzzle, EncodeOptions, REFERENCE_NODE_BUDGET, refuse_conflicts};
 use crate::samplers::Task;
 use crate::solve::Problem;

@@ -109,74 +109,47 @@ pub fn run(
     // The window system can fail under the event loop (an X window destroyed from outside
     // made winit unwrap an error): end with a message and exit 1, not an abort's 101.
     let run = std::panic::AssertUnwindSafe(move || {
-        run_window(
+        eframe::run_native(
+            APP_ID,
             options,
-            file,
-            screenshot,
-            autorun,
-            sampler,
-            sweep,
-            samples,
-            print_stats,
-        )
-    });
-    match std::panic::catch_unwind(run) {
-        Ok(result) => result,
-        Err(panic) => {
-            let why = panic
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| panic.downcast_ref::<&str>().copied())
-                .unwrap_or("no reason given");
-            Err(format!(
-                "the window system failed ({why}); the document autosaved last is kept"
-            ))
-        }
-    }
-}
-
-/// eframe's event loop on the workbench (see `run`).
-#[allow(clippy::too_many_arguments)] // `run`'s options handed on as they are
-fn run_window(
-    options: eframe::NativeOptions,
-    file: Option<PathBuf>,
-    screenshot: Option<PathBuf>,
-    autorun: bool,
-    sampler: Option<(String, crate::params::ParamValues)>,
-    sweep: Vec<(String, f64, f64, usize)>,
-    samples: Option<PathBuf>,
-    print_stats: bool,
-) -> Result<(), String> {
-    eframe::run_native(
-        APP_ID,
-        options,
-        Box::new(move |cc| {
-            let mut app = WorkbenchApp::new(cc, file, screenshot);
-            app.print_frame_stats = print_stats;
-            if let Some((name, values)) = sampler {
-                let settings = &mut app.workbench.shared.settings;
-                settings.sampler_params_mut(&name).extend(values);
-                settings.sampler = name;
-            }
-            if let Some(path) = samples {
-                app.workbench.shared.send(Command::ImportSamples(path));
-            }
-            if autorun {
-                app.workbench.shared.send(Command::Run);
-            }
-            if let Some((weight, from, to, steps)) = sweep.first().cloned() {
-                let sw = &mut app.workbench.shared.settings.sweep;
-                (sw.weight, sw.from, sw.to, sw.steps) = (weight, from, to, steps);
-                sw.weight2.clear();
-                if let Some((weight, from, to, steps)) = sweep.get(1).cloned() {
-                    (sw.weight2, sw.from2, sw.to2, sw.steps2) = (weight, from, to, steps);
+            Box::new(move |cc| {
+                let mut app = WorkbenchApp::new(cc, file, screenshot);
+                app.print_frame_stats = print_stats;
+                if let Some((name, values)) = sampler {
+                    let settings = &mut app.workbench.shared.settings;
+                    settings.sampler_params_mut(&name).extend(values);
+                    settings.sampler = name;
                 }
-                app.workbench.shared.send(Command::RunSweep);
-            }
-            Ok(Box::new(app))
-        }),
-    )
-    .map_err(|e| format!("cannot open the window: {e}"))
+                if let Some(path) = samples {
+                    app.workbench.shared.send(Command::ImportSamples(path));
+                }
+                if autorun {
+                    app.workbench.shared.send(Command::Run);
+                }
+                if let Some((weight, from, to, steps)) = sweep.first().cloned() {
+                    let sw = &mut app.workbench.shared.settings.sweep;
+                    (sw.weight, sw.from, sw.to, sw.steps) = (weight, from, to, steps);
+                    sw.weight2.clear();
+                    if let Some((weight, from, to, steps)) = sweep.get(1).cloned() {
+                        (sw.weight2, sw.from2, sw.to2, sw.steps2) = (weight, from, to, steps);
+                    }
+                    app.workbench.shared.send(Command::RunSweep);
+                }
+                Ok(Box::new(app))
+            }),
+        )
+        .map_err(|e| format!("cannot open the window: {e}"))
+    });
+    std::panic::catch_unwind(run).unwrap_or_else(|panic| {
+        let why = panic
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| panic.downcast_ref::<&str>().copied())
+            .unwrap_or("no reason given");
+        Err(format!(
+            "the window system failed ({why}); the document autosaved last is kept"
+        ))
+    })
 }
 
 #[cfg(test)]

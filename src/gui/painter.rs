@@ -32,7 +32,8 @@ pub fn install_fonts(ctx: &egui::Context) {
     ctx.set_fonts(fonts);
 }
 
-fn color(c: Color) -> Color32 {
+/// A drawing colour in egui's terms.
+pub fn color(c: Color) -> Color32 {
     Color32::from_rgba_unmultiplied(c.r, c.g, c.b, c.a)
 }
 

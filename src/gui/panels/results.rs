@@ -158,25 +158,21 @@ impl ResultsPanel {
             .color(if decoded { INVALID } else { PLAIN })
             .stack_on(&[&valid_chart]);
         let ground = r.ground_energy;
-        let (x_axis, y_axis) = super::sampler_plots::round_axes("energy", "reads");
-        Plot::new("energy-histogram")
-            .height(ui.available_height().max(120.0))
-            .legend(Legend::default())
-            .custom_x_axes(vec![x_axis])
-            .custom_y_axes(vec![y_axis])
-            .grid_spacing(super::sampler_plots::GRID_SPACING_MIN..=300.0)
-            .x_grid_spacer(super::sampler_plots::round_grid)
-            .y_grid_spacer(super::sampler_plots::round_grid)
-            .allow_scroll(false)
-            .show(ui, |plot| {
-                if decoded {
-                    plot.bar_chart(valid_chart);
-                }
-                plot.bar_chart(other_chart);
-                if let Some(g) = ground {
-                    plot.vline(VLine::new("ground energy", g).color(Color32::DARK_GREEN));
-                }
-            });
+        energy_plot(
+            "energy-histogram",
+            "energy",
+            "reads",
+            ui.available_height().max(120.0),
+        )
+        .show(ui, |plot| {
+            if decoded {
+                plot.bar_chart(valid_chart);
+            }
+            plot.bar_chart(other_chart);
+            if let Some(g) = ground {
+                plot.vline(VLine::new("ground energy", g).color(Color32::DARK_GREEN));
+            }
+        });
     }
 
     fn table_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
@@ -501,8 +497,18 @@ impl ResultsPanel {
     }
 }
 
-fn color32(c: crate::render::Color) -> Color32 {
-    Color32::from_rgba_unmultiplied(c.r, c.g, c.b, c.a)
+/// A histogram plot of energies: round axis marks, a legend, no scroll zoom.
+fn energy_plot<'a>(name: &str, x_label: &str, y_label: &str, height: f32) -> Plot<'a> {
+    let (x_axis, y_axis) = super::sampler_plots::round_axes(x_label, y_label);
+    Plot::new(name)
+        .height(height)
+        .legend(Legend::default())
+        .custom_x_axes(vec![x_axis])
+        .custom_y_axes(vec![y_axis])
+        .grid_spacing(super::sampler_plots::GRID_SPACING_MIN..=300.0)
+        .x_grid_spacer(super::sampler_plots::round_grid)
+        .y_grid_spacer(super::sampler_plots::round_grid)
+        .allow_scroll(false)
 }
 
 /// The runs overlay as a live plot filling the width and `height`: each run's bars side by
@@ -527,7 +533,7 @@ fn overlay_plot(
                 .map(|(&c, h)| Bar::new(x(c), h[part]).width(slot))
                 .collect()
         };
-        let valid = BarChart::new(run.clone(), bars(0)).color(color32(*colour));
+        let valid = BarChart::new(run.clone(), bars(0)).color(crate::gui::painter::color(*colour));
         // Without a referee every read is "other": one legend entry per run then.
         let other_name = if chart.has_valid {
             format!("{run} (not valid)")
@@ -535,23 +541,14 @@ fn overlay_plot(
             run.clone()
         };
         let other = BarChart::new(other_name, bars(1))
-            .color(color32(crate::render::chart::colors::lighter(
-                *colour, 0.55,
-            )))
+            .color(crate::gui::painter::color(
+                crate::render::chart::colors::lighter(*colour, 0.55),
+            ))
             .stack_on(&[&valid]);
         charts.push((valid, other));
     }
-    let (x_axis, y_axis) = super::sampler_plots::round_axes(&chart.x_label, &chart.y_label);
-    let response = Plot::new(name)
+    let response = energy_plot(name, &chart.x_label, &chart.y_label, height)
         .width(ui.available_width())
-        .height(height)
-        .legend(Legend::default())
-        .custom_x_axes(vec![x_axis])
-        .custom_y_axes(vec![y_axis])
-        .grid_spacing(super::sampler_plots::GRID_SPACING_MIN..=300.0)
-        .x_grid_spacer(super::sampler_plots::round_grid)
-        .y_grid_spacer(super::sampler_plots::round_grid)
-        .allow_scroll(false)
         .show_x(false)
         .show_y(false)
         .show(ui, |plot| {
@@ -560,7 +557,7 @@ fn overlay_plot(
                 plot.bar_chart(other);
             }
             for (mark, x, colour) in &chart.marks {
-                plot.vline(VLine::new(mark.clone(), *x).color(color32(*colour)));
+                plot.vline(VLine::new(mark.clone(), *x).color(crate::gui::painter::color(*colour)));
             }
         });
     response
