@@ -10,7 +10,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::io::read_text_limited;
-use crate::outcome::{Ground, Outcome, ground_energy};
+use crate::outcome::ground_energy;
 use crate::puzzle::{AnyPuzzle, EncodeOptions, PuzzleError, REFERENCE_NODE_BUDGET, Sudoku};
 use crate::qubo::formats::{FormatError, read_model};
 use crate::qubo::{Coupling, Ising, Qubo, QuboError, StoredModel, random_qubo};
@@ -395,10 +395,15 @@ pub fn run(
                 .fold(f64::INFINITY, f64::min)
         });
         for (row, (_, set, wall)) in inst_rows.iter_mut().zip(energies_seen) {
-            // The same figures as `solve` and the GUI: one evaluation path.
-            let ground = Ground::of(target, &inst.model.qubo);
-            let outcome = Outcome::evaluate(set, None, Some(ground), wall);
-            row.ground_fraction = outcome.ground_fraction().unwrap_or(0.0);
+            // The same figures as `solve` and the window: one evaluation path.
+            let subject = crate::solve::Subject {
+                known_ground: Some(target),
+                ..crate::solve::Subject::model(&inst.model)
+            };
+            row.ground_fraction = crate::solve::evaluate_samples(subject, set, wall)
+                .ok()
+                .and_then(|o| o.ground_fraction())
+                .unwrap_or(0.0);
             progress(row);
         }
         rows.extend(inst_rows);

@@ -162,6 +162,9 @@ pub struct Outcome {
     /// The sampled model's `Qubo::fingerprint`, when the caller knows the stored model (saved
     /// with the samples, so `compare` can refuse runs of different models).
     pub model_fingerprint: Option<String>,
+    /// Why the ground energy is not given although the puzzle's reference solved it (a
+    /// negative weight; a model sampled through its structure), in words.
+    pub ground_unknown: Option<String>,
 }
 
 impl Outcome {
@@ -241,6 +244,7 @@ impl Outcome {
             ground_resolved: ground.is_none_or(|g| g.resolves),
             sample_s,
             model_fingerprint: None,
+            ground_unknown: None,
         }
     }
 

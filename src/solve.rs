@@ -1,5 +1,6 @@
-//! The whole flow for one encoded puzzle in one call: weight → sample → evaluate. The CLI's
-//! `solve` uses it; the GUI's Run and the sweeps share its last step (`Outcome::evaluate`).
+//! The whole flow for one encoded puzzle in one call: weight → sample → evaluate. Its middle,
+//! `sample_problem` (a built model to a refereed outcome), is the one path every run takes:
+//! `solve`, the window's Run, the sweeps (through `solve`) and `bench`.
 //! The caller encodes once and computes the classical reference once: `solve` never re-encodes.
 
 use std::time::Instant;
@@ -8,7 +9,7 @@ use serde::Serialize;
 
 use crate::outcome::{Ground, Outcome, PuzzleContext, ground_energy};
 use crate::puzzle::{AnyPuzzle, AnySolution, Reference, Violation};
-use crate::qubo::{Encoding, QuboError, Weights};
+use crate::qubo::{Encoding, QuboError, StoredModel, Weights};
 use crate::sampler::{RunControl, SampleError, Sampler};
 
 /// Why a solve could not run.
@@ -281,29 +282,89 @@ fn watch_first_valid(
     }
 }
 
-/// `solve`, telling `on_first_valid` (when given) the first valid state the run holds while
-/// it goes on. `told` says whether it was told already (by an earlier cut round).
-fn solve_watched(
-    problem: Problem,
-    weights: &Weights,
+/// What one run samples: a built model and, when it encodes a puzzle, what decodes and
+/// referees its reads. The window's Run, `solve`, the sweeps and `bench` all describe their run
+/// this way and hand it to `sample_problem` (or, for reads they already hold,
+/// `evaluate_samples`).
+#[derive(Clone, Copy)]
+pub struct Subject<'a> {
+    /// The weighted model (stored, or its structure alone).
+    pub model: &'a StoredModel,
+    /// The puzzle, its encoding and reference, and the weights the model was built with.
+    pub puzzle: Option<(Problem<'a>, &'a Weights)>,
+    /// A bare model's ground energy when known from elsewhere (`bench`'s instances).
+    pub known_ground: Option<f64>,
+}
+
+impl<'a> Subject<'a> {
+    /// A puzzle's model built with `weights`.
+    pub fn puzzle(model: &'a StoredModel, problem: Problem<'a>, weights: &'a Weights) -> Self {
+        Subject {
+            model,
+            puzzle: Some((problem, weights)),
+            known_ground: None,
+        }
+    }
+
+    /// A bare model (nothing to decode into).
+    pub fn model(model: &'a StoredModel) -> Self {
+        Subject {
+            model,
+            puzzle: None,
+            known_ground: None,
+        }
+    }
+
+    /// The ground energy every figure is measured against: a puzzle's proved one (never
+    /// claimed for a model sampled through its structure), or the one known from elsewhere.
+    fn ground(&self) -> Option<Ground> {
+        let energy = match self.puzzle {
+            Some((p, weights)) => ground_energy(p.encoding, weights, p.reference)
+                .filter(|_| self.model.is_stored())?,
+            None => self.known_ground?,
+        };
+        Some(Ground::of(energy, &self.model.qubo))
+    }
+
+    /// Why the ground energy is not given although the reference solved the puzzle.
+    fn ground_unknown(&self) -> Result<Option<String>, QuboError> {
+        let Some((p, weights)) = self.puzzle else {
+            return Ok(None);
+        };
+        if p.reference.solution().is_none() || self.ground().is_some() {
+            return Ok(None);
+        }
+        Ok(Some(
+            if !p.encoding.weights_nonnegative(weights)? {
+                "a negative weight leaves the ground energy unknown (a broken constraint may \
+                 then lower the energy)"
+            } else if !self.model.is_stored() {
+                "the model is sampled through its structure, with no stored energies to \
+                 measure against"
+            } else {
+                "the weights leave the ground energy unknown"
+            }
+            .into(),
+        ))
+    }
+}
+
+/// The one step from a built model to a refereed outcome, for every caller: the target at
+/// which open-ended samplers may stop (a valid solution's energy, unless the caller chose one),
+/// the sampling (watched for a first valid solution when asked), then `evaluate_samples`.
+pub fn sample_problem(
+    subject: Subject,
     sampler: &dyn Sampler,
     control: &RunControl,
     on_first_valid: Option<(OnFirstValid, &std::sync::atomic::AtomicBool)>,
-) -> Result<SolveOutcome, SolveError> {
-    let t0 = Instant::now();
-    // A model too large to store is sampled through its structure alone (SA's structured
-    // kernel); its ground energy is then not claimed (no stored model to measure it against).
-    let model = problem.puzzle.stored_model(problem.encoding, weights)?;
-    let num_interactions = model.num_interactions();
-    let ground = ground_energy(problem.encoding, weights, problem.reference)
-        .filter(|_| model.is_stored())
-        .map(|e| Ground::of(e, &model.qubo));
-    let encode_s = t0.elapsed().as_secs_f64();
+) -> Result<Outcome, SolveError> {
+    let model = subject.model;
     // A valid solution's energy is the ground energy: samplers that search open-endedly may
     // stop a read there (unless the caller chose another target).
     let mut control = control.clone();
-    let valid_energy =
-        crate::outcome::target_energy(problem.puzzle, problem.encoding, weights, problem.reference);
+    let valid_energy = subject.puzzle.and_then(|(p, weights)| {
+        crate::outcome::target_energy(p.puzzle, p.encoding, weights, p.reference)
+    });
     let mut unreachable_target = None;
     match control.target_energy {
         None => control.target_energy = valid_energy,
@@ -314,7 +375,9 @@ fn solve_watched(
     }
     // Watching needs the run to offer its best state, which it does at progress reports.
     // (Gated by the valid solution's energy, whatever target the caller chose.)
-    let watch = on_first_valid.zip(valid_energy);
+    let watch = on_first_valid
+        .zip(valid_energy)
+        .zip(subject.puzzle.map(|(p, _)| p));
     let best = control.best_state.clone().unwrap_or_default();
     if watch.is_some() {
         control.best_state = Some(best.clone());
@@ -326,40 +389,73 @@ fn solve_watched(
     let done = std::sync::atomic::AtomicBool::new(false);
     let t1 = Instant::now();
     let samples = std::thread::scope(|scope| {
-        if let Some(((on_valid, told), target)) = watch {
+        if let Some((((on_valid, told), target), problem)) = watch {
             let (best, done) = (&best, &done);
             scope.spawn(move || watch_first_valid(problem, best, target, done, told, on_valid));
         }
-        let samples = sampler.sample(&model, &control);
+        let samples = sampler.sample(model, &control);
         done.store(true, std::sync::atomic::Ordering::Relaxed);
         samples
     })?;
-    let sample_s = t1.elapsed().as_secs_f64();
+    let mut outcome = evaluate_samples(subject, samples, t1.elapsed().as_secs_f64())?;
+    outcome.samples.info.warnings.extend(unreachable_target);
+    Ok(outcome)
+}
+
+/// Reads of `subject`'s model (sampled, or read from a file) as an outcome: decoded and
+/// refereed when it is a puzzle's, measured against its ground energy, with the model's
+/// fingerprint and what to know about the figures in its warnings. Refuses, with the reason,
+/// more distinct reads than the memory budget can referee.
+pub fn evaluate_samples(
+    subject: Subject,
+    samples: crate::sampler::SampleSet,
+    sample_s: f64,
+) -> Result<Outcome, SolveError> {
     Outcome::check_evaluation_budget(&samples)?;
-    let context = PuzzleContext {
-        puzzle: problem.puzzle,
-        encoding: problem.encoding,
+    let context = subject.puzzle.map(|(p, weights)| PuzzleContext {
+        puzzle: p.puzzle,
+        encoding: p.encoding,
         weights,
-    };
-    let mut outcome = Outcome::evaluate(samples, Some(context), ground, sample_s);
-    outcome.model_fingerprint = model.is_stored().then(|| model.qubo.fingerprint());
-    let mut out = summarise(problem, outcome, num_interactions, encode_s);
-    out.warnings.extend(unreachable_target);
-    if out.ground_energy.is_none() && problem.reference.solution().is_some() {
-        out.ground_unknown = Some(
-            if !problem.encoding.weights_nonnegative(weights)? {
-                "a negative weight leaves the ground energy unknown (a broken constraint may \
-                 then lower the energy)"
-            } else if !model.is_stored() {
-                "the model is sampled through its structure, with no stored energies to \
-                 measure against"
-            } else {
-                "the weights leave the ground energy unknown"
-            }
-            .into(),
+    });
+    let mut outcome = Outcome::evaluate(samples, context, subject.ground(), sample_s);
+    outcome.model_fingerprint = subject
+        .model
+        .is_stored()
+        .then(|| subject.model.qubo.fingerprint());
+    outcome.ground_unknown = subject.ground_unknown()?;
+    if !outcome.ground_resolved {
+        outcome.samples.info.warnings.push(
+            "the weights are so far apart that the model's energies cannot tell a read at the \
+             ground from one a coefficient above it: the ground share is unknown (the valid \
+             share, from the referee, stands)"
+                .into(),
         );
     }
-    Ok(out)
+    Ok(outcome)
+}
+
+/// `solve`, telling `on_first_valid` (when given) the first valid state the run holds while
+/// it goes on. `told` says whether it was told already (by an earlier cut round).
+fn solve_watched(
+    problem: Problem,
+    weights: &Weights,
+    sampler: &dyn Sampler,
+    control: &RunControl,
+    on_first_valid: Option<(OnFirstValid, &std::sync::atomic::AtomicBool)>,
+) -> Result<SolveOutcome, SolveError> {
+    let t0 = Instant::now();
+    // A model too large to store is sampled through its structure alone (SA's structured
+    // kernel).
+    let model = problem.puzzle.stored_model(problem.encoding, weights)?;
+    let encode_s = t0.elapsed().as_secs_f64();
+    let subject = Subject::puzzle(&model, problem, weights);
+    let outcome = sample_problem(subject, sampler, control, on_first_valid)?;
+    Ok(summarise(
+        problem,
+        outcome,
+        model.num_interactions(),
+        encode_s,
+    ))
 }
 
 /// The CLI's report of an evaluated run.
@@ -409,24 +505,13 @@ fn summarise(
         run: outcome.samples.report(),
         min_energy: outcome.min_energy(),
         ground_energy: outcome.ground_energy,
-        ground_unknown: None,
+        ground_unknown: outcome.ground_unknown.clone(),
         ground_fraction: outcome.ground_fraction(),
         success_fraction: outcome.success_fraction().unwrap_or(0.0),
         tts99_s: outcome.tts99_s(),
         reference: reference_text(problem.reference),
         best,
-        warnings: {
-            let mut w = info.warnings.clone();
-            if !outcome.ground_resolved {
-                w.push(
-                    "the weights are so far apart that the model's energies cannot tell a read \
-                     at the ground from one a coefficient above it: the ground share is unknown \
-                     (the valid share, from the referee, stands)"
-                        .into(),
-                );
-            }
-            w
-        },
+        warnings: info.warnings.clone(),
         sampler_details: info.details.clone(),
         probabilities: None,
         sampled_probabilities: None,

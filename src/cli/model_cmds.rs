@@ -45,8 +45,8 @@ pub(super) fn sample(a: SampleArgs) -> Result<i32, Failure> {
     let sample_s = set.info.sampling_ns as f64 * 1e-9;
     if let Some(out) = &a.save_samples {
         // With the run's figures and the model's fingerprint, for `compare`.
-        let mut outcome = crate::outcome::Outcome::evaluate(set.clone(), None, None, sample_s);
-        outcome.model_fingerprint = Some(model.qubo.fingerprint());
+        let subject = crate::solve::Subject::model(&model);
+        let outcome = crate::solve::evaluate_samples(subject, set.clone(), sample_s)?;
         outcome.save_samples(out, file.labels.as_deref())?;
     }
     let updates = (set.num_reads() * set.info.num_sweeps * n) as f64;

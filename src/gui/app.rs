@@ -286,7 +286,7 @@ impl Workbench {
             match s.doc.model.clone() {
                 Some(model) => {
                     let labels = s.doc.label_source().all(model.qubo.num_variables());
-                    let input = s.doc.run_input(model);
+                    let input = s.run_input(model);
                     let repaint = super::commands::repaint(ctx);
                     s.start_file(super::jobs::FileJob::read_samples(
                         path, input, labels, repaint,

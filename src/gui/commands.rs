@@ -533,7 +533,7 @@ impl Workbench {
                 return;
             }
         };
-        let input = s.doc.run_input(model);
+        let input = s.run_input(model);
         let repaint_ctx = ctx.clone();
         s.run = Some(SampleJob::start(input, sampler, move || {
             repaint_ctx.request_repaint()

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::jobs::OneShot;
-use crate::puzzle::{AnyPuzzle, EncodeOptions, PuzzleError};
+use crate::puzzle::{AnyPuzzle, AnySolution, EncodeOptions, PuzzleError, Reference};
 use crate::qubo::{Encoding, Qubo, StoredModel, Weights};
 
 /// What one build starts from: the document's inputs as they were when it was asked for, and
@@ -340,14 +340,20 @@ impl Document {
     }
 
     /// What a run of `model` (this document's) needs on its thread: the puzzle, its encoding
-    /// and weights (to decode and referee), and the model's version.
-    pub fn run_input(&self, model: Arc<StoredModel>) -> crate::gui::jobs::RunInput {
+    /// and weights (to decode and referee), its classical reference when the design facts
+    /// hold it, and the model's version.
+    pub fn run_input(
+        &self,
+        model: Arc<StoredModel>,
+        reference: Option<Reference<AnySolution>>,
+    ) -> crate::gui::jobs::RunInput {
         let puzzle = match (self.puzzle(), &self.encoding) {
             (Some(p), Some(e)) => Some((p.clone(), e.clone(), self.weights.clone())),
             _ => None,
         };
         crate::gui::jobs::RunInput {
             puzzle,
+            reference,
             model,
             version: self.version,
         }

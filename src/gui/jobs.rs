@@ -7,8 +7,8 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use crate::outcome::{Ground, Outcome, PuzzleContext, ground_energy};
-use crate::puzzle::{AnyPuzzle, AnySolution, DesignFacts, REFERENCE_NODE_BUDGET};
+use crate::outcome::Outcome;
+use crate::puzzle::{AnyPuzzle, AnySolution, DesignFacts, REFERENCE_NODE_BUDGET, Reference};
 use crate::qubo::{Encoding, StoredModel, Weights};
 use crate::sampler::{BestState, Progress, RemoteJob, RemoteJobSlot, RunControl, Sampler};
 use crate::solve::Problem;
@@ -42,41 +42,17 @@ impl std::ops::Deref for RunResult {
     }
 }
 
-/// Samples of `input`'s model as a finished run: decoded and refereed when it is a puzzle's,
-/// with the model's fingerprint and the weights it was built with. Sampled and imported runs
-/// alike.
+/// Samples of `input`'s model as a finished run, through the one evaluation every caller
+/// shares (`solve::evaluate_samples`), with the weights it was built with. Imported runs.
 fn evaluate_run(
     input: &RunInput,
     samples: crate::sampler::SampleSet,
-    ground: Option<Ground>,
     sample_s: f64,
 ) -> Result<RunResult, String> {
-    Outcome::check_evaluation_budget(&samples)
-        .map_err(|e| format!("{e}; ask for fewer reads (or more sweeps, so reads repeat)"))?;
-    let mut outcome = match &input.puzzle {
-        Some((p, enc, w)) => {
-            let context = PuzzleContext {
-                puzzle: p,
-                encoding: enc,
-                weights: w,
-            };
-            Outcome::evaluate(samples, Some(context), ground, sample_s)
-        }
-        None => Outcome::evaluate(samples, None, None, sample_s),
-    };
-    outcome.model_fingerprint = input
-        .model
-        .is_stored()
-        .then(|| input.model.qubo.fingerprint());
-    let weights = match &input.puzzle {
-        Some((_, enc, w)) => every_weight(enc, w),
-        None => Default::default(),
-    };
-    Ok(RunResult {
-        outcome,
-        version: input.version,
-        weights,
-    })
+    let reference = input.reference();
+    let outcome = crate::solve::evaluate_samples(input.subject(&reference), samples, sample_s)
+        .map_err(|e| e.to_string())?;
+    Ok(input.finished(outcome))
 }
 
 /// Every weight's value in a model built with `weights` (defaults filled in), as a run records.
@@ -95,10 +71,53 @@ fn every_weight(encoding: &Encoding, weights: &Weights) -> std::collections::BTr
 pub struct RunInput {
     /// The puzzle, its encoding and the weights the model was built with.
     pub puzzle: Option<(AnyPuzzle, Arc<Encoding>, Weights)>,
+    /// The puzzle's classical reference when the design facts hold it (else the run's thread
+    /// searches for it, as `solve` does).
+    pub reference: Option<Reference<AnySolution>>,
     /// The weighted model.
     pub model: Arc<StoredModel>,
     /// Its version.
     pub version: u64,
+}
+
+impl RunInput {
+    /// The puzzle's classical reference: the design facts', or searched for now (off the UI
+    /// thread) with the budget `solve` uses.
+    fn reference(&self) -> Reference<AnySolution> {
+        match (&self.reference, &self.puzzle) {
+            (Some(r), _) => r.clone(),
+            (None, Some((p, _, _))) => p.solve_classically(REFERENCE_NODE_BUDGET),
+            (None, None) => Reference::GaveUp { nodes: 0 },
+        }
+    }
+
+    /// The run as the one sampling path takes it.
+    fn subject<'a>(&'a self, reference: &'a Reference<AnySolution>) -> crate::solve::Subject<'a> {
+        match &self.puzzle {
+            Some((puzzle, encoding, weights)) => crate::solve::Subject::puzzle(
+                &self.model,
+                Problem {
+                    puzzle,
+                    encoding,
+                    reference,
+                },
+                weights,
+            ),
+            None => crate::solve::Subject::model(&self.model),
+        }
+    }
+
+    /// `outcome` as a run of this input's model version and weights.
+    fn finished(&self, outcome: Outcome) -> RunResult {
+        RunResult {
+            outcome,
+            version: self.version,
+            weights: match &self.puzzle {
+                Some((_, enc, w)) => every_weight(enc, w),
+                None => Default::default(),
+            },
+        }
+    }
 }
 
 /// Most points kept for the best-energy-over-time plot.
@@ -163,28 +182,17 @@ impl SampleJob {
             .as_ref()
             .map(|(p, enc, _)| (p.clone(), enc.clone()));
         let (tx, rx) = channel();
-        let mut worker_control = control.clone();
+        let worker_control = control.clone();
         std::thread::spawn(move || {
-            // The reference first: a valid solution's energy is the target at which
-            // open-ended samplers (tempering) may stop.
-            let (ground, target) = match &input.puzzle {
-                Some((p, enc, w)) => {
-                    let reference = p.solve_classically(REFERENCE_NODE_BUDGET);
-                    (
-                        ground_energy(enc, w, &reference).map(|e| Ground::of(e, &input.model.qubo)),
-                        crate::outcome::target_energy(p, enc, w, &reference),
-                    )
-                }
-                None => (None, None),
-            };
-            worker_control.target_energy = target;
-            let t = Instant::now();
-            let result = sampler
-                .sample(input.model.as_ref(), &worker_control)
-                .map_err(|e| e.to_string())
-                .and_then(|samples| {
-                    evaluate_run(&input, samples, ground, t.elapsed().as_secs_f64())
-                });
+            let reference = input.reference();
+            let result = crate::solve::sample_problem(
+                input.subject(&reference),
+                sampler.as_ref(),
+                &worker_control,
+                None,
+            )
+            .map(|outcome| input.finished(outcome))
+            .map_err(|e| e.to_string());
             let _ = tx.send(result);
             repaint();
         });
@@ -385,7 +393,7 @@ impl FileJob {
                     .or_else(|| info_number("sampling_ns").map(|ns| ns / 1e9))
                     .unwrap_or(0.0);
                 let run = Box::new(
-                    evaluate_run(&input, samples, None, sample_s)
+                    evaluate_run(&input, samples, sample_s)
                         .map_err(|e| format!("{}: not read: {e}", p.display()))?,
                 );
                 Ok(FileDone::Samples {
@@ -505,8 +513,28 @@ pub enum SweepMessage {
     Done(Result<(), String>),
 }
 
-/// What a sweep or a suggestion works on: the document's puzzle, encoding and weights.
-pub type SweepInput = (AnyPuzzle, Arc<Encoding>, Weights);
+/// What a sweep or a suggestion works on: the document's puzzle, encoding and weights, and
+/// the design facts' reference when they hold it.
+pub struct SweepInput {
+    /// The puzzle.
+    pub puzzle: AnyPuzzle,
+    /// Its encoding (never re-encoded by the sweep).
+    pub encoding: Arc<Encoding>,
+    /// The document's weights (the swept ones are replaced point by point).
+    pub weights: Weights,
+    /// The classical reference, when the design facts hold it (else searched once on the
+    /// sweep's thread, as the CLI does).
+    pub reference: Option<Reference<AnySolution>>,
+}
+
+impl SweepInput {
+    /// The reference once for the whole sweep.
+    fn reference(&self) -> Reference<AnySolution> {
+        self.reference
+            .clone()
+            .unwrap_or_else(|| self.puzzle.solve_classically(REFERENCE_NODE_BUDGET))
+    }
+}
 
 /// What a sweep measures: one weight over `values` (or a grid with a second), `repeats` runs
 /// per point.
@@ -523,13 +551,60 @@ pub struct SweepRequest {
     pub stop: sweep::StopRule,
 }
 
-/// A weight sweep on its own thread.
-pub struct SweepJob {
+/// A job that reports as it goes (a sweep's points, a suggestion's tries) on its own thread:
+/// its messages are taken once per frame; a thread that died without its last message is
+/// reported through `died`.
+pub struct StreamJob<M> {
     /// Cancel through this.
     pub control: RunControl,
+    rx: Receiver<M>,
+    died: fn() -> M,
+}
+
+impl<M: Send + 'static> StreamJob<M> {
+    /// Runs `work` with `control` and a way to send, waking the UI through `repaint` after
+    /// each message.
+    fn start(
+        control: RunControl,
+        died: fn() -> M,
+        work: impl FnOnce(&RunControl, &dyn Fn(M)) + Send + 'static,
+        repaint: impl Fn() + Send + 'static,
+    ) -> Self {
+        let (tx, rx) = channel();
+        let worker_control = control.clone();
+        std::thread::spawn(move || {
+            let send = |m: M| {
+                let _ = tx.send(m);
+                repaint();
+            };
+            work(&worker_control, &send);
+        });
+        StreamJob { control, rx, died }
+    }
+
+    /// Messages that arrived since the last poll.
+    pub fn poll(&self) -> Vec<M> {
+        let mut out: Vec<M> = self.rx.try_iter().collect();
+        if out.is_empty() && matches!(self.rx.try_recv(), Err(TryRecvError::Disconnected)) {
+            out.push((self.died)());
+        }
+        out
+    }
+}
+
+/// A weight sweep on its own thread.
+pub struct SweepJob {
     /// Points asked for.
     pub total: usize,
-    rx: Receiver<SweepMessage>,
+    /// Its points as they are measured.
+    pub stream: StreamJob<SweepMessage>,
+}
+
+impl std::ops::Deref for SweepJob {
+    type Target = StreamJob<SweepMessage>;
+    fn deref(&self) -> &Self::Target {
+        &self.stream
+    }
 }
 
 impl SweepJob {
@@ -540,24 +615,18 @@ impl SweepJob {
         sampler: Box<dyn Sampler>,
         repaint: impl Fn() + Send + 'static,
     ) -> Self {
+        let total = request.values.len() * request.second.as_ref().map_or(1, |s| s.1.len());
         // A sweep takes every core: its points run side by side, and the window's own thread
         // needs little (the sweep is what the user waits for).
-        let control = RunControl::new();
-        let (tx, rx) = channel();
-        let worker_control = control.clone();
-        let total = request.values.len() * request.second.as_ref().map_or(1, |s| s.1.len());
-        std::thread::spawn(move || {
-            let (puzzle, encoding, weights) = input;
-            let point_tx = tx.clone();
-            // The classical reference once for the whole sweep.
-            let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
+        let work = move |control: &RunControl, send: &dyn Fn(SweepMessage)| {
+            let reference = input.reference();
             let spec = sweep::SweepSpec {
                 problem: Problem {
-                    puzzle: &puzzle,
-                    encoding: &encoding,
+                    puzzle: &input.puzzle,
+                    encoding: &input.encoding,
                     reference: &reference,
                 },
-                base: &weights,
+                base: &input.weights,
                 weight: &request.weight,
                 values: &request.values,
                 second: request
@@ -567,26 +636,18 @@ impl SweepJob {
                 repeats: request.repeats,
                 stop: request.stop,
             };
-            let result = sweep::run(&spec, sampler.as_ref(), &worker_control, |p| {
-                let _ = point_tx.send(SweepMessage::Point(Box::new(p.clone())));
-                repaint();
+            let result = sweep::run(&spec, sampler.as_ref(), control, |p| {
+                send(SweepMessage::Point(Box::new(p.clone())));
             });
-            let _ = tx.send(SweepMessage::Done(
+            send(SweepMessage::Done(
                 result.map(|_| ()).map_err(|e| e.to_string()),
             ));
-        });
-        SweepJob { control, total, rx }
-    }
-
-    /// Messages that arrived since the last poll.
-    pub fn poll(&self) -> Vec<SweepMessage> {
-        let mut out: Vec<SweepMessage> = self.rx.try_iter().collect();
-        if out.is_empty() && matches!(self.rx.try_recv(), Err(TryRecvError::Disconnected)) {
-            out.push(SweepMessage::Done(Err(
-                "the sweep thread stopped unexpectedly".into(),
-            )));
+        };
+        let died = || SweepMessage::Done(Err("the sweep thread stopped unexpectedly".into()));
+        SweepJob {
+            total,
+            stream: StreamJob::start(RunControl::new(), died, work, repaint),
         }
-        out
     }
 }
 
@@ -599,67 +660,43 @@ pub enum TuneMessage {
 }
 
 /// "Suggest weights" on its own thread (`sweep::suggest`).
-pub struct TuneJob {
-    /// Cancel through this.
-    pub control: RunControl,
-    rx: Receiver<TuneMessage>,
-}
+pub type TuneJob = StreamJob<TuneMessage>;
 
-impl TuneJob {
-    /// Searches weights from the document's, for at most `budget_s` seconds.
-    pub fn start(
-        input: SweepInput,
-        sampler: Box<dyn Sampler>,
-        repeats: usize,
-        stop: sweep::StopRule,
-        budget_s: f64,
-        repaint: impl Fn() + Send + 'static,
-    ) -> Self {
-        let control = RunControl::new().with_threads(Some(worker_threads()));
-        let (tx, rx) = channel();
-        let worker_control = control.clone();
-        std::thread::spawn(move || {
-            let (puzzle, encoding, weights) = input;
-            let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
-            let problem = Problem {
-                puzzle: &puzzle,
-                encoding: &encoding,
-                reference: &reference,
-            };
-            let point_tx = tx.clone();
-            let budget = std::time::Duration::from_secs_f64(budget_s.clamp(0.0, 86_400.0));
-            let result = sweep::suggest(
-                problem,
-                &weights,
-                sampler.as_ref(),
-                sweep::TuneEffort {
-                    repeats,
-                    stop,
-                    budget,
-                },
-                &worker_control,
-                |p, moved| {
-                    let _ = point_tx.send(TuneMessage::Point(Box::new(p.clone()), moved));
-                    repaint();
-                },
-            );
-            let _ = tx.send(TuneMessage::Done(
-                result.map(Box::new).map_err(|e| e.to_string()),
-            ));
-        });
-        TuneJob { control, rx }
-    }
-
-    /// Messages that arrived since the last poll.
-    pub fn poll(&self) -> Vec<TuneMessage> {
-        let mut out: Vec<TuneMessage> = self.rx.try_iter().collect();
-        if out.is_empty() && matches!(self.rx.try_recv(), Err(TryRecvError::Disconnected)) {
-            out.push(TuneMessage::Done(Err(
-                "the suggestion thread stopped unexpectedly".into(),
-            )));
-        }
-        out
-    }
+/// Starts "Suggest weights" from the document's weights, for at most `budget_s` seconds.
+pub fn start_tune(
+    input: SweepInput,
+    sampler: Box<dyn Sampler>,
+    effort: (usize, sweep::StopRule, f64),
+    repaint: impl Fn() + Send + 'static,
+) -> TuneJob {
+    let (repeats, stop, budget_s) = effort;
+    let work = move |control: &RunControl, send: &dyn Fn(TuneMessage)| {
+        let reference = input.reference();
+        let problem = Problem {
+            puzzle: &input.puzzle,
+            encoding: &input.encoding,
+            reference: &reference,
+        };
+        let budget = std::time::Duration::from_secs_f64(budget_s.clamp(0.0, 86_400.0));
+        let result = sweep::suggest(
+            problem,
+            &input.weights,
+            sampler.as_ref(),
+            sweep::TuneEffort {
+                repeats,
+                stop,
+                budget,
+            },
+            control,
+            |p, moved| send(TuneMessage::Point(Box::new(p.clone()), moved)),
+        );
+        send(TuneMessage::Done(
+            result.map(Box::new).map_err(|e| e.to_string()),
+        ));
+    };
+    let died = || TuneMessage::Done(Err("the suggestion thread stopped unexpectedly".into()));
+    let control = RunControl::new().with_threads(Some(worker_threads()));
+    StreamJob::start(control, died, work, repaint)
 }
 
 /// A built heatmap: the raster, the display order it used, and the model's figures.

@@ -244,4 +244,17 @@ impl Shared {
         let (of, facts) = self.facts.as_ref()?;
         (Some(of) == self.doc.puzzle()).then(|| facts.as_ref().map_err(String::as_str))
     }
+
+    /// What a run of the document's `model` needs, with the design facts' reference when they
+    /// are the current puzzle's (the run then does not search again).
+    pub fn run_input(
+        &self,
+        model: std::sync::Arc<crate::qubo::StoredModel>,
+    ) -> super::jobs::RunInput {
+        let reference = self
+            .current_facts()
+            .and_then(Result::ok)
+            .map(DesignFacts::reference);
+        self.doc.run_input(model, reference)
+    }
 }

@@ -337,6 +337,20 @@ pub struct DesignFacts<S> {
     pub probabilities: Option<CellProbabilities>,
 }
 
+impl<S: Clone> DesignFacts<S> {
+    /// The facts' search as the classical reference a run measures against (the same search,
+    /// within the same budget, as `solve_classically`): a run need not search again.
+    pub fn reference(&self) -> Reference<S> {
+        match (&self.solution, self.solutions) {
+            (Some(s), _) => Reference::Solved(s.clone()),
+            (None, SolutionCount::Zero) => Reference::NoSolution,
+            (None, SolutionCount::Unknown { nodes }) => Reference::GaveUp { nodes },
+            // Counted but not kept: no reference to offer.
+            (None, _) => Reference::GaveUp { nodes: 0 },
+        }
+    }
+}
+
 impl<S> DesignFacts<S> {
     /// The same facts around another solution type.
     pub fn map<T>(self, f: impl Fn(S) -> T) -> DesignFacts<T> {

@@ -2394,3 +2394,72 @@ fn runs_of_two_samplers_are_kept_overlaid_and_survive_a_restart() {
         .collect();
     assert_eq!(left, ["tabu, 4 reads"]);
 }
+
+/// The window's Run and `solve` are one path: on a file of every kind, the same seeded SA
+/// run gives the same figures in both (reads, energies, ground, shares).
+#[test]
+fn the_window_and_solve_report_the_same_figures_for_the_same_seed_on_every_kind() {
+    let files = [
+        root().join("puzzles/sudoku/shidoku-6givens.txt"),
+        root().join("puzzles/edge-matching/tiny-3x3-fixed.txt"),
+        root().join("puzzles/numberlink/tiny-3x2.txt"),
+        root().join("puzzles/minesweeper/small-5x5-a.txt"),
+    ];
+    for file in files {
+        let mut settings = Settings::default();
+        set_sa(&mut settings, "seed", serde_json::json!(11));
+        set_sa(&mut settings, "num_reads", serde_json::json!(24));
+        set_sa(&mut settings, "num_sweeps", serde_json::json!(60));
+        let mut h = open(Some(&file), settings);
+        wait_for(&mut h, "the design facts", |wb| {
+            wb.shared.current_facts().is_some()
+        });
+        run_to_end(&mut h, "the window's run");
+        let window = h.state().shared.result.as_ref().unwrap();
+        let cli = run_json(&[
+            "solve",
+            file.to_str().unwrap(),
+            "--sampler",
+            "sa",
+            "--seed",
+            "11",
+            "--num-reads",
+            "24",
+            "--num-sweeps",
+            "60",
+            "--json",
+        ]);
+        let name = file.display();
+        assert_eq!(cli["num_reads"], window.num_reads(), "{name}");
+        assert_eq!(
+            cli["min_energy"],
+            serde_json::json!(window.min_energy()),
+            "{name}"
+        );
+        assert_eq!(
+            cli["ground_energy"],
+            serde_json::json!(window.ground_energy),
+            "{name}"
+        );
+        assert_eq!(
+            cli["ground_unknown"],
+            serde_json::json!(window.ground_unknown),
+            "{name}"
+        );
+        assert_eq!(
+            cli["ground_fraction"],
+            serde_json::json!(window.ground_fraction()),
+            "{name}"
+        );
+        assert_eq!(
+            cli["success_fraction"],
+            serde_json::json!(window.success_fraction().unwrap_or(0.0)),
+            "{name}"
+        );
+        assert_eq!(
+            cli["warnings"],
+            serde_json::json!(window.samples.info.warnings),
+            "{name}"
+        );
+    }
+}

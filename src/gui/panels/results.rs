@@ -120,6 +120,9 @@ impl ResultsPanel {
         for w in &r.samples.info.warnings {
             ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {w}"));
         }
+        if let Some(why) = &r.ground_unknown {
+            ui.weak(format!("ground energy unknown: {why}"));
+        }
         if !r.samples.info.details.is_empty() {
             // Remote timing (queue, QPU or solver time), chain breaks, what the polish changed.
             ui.label(crate::sampler::SampleInfo::details_line(

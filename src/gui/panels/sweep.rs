@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use crate::gui::jobs::{
-    FileAction, SweepInput, SweepJob, SweepMessage, SweepRequest, TuneJob, TuneMessage,
+    FileAction, SweepInput, SweepJob, SweepMessage, SweepRequest, TuneJob, TuneMessage, start_tune,
 };
 use crate::gui::shared::{Command, Shared};
 use crate::sweep::{Metric, Suggestion, SweepChart, SweepPoint, values};
@@ -155,7 +155,19 @@ impl SweepPanel {
             vec![("num_reads", serde_json::json!(reads))]
         };
         match s.build_sampler(&extra) {
-            Ok(sampler) => Some(((puzzle, encoding, s.doc.weights.clone()), sampler)),
+            Ok(sampler) => {
+                let reference = s
+                    .current_facts()
+                    .and_then(Result::ok)
+                    .map(crate::puzzle::DesignFacts::reference);
+                let input = SweepInput {
+                    puzzle,
+                    encoding,
+                    weights: s.doc.weights.clone(),
+                    reference,
+                };
+                Some((input, sampler))
+            }
             Err(e) => {
                 s.status = e;
                 None
@@ -216,12 +228,10 @@ impl SweepPanel {
         self.suggestion = None;
         let repaint = ctx.clone();
         let sw = &s.settings.sweep;
-        self.tune = Some(TuneJob::start(
+        self.tune = Some(start_tune(
             input,
             sampler,
-            sw.repeats.max(1),
-            sw.stop,
-            sw.tune_budget_s,
+            (sw.repeats.max(1), sw.stop, sw.tune_budget_s),
             move || repaint.request_repaint(),
         ));
     }
