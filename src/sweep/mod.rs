@@ -365,6 +365,7 @@ pub fn run(
     } else {
         cores.min(works.len()).max(1)
     };
+    check_evaluations_fit(sampler, encoding.num_variables(), workers)?;
     let runner = Runner {
         problem: spec.problem,
         sampler,
@@ -375,6 +376,36 @@ pub fn run(
     };
     let order = stopping::coarse_first(spec.values.len(), spec.second.map_or(1, |(_, v)| v.len()));
     stopping::measure_all(&runner, works, order, workers, on_point)
+}
+
+/// Refuses, before the first point, a sweep whose points side by side would referee more
+/// reads than the memory budget holds: each point's run is checked alone when it ends, but
+/// `workers` of them hold their reads at once.
+fn check_evaluations_fit(
+    sampler: &dyn Sampler,
+    num_variables: usize,
+    workers: usize,
+) -> Result<(), SweepError> {
+    let Some(reads) = sampler
+        .params()
+        .get("num_reads")
+        .and_then(serde_json::Value::as_u64)
+    else {
+        return Ok(());
+    };
+    let reads = usize::try_from(reads).unwrap_or(usize::MAX);
+    let bytes = crate::outcome::Outcome::evaluation_bytes(reads, num_variables)
+        .saturating_mul(workers as u64);
+    crate::budget::check_memory(
+        || {
+            format!(
+                "refereeing {reads} reads of {num_variables} variables at each of {workers} \
+                 points measured side by side"
+            )
+        },
+        bytes,
+    )
+    .map_err(|e| SweepError::Solve(SolveError::Budget(e)))
 }
 
 /// The sampler for repeat `r`: the given one for r = 0 (or when it draws its own seed each

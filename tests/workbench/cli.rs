@@ -811,6 +811,33 @@ fn the_memory_budget_setting_is_checked_and_named_as_the_source() {
 }
 
 #[test]
+fn a_sweep_whose_reads_cannot_be_refereed_within_the_budget_is_refused_before_sampling() {
+    // 400 000 reads of a 4×4 Sudoku at each point: gigabytes to referee (round 4's D3).
+    let p = puzzle("shidoku-6givens.txt");
+    let out = bin()
+        .env("QUBO_WORKBENCH_MEMORY_MB", "1000")
+        .args([
+            "sweep",
+            p.to_str().unwrap(),
+            "--weight",
+            "hint",
+            "--from",
+            "1",
+            "--to",
+            "2",
+        ])
+        .args(["--steps", "2", "--sampler", "sa", "--num-reads", "400000"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("refereeing 400000 reads of 64 variables at each of"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn blank_or_broken_credentials_are_refused_by_name_and_never_shown() {
     let p = puzzle("shidoku-6givens.txt");
     let out = bin()
