@@ -435,8 +435,100 @@ pub fn number_text(e: f64) -> String {
     if s == "-0" { "0".into() } else { s }
 }
 
+/// JSON text as a value, refusing an object that names a key twice: serde_json keeps the last
+/// silently, so a puzzle with `"kind"` twice was read as the second kind and refused for a
+/// field that kind lacks. The error has serde_json's line and column.
+pub fn json_without_duplicate_keys(text: &str) -> Result<serde_json::Value, serde_json::Error> {
+    use serde::Deserialize;
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = StrictJson::deserialize(&mut de)?.0;
+    de.end()?;
+    Ok(value)
+}
+
+/// A JSON value built while checking that no object repeats a key.
+struct StrictJson(serde_json::Value);
+
+impl<'de> serde::Deserialize<'de> for StrictJson {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StrictVisitor).map(StrictJson)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = serde_json::Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(serde_json::Value::Null, Into::into))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok(v.into())
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(serde_json::Value::Null)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(StrictJson(v)) = seq.next_element()? {
+            items.push(v);
+        }
+        Ok(items.into())
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "the key \"{}\" appears twice in one object",
+                    printable(&key)
+                )));
+            }
+            let StrictJson(v) = map.next_value()?;
+            object.insert(key, v);
+        }
+        Ok(object.into())
+    }
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn json_with_a_key_twice_is_refused_with_its_place() {
+        let e = json_without_duplicate_keys("{\"kind\": \"sudoku\",\n \"kind\": \"numberlink\"}")
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("the key \"kind\" appears twice"),
+            "{e}"
+        );
+        assert_eq!(e.line(), 2);
+        let v = json_without_duplicate_keys(r#"[{"a": 1, "b": [1.5, null, true, "x"]}, {"a": 2}]"#)
+            .unwrap();
+        assert_eq!(v[0]["b"][0], 1.5);
+        assert_eq!(v[1]["a"], 2);
+        assert!(
+            json_without_duplicate_keys("{} x").is_err(),
+            "trailing text"
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -949,7 +949,7 @@ pub fn parse_puzzles_with(
 ) -> Result<Vec<Located<AnyPuzzle>>, PuzzleError> {
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        let value = crate::io::json_without_duplicate_keys(text).map_err(|e| {
             PuzzleError::parse(
                 format!("{origin}:{}", e.line()),
                 format!("invalid JSON: {e}"),

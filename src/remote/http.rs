@@ -103,7 +103,7 @@ impl Http {
             .as_reader()
             .take(MAX_REPLY_BYTES + 1)
             .read_to_end(&mut body)
-            .map_err(|e| self.read_failed(method, url, &e.to_string()))?;
+            .map_err(|e| self.read_failed(method, url, &e.to_string(), true))?;
         if body.len() as u64 > MAX_REPLY_BYTES {
             return Err(RemoteError::Protocol(format!(
                 "{method} {url}: the reply is larger than {} MB",
@@ -124,16 +124,24 @@ impl Http {
                 "{method} {url}: no reply within {:.1} s",
                 self.timeout.as_secs_f64()
             )),
-            other => self.read_failed(method, url, &other.to_string()),
+            other => self.read_failed(method, url, &other.to_string(), false),
         }
     }
 
-    fn read_failed(&self, method: &str, url: &str, why: &str) -> RemoteError {
-        if why.to_ascii_lowercase().contains("timed out") || why.contains("Timeout") {
-            RemoteError::Timeout(format!(
-                "{method} {url}: no reply within {:.1} s",
-                self.timeout.as_secs_f64()
-            ))
+    /// A transport failure in words; `in_body` when the reply had begun (a server that
+    /// trickles its reply out is timed out there: "timeout: global").
+    fn read_failed(&self, method: &str, url: &str, why: &str, in_body: bool) -> RemoteError {
+        let lower = why.to_ascii_lowercase();
+        if lower.contains("timed out") || lower.contains("timeout") {
+            let limit = self.timeout.as_secs_f64();
+            RemoteError::Timeout(if in_body {
+                format!(
+                    "{method} {url}: the reply began but did not finish within {limit:.1} s (the \
+                     server sends it too slowly)"
+                )
+            } else {
+                format!("{method} {url}: no reply within {limit:.1} s")
+            })
         } else if url.starts_with("https://")
             && ["unexpected end of file", "tls", "handshake", "certificate"]
                 .iter()
@@ -148,5 +156,39 @@ impl Http {
         } else {
             RemoteError::Network(format!("{method} {url}: {why}"))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// A server that sends its headers at once and then its body a byte at a time, too slowly
+    /// for the deadline: the message says the reply began and did not finish.
+    #[test]
+    fn a_trickling_reply_is_said_to_be_too_slow_not_a_bare_timeout() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/x", listener.local_addr().unwrap());
+        std::thread::spawn(move || {
+            let (mut stream, _) = listener.accept().unwrap();
+            let mut request = [0u8; 1024];
+            let _ = stream.read(&mut request);
+            let _ = stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n");
+            for _ in 0..40 {
+                std::thread::sleep(Duration::from_millis(50));
+                if stream.write_all(b"x").is_err() {
+                    return;
+                }
+            }
+        });
+        let e = Http::new(Duration::from_millis(600))
+            .send("GET", &url, &[], None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("the reply began but did not finish within 0.6 s"),
+            "{e}"
+        );
     }
 }

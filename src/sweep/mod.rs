@@ -156,6 +156,12 @@ pub enum SweepError {
          decide everything they touch): sweeping it changes nothing"
     )]
     NoTerms(String),
+    /// No weight of the encoding scales a term: nothing to tune.
+    #[error(
+        "no weight has terms in this encoding ('{0}'; presolve removes them when the givens \
+         decide everything they touch): there is nothing to tune"
+    )]
+    NothingToTune(String),
     /// A weight value the encoding refuses (e.g. not finite).
     #[error(transparent)]
     Qubo(#[from] QuboError),

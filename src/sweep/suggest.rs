@@ -94,7 +94,7 @@ pub fn suggest(
     // Nothing to move (a board the givens decide entirely): say so rather than "converge" on
     // the first point.
     if names.is_empty() {
-        return Err(SweepError::NoTerms(
+        return Err(SweepError::NothingToTune(
             encoding
                 .weight_specs()
                 .iter()

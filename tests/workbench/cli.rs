@@ -410,6 +410,29 @@ fn a_two_weight_sweep_has_every_point_and_metric_and_its_plots_carry_their_label
 }
 
 #[test]
+fn tune_on_a_board_its_givens_decide_says_there_is_nothing_to_tune() {
+    // Every cell flagged: no variable, no weight with terms (round 4's D18 suggested weights).
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("decided.txt");
+    std::fs::write(&board, "3 3 9\nFFF\nFFF\nFFF\n").unwrap();
+    let out = run(&[
+        "tune",
+        board.to_str().unwrap(),
+        "--sampler",
+        "sa",
+        "--budget",
+        "5",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no weight has terms in this encoding ('hint', 'mine_count'")
+            && stderr(&out).contains("nothing to tune"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn tune_suggests_weights_within_its_budget_and_never_a_flagged_point() {
     let p = puzzle("shidoku-6givens.txt");
     let dir = tempfile::tempdir().unwrap();
