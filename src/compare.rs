@@ -19,6 +19,38 @@ use crate::outcome::Outcome;
 use crate::render::Drawing;
 use crate::render::chart::{GroupedHistogram, colors};
 
+/// Why sample sets cannot be read or compared.
+#[derive(Debug, thiserror::Error)]
+pub enum CompareError {
+    /// The file could not be read.
+    #[error(transparent)]
+    File(#[from] crate::io::FileError),
+    /// The text is not JSON (and not our CSV).
+    #[error("{origin}: not JSON ({source}); expected a dimod SampleSet")]
+    NotJson {
+        /// The file.
+        origin: String,
+        /// The JSON parser's complaint, with its line and column.
+        source: serde_json::Error,
+    },
+    /// The content is not a sample set, or its figures contradict its rows.
+    #[error("{origin}: {why}")]
+    Content {
+        /// The file.
+        origin: String,
+        /// What is wrong, with the line or field.
+        why: String,
+    },
+    /// Two runs that did not sample one model.
+    #[error("{file}: {why}: runs are compared on one model")]
+    DifferentModels {
+        /// The run's file.
+        file: String,
+        /// How its model differs from the first run's.
+        why: String,
+    },
+}
+
 /// Most distinct energies a summary keeps; more are binned (equal bins over the range).
 pub const MAX_ENERGIES: usize = 2048;
 /// Bins a binned summary uses.
@@ -216,9 +248,8 @@ impl RunSummary {
     /// A sample set read from `path`: dimod SampleSet JSON (ours from `--save-samples` carry
     /// validity, the ground energy and the model's fingerprint; others give energies alone)
     /// or our CSV. Errors name the file.
-    pub fn load(path: &Path) -> Result<(RunSummary, Vec<String>), String> {
-        let text =
-            crate::io::read_text_limited(path, MAX_SAMPLE_FILE_BYTES).map_err(|e| e.to_string())?;
+    pub fn load(path: &Path) -> Result<(RunSummary, Vec<String>), CompareError> {
+        let text = crate::io::read_text_limited(path, MAX_SAMPLE_FILE_BYTES)?;
         let name = path
             .file_stem()
             .map_or_else(String::new, |s| printable(&s.to_string_lossy()));
@@ -230,18 +261,27 @@ impl RunSummary {
 
     /// Reads a sample set's text (our CSV when `csv`, else dimod SampleSet JSON); errors start
     /// with `origin` (the file). The run is named after `origin` until the caller renames it.
-    pub fn parse(text: &str, origin: &str, csv: bool) -> Result<(RunSummary, Vec<String>), String> {
-        let at = |why: String| format!("{origin}: {why}");
+    pub fn parse(
+        text: &str,
+        origin: &str,
+        csv: bool,
+    ) -> Result<(RunSummary, Vec<String>), CompareError> {
+        let at = |why: String| CompareError::Content {
+            origin: origin.to_string(),
+            why,
+        };
         if csv {
             return Self::from_csv(text, origin).map_err(at);
         }
-        let v: Value = serde_json::from_str(text)
-            .map_err(|e| at(format!("not JSON ({e}); expected a dimod SampleSet")))?;
+        let v: Value = serde_json::from_str(text).map_err(|source| CompareError::NotJson {
+            origin: origin.to_string(),
+            source,
+        })?;
         Self::from_dimod_json(&v, origin).map_err(at)
     }
 
     /// From dimod's serialized SampleSet; also the variable labels (as text).
-    pub fn from_dimod_json(v: &Value, name: &str) -> Result<(RunSummary, Vec<String>), String> {
+    fn from_dimod_json(v: &Value, name: &str) -> Result<(RunSummary, Vec<String>), String> {
         let d = crate::sampler::dimod_json::read(v)
             .map_err(|e| format!("not a dimod SampleSet: {e}"))?;
         let valid: Option<Vec<bool>> = d.vectors.get("valid").and_then(|v| {
@@ -463,25 +503,31 @@ fn split_csv_header(line: &str) -> Vec<String> {
 
 /// Refuses runs that did not sample one model: named files, the first taken as the reference.
 /// Fingerprints decide when both runs carry one; else the variables (count, then labels).
-pub fn check_same_model(runs: &[(String, RunSummary, Vec<String>)]) -> Result<(), String> {
+pub fn check_same_model(runs: &[(String, RunSummary, Vec<String>)]) -> Result<(), CompareError> {
     let Some((first_file, first, first_labels)) = runs.first() else {
         return Ok(());
     };
     for (file, run, labels) in &runs[1..] {
         if let (Some(a), Some(b)) = (&first.model_fingerprint, &run.model_fingerprint) {
             if a != b {
-                return Err(format!(
-                    "{file}: a sample set of another model than {first_file} (model \
-                     fingerprint {b}, not {a}): runs are compared on one model"
-                ));
+                return Err(CompareError::DifferentModels {
+                    file: file.clone(),
+                    why: format!(
+                        "a sample set of another model than {first_file} (model \
+                     fingerprint {b}, not {a})"
+                    ),
+                });
             }
             continue;
         }
         if run.num_variables != first.num_variables {
-            return Err(format!(
-                "{file}: {} variables, but {first_file} has {}: runs are compared on one model",
-                run.num_variables, first.num_variables
-            ));
+            return Err(CompareError::DifferentModels {
+                file: file.clone(),
+                why: format!(
+                    "{} variables, but {first_file} has {}",
+                    run.num_variables, first.num_variables
+                ),
+            });
         }
         let mut a = first_labels.clone();
         let mut b = labels.clone();
@@ -489,11 +535,13 @@ pub fn check_same_model(runs: &[(String, RunSummary, Vec<String>)]) -> Result<()
         b.sort();
         if a != b {
             let missing = b.iter().find(|l| a.binary_search(l).is_err());
-            return Err(format!(
-                "{file}: its variables are not those of {first_file}{}: runs are compared on \
-                 one model",
-                missing.map_or(String::new(), |l| format!(" ({l} is not in {first_file})"))
-            ));
+            return Err(CompareError::DifferentModels {
+                file: file.clone(),
+                why: format!(
+                    "its variables are not those of {first_file}{}",
+                    missing.map_or(String::new(), |l| format!(" ({l} is not in {first_file})"))
+                ),
+            });
         }
     }
     Ok(())
@@ -914,7 +962,8 @@ mod tests {
             named(&a, "a.json", &["x", "y"]),
             named(&b, "b.json", &["x", "y", "z"]),
         ])
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(
             err.starts_with("b.json: 3 variables, but a.json has 2"),
             "{err}"
@@ -924,7 +973,8 @@ mod tests {
             named(&a, "a.json", &["x", "y"]),
             named(&b, "b.json", &["x", "w"]),
         ])
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("(w is not in a.json)"), "{err}");
         assert!(
             check_same_model(&[
@@ -939,7 +989,8 @@ mod tests {
             named(&a, "a.json", &["x", "y"]),
             named(&b, "b.json", &["x", "y"]),
         ])
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("another model"), "{err}");
     }
 

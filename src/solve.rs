@@ -21,9 +21,9 @@ pub enum SolveError {
     /// The sampler refused its parameters or the model.
     #[error(transparent)]
     Sample(#[from] SampleError),
-    /// Re-encoding with cuts failed.
-    #[error("{0}")]
-    Encode(String),
+    /// Encoding (or re-encoding with cuts) failed.
+    #[error(transparent)]
+    Encode(#[from] crate::puzzle::PuzzleError),
     /// Refereeing the reads would pass the memory budget.
     #[error("{0}; ask for fewer reads (or more sweeps, so reads repeat)")]
     Budget(#[from] crate::budget::BudgetError),
@@ -634,9 +634,7 @@ pub fn solve_with_cuts(
         round += 1;
         if round > 1 {
             let t0 = Instant::now();
-            encoding = puzzle
-                .encode(&options)
-                .map_err(|e| SolveError::Encode(e.to_string()))?;
+            encoding = puzzle.encode(&options)?;
             encode_s += t0.elapsed().as_secs_f64();
         }
         let problem = Problem {
@@ -707,9 +705,7 @@ pub fn qubo_difficulty(puzzle: &AnyPuzzle, budget_s: f64) -> Result<QuboDifficul
         presolve: puzzle.kind().presolves_by_default(),
         ..Default::default()
     };
-    let encoding = puzzle
-        .encode(&options)
-        .map_err(|e| SolveError::Encode(e.to_string()))?;
+    let encoding = puzzle.encode(&options)?;
     let reference = puzzle.solve_classically(crate::puzzle::REFERENCE_NODE_BUDGET);
     let task = crate::samplers::Task {
         num_variables: encoding.num_variables(),

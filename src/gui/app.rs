@@ -414,7 +414,9 @@ impl Workbench {
             from = "none yet: the puzzle alone is drawn".into();
         }
         (
-            puzzle.picture(solution.as_ref(), probabilities.as_ref(), &content, &name),
+            puzzle
+                .picture(solution.as_ref(), probabilities.as_ref(), &content, &name)
+                .map_err(|e| e.to_string()),
             from,
         )
     }

@@ -35,16 +35,25 @@ impl Show {
     }
 
     /// Reads a name (`puzzle`, `solved`, `solution`; `blank` for `puzzle`).
-    pub fn parse(text: &str) -> Result<Show, String> {
+    pub fn parse(text: &str) -> Result<Show, PictureError> {
         match text {
             "puzzle" | "blank" => Ok(Show::Puzzle),
             "solved" => Ok(Show::Solved),
             "solution" | "answer" => Ok(Show::Solution),
-            other => Err(format!(
-                "'{other}': one of puzzle (the blank), solved, solution (the answer key)"
-            )),
+            other => Err(PictureError::UnknownShow(crate::io::printable(other))),
         }
     }
+}
+
+/// Why a picture cannot be drawn as asked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PictureError {
+    /// `--show` named something else.
+    #[error("'{0}': one of puzzle (the blank), solved, solution (the answer key)")]
+    UnknownShow(String),
+    /// A picture of a solution with none to draw.
+    #[error("a picture of the {} needs a solution, and there is none", .0.name())]
+    NoSolution(Show),
 }
 
 /// How a kind draws a picture beyond which solution it shows.
@@ -108,15 +117,12 @@ impl AnyPuzzle {
         probabilities: Option<&CellProbabilities>,
         options: &PictureOptions,
         name: &str,
-    ) -> Result<Drawing, String> {
+    ) -> Result<Drawing, PictureError> {
         let solution = match options.show {
             Show::Puzzle => None,
-            Show::Solved | Show::Solution => Some(solution.ok_or_else(|| {
-                format!(
-                    "a picture of the {} needs a solution, and there is none",
-                    options.show.name()
-                )
-            })?),
+            Show::Solved | Show::Solution => {
+                Some(solution.ok_or(PictureError::NoSolution(options.show))?)
+            }
         };
         let style = DrawStyle {
             piece_numbers: options.piece_numbers,

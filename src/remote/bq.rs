@@ -26,7 +26,7 @@ pub fn decode_answer(answer: &Value) -> Result<BqAnswer, RemoteError> {
         Some(other) => return Err(bad(format!("format {other:?}, expected \"bq\""))),
         None => answer,
     };
-    crate::sampler::dimod_json::read(data).map_err(bad)
+    crate::sampler::dimod_json::read(data).map_err(|e| bad(e.to_string()))
 }
 
 /// Writes a BINARY sample set the way dimod's `to_serializable` does (packed rows, integer

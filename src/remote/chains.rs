@@ -63,7 +63,7 @@ pub fn choose_embedding(
     let clique_of = |k: usize| match topology(props) {
         Ok(Topology::Pegasus(m)) => pegasus_clique(k, graph, m),
         Ok(Topology::Zephyr(m, t)) => zephyr_clique(k, graph, m, t),
-        Err(why) => Err(EmbedError::NotFound(why)),
+        Err(why) => Err(EmbedError::NotFound(why.to_string())),
     };
     let clique = || clique_of(n).map(|e| (e, "clique"));
     let shortened_clique = || {
@@ -130,26 +130,73 @@ fn on_best_connected(clique: Embedding, n: usize, edges: &[(usize, usize)]) -> V
     initial
 }
 
+/// Why chains cannot be read, fit the working graph, or be kept: the library's one error for
+/// embeddings as data (the search's own is `EmbedError`).
+#[derive(Debug, thiserror::Error)]
+pub enum EmbeddingError {
+    /// The embedding file could not be read.
+    #[error("cannot read the embedding file: {0}")]
+    File(#[from] crate::io::FileError),
+    /// The file is not JSON.
+    #[error("{path}: not JSON ({source}); expected {{\"0\": [qubits], …}}")]
+    NotJson {
+        /// The file.
+        path: String,
+        /// The parser's complaint.
+        source: serde_json::Error,
+    },
+    /// The chains do not give each variable one (a bad key, a bad list, a variable left out).
+    #[error("{}{why}", .path.as_deref().map_or(String::new(), |p| format!("{p}: ")))]
+    Chains {
+        /// The file, when they came from one.
+        path: Option<String>,
+        /// What is wrong.
+        why: String,
+    },
+    /// The chains break the embedding invariant on this graph (`Embedding::verify`).
+    #[error("{0}")]
+    Invalid(String),
+    /// The solver's topology is not one the clique construction knows.
+    #[error("{0}")]
+    Topology(String),
+    /// The embedding cache could not be written or cleared.
+    #[error("{path}: {why}")]
+    Cache {
+        /// The cache folder or entry.
+        path: String,
+        /// What failed.
+        why: String,
+    },
+}
+
 /// The largest embedding file read (a P16 embedding is tens of kilobytes).
 const MAX_EMBEDDING_FILE_BYTES: u64 = 16 << 20;
 
 /// Chains from a JSON file `{"variable index": [qubit, …], …}` (minorminer's shape, keyed by
 /// the model's variable order), checked to give every one of the `n` variables a chain; what
 /// is wrong, naming the file, otherwise. (Read before connecting: a bad file costs no request.)
-pub fn read_embedding(path: &std::path::Path, n: usize) -> Result<Embedding, String> {
-    let shown = path.display();
-    let text = crate::io::read_text_limited(path, MAX_EMBEDDING_FILE_BYTES)
-        .map_err(|e| format!("cannot read the embedding file: {e}"))?;
-    let value: Value = serde_json::from_str(&text)
-        .map_err(|e| format!("{shown}: not JSON ({e}); expected {{\"0\": [qubits], …}}"))?;
-    embedding_from_json(&value, n).map_err(|why| format!("{shown}: {why}"))
+pub fn read_embedding(path: &std::path::Path, n: usize) -> Result<Embedding, EmbeddingError> {
+    let shown = path.display().to_string();
+    let text = crate::io::read_text_limited(path, MAX_EMBEDDING_FILE_BYTES)?;
+    let value: Value = serde_json::from_str(&text).map_err(|source| EmbeddingError::NotJson {
+        path: shown.clone(),
+        source,
+    })?;
+    embedding_from_json(&value, n).map_err(|e| match e {
+        EmbeddingError::Chains { why, .. } => EmbeddingError::Chains {
+            path: Some(shown),
+            why,
+        },
+        other => other,
+    })
 }
 
 /// Chains from `{"variable index": [qubit, …], …}`, one for each of the `n` variables.
-pub fn embedding_from_json(value: &Value, n: usize) -> Result<Embedding, String> {
-    let object = value
-        .as_object()
-        .ok_or("expected a JSON object from variable index to a list of qubits")?;
+pub fn embedding_from_json(value: &Value, n: usize) -> Result<Embedding, EmbeddingError> {
+    let bad = |why: String| EmbeddingError::Chains { path: None, why };
+    let object = value.as_object().ok_or_else(|| {
+        bad("expected a JSON object from variable index to a list of qubits".into())
+    })?;
     let mut chains: Vec<Option<Vec<u32>>> = vec![None; n];
     for (key, qubits) in object {
         let v = key
@@ -157,10 +204,10 @@ pub fn embedding_from_json(value: &Value, n: usize) -> Result<Embedding, String>
             .ok()
             .filter(|&v| v < n)
             .ok_or_else(|| {
-                format!(
+                bad(format!(
                     "key \"{key}\" is not a variable index of this model (0 to {})",
                     n.saturating_sub(1)
-                )
+                ))
             })?;
         let chain = qubits
             .as_array()
@@ -169,13 +216,13 @@ pub fn embedding_from_json(value: &Value, n: usize) -> Result<Embedding, String>
                     .map(|q| q.as_u64().and_then(|q| u32::try_from(q).ok()))
                     .collect::<Option<Vec<u32>>>()
             })
-            .ok_or_else(|| format!("the chain of variable {v} is not a list of qubits"))?;
+            .ok_or_else(|| bad(format!("the chain of variable {v} is not a list of qubits")))?;
         chains[v] = Some(chain);
     }
     let chains = chains
         .into_iter()
         .enumerate()
-        .map(|(v, c)| c.ok_or_else(|| format!("variable {v} has no chain")))
+        .map(|(v, c)| c.ok_or_else(|| bad(format!("variable {v} has no chain"))))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Embedding { chains })
 }
@@ -191,7 +238,7 @@ pub enum Topology {
 
 /// The solver's topology from its `topology` property; why not when it is neither Pegasus
 /// nor Zephyr (or its shape is out of range).
-pub fn topology(props: &Value) -> Result<Topology, String> {
+pub fn topology(props: &Value) -> Result<Topology, EmbeddingError> {
     let topology = &props["topology"];
     let shape = |k: usize| topology["shape"][k].as_u64();
     match (topology["type"].as_str(), shape(0), shape(1)) {
@@ -202,23 +249,23 @@ pub fn topology(props: &Value) -> Result<Topology, String> {
             if (1..=16).contains(&t) {
                 Ok(Topology::Zephyr(m as usize, t as usize))
             } else {
-                Err(format!(
+                Err(EmbeddingError::Topology(format!(
                     "the solver's Zephyr tile {t} is outside 1..=16 (set embedding to heuristic)"
-                ))
+                )))
             }
         }
-        (Some(kind @ ("pegasus" | "zephyr")), _, _) => Err(format!(
+        (Some(kind @ ("pegasus" | "zephyr")), _, _) => Err(EmbeddingError::Topology(format!(
             "the solver's {kind} shape is missing or out of range (set embedding to heuristic)"
-        )),
-        (Some(kind), _, _) => Err(format!(
+        ))),
+        (Some(kind), _, _) => Err(EmbeddingError::Topology(format!(
             "the clique embedding is built for Pegasus and Zephyr solvers, and this one's \
              topology is {kind} (set embedding to heuristic)"
-        )),
-        (None, _, _) => Err(
+        ))),
+        (None, _, _) => Err(EmbeddingError::Topology(
             "the solver does not say its topology, which the clique embedding needs (set \
              embedding to heuristic)"
                 .to_string(),
-        ),
+        )),
     }
 }
 

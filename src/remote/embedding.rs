@@ -75,21 +75,28 @@ impl Embedding {
 
     /// Checks the invariant against the logical edges and the working graph; the first
     /// problem in words.
-    pub fn verify(&self, edges: &[(usize, usize)], graph: &WorkingGraph) -> Result<(), String> {
+    pub fn verify(
+        &self,
+        edges: &[(usize, usize)],
+        graph: &WorkingGraph,
+    ) -> Result<(), super::chains::EmbeddingError> {
+        let invalid = super::chains::EmbeddingError::Invalid;
         let mut owner = vec![usize::MAX; graph.adjacency.len()];
         for (v, chain) in self.chains.iter().enumerate() {
             if chain.is_empty() {
-                return Err(format!("variable {v} has an empty chain"));
+                return Err(invalid(format!("variable {v} has an empty chain")));
             }
             for &q in chain {
                 if graph.qubits.binary_search(&q).is_err() {
-                    return Err(format!("variable {v} uses qubit {q}, which does not work"));
+                    return Err(invalid(format!(
+                        "variable {v} uses qubit {q}, which does not work"
+                    )));
                 }
                 if owner[q as usize] != usize::MAX {
-                    return Err(format!(
+                    return Err(invalid(format!(
                         "qubit {q} is in the chains of {} and {v}",
                         owner[q as usize]
-                    ));
+                    )));
                 }
                 owner[q as usize] = v;
             }
@@ -105,7 +112,9 @@ impl Embedding {
                 k += 1;
             }
             if seen.len() != chain.len() {
-                return Err(format!("the chain of variable {v} is not connected"));
+                return Err(invalid(format!(
+                    "the chain of variable {v} is not connected"
+                )));
             }
         }
         for &(a, b) in edges {
@@ -115,7 +124,9 @@ impl Embedding {
                     .any(|&q| owner[q as usize] == b)
             });
             if !linked {
-                return Err(format!("no coupler joins the chains of {a} and {b}"));
+                return Err(invalid(format!(
+                    "no coupler joins the chains of {a} and {b}"
+                )));
             }
         }
         Ok(())
@@ -222,7 +233,9 @@ pub fn shorten_embedding(
 ) -> Result<Embedding, EmbedError> {
     let t0 = std::time::Instant::now();
     let neighbours = neighbour_lists(start.chains.len(), edges)?;
-    start.verify(edges, graph).map_err(EmbedError::NotFound)?;
+    start
+        .verify(edges, graph)
+        .map_err(|e| EmbedError::NotFound(e.to_string()))?;
     let mut chains = start.chains;
     let mut search = Search::new(graph, seed);
     let mut rng = seed;
@@ -1561,6 +1574,7 @@ mod tests {
         assert!(
             bad.verify(&[(0, 1)], &graph)
                 .unwrap_err()
+                .to_string()
                 .contains("in the chains")
         );
     }

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use super::chains::EmbeddingError;
 use super::dwave_config::Environment;
 use super::embedding::Embedding;
 use super::topology::WorkingGraph;
@@ -94,19 +95,26 @@ pub fn load(
 }
 
 /// Stores `embedding` under `key` (atomically; a failure only costs the next run a search).
-pub fn store(folder: &Path, key: &str, embedding: &Embedding, method: &str) -> Result<(), String> {
-    std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+pub fn store(
+    folder: &Path,
+    key: &str,
+    embedding: &Embedding,
+    method: &str,
+) -> Result<(), EmbeddingError> {
+    let cache = |path: &Path, why: String| EmbeddingError::Cache {
+        path: path.display().to_string(),
+        why,
+    };
+    std::fs::create_dir_all(folder).map_err(|e| cache(folder, e.to_string()))?;
     let v = json!({
         "chains": chains_json(embedding),
         "method": method,
         "qubits": embedding.num_qubits(),
         "max_chain_length": embedding.max_chain_length(),
     });
-    crate::io::write_atomic(
-        &folder.join(format!("{key}.json")),
-        v.to_string().as_bytes(),
-    )
-    .map_err(|e| e.to_string())
+    let entry = folder.join(format!("{key}.json"));
+    crate::io::write_atomic(&entry, v.to_string().as_bytes())
+        .map_err(|e| cache(&entry, e.to_string()))
 }
 
 /// Chains as minorminer returns them (`{"0": [qubits], …}`), the shape `embedding_file` reads.
@@ -122,11 +130,15 @@ pub fn chains_json(embedding: &Embedding) -> Value {
 }
 
 /// Removes every cached embedding; how many files went.
-pub fn clear(folder: &Path) -> Result<usize, String> {
+pub fn clear(folder: &Path) -> Result<usize, EmbeddingError> {
+    let cache = |why: String| EmbeddingError::Cache {
+        path: folder.display().to_string(),
+        why,
+    };
     let entries = match std::fs::read_dir(folder) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(format!("{}: {e}", folder.display())),
+        Err(e) => return Err(cache(e.to_string())),
     };
     // Every entry is tried (one that cannot go, a folder named *.json say, no longer stops
     // the rest); the ones left are named.
@@ -142,11 +154,11 @@ pub fn clear(folder: &Path) -> Result<usize, String> {
         }
     }
     if !left.is_empty() {
-        return Err(format!(
+        return Err(cache(format!(
             "removed {removed} entries, but not {}: {}",
             left.len(),
             left.join("; ")
-        ));
+        )));
     }
     Ok(removed)
 }

@@ -369,7 +369,7 @@ impl DwaveQpu {
             Some(path) => Some((
                 path,
                 read_embedding(std::path::Path::new(path), model.num_variables())
-                    .map_err(SampleError::ModelNotSupported)?,
+                    .map_err(|e| SampleError::ModelNotSupported(e.to_string()))?,
             )),
             None => None,
         };

@@ -28,14 +28,26 @@ pub struct DimodSampleSet {
     pub vectors: Map<String, Value>,
 }
 
-/// A problem's text (callers add where it was: the bq answer, a file's name).
-fn bad(what: impl std::fmt::Display) -> String {
-    what.to_string()
+/// Why a serialized sample set cannot be read, or not as a run of a given model (callers add
+/// where it was: the bq answer, a file's name).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SampleSetError {
+    /// The object is not a dimod SampleSet: what is wrong with it.
+    #[error("{0}")]
+    Malformed(String),
+    /// Its variables are not the model's: which one, or how many.
+    #[error("{0}")]
+    NotThisModel(String),
+}
+
+/// A malformed set, in words.
+fn bad(what: impl std::fmt::Display) -> SampleSetError {
+    SampleSetError::Malformed(what.to_string())
 }
 
 /// Reads a serialized `SampleSet` object (dimod's `to_serializable()` shape, schema 3.x,
 /// BINARY or SPIN, packed or not); errors say what is wrong, for the caller to place.
-pub fn read(data: &Value) -> Result<DimodSampleSet, String> {
+pub fn read(data: &Value) -> Result<DimodSampleSet, SampleSetError> {
     if data.get("type").and_then(Value::as_str) != Some("SampleSet") {
         return Err(bad("type is not \"SampleSet\""));
     }
@@ -184,19 +196,19 @@ impl DimodSampleSet {
         model: &dyn crate::qubo::Model,
         labels: &[String],
         sampler: &str,
-    ) -> Result<SampleSet, String> {
+    ) -> Result<SampleSet, SampleSetError> {
         let n = model.num_variables();
         if labels.len() != n {
-            return Err(format!(
+            return Err(SampleSetError::NotThisModel(format!(
                 "the model has {n} variables but {} labels",
                 labels.len()
-            ));
+            )));
         }
         if self.labels.len() != n {
-            return Err(format!(
+            return Err(SampleSetError::NotThisModel(format!(
                 "the samples have {} variables, the model {n}",
                 self.labels.len()
-            ));
+            )));
         }
         let column_of: std::collections::HashMap<&str, usize> = labels
             .iter()
@@ -207,17 +219,17 @@ impl DimodSampleSet {
         for (k, label) in self.labels.iter().enumerate() {
             let text = crate::qubo::formats::label_text(label);
             let Some(&v) = column_of.get(text.as_str()) else {
-                return Err(format!(
+                return Err(SampleSetError::NotThisModel(format!(
                     "the samples name a variable {text:?} the model does not have"
-                ));
+                )));
             };
             column[v] = k;
         }
         if let Some(v) = column.iter().position(|&k| k == usize::MAX) {
-            return Err(format!(
+            return Err(SampleSetError::NotThisModel(format!(
                 "the samples leave out the model's variable {:?}",
                 labels[v]
-            ));
+            )));
         }
         let counted: Vec<(Vec<u8>, usize)> = self
             .samples
@@ -253,7 +265,7 @@ impl DimodSampleSet {
 }
 
 /// The items of an array object (`{"type": "array", "data": […], …}`), or of a plain list.
-fn array_items<'a>(v: &'a Value, what: &str) -> Result<&'a Vec<Value>, String> {
+fn array_items<'a>(v: &'a Value, what: &str) -> Result<&'a Vec<Value>, SampleSetError> {
     if v.get("use_bytes").and_then(Value::as_bool) == Some(true) {
         return Err(bad(format!(
             "{what} uses bytes, which JSON answers do not carry"

@@ -85,7 +85,8 @@ const PARSERS: &[Parser] = &[
 
 /// `compare`'s reading of saved sample sets; what reads must also overlay.
 fn samples(text: &str, csv: bool) -> Result<(), String> {
-    let (run, _) = qubo_workbench::compare::RunSummary::parse(text, ORIGIN, csv)?;
+    let (run, _) =
+        qubo_workbench::compare::RunSummary::parse(text, ORIGIN, csv).map_err(|e| e.to_string())?;
     let _ = qubo_workbench::compare::overlay(&[&run], Default::default(), Default::default(), "");
     Ok(())
 }

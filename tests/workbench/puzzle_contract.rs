@@ -209,7 +209,10 @@ fn pictures_show_what_was_chosen() {
             let err = p
                 .picture(None, None, &with(Show::Solved, false, false), "x")
                 .unwrap_err();
-            assert!(err.contains("needs a solution"), "{kind}: {err}");
+            assert!(
+                err.to_string().contains("needs a solution"),
+                "{kind}: {err}"
+            );
             let titled = p
                 .picture(Some(s), None, &with(Show::Solved, true, true), "name")
                 .unwrap();
