@@ -283,9 +283,19 @@ impl SweepPanel {
             });
             return;
         };
+        self.setup_ui(ui, s, &enc);
+        Self::stopping_ui(ui, &mut s.settings.sweep.stop);
+        let metric = self.run_ui(ui, s);
+        if !self.points.is_empty() {
+            self.plot_ui(ui, s, metric);
+        }
+    }
+
+    /// Set-up: the swept weights (those with terms here), their ranges, reads and runs.
+    fn setup_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared, enc: &crate::qubo::Encoding) {
         let presolved = s.doc.options.presolve;
         let names: Vec<String> = enc.weight_names().iter().map(|n| n.to_string()).collect();
-        let idle_weights = crate::sweep::idle_weights(&enc, presolved);
+        let idle_weights = crate::sweep::idle_weights(enc, presolved);
         let idle = |n: &str| idle_weights.get(n);
         let usable: Vec<&String> = names.iter().filter(|n| idle(n).is_none()).collect();
         if !usable.contains(&&s.settings.sweep.weight) {
@@ -378,20 +388,24 @@ impl SweepPanel {
                  stops as soon as its answer is settled",
             );
         });
+    }
+
+    /// Stopping: when a point stops before its last run, folded away under a summary.
+    fn stopping_ui(ui: &mut egui::Ui, stop: &mut crate::sweep::StopRule) {
         // The stopping rule, folded away: its summary says what it does.
-        let summary = if sw.stop == crate::sweep::StopRule::NEVER {
+        let summary = if *stop == crate::sweep::StopRule::NEVER {
             "stopping: every point does all its runs".to_string()
         } else {
             format!(
                 "stopping: interval ≤ {:.2}, or {} × the best TTS99",
-                sw.stop.ci_width, sw.stop.budget_factor
+                stop.ci_width, stop.budget_factor
             )
         };
         egui::CollapsingHeader::new(summary)
             .id_salt("sweep stopping")
             .show(ui, |ui| {
                 ui.add(
-                    egui::DragValue::new(&mut sw.stop.ci_width)
+                    egui::DragValue::new(&mut stop.ci_width)
                         .range(0.0..=1.0)
                         .speed(0.01)
                         .prefix("settled at width "),
@@ -401,7 +415,7 @@ impl SweepPanel {
                      (0: every point does all its runs)",
                 );
                 ui.add(
-                    egui::DragValue::new(&mut sw.stop.budget_factor)
+                    egui::DragValue::new(&mut stop.budget_factor)
                         .range(0.0..=1000.0)
                         .speed(1.0)
                         .prefix("budget × best TTS99 "),
@@ -412,7 +426,7 @@ impl SweepPanel {
                      (0: never)",
                 );
                 ui.add(
-                    egui::DragValue::new(&mut sw.stop.min_budget_s)
+                    egui::DragValue::new(&mut stop.min_budget_s)
                         .range(0.0..=3600.0)
                         .speed(0.1)
                         .prefix("budget floor ")
@@ -420,6 +434,11 @@ impl SweepPanel {
                 )
                 .on_hover_text("no point stops at its budget before this much sampling time");
             });
+    }
+
+    /// Run: the plotted metric, Run and Cancel, and "Suggest weights"; the metric chosen.
+    fn run_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) -> Metric {
+        let sw = &mut s.settings.sweep;
         let mut metric = Metric::parse(&sw.metric).unwrap_or(Metric::Valid);
         egui::ComboBox::from_label("plot")
             .selected_text(metric.name())
@@ -452,9 +471,12 @@ impl SweepPanel {
             }
         });
         self.suggestion_ui(ui, s);
-        if self.points.is_empty() {
-            return;
-        }
+        metric
+    }
+
+    /// Plot: the chart (click a point to use its weights), its buttons, the enlarged window
+    /// and the flagged point's witness.
+    fn plot_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared, metric: Metric) {
         let description = s.doc.puzzle().map(|p| p.describe()).unwrap_or_default();
         let chart = self.chart(metric, &description);
         let drawing = chart.drawing();
