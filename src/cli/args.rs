@@ -456,14 +456,38 @@ pub struct PlayArgs {
     pub json: bool,
 }
 
+/// What `sweep` and `tune` both take: the puzzle, how it is encoded, the sampler, and when a
+/// point stops.
+#[derive(Args)]
+pub struct TuningArgs {
+    /// The puzzle file.
+    #[command(flatten)]
+    pub puzzle: PuzzleArgs,
+    /// Which puzzle of the file (1-based).
+    #[arg(long, default_value_t = 1)]
+    pub index: usize,
+    /// Presolve on, off or the kind's default.
+    #[command(flatten)]
+    pub presolve: PresolveArgs,
+    /// The kind's formulation by name; default: the kind's first.
+    #[arg(long, value_name = "NAME")]
+    pub formulation: Option<String>,
+    /// The sampler.
+    #[command(flatten)]
+    pub sampler: SamplerArgs,
+    /// When a point stops before its last run.
+    #[command(flatten)]
+    pub stop: StopArgs,
+}
+
 /// `sweep`.
 #[derive(Args)]
 // A negative number is a value to check (its message names the range), not a flag.
 #[command(allow_negative_numbers = true)]
 pub struct SweepArgs {
-    /// The puzzle file.
+    /// The puzzle, its encoding, the sampler and when a point stops.
     #[command(flatten)]
-    pub puzzle: PuzzleArgs,
+    pub tuning: TuningArgs,
     /// The weight to sweep (e.g. hint).
     #[arg(long)]
     pub weight: String,
@@ -492,9 +516,6 @@ pub struct SweepArgs {
     /// as soon as its answer is settled (see --ci-width, --budget-factor) (1 to 1000).
     #[arg(long, default_value_t = 8)]
     pub repeats: usize,
-    /// When a point stops before its last run.
-    #[command(flatten)]
-    pub stop: StopArgs,
     /// What the heatmap (two weights) or the plot shows: tts99, valid or weak.
     #[arg(long, default_value = "valid")]
     pub metric: String,
@@ -514,18 +535,6 @@ pub struct SweepArgs {
     /// Fix another weight, e.g. --set box=2 (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
-    /// Presolve on, off or the kind's default.
-    #[command(flatten)]
-    pub presolve: PresolveArgs,
-    /// The kind's formulation by name; default: the kind's first.
-    #[arg(long, value_name = "NAME")]
-    pub formulation: Option<String>,
-    /// The sampler.
-    #[command(flatten)]
-    pub sampler: SamplerArgs,
-    /// Which puzzle of the file (1-based).
-    #[arg(long, default_value_t = 1)]
-    pub index: usize,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -690,9 +699,9 @@ pub(super) fn threads(a: &SamplerArgs) -> Result<Option<usize>, Failure> {
 // A negative number is a value to check (its message names the range), not a flag.
 #[command(allow_negative_numbers = true)]
 pub struct TuneArgs {
-    /// The puzzle file.
+    /// The puzzle, its encoding, the sampler and when a point stops.
     #[command(flatten)]
-    pub puzzle: PuzzleArgs,
+    pub tuning: TuningArgs,
     /// Seconds the search may take (it stops after the point running then).
     #[arg(long, default_value_t = 60.0)]
     pub budget: f64,
@@ -700,24 +709,9 @@ pub struct TuneArgs {
     /// settled (1 to 1000).
     #[arg(long, default_value_t = 4)]
     pub repeats: usize,
-    /// When a point stops before its last run.
-    #[command(flatten)]
-    pub stop: StopArgs,
     /// Start from these weights, e.g. --set hint=3 (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
-    /// Presolve on, off or the kind's default.
-    #[command(flatten)]
-    pub presolve: PresolveArgs,
-    /// The kind's formulation by name; default: the kind's first.
-    #[arg(long, value_name = "NAME")]
-    pub formulation: Option<String>,
-    /// The sampler.
-    #[command(flatten)]
-    pub sampler: SamplerArgs,
-    /// Which puzzle of the file (1-based).
-    #[arg(long, default_value_t = 1)]
-    pub index: usize,
     /// Plot TTS99 of every point tried and the best so far to a PNG or SVG file.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,

@@ -28,20 +28,23 @@ struct Tuning {
     sampler_note: Option<String>,
 }
 
+/// What `sweep` and `tune` check and build alike from their shared flags: the repeats and
+/// the stopping rule, then the puzzle, its encoding, the weights from --set, the reference and
+/// the sampler.
 fn prepare_tuning(
-    puzzle_args: &super::args::PuzzleArgs,
-    index: usize,
-    presolve: &super::args::PresolveArgs,
-    formulation: &Option<String>,
+    flags: &super::args::TuningArgs,
     set: &[String],
-    sampler_args: &super::args::SamplerArgs,
-) -> Result<Tuning, Failure> {
-    let loaded = pick(load(puzzle_args)?, index, &puzzle_args.puzzle)?;
+    repeats: usize,
+) -> Result<(Tuning, crate::sweep::StopRule), Failure> {
+    check_repeats(repeats)?;
+    let stop = flags.stop.rule().map_err(usage)?;
+    let (puzzle_args, sampler_args) = (&flags.puzzle, &flags.sampler);
+    let loaded = pick(load(puzzle_args)?, flags.index, &puzzle_args.puzzle)?;
     refuse_conflicts(&loaded.puzzle, &loaded.origin)?;
     let puzzle = loaded.puzzle;
     let options = EncodeOptions {
-        presolve: presolve.on_for(puzzle.kind()),
-        formulation: formulation.clone(),
+        presolve: flags.presolve.on_for(puzzle.kind()),
+        formulation: flags.formulation.clone(),
         ..Default::default()
     };
     let encoding = puzzle.encode(&options)?;
@@ -57,14 +60,15 @@ fn prepare_tuning(
             marginals: puzzle.kind().has_probabilities(),
         },
     )?;
-    Ok(Tuning {
+    let tuning = Tuning {
         puzzle,
         encoding,
         base,
         reference,
         sampler_note: reason.map(|why| format!("sampler: {} ({why})", sampler.name())),
         sampler,
-    })
+    };
+    Ok((tuning, stop))
 }
 
 fn check_repeats(repeats: usize) -> Result<(), Failure> {
@@ -116,7 +120,7 @@ fn sweep_row(p: &SweepPoint) -> String {
 /// `sweep PUZZLE --weight NAME --from A --to B`.
 pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
     use crate::sweep::Metric;
-    let input = a.puzzle.puzzle.as_path();
+    let input = a.tuning.puzzle.puzzle.as_path();
     let outputs: Vec<(&str, &Path, Output)> = [
         ("--plot", &a.plot, Output::Image),
         ("--plot-broken", &a.plot_broken, Output::Image),
@@ -135,23 +139,17 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
             Metric::ALL.map(Metric::name).join(", ")
         ))
     })?;
-    check_repeats(a.repeats)?;
-    let stop = a.stop.rule().map_err(usage)?;
-    let Tuning {
-        puzzle,
-        encoding,
-        base,
-        reference,
-        sampler,
-        sampler_note,
-    } = prepare_tuning(
-        &a.puzzle,
-        a.index,
-        &a.presolve,
-        &a.formulation,
-        &a.set,
-        &a.sampler,
-    )?;
+    let (
+        Tuning {
+            puzzle,
+            encoding,
+            base,
+            reference,
+            sampler,
+            sampler_note,
+        },
+        stop,
+    ) = prepare_tuning(&a.tuning, &a.set, a.repeats)?;
     crate::sweep::check_sweepable(&encoding, &a.weight)
         .map_err(|e| usage(format!("--weight {}: {e}", a.weight)))?;
     if a.weight2.as_deref() == Some(a.weight.as_str()) {
@@ -212,8 +210,8 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
         eprintln!("{note}");
     }
     let note = long_run_note(sampler.as_ref(), runs, encoding.num_variables());
-    let (control, bar) = control_with_progress(threads(&a.sampler)?, "sweep", note);
-    let control = control.with_target_energy(a.sampler.target_energy);
+    let (control, bar) = control_with_progress(threads(&a.tuning.sampler)?, "sweep", note);
+    let control = control.with_target_energy(a.tuning.sampler.target_energy);
     let second = a.weight2.as_deref().zip(values2.as_deref());
     let spec = crate::sweep::SweepSpec {
         problem: Problem {
@@ -307,7 +305,7 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
 
 /// `tune`: suggest weights by a coordinate search on TTS99.
 pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
-    let input = a.puzzle.puzzle.as_path();
+    let input = a.tuning.puzzle.puzzle.as_path();
     if let Some(out) = &a.plot {
         check_output("--plot", out, Output::Image, &[input])?;
     }
@@ -329,28 +327,22 @@ pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
             )));
         }
     }
-    check_repeats(a.repeats)?;
-    let stop = a.stop.rule().map_err(usage)?;
-    let Tuning {
-        puzzle,
-        encoding,
-        base,
-        reference,
-        sampler,
-        sampler_note,
-    } = prepare_tuning(
-        &a.puzzle,
-        a.index,
-        &a.presolve,
-        &a.formulation,
-        &a.set,
-        &a.sampler,
-    )?;
+    let (
+        Tuning {
+            puzzle,
+            encoding,
+            base,
+            reference,
+            sampler,
+            sampler_note,
+        },
+        stop,
+    ) = prepare_tuning(&a.tuning, &a.set, a.repeats)?;
     if let Some(note) = sampler_note {
         eprintln!("{note}");
     }
-    let (control, bar) = control_with_progress(threads(&a.sampler)?, "tune", None);
-    let control = control.with_target_energy(a.sampler.target_energy);
+    let (control, bar) = control_with_progress(threads(&a.tuning.sampler)?, "tune", None);
+    let control = control.with_target_energy(a.tuning.sampler.target_energy);
     // Four significant digits: the search moves by factors of √2 and finer, not by 1e-16.
     let short = |v: f64| number_text(format!("{v:.4e}").parse::<f64>().unwrap_or(v));
     let show = |w: &std::collections::BTreeMap<String, f64>| {
