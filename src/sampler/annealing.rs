@@ -7,8 +7,9 @@
 //! numbers and does the same float operations in both, so a read's result is bit-identical
 //! whichever kernel, lane width or thread ran it: seed → SampleSet, whatever the thread count.
 
-use super::tempering::Engine;
-use super::tempering::pilot::{RatePer, pilot_range};
+use super::lanes::{LANES, lane_groups};
+use super::pilot::{RatePer, pilot_range};
+use super::replicas::Engine;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -47,7 +48,7 @@ pub enum Kernel {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BetaRangeRule {
-    /// A pilot run of tempering (`tempering::pilot::pilot_range`): from a little above where the model
+    /// A pilot run of tempering (`sampler::pilot::pilot_range`): from a little above where the model
     /// freezes to where it is frozen.
     #[default]
     Pilot,
@@ -350,9 +351,6 @@ impl Job<'_> {
     }
 }
 
-/// Lane width: 32 replicas (four AVX2 vectors) give the most independent work per variable.
-pub(super) const LANES: usize = 32;
-
 /// Runs a lane group of up to 32 reads, on AVX2 when the CPU has it (runtime dispatch keeps
 /// the binary portable; the arithmetic, and so the result, is the same either way: no FMA
 /// contraction is used). A short group (the remainder of num_reads) gets a narrower kernel.
@@ -364,37 +362,6 @@ fn run_lane_group(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
             _ => job.run_lanes::<LANES>(reads),
         }
     })
-}
-
-/// Splits reads into lane groups of at most `LANES`. On one thread: full groups and a short
-/// remainder; on several: a multiple of the thread count of equal groups, so every thread gets
-/// the same work. (The grouping never changes results: each read is computed the same way.)
-pub(super) fn lane_groups(num_reads: usize, threads: usize) -> Vec<std::ops::Range<usize>> {
-    let full = num_reads.div_ceil(LANES);
-    let groups = if threads <= 1 {
-        full
-    } else {
-        full.div_ceil(threads) * threads
-    }
-    .min(num_reads);
-    if groups == 0 {
-        return Vec::new();
-    }
-    if threads <= 1 {
-        return (0..num_reads)
-            .step_by(LANES)
-            .map(|a| a..(a + LANES).min(num_reads))
-            .collect();
-    }
-    let (base, extra) = (num_reads / groups, num_reads % groups);
-    let mut start = 0;
-    (0..groups)
-        .map(|g| {
-            let len = base + usize::from(g < extra);
-            start += len;
-            start - len..start
-        })
-        .collect()
 }
 
 impl SimulatedAnnealing {
@@ -958,22 +925,6 @@ mod tests {
         assert_eq!(samples(&a), samples(&b));
         assert_eq!(a.rows[0].energy * factor, b.rows[0].energy);
         assert!(b.info.warnings.is_empty(), "{:?}", b.info.warnings);
-    }
-
-    #[test]
-    fn lane_groups_cover_every_read_once_and_balance_threads() {
-        assert_eq!(lane_groups(100, 1), vec![0..32, 32..64, 64..96, 96..100]);
-        assert_eq!(lane_groups(100, 2), vec![0..25, 25..50, 50..75, 75..100]);
-        assert_eq!(lane_groups(3, 2), vec![0..2, 2..3]);
-        assert!(lane_groups(0, 4).is_empty());
-        for (reads, threads) in [(1, 1), (33, 2), (1000, 3), (7, 8)] {
-            let g = lane_groups(reads, threads);
-            assert!(g.iter().all(|r| !r.is_empty() && r.len() <= LANES));
-            assert_eq!(
-                g.iter().flat_map(|r| r.clone()).collect::<Vec<_>>(),
-                (0..reads).collect::<Vec<_>>()
-            );
-        }
     }
 
     #[test]

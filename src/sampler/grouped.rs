@@ -16,8 +16,8 @@ use super::kernel::with_avx2;
 use crate::qubo::grouped::GroupedKernel;
 use crate::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
 
-/// Reads per lane group in annealing (tempering runs 8, 16 or 32 replicas side by side).
-pub(super) const LANES: usize = 32;
+// Reads per lane group in annealing (tempering runs 8, 16 or 32 replicas side by side).
+pub(super) use super::lanes::LANES;
 /// Variables whose thresholds are drawn together.
 const BLOCK: usize = 64;
 

@@ -11,7 +11,11 @@ pub mod dimod_json;
 pub mod exact;
 mod grouped;
 mod kernel;
+mod lanes;
+#[macro_use]
+mod replicas;
 pub mod moves;
+pub mod pilot;
 pub mod precision;
 mod sample_set;
 pub mod schedule;

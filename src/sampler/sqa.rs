@@ -23,9 +23,9 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::annealing::{LANES, lane_groups};
 use super::control::ProgressTracker;
 use super::kernel::{BLOCK, KernelModel, lowest, run_bytes, with_avx2};
+use super::lanes::{LANES, lane_groups};
 use super::precision::KernelScale;
 use super::{
     RunControl, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry, build_from_json,

@@ -26,8 +26,8 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::control::ProgressTracker;
-use super::grouped::{LaneState, LaneTables, Sweep};
-use super::kernel::{KernelModel, inverse_beta, run_bytes, sweep_lanes, with_avx2};
+use super::grouped::LaneTables;
+use super::kernel::{KernelModel, run_bytes, with_avx2};
 use super::moves::run::Temper;
 use super::moves::{MovePlan, MoveSet};
 use super::precision::KernelScale;
@@ -38,15 +38,10 @@ use super::{
 use crate::budget::{bytes_of, check_memory};
 use crate::params::{ParamDefault, ParamSpec, ParamType};
 use crate::qubo::{Csr, Model};
-use crate::rng::{LaneRng, Xoshiro128p};
 
-#[macro_use]
-mod ladder;
-pub mod pilot;
-
-pub(in crate::sampler) use ladder::Engine;
-use ladder::{CsrReplicas, GroupedReplicas, Ladder, Replicas, SwapStats};
-use pilot::{PilotPlan, adapt_ladder, geometric};
+use super::pilot::{PilotPlan, adapt_ladder, geometric};
+pub(in crate::sampler) use super::replicas::Engine;
+use super::replicas::{Ladder, Replicas, SwapStats};
 
 /// The registry entry: `pt` and its parameters.
 pub const ENTRY: SamplerEntry = SamplerEntry {
@@ -59,8 +54,7 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
     effort: Some("num_sweeps"),
 };
 
-/// Most replicas per ladder: one lane group of the kernel.
-pub const MAX_REPLICAS: usize = 32;
+pub use super::replicas::MAX_REPLICAS;
 
 const PARAMS: &[ParamSpec] = &[
     ParamSpec {
@@ -579,7 +573,7 @@ impl ParallelTempering {
                     .map(|s| s.load(Ordering::Relaxed) as f64 / tries)
                     .collect();
                 if ran.sweeps >= 2 {
-                    beta = pilot::respace(&beta, &rates, Some(pilot::MIN_SWAP_RATE));
+                    beta = super::pilot::respace(&beta, &rates, Some(super::pilot::MIN_SWAP_RATE));
                 }
                 if ran.timed_out {
                     pilot_cut_short = true;
@@ -736,8 +730,8 @@ impl Sampler for ParallelTempering {
                 rounds: PILOT_ROUNDS,
                 sweeps_per_round: self.pilot_sweeps_per_round(n),
                 choose_ends: self.beta_range.is_none(),
-                hot_rate: pilot::HOT_FLIP_RATE,
-                rate_per: pilot::RatePer::Variable,
+                hot_rate: super::pilot::HOT_FLIP_RATE,
+                rate_per: super::pilot::RatePer::Variable,
                 seed,
                 deadline: pilot_deadline(t0, time_limit),
             };
@@ -831,6 +825,8 @@ impl Sampler for ParallelTempering {
 mod tests {
     use super::*;
     use crate::qubo::{Qubo, StoredModel};
+    use crate::sampler::kernel::inverse_beta;
+    use crate::sampler::replicas::{CsrReplicas, GroupedReplicas};
 
     fn small_model() -> StoredModel {
         StoredModel::new(
@@ -999,7 +995,7 @@ mod tests {
     #[test]
     fn respace_splits_the_gap_that_does_not_swap() {
         let beta = geometric(0.1, 10.0, 5);
-        let next = pilot::respace(&beta, &[0.9, 0.9, 0.01, 0.9], None);
+        let next = crate::sampler::pilot::respace(&beta, &[0.9, 0.9, 0.01, 0.9], None);
         assert_eq!((next[0], next[4]), (beta[0], beta[4]), "the ends stay");
         assert!(next.windows(2).all(|w| w[0] < w[1]), "{next:?}");
         // Two of the three inner points now sit inside the gap (β2, β3) that never swapped.
@@ -1009,12 +1005,12 @@ mod tests {
             .count();
         assert!(inside >= 2, "{next:?}");
         // Gaps too long for the replicas: with a floor, the hot end gives way, the cold stays.
-        let trimmed = pilot::respace(&beta, &[0.001; 4], Some(0.1));
+        let trimmed = crate::sampler::pilot::respace(&beta, &[0.001; 4], Some(0.1));
         assert_eq!(trimmed[4], beta[4]);
         assert!(trimmed[0] > beta[0] * 1.5, "{trimmed:?}");
         assert!(trimmed.windows(2).all(|w| w[0] < w[1]), "{trimmed:?}");
         // Even rates leave a geometric ladder where it is.
-        let same = pilot::respace(&beta, &[0.3; 4], Some(0.1));
+        let same = crate::sampler::pilot::respace(&beta, &[0.3; 4], Some(0.1));
         for (a, b) in same.iter().zip(&beta) {
             assert!((a - b).abs() < 1e-12 * b);
         }
@@ -1024,7 +1020,7 @@ mod tests {
     fn the_ends_sit_where_replicas_move_freely_and_where_they_freeze() {
         let beta = geometric(0.01, 10.0, 7); // 0.01, 0.032, 0.1, 0.32, 1, 3.2, 10
         let rates = [0.9, 0.8, 0.6, 0.4, 0.1, 0.012, 0.01];
-        let (hot, cold) = pilot::ends(&beta, &rates, 100, 0.5);
+        let (hot, cold) = crate::sampler::pilot::ends(&beta, &rates, 100, 0.5);
         // 0.5 lies halfway between 0.6 (β 0.1) and 0.4 (β 0.32) in log β.
         assert!(
             (hot - (0.1f64 * 0.316_227_766).sqrt()).abs() < 1e-3,
@@ -1033,7 +1029,10 @@ mod tests {
         // Frozen: within 1/n = 0.01 of the coldest rate 0.01, crossed between β 1 and 3.2.
         assert!(cold > 1.0 && cold < 3.17, "{cold}");
         // A flat model keeps the range.
-        assert_eq!(pilot::ends(&beta, &[0.5; 7], 100, 0.5), (0.01, 10.0));
+        assert_eq!(
+            crate::sampler::pilot::ends(&beta, &[0.5; 7], 100, 0.5),
+            (0.01, 10.0)
+        );
     }
 
     #[test]

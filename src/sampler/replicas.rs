@@ -2,7 +2,13 @@
 //! `CsrReplicas`, the structure's `GroupedReplicas`), the `Engine` a run sweeps on, the
 //! `on_ladder!` dispatch by lane width, the swaps and their statistics.
 
+use super::grouped::{LaneState, LaneTables, Sweep};
+use super::kernel::{KernelModel, inverse_beta, sweep_lanes};
 use super::*;
+use crate::rng::{LaneRng, Xoshiro128p};
+
+/// Most replicas per ladder: one lane group of the kernel.
+pub const MAX_REPLICAS: usize = 32;
 
 /// What a ladder needs from a lane kernel: L replicas side by side, lane l swept at
 /// 1/β = `inv_beta[l]`, energies in kernel units. Two kernels provide it: the f32 CSR
@@ -209,27 +215,27 @@ macro_rules! on_ladder {
         ) -> $ret {
             match (engine, beta.len()) {
                 (Engine::Csr(m), 0..=8) => {
-                    let r = CsrReplicas::<8>::new(m, seed, stream);
+                    let r = $crate::sampler::replicas::CsrReplicas::<8>::new(m, seed, stream);
                     $run(Ladder::new(r, beta, seed, stream) $(, $arg)*)
                 }
                 (Engine::Csr(m), 9..=16) => {
-                    let r = CsrReplicas::<16>::new(m, seed, stream);
+                    let r = $crate::sampler::replicas::CsrReplicas::<16>::new(m, seed, stream);
                     $run(Ladder::new(r, beta, seed, stream) $(, $arg)*)
                 }
                 (Engine::Csr(m), _) => {
-                    let r = CsrReplicas::<32>::new(m, seed, stream);
+                    let r = $crate::sampler::replicas::CsrReplicas::<32>::new(m, seed, stream);
                     $run(Ladder::new(r, beta, seed, stream) $(, $arg)*)
                 }
                 (Engine::Grouped(t), 0..=8) => {
-                    let r = GroupedReplicas::<8>::new(t, model, seed, stream);
+                    let r = $crate::sampler::replicas::GroupedReplicas::<8>::new(t, model, seed, stream);
                     $run(Ladder::new(r, beta, seed, stream) $(, $arg)*)
                 }
                 (Engine::Grouped(t), 9..=16) => {
-                    let r = GroupedReplicas::<16>::new(t, model, seed, stream);
+                    let r = $crate::sampler::replicas::GroupedReplicas::<16>::new(t, model, seed, stream);
                     $run(Ladder::new(r, beta, seed, stream) $(, $arg)*)
                 }
                 (Engine::Grouped(t), _) => {
-                    let r = GroupedReplicas::<32>::new(t, model, seed, stream);
+                    let r = $crate::sampler::replicas::GroupedReplicas::<32>::new(t, model, seed, stream);
                     $run(Ladder::new(r, beta, seed, stream) $(, $arg)*)
                 }
             }

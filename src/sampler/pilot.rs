@@ -14,8 +14,10 @@
 //! ladder (`adapt_ladder`, several rounds) and simulated annealing's range (`pilot_range`, one
 //! round that picks the ends), on the CSR kernel and on a model's structure alike.
 
-use super::ladder::{CsrReplicas, Engine, GroupedReplicas, Ladder, Replicas, SwapStats};
+use super::kernel::with_avx2;
+use super::replicas::{Engine, Ladder, MAX_REPLICAS, Replicas, SwapStats};
 use super::*;
+use std::time::Instant;
 
 /// Accepted flips per variable and sweep at which the hot end sits: replicas there still
 /// change half their variables every sweep, plenty to forget where they were.
