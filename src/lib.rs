@@ -19,27 +19,32 @@ pub mod cli;
 pub mod compare;
 /// The desktop workbench (eframe/egui).
 pub mod gui;
-/// File helpers: bounded reads, atomic writes.
+/// File helpers: bounded reads, atomic writes, strict JSON, printable text, numbers for people,
+/// the interrupt flag.
 pub mod io;
-/// The one path from samples to figures: decode, referee, shares, TTS99, histogram.
+/// A run's reads decoded, refereed and summarised: shares, TTS99, histogram (`Outcome`).
 pub mod outcome;
 /// Typed parameter descriptions shared by samplers, generators, the CLI and the GUI.
 pub mod params;
 /// Puzzle families behind one trait (`Puzzle`), held as `AnyPuzzle`.
 pub mod puzzle;
-/// QUBO core: `Qubo`, `Encoding` + `Weights`, file formats.
+/// QUBO core: `Qubo`, `Encoding` + `Weights`, grouped (structured) models, file formats.
 pub mod qubo;
-/// Remote annealing services (D-Wave Leap, Fujitsu DA): wire encodings and configuration.
+/// Remote annealing services (D-Wave Leap, Fujitsu DA): clients, wire encodings, embeddings,
+/// configuration.
 pub mod remote;
 /// Pictures: `Drawing` and its PNG/SVG export.
 pub mod render;
 /// Random numbers: SplitMix64 seeding and xoshiro128+ (below the QUBO core and the samplers).
 pub mod rng;
-/// Samplers behind one trait: simulated annealing, tabu search, exact enumeration.
+/// Samplers behind one trait: simulated annealing, SQA, parallel tempering, tabu, exact; their
+/// lane kernels, β pilot and constraint-preserving moves.
 pub mod sampler;
 /// The sampler registry (local and remote) and `auto`'s rule.
 pub mod samplers;
-/// One call for the whole flow: encode → sample → decode → check.
+/// The one path from a built model to a refereed outcome (`sample_problem`), and `solve` with
+/// cut rounds for an encoded puzzle.
 pub mod solve;
-/// Weight sweeps: success and energy against one penalty weight.
+/// Weight sweeps and suggestions: success, TTS99 and broken constraints against one or two
+/// penalty weights, points stopped when settled.
 pub mod sweep;

@@ -33,6 +33,22 @@ pub fn energy_matches(a: f64, b: f64, tolerance: f64) -> bool {
     (a - b).abs() <= tolerance
 }
 
+/// Relative slack for energies a sampler keeps as running sums (updated flip by flip, they drift
+/// from the exact value far more than `ENERGY_RELATIVE_TOLERANCE` allows): the crate's one
+/// tolerance for "this read reached the target" and "this is a new best".
+pub const RUNNING_ENERGY_TOLERANCE: f64 = 1e-9;
+
+/// The slack around a running-sum energy near `energy` (`RUNNING_ENERGY_TOLERANCE`, relative,
+/// at least absolute for energies near 0).
+pub fn running_tolerance(energy: f64) -> f64 {
+    RUNNING_ENERGY_TOLERANCE * energy.abs().max(1.0)
+}
+
+/// Whether a running-sum `energy` has reached `target`.
+pub fn reaches_target(energy: f64, target: f64) -> bool {
+    energy <= target + running_tolerance(target)
+}
+
 /// Problems with a model's numbers or indices.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum QuboError {

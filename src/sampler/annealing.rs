@@ -825,19 +825,9 @@ mod tests {
     use super::*;
     use crate::qubo::{Qubo, StoredModel};
 
+    /// A quarter of the pairs coupled (the crate's one random-QUBO generator).
     fn random_model(n: usize, seed: u64) -> StoredModel {
-        let mut s = seed;
-        let mut next = || (crate::rng::splitmix64(&mut s) % 2001) as f64 / 100.0 - 10.0;
-        let linear = (0..n).map(|_| next()).collect();
-        let mut terms = Vec::new();
-        for i in 0..n {
-            for j in i + 1..n {
-                if (i * 7 + j * 3) % 4 == 0 {
-                    terms.push((i, j, next()));
-                }
-            }
-        }
-        StoredModel::new(Qubo::new(linear, terms, 1.5).unwrap())
+        StoredModel::new(crate::qubo::random::random_qubo(n, n / 4, seed).unwrap())
     }
 
     #[test]

@@ -315,7 +315,7 @@ pub fn tabu_polish(csr: &Csr, x: &mut [u8], moves: usize) -> bool {
 /// The smallest drop that counts as a new best (energies are kept incrementally in f64).
 #[inline]
 fn improvement(best: f64) -> f64 {
-    1e-9 * (1.0 + best.abs())
+    crate::qubo::running_tolerance(best)
 }
 
 /// The elite with about a tenth of its variables (at least one) flipped at random.

@@ -480,7 +480,7 @@ impl Pool {
         self.ground_known &= o.ground_energy.is_some() && o.ground_resolved;
         self.sample_s += out.timing.sample_s;
         // Energies resolve to the model's own tolerance, at least 1e-9 relative.
-        let tolerance = |e: f64| o.energy_tolerance.max(1e-9 * (1.0 + e.abs()));
+        let tolerance = |e: f64| o.energy_tolerance.max(crate::qubo::running_tolerance(e));
         for (row, verdict) in o.samples.rows.iter().zip(&o.rows) {
             let n = row.num_occurrences as f64;
             if verdict.valid == Some(true) {

@@ -16,7 +16,6 @@ use qubo_workbench::params::{ParamSpec, ParamType, ParamValues};
 use qubo_workbench::qubo::{OneHotGroups, Qubo, StoredModel};
 use qubo_workbench::remote::fake_da::{DaFaults, FakeDa};
 use qubo_workbench::remote::fake_sapi::{FakeSapi, Faults, example_solvers};
-use qubo_workbench::rng::splitmix64;
 use qubo_workbench::sampler::{ExactSolver, Phase, RunControl, Sampler, SimulatedAnnealing};
 use qubo_workbench::sampler::{RunsOn, SamplerEntry};
 use qubo_workbench::samplers::{SAMPLERS, sampler_from_params};
@@ -71,21 +70,9 @@ fn samplers(num_reads: usize, seed: u64) -> Vec<Box<dyn Sampler>> {
     out
 }
 
-/// A random QUBO with integer-ish coefficients in [−5, 5] and about half the pairs coupled.
+/// A random QUBO with about half the pairs coupled (the crate's one random-QUBO generator).
 fn random_qubo(n: usize, seed: u64) -> Qubo {
-    let mut s = seed;
-    let mut coef = || ((splitmix64(&mut s) % 1001) as f64 - 500.0) / 100.0;
-    let linear: Vec<f64> = (0..n).map(|_| coef()).collect();
-    let mut terms = Vec::new();
-    for i in 0..n {
-        for j in i + 1..n {
-            let c = coef();
-            if c.abs() > 2.5 {
-                terms.push((i, j, c));
-            }
-        }
-    }
-    Qubo::new(linear, terms, 0.5).unwrap()
+    qubo_workbench::qubo::random::random_qubo(n, n / 2, seed).unwrap()
 }
 
 /// A random QUBO over a `side`×`side` permutation (variable `side·r + c` is "row r takes

@@ -1,5 +1,5 @@
 //! dimod's binary BQM file (`BinaryQuadraticModel.to_file()`, magic `DIMODBQM`), the form
-//! D-Wave's hybrid solvers take by multipart upload (`docs/qubo-formats.md` §5).
+//! D-Wave's hybrid solvers take by multipart upload (`remote::sapi`).
 //!
 //! Layout, all little-endian: magic, major and minor version bytes, a u32 header length, a JSON
 //! header (sorted keys, Python's `", "`/`": "` separators, then `\n` and spaces up to a multiple

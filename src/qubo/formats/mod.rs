@@ -1,6 +1,7 @@
 //! Model files: qbsolv `.qubo`, dimod COO, dimod BQM JSON (`to_serializable` shape) and dimod's
 //! binary BQM file (`.bqm`, what `to_file()` writes and hybrid solvers take).
-//! Formats follow `docs/qubo-formats.md`; every reader reports `FILE:LINE: what is wrong`.
+//! Each format's module says what it reads and writes; every reader reports `FILE:LINE: what
+//! is wrong`.
 
 mod coo;
 mod dimod_bqm;

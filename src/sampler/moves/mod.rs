@@ -538,7 +538,7 @@ pub(super) fn beta_range<E: Engine>(
 ) -> (f64, f64) {
     let proposals = (plan.n * 4).clamp(2_000, 200_000);
     let mut uphill = Vec::with_capacity(proposals);
-    let tolerance = 1e-9 * state.energy.abs().max(1.0);
+    let tolerance = crate::qubo::running_tolerance(state.energy);
     for _ in 0..proposals {
         let before = state.energy;
         state.propose(plan, rng, 0.0, f64::MAX);

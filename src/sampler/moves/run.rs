@@ -287,7 +287,7 @@ impl Temper<'_> {
 
     fn reached(&self, energy: f64) -> bool {
         self.target
-            .is_some_and(|t| energy <= t + 1e-9 * t.abs().max(1.0))
+            .is_some_and(|t| crate::qubo::reaches_target(energy, t))
     }
 
     fn run<E: Engine>(

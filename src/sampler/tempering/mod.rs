@@ -386,7 +386,7 @@ impl Job<'_> {
     fn reached(&self, x: &[u8]) -> bool {
         self.target.is_some_and(|t| {
             let e = self.model.energy(x);
-            e <= t + 1e-9 * t.abs().max(1.0)
+            crate::qubo::reaches_target(e, t)
         })
     }
 }
