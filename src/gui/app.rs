@@ -14,8 +14,9 @@ use std::time::{Duration, Instant};
 use egui::{CentralPanel, Panel};
 
 use super::document::{Document, Snapshot};
+use super::file_actions::FileAction;
 use super::frame_stats::FrameStats;
-use super::jobs::{DialogJob, FileAction, OneShot};
+use super::jobs::{DialogJob, OneShot};
 use super::panels::{InspectorPanel, PuzzlePanel, ResultsPanel, SolverPanel, SweepPanel};
 use super::settings::Settings;
 use super::shared::{Command, Shared};
@@ -435,7 +436,7 @@ impl Workbench {
             FormAnswer::Chosen(path) => {
                 let action = form.action;
                 self.file_form = None;
-                self.apply(action.command(path), ctx);
+                self.apply(Command::File(action, path), ctx);
             }
         }
     }
@@ -472,7 +473,7 @@ impl Workbench {
             let quick = d.started.elapsed() < NO_DIALOG_WITHIN;
             self.dialog = None;
             match answer {
-                Some(path) => self.apply(action.command(path), ctx),
+                Some(path) => self.apply(Command::File(action, path), ctx),
                 // Nobody cancels a dialog that fast: none could open. Ask with our own form.
                 None if quick => {
                     self.open_file_form(

@@ -5,12 +5,11 @@ use std::path::PathBuf;
 
 use super::app::Workbench;
 use super::document::Document;
-use super::jobs::{DialogJob, FileAction, FileDone, FileJob, GenerateJob, RunResult, SampleJob};
+use super::file_actions::FileAction;
+use super::jobs::{DialogJob, FileDone, FileJob, GenerateJob, RunResult, SampleJob};
 use super::shared::Command;
 use crate::params::ParamValues;
 use crate::puzzle::{AnyPuzzle, Kind};
-use crate::qubo::formats::write_model;
-use crate::render::image::{export, export_with};
 
 /// What replaces the open document once the user has answered the unsaved-changes question
 /// (`Workbench::pending_replace`).
@@ -27,9 +26,7 @@ impl Replacement {
     pub fn describe(&self) -> String {
         match self {
             Replacement::Command(Command::New(p)) => format!("start a new {}", p.kind()),
-            Replacement::Command(Command::Open(p) | Command::OpenModel(p)) => {
-                format!("open {}", p.display())
-            }
+            Replacement::Command(Command::File(_, p)) => format!("open {}", p.display()),
             Replacement::Command(Command::OpenGenerated(_)) => {
                 "open a recently generated instance".into()
             }
@@ -121,168 +118,12 @@ impl Workbench {
                     repaint_ctx.request_repaint()
                 }));
             }
-            Command::Open(path) => self.open(path),
-            Command::OpenModel(path) => self.open_model(path),
             Command::Save => match s.doc.path.clone() {
                 Some(p) if s.doc.puzzle().is_some() => self.save_to(p, ctx),
                 _ => s.send(Command::Dialog(FileAction::SaveAs)),
             },
-            Command::SaveTo(p) => self.save_to(p, ctx),
-            Command::ExportImage(p) => {
-                // The drawing is a description made here with the kind's remembered choices;
-                // rasterising and writing happen off the UI thread.
-                let drawing = match self.picture_to_export().0 {
-                    Ok(d) => d,
-                    Err(why) => {
-                        self.shared.status = format!("{}: not written: {why}", p.display());
-                        return;
-                    }
-                };
-                let s = &mut self.shared;
-                let options = s
-                    .doc
-                    .puzzle()
-                    .and_then(|pz| s.settings.pictures.get(pz.kind().name()))
-                    .cloned()
-                    .unwrap_or_default()
-                    .export_options();
-                let job = FileJob::write(
-                    p,
-                    None,
-                    move |p| export_with(&drawing, p, &options).map_err(|e| e.to_string()),
-                    repaint(ctx),
-                );
-                s.start_file(job);
-            }
-            Command::ExportQubo(p) => {
-                let Some(model) = s.doc.model.as_ref().filter(|_| s.doc.model_is_current()) else {
-                    s.status = format!(
-                        "{}: not written: {}",
-                        p.display(),
-                        match (&s.doc.error, s.doc.building_for()) {
-                            (_, Some(_)) => "the model is still being built".to_string(),
-                            (Some(e), None) => e.clone(),
-                            (None, None) => "there is no model".to_string(),
-                        }
-                    );
-                    return;
-                };
-                let model = model.clone();
-                let labels = s.doc.label_source();
-                let job = FileJob::write(
-                    p,
-                    None,
-                    move |p| {
-                        // A model too large to store is spelled out from its structure (as the
-                        // CLI's `encode` does), within the memory budget.
-                        let spelled;
-                        let qubo = if model.is_stored() {
-                            &model.qubo
-                        } else {
-                            spelled = crate::qubo::Qubo::spell_out(
-                                model.as_ref(),
-                                model.num_interactions() as u64,
-                            )
-                            .map_err(|e| format!("{}: not written: {e}", p.display()))?;
-                            &spelled
-                        };
-                        let labels = labels.all(qubo.num_variables());
-                        write_model(p, qubo, Some(&labels)).map_err(|e| e.to_string())
-                    },
-                    repaint(ctx),
-                );
-                s.start_file(job);
-            }
+            Command::File(action, path) => self.carry_out_file(action, path, ctx),
             Command::RunSweep => self.sweep.start(&mut self.shared, ctx),
-            Command::ExportSweep(p) => match self.sweep.points_bytes(&p) {
-                Ok(bytes) => {
-                    let job = FileJob::write(
-                        p,
-                        None,
-                        move |p| crate::io::write_atomic(p, &bytes).map_err(|e| e.to_string()),
-                        repaint(ctx),
-                    );
-                    self.shared.start_file(job);
-                }
-                Err(e) => self.shared.status = e,
-            },
-            Command::ExportSweepPlot(p) => {
-                let description = s.doc.puzzle().map(|p| p.describe()).unwrap_or_default();
-                let drawing = self.sweep.plot_drawing(&description);
-                let job = FileJob::write(
-                    p,
-                    None,
-                    move |p| export(&drawing, p, 2.0).map_err(|e| e.to_string()),
-                    repaint(ctx),
-                );
-                self.shared.start_file(job);
-            }
-            Command::ExportRunsChart(p) => {
-                let ticked = s.doc.runs.ticked();
-                if ticked.is_empty() {
-                    s.status = format!("{}: not written: no run is ticked", p.display());
-                    return;
-                }
-                let description = s.doc.puzzle().map(|p| p.describe()).unwrap_or_default();
-                let axis = self.results.axis_for(&ticked);
-                let drawing =
-                    crate::compare::overlay(&ticked, self.results.heights, axis, &description);
-                let job = FileJob::write(
-                    p,
-                    None,
-                    move |p| {
-                        export_with(&drawing, p, &Default::default()).map_err(|e| e.to_string())
-                    },
-                    repaint(ctx),
-                );
-                self.shared.start_file(job);
-            }
-            Command::ExportRunsTable(p) => {
-                let ticked = s.doc.runs.ticked();
-                if ticked.is_empty() {
-                    s.status = format!("{}: not written: no run is ticked", p.display());
-                    return;
-                }
-                let text = match p.extension().and_then(|e| e.to_str()) {
-                    Some("json") => {
-                        serde_json::to_string_pretty(&crate::compare::table_json(&ticked))
-                            .unwrap_or_default()
-                            + "\n"
-                    }
-                    _ => crate::compare::table_csv(&ticked),
-                };
-                let job = FileJob::write(
-                    p,
-                    None,
-                    move |p| crate::io::write_atomic(p, text.as_bytes()).map_err(|e| e.to_string()),
-                    repaint(ctx),
-                );
-                s.start_file(job);
-            }
-            Command::ImportSamples(p) => {
-                // After the file being opened (`gui MODEL --samples FILE`), on its model.
-                s.samples_when_built = Some(p);
-            }
-            Command::ExportSamples(p) => {
-                let Some(r) = &s.result else {
-                    s.status = format!("{}: not written: no run to export yet", p.display());
-                    return;
-                };
-                let outcome = r.outcome.clone();
-                let labels = s.doc.label_source();
-                let job = FileJob::write(
-                    p,
-                    None,
-                    move |p| {
-                        let labels = labels.all(outcome.samples.num_variables);
-                        outcome
-                            .save_samples(p, Some(&labels))
-                            .map_err(|e| e.to_string())
-                    },
-                    repaint(ctx),
-                );
-                s.start_file(job);
-            }
             Command::Run => self.start_run(ctx),
             Command::ResumeRemote(job) => {
                 let Ok(e) = crate::samplers::entry(&job.sampler) else {

@@ -204,7 +204,7 @@ pub struct Snapshot {
     pub weights: Weights,
     /// The last finished sweep and suggestion (kept with the work they measured).
     #[serde(default)]
-    pub sweep: Option<crate::gui::panels::SavedSweep>,
+    pub sweep: Option<SavedSweep>,
     /// The runs kept for comparison.
     #[serde(default)]
     pub runs: crate::gui::runs::RunHistory,
@@ -658,4 +658,17 @@ impl Document {
 /// tens of milliseconds, which a frame must not wait for.
 pub fn drop_later<T: Send + 'static>(value: T) {
     std::thread::spawn(move || drop(value));
+}
+
+/// A finished sweep (and suggestion), as kept in the autosaved document.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SavedSweep {
+    /// The swept weight.
+    pub weight: String,
+    /// The second swept weight of a grid.
+    pub weight2: Option<String>,
+    /// The points.
+    pub points: Vec<crate::sweep::SweepPoint>,
+    /// The last suggestion.
+    pub suggestion: Option<crate::sweep::Suggestion>,
 }

@@ -7,54 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::jobs::FileAction;
-
-/// What a file action accepts and suggests.
-pub struct FileKind {
-    /// The form's title.
-    pub title: &'static str,
-    /// Accepted extensions (lowercase, without the dot), the first one suggested.
-    pub extensions: &'static [&'static str],
-    /// Whether the action writes the file (else it reads one).
-    pub writes: bool,
-    /// The suggested file name's stem when the document has none.
-    pub stem: &'static str,
-}
-
-impl FileAction {
-    /// Its title, filters and suggested name; the native dialog uses the same filters.
-    pub fn kind(self) -> FileKind {
-        let (title, extensions, writes, stem): (_, &'static [&'static str], _, _) = match self {
-            FileAction::OpenPuzzle => ("Open puzzle", &["txt", "json", "csv"], false, "puzzle"),
-            FileAction::OpenModel => (
-                "Open model",
-                &["qubo", "coo", "json", "bqm", "txt"],
-                false,
-                "model",
-            ),
-            FileAction::SaveAs => ("Save puzzle as", &["txt", "json"], true, "puzzle"),
-            FileAction::ExportImage => ("Export image", &["png", "svg"], true, "puzzle"),
-            FileAction::ExportQubo => (
-                "Export QUBO",
-                &["coo", "qubo", "json", "bqm"],
-                true,
-                "model",
-            ),
-            FileAction::ExportSamples => ("Export samples", &["json", "csv"], true, "samples"),
-            FileAction::ImportSamples => ("Import samples", &["json"], false, "samples"),
-            FileAction::ExportSweep => ("Export sweep points", &["csv", "json"], true, "sweep"),
-            FileAction::ExportSweepPlot => ("Save sweep plot", &["png", "svg"], true, "sweep"),
-            FileAction::ExportRunsChart => ("Save runs chart", &["png", "svg"], true, "runs"),
-            FileAction::ExportRunsTable => ("Save runs table", &["csv", "json"], true, "runs"),
-        };
-        FileKind {
-            title,
-            extensions,
-            writes,
-            stem,
-        }
-    }
-}
+use super::file_actions::FileAction;
 
 /// The suggested path for `action`: beside the document's file (else in the current folder),
 /// under the document's stem (`Document::file_stem`) with the action's first extension; an

@@ -14,6 +14,7 @@ use crate::sampler::{BestState, Progress, RemoteJob, RemoteJobSlot, RunControl, 
 use crate::solve::Problem;
 use crate::sweep::{self, SweepPoint};
 
+use super::file_actions::FileAction;
 use super::heatmap::{self, Order, Raster};
 
 /// Threads for sampling: all cores but one for the UI (at least one).
@@ -749,53 +750,6 @@ impl HeatmapJob {
     /// The heatmap, once the worker has finished.
     pub fn poll(&self) -> Option<Heatmap> {
         self.rx.try_recv().ok()
-    }
-}
-
-/// What a file dialog was opened for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FileAction {
-    /// Open a puzzle file.
-    OpenPuzzle,
-    /// Open a model file (qbsolv, COO, dimod JSON).
-    OpenModel,
-    /// Save the puzzle under a new name.
-    SaveAs,
-    /// Export the drawing as PNG or SVG.
-    ExportImage,
-    /// Export the weighted model.
-    ExportQubo,
-    /// Export the last run's samples.
-    ExportSamples,
-    /// Read samples (a notebook's SampleSet JSON) as a run of the open model.
-    ImportSamples,
-    /// Export the sweep's points.
-    ExportSweep,
-    /// Export the sweep's plot.
-    ExportSweepPlot,
-    /// Export the overlay of the ticked runs.
-    ExportRunsChart,
-    /// Export the table of the ticked runs.
-    ExportRunsTable,
-}
-
-impl FileAction {
-    /// The command that carries the action out on `path`.
-    pub fn command(self, path: std::path::PathBuf) -> super::shared::Command {
-        use super::shared::Command;
-        match self {
-            FileAction::OpenPuzzle => Command::Open(path),
-            FileAction::OpenModel => Command::OpenModel(path),
-            FileAction::SaveAs => Command::SaveTo(path),
-            FileAction::ExportImage => Command::ExportImage(path),
-            FileAction::ExportQubo => Command::ExportQubo(path),
-            FileAction::ExportSamples => Command::ExportSamples(path),
-            FileAction::ImportSamples => Command::ImportSamples(path),
-            FileAction::ExportSweep => Command::ExportSweep(path),
-            FileAction::ExportSweepPlot => Command::ExportSweepPlot(path),
-            FileAction::ExportRunsChart => Command::ExportRunsChart(path),
-            FileAction::ExportRunsTable => Command::ExportRunsTable(path),
-        }
     }
 }
 

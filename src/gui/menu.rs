@@ -2,7 +2,7 @@
 //! unsaved-changes question.
 
 use super::app::Workbench;
-use super::jobs::FileAction;
+use super::file_actions::FileAction;
 use super::shared::Command;
 use super::shortcuts::Action;
 use crate::puzzle::Kind;
@@ -48,7 +48,7 @@ impl Workbench {
                     }
                     for p in self.shared.settings.recent.clone() {
                         if ui.button(p.display().to_string()).clicked() {
-                            self.shared.send(Command::Open(p));
+                            self.shared.send(Command::File(FileAction::OpenPuzzle, p));
                         }
                     }
                 });

@@ -6,6 +6,7 @@ pub mod commands;
 pub mod document;
 pub mod editors;
 pub mod export_form;
+pub mod file_actions;
 pub mod file_form;
 pub mod frame_stats;
 pub mod heatmap;
@@ -121,7 +122,9 @@ pub fn run(
                     settings.sampler = name;
                 }
                 if let Some(path) = samples {
-                    app.workbench.shared.send(Command::ImportSamples(path));
+                    app.workbench
+                        .shared
+                        .send(Command::File(file_actions::FileAction::ImportSamples, path));
                 }
                 if autorun {
                     app.workbench.shared.send(Command::Run);

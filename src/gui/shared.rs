@@ -5,7 +5,8 @@
 use std::path::PathBuf;
 
 use super::document::Document;
-use super::jobs::{FactsJob, FileAction, FileJob, GenerateJob, RunResult, SampleJob};
+use super::file_actions::FileAction;
+use super::jobs::{FactsJob, FileJob, GenerateJob, RunResult, SampleJob};
 use super::settings::Settings;
 use crate::params::ParamValues;
 use crate::puzzle::{AnyPuzzle, AnySolution, DesignFacts, Kind};
@@ -23,33 +24,12 @@ pub enum Command {
     OpenGenerated(usize),
     /// Ask for a file with a native dialog.
     Dialog(FileAction),
-    /// Open a puzzle file (a model extension opens it as a model).
-    Open(PathBuf),
-    /// Open a QUBO model file.
-    OpenModel(PathBuf),
     /// Save to the document's file (asks where when it has none).
     Save,
-    /// Save to this file.
-    SaveTo(PathBuf),
-    /// Export the puzzle picture (PNG or SVG by extension).
-    ExportImage(PathBuf),
-    /// Export the weighted QUBO.
-    ExportQubo(PathBuf),
-    /// Export the last run's samples.
-    ExportSamples(PathBuf),
-    /// Read a sample set (dimod's SampleSet JSON) and show it as a run of the open model; sent
-    /// while a file is being opened, it waits for that file.
-    ImportSamples(PathBuf),
+    /// Carry out a file action on this file: open, save as, import, every export.
+    File(FileAction, PathBuf),
     /// Start the sweep set up in the sweep panel's settings.
     RunSweep,
-    /// Export the sweep's points (.json or .csv).
-    ExportSweep(PathBuf),
-    /// Export the sweep's plot (.png or .svg).
-    ExportSweepPlot(PathBuf),
-    /// Write the overlay of the ticked runs' energy histograms (PNG or SVG).
-    ExportRunsChart(PathBuf),
-    /// Write the table of the ticked runs (CSV or JSON).
-    ExportRunsTable(PathBuf),
     /// Start sampling.
     Run,
     /// Cancel sampling.
@@ -69,7 +49,9 @@ impl Command {
     pub fn replaces_document(&self) -> bool {
         matches!(
             self,
-            Command::New(_) | Command::Open(_) | Command::OpenModel(_) | Command::OpenGenerated(_)
+            Command::New(_)
+                | Command::File(FileAction::OpenPuzzle | FileAction::OpenModel, _)
+                | Command::OpenGenerated(_)
         )
     }
 }

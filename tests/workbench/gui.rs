@@ -12,6 +12,7 @@ use egui_kittest::kittest::Queryable;
 use qubo_workbench::gui::editors::{
     EdgeMatchingEditor, MinesweeperEditor, MinesweeperMode, NumberlinkEditor, SudokuEditor,
 };
+use qubo_workbench::gui::file_actions::FileAction;
 use qubo_workbench::gui::settings::Settings;
 use qubo_workbench::gui::{Command, Workbench};
 use qubo_workbench::puzzle::AnyPuzzle;
@@ -281,9 +282,10 @@ fn files_are_read_and_written_off_the_ui_thread_and_a_save_overtaken_by_an_edit_
     let dir = tempfile::tempdir().unwrap();
     let mut h = open(None, Settings::default());
     // Opening: the frame that asks returns at once with the read under way…
-    h.state_mut()
-        .shared
-        .send(Command::Open(puzzle("shidoku-6givens.txt")));
+    h.state_mut().shared.send(Command::File(
+        FileAction::OpenPuzzle,
+        puzzle("shidoku-6givens.txt"),
+    ));
     h.step();
     assert_eq!(h.state().shared.files.len(), 1, "the read is a job");
     assert!(
@@ -301,7 +303,9 @@ fn files_are_read_and_written_off_the_ui_thread_and_a_save_overtaken_by_an_edit_
     // Saving: the puzzle as it was when Save was pressed is written; an edit made before the
     // write lands keeps the document unsaved.
     let saved = dir.path().join("s.txt");
-    h.state_mut().shared.send(Command::SaveTo(saved.clone()));
+    h.state_mut()
+        .shared
+        .send(Command::File(FileAction::SaveAs, saved.clone()));
     h.step();
     assert_eq!(h.state().shared.files.len(), 1, "the write is a job");
     let before = h.state().shared.doc.puzzle().unwrap().clone();
@@ -331,7 +335,9 @@ fn files_are_read_and_written_off_the_ui_thread_and_a_save_overtaken_by_an_edit_
         before.to_text() + "\n"
     );
     // Saved again with nothing changed meanwhile: clean, and the status says where it went.
-    h.state_mut().shared.send(Command::SaveTo(saved.clone()));
+    h.state_mut()
+        .shared
+        .send(Command::File(FileAction::SaveAs, saved.clone()));
     frames(&mut h);
     let s = &h.state().shared;
     assert_eq!(s.status, format!("saved {}", saved.display()));
@@ -340,7 +346,7 @@ fn files_are_read_and_written_off_the_ui_thread_and_a_save_overtaken_by_an_edit_
     let nowhere = dir.path().join("missing-folder").join("x.png");
     h.state_mut()
         .shared
-        .send(Command::ExportImage(nowhere.clone()));
+        .send(Command::File(FileAction::ExportImage, nowhere.clone()));
     frames(&mut h);
     assert!(
         h.state().shared.status.contains("missing-folder"),
@@ -357,7 +363,9 @@ fn exports_write_a_png_the_qubo_and_the_samples() {
     set_sa(&mut settings, "num_sweeps", serde_json::json!(50));
     let mut h = open(None, settings);
     let png = dir.path().join("puzzle.png");
-    h.state_mut().shared.send(Command::ExportImage(png.clone()));
+    h.state_mut()
+        .shared
+        .send(Command::File(FileAction::ExportImage, png.clone()));
     frames(&mut h);
     let bytes = std::fs::read(&png).expect("the PNG was written");
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
@@ -365,7 +373,9 @@ fn exports_write_a_png_the_qubo_and_the_samples() {
     // 9 cells + 2 × 0.2 margin = 9.4 units at 48 px per unit.
     assert_eq!((be(16), be(20)), (452, 452));
     let coo = dir.path().join("model.coo");
-    h.state_mut().shared.send(Command::ExportQubo(coo.clone()));
+    h.state_mut()
+        .shared
+        .send(Command::File(FileAction::ExportQubo, coo.clone()));
     frames(&mut h);
     assert!(
         std::fs::read_to_string(&coo)
@@ -379,7 +389,7 @@ fn exports_write_a_png_the_qubo_and_the_samples() {
     let json = dir.path().join("samples.json");
     h.state_mut()
         .shared
-        .send(Command::ExportSamples(json.clone()));
+        .send(Command::File(FileAction::ExportSamples, json.clone()));
     frames(&mut h);
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
@@ -388,7 +398,7 @@ fn exports_write_a_png_the_qubo_and_the_samples() {
     let csv = dir.path().join("samples.csv");
     h.state_mut()
         .shared
-        .send(Command::ExportSamples(csv.clone()));
+        .send(Command::File(FileAction::ExportSamples, csv.clone()));
     frames(&mut h);
     let text = std::fs::read_to_string(&csv).unwrap();
     assert!(text.starts_with("energy,num_occurrences,x[0][0][0]"));
@@ -509,10 +519,12 @@ fn a_flagged_point_shows_its_witness_and_a_two_weight_sweep_sets_both_weights() 
     // The points and the plot export.
     let dir = tempfile::tempdir().unwrap();
     let (csv, svg) = (dir.path().join("p.csv"), dir.path().join("p.svg"));
-    h.state_mut().shared.send(Command::ExportSweep(csv.clone()));
     h.state_mut()
         .shared
-        .send(Command::ExportSweepPlot(svg.clone()));
+        .send(Command::File(FileAction::ExportSweep, csv.clone()));
+    h.state_mut()
+        .shared
+        .send(Command::File(FileAction::ExportSweepPlot, svg.clone()));
     frames(&mut h);
     assert_eq!(std::fs::read_to_string(&csv).unwrap().lines().count(), 5);
     let text = std::fs::read_to_string(&svg).unwrap();
@@ -562,7 +574,9 @@ fn opening_a_model_file_shows_it_in_the_inspector_without_a_puzzle() {
     let model = dir.path().join("m.qubo");
     std::fs::write(&model, "p qubo 0 3 3 1\n0 0 -1\n1 1 2\n2 2 0.5\n0 2 -3\n").unwrap();
     let mut h = open(None, Settings::default());
-    h.state_mut().shared.send(Command::OpenModel(model));
+    h.state_mut()
+        .shared
+        .send(Command::File(FileAction::OpenModel, model));
     frames(&mut h);
     assert!(h.state().shared.doc.puzzle().is_none());
     wait_for(&mut h, "the model's heatmap", |wb| wb.inspector.is_ready());
@@ -579,7 +593,9 @@ fn opening_a_model_file_shows_it_in_the_inspector_without_a_puzzle() {
     // A malformed file leaves the document alone and says what is wrong.
     let bad = dir.path().join("bad.coo");
     std::fs::write(&bad, "0 0 x\n").unwrap();
-    h.state_mut().shared.send(Command::OpenModel(bad));
+    h.state_mut()
+        .shared
+        .send(Command::File(FileAction::OpenModel, bad));
     frames(&mut h);
     assert!(
         h.state()
@@ -624,10 +640,12 @@ fn samples_from_a_notebook_show_as_a_run_of_the_open_model_matched_by_label() {
     std::fs::write(&samples, sample_set(r#"["a", ["t", 1], "c"]"#)).unwrap();
     let mut h = open(None, Settings::default());
     // Sent together, as `gui m.json --samples s.json` does: the samples wait for the model.
-    h.state_mut().shared.send(Command::OpenModel(model));
     h.state_mut()
         .shared
-        .send(Command::ImportSamples(samples.clone()));
+        .send(Command::File(FileAction::OpenModel, model));
+    h.state_mut()
+        .shared
+        .send(Command::File(FileAction::ImportSamples, samples.clone()));
     wait_for(&mut h, "the imported run", |wb| wb.shared.result.is_some());
     let status = h.state().shared.status.clone();
     assert!(status.starts_with("7 reads from"), "{status}");
@@ -644,7 +662,9 @@ fn samples_from_a_notebook_show_as_a_run_of_the_open_model_matched_by_label() {
     assert_eq!(h.state().shared.doc.runs.len(), 1, "kept for comparison");
     // A label the model does not have is named, and the run shown stays.
     std::fs::write(&samples, sample_set(r#"["a", "b", "c"]"#)).unwrap();
-    h.state_mut().shared.send(Command::ImportSamples(samples));
+    h.state_mut()
+        .shared
+        .send(Command::File(FileAction::ImportSamples, samples));
     wait_for(&mut h, "the refused import", |wb| {
         wb.shared.status.contains("not read")
     });

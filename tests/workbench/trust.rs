@@ -11,7 +11,7 @@ use qubo_workbench::gui::Command;
 use qubo_workbench::gui::Workbench;
 use qubo_workbench::gui::app::PanelsShown;
 use qubo_workbench::gui::editors::SudokuEditor;
-use qubo_workbench::gui::jobs::FileAction;
+use qubo_workbench::gui::file_actions::FileAction;
 use qubo_workbench::gui::settings::Settings;
 use qubo_workbench::puzzle::AnyPuzzle;
 
@@ -98,7 +98,9 @@ fn new_open_and_generate_over_unsaved_changes_ask_first() {
 
     // Open over unsaved changes: "Save, then go on" writes the edit to its file first.
     let other = puzzle("shidoku-6givens.txt");
-    h.state_mut().shared.send(Command::Open(other.clone()));
+    h.state_mut()
+        .shared
+        .send(Command::File(FileAction::OpenPuzzle, other.clone()));
     frames(&mut h);
     assert!(h.state().pending_replace.is_some(), "asked first");
     h.get_by_label("Save, then go on").click();

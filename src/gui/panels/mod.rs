@@ -14,4 +14,4 @@ pub use puzzle::PuzzlePanel;
 pub use remote::RemoteSection;
 pub use results::ResultsPanel;
 pub use solver::SolverPanel;
-pub use sweep::{SavedSweep, SweepPanel};
+pub use sweep::SweepPanel;

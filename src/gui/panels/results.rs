@@ -9,7 +9,8 @@ use egui::Color32;
 use egui_plot::{Bar, BarChart, Legend, Plot, VLine};
 
 use crate::compare::{EnergyAxis, Heights, RunSummary, TABLE_COLUMNS, table_row};
-use crate::gui::jobs::{FileAction, RunResult};
+use crate::gui::file_actions::FileAction;
+use crate::gui::jobs::RunResult;
 use crate::gui::shared::{Command, Shared};
 use crate::render::Drawing;
 

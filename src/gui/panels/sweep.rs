@@ -7,24 +7,13 @@
 
 use std::path::Path;
 
+use crate::gui::document::SavedSweep;
+use crate::gui::file_actions::FileAction;
 use crate::gui::jobs::{
-    FileAction, SweepInput, SweepJob, SweepMessage, SweepRequest, TuneJob, TuneMessage, start_tune,
+    SweepInput, SweepJob, SweepMessage, SweepRequest, TuneJob, TuneMessage, start_tune,
 };
 use crate::gui::shared::{Command, Shared};
 use crate::sweep::{Metric, Suggestion, SweepChart, SweepPoint, values};
-
-/// A finished sweep (and suggestion), as kept in the autosaved document.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct SavedSweep {
-    /// The swept weight.
-    pub weight: String,
-    /// The second swept weight of a grid.
-    pub weight2: Option<String>,
-    /// The points.
-    pub points: Vec<SweepPoint>,
-    /// The last suggestion.
-    pub suggestion: Option<Suggestion>,
-}
 
 /// The sweep panel: its points, the running sweep or suggestion, and what was clicked.
 #[derive(Default)]
