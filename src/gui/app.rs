@@ -296,7 +296,13 @@ impl Workbench {
                 None => s.status = format!("{}: not read: no model is open", path.display()),
             }
         }
+        // The panels' own jobs, taken in here rather than while laying out.
         self.sweep.poll(&mut self.shared);
+        self.solver.remote.poll(&mut self.shared);
+        self.puzzle.poll();
+        if self.shown.inspector {
+            self.inspector.poll(ctx, &self.shared);
+        }
         self.poll_dialog(ctx);
         if self.shared.run.is_some() || self.sweep.is_running() {
             ctx.request_repaint_after(Duration::from_millis(100));

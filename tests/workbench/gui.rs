@@ -122,6 +122,28 @@ fn moving_a_weight_slider_rebuilds_the_qubo_and_the_heatmap() {
         wb.inspector.is_ready() && wb.inspector.shown_version() == Some(wb.shared.doc.version)
     });
     assert_eq!(h.state().inspector.stats().unwrap().linear_range.0, -7.5);
+    // A slider dragged through many values, a model each frame: one raster in flight at a
+    // time, and the last one drawn is the newest model's.
+    let started = h.state().inspector.rasters_started;
+    for k in 0..12 {
+        h.get_by_role_and_label(egui::Role::Slider, "hint")
+            .set_value_accesskit(4.0 + f64::from(k) * 0.25);
+        h.step();
+    }
+    wait_for(&mut h, "the heatmap of the last model", |wb| {
+        wb.shared.doc.model_is_current()
+            && wb.inspector.is_ready()
+            && wb.inspector.shown_version() == Some(wb.shared.doc.version)
+    });
+    let rasters = h.state().inspector.rasters_started - started;
+    assert!(
+        (1..12).contains(&rasters),
+        "{rasters} rasters for 12 models"
+    );
+    assert_eq!(
+        h.state().inspector.stats().unwrap().linear_range.0,
+        -4.0 - 6.75
+    );
 }
 
 #[test]

@@ -31,6 +31,8 @@ pub struct InspectorPanel {
     pub view_rect: Option<Rect>,
     /// The current model is structure-only (nothing to draw).
     structure_only: bool,
+    /// Rasters started so far (one in flight at a time; the tests count them).
+    pub rasters_started: u64,
 }
 
 impl Default for InspectorPanel {
@@ -43,6 +45,7 @@ impl Default for InspectorPanel {
             center: Vec2::splat(0.5),
             hover: None,
             view_rect: None,
+            rasters_started: 0,
             structure_only: false,
         }
     }
@@ -64,7 +67,11 @@ impl InspectorPanel {
         self.shown.as_ref().map(|(k, _)| k.version)
     }
 
-    fn refresh(&mut self, ctx: &egui::Context, s: &Shared) {
+    /// Takes in a finished heatmap and starts the one the settings ask for (`Workbench::logic`,
+    /// before layout). One raster is in flight at a time: a change meanwhile (a slider dragged
+    /// across ten versions) starts only its newest request once the running one lands, as the
+    /// model build does.
+    pub fn poll(&mut self, ctx: &egui::Context, s: &Shared) {
         let Some(model) = &s.doc.model else {
             self.texture = None;
             self.shown = None;
@@ -92,12 +99,8 @@ impl InspectorPanel {
             }
             self.shown = Some((key, built));
         }
-        let have = self
-            .job
-            .as_ref()
-            .map(|(k, _)| *k)
-            .or(self.shown.as_ref().map(|(k, _)| *k));
-        if have != Some(want) {
+        let shown = self.shown.as_ref().map(|(k, _)| *k);
+        if self.job.is_none() && shown != Some(want) {
             let labels = s.doc.encoding.as_ref().map(|e| e.labels().to_vec());
             let repaint = ctx.clone();
             let job = HeatmapJob::start(
@@ -109,6 +112,7 @@ impl InspectorPanel {
                 move || repaint.request_repaint(),
             );
             self.job = Some((want, job));
+            self.rasters_started += 1;
         }
     }
 
@@ -155,7 +159,6 @@ impl InspectorPanel {
             self.job = None;
             return;
         }
-        self.refresh(ui.ctx(), s);
         if let Some(e) = &s.doc.error {
             ui.colored_label(Color32::RED, e);
         }

@@ -472,18 +472,22 @@ impl PuzzlePanel {
         }
     }
 
-    /// The QUBO path's difficulty on request: the default sampler at default weights, in the
-    /// background, at most `DIFFICULTY_BUDGET_S` seconds; shown for the puzzle it measured.
-    fn difficulty_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
-        let Some(puzzle) = s.doc.puzzle().cloned() else {
-            return;
-        };
+    /// Takes in the difficulty estimate when it lands (`Workbench::logic`, before layout).
+    pub fn poll(&mut self) {
         if let Some((of, job)) = &self.difficulty_job
             && let Some(answer) = job.poll()
         {
             self.difficulty = Some((of.clone(), answer.and_then(|r| r)));
             self.difficulty_job = None;
         }
+    }
+
+    /// The QUBO path's difficulty on request: the default sampler at default weights, in the
+    /// background, at most `DIFFICULTY_BUDGET_S` seconds; shown for the puzzle it measured.
+    fn difficulty_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
+        let Some(puzzle) = s.doc.puzzle().cloned() else {
+            return;
+        };
         ui.horizontal_wrapped(|ui| {
             let running = self.difficulty_job.is_some();
             if ui

@@ -32,7 +32,6 @@ impl RemoteSection {
         let RunsOn::Service(service) = e.runs_on else {
             return;
         };
-        self.poll(s);
         let values = crate::params::validate(e.params, &s.settings.sampler_params(e.name))
             .unwrap_or_default();
         ui.separator();
@@ -100,8 +99,8 @@ impl RemoteSection {
         }
     }
 
-    /// Takes in what the job threads finished.
-    fn poll(&mut self, s: &mut Shared) {
+    /// Takes in what the job threads finished (`Workbench::logic`, before layout).
+    pub fn poll(&mut self, s: &mut Shared) {
         if let Some(list) = self.listing.as_ref().and_then(OneShot::poll) {
             self.listing = None;
             self.solvers = Some(list.and_then(|inner| inner));
