@@ -1,0 +1,233 @@
+//! Tests of `sweep`.
+
+use super::*;
+use crate::puzzle::{AnyPuzzle, EncodeOptions, REFERENCE_NODE_BUDGET, Sudoku};
+use crate::sampler::SimulatedAnnealing;
+
+#[test]
+fn values_span_the_range() {
+    assert_eq!(values(0.0, 4.0, 5), Ok(vec![0.0, 1.0, 2.0, 3.0, 4.0]));
+    assert_eq!(values(2.0, 2.0, 1), Ok(vec![2.0]));
+    // Degenerate ranges are refused rather than run (five identical points; an ignored
+    // end; subnormal weights printed as 300-digit decimals).
+    assert!(matches!(values(1.0, 1.0, 5), Err(SweepError::Range(_))));
+    assert!(matches!(values(2.0, 9.0, 1), Err(SweepError::Range(_))));
+    assert!(matches!(
+        values(1e-320, 1e-310, 3),
+        Err(SweepError::Range(_))
+    ));
+    assert_eq!(values(0.0, 1.0, 2), Ok(vec![0.0, 1.0]));
+    assert_eq!(values(0.0, 1.0, 0), Err(SweepError::Steps(0)));
+    assert_eq!(
+        values(0.0, 1.0, 100_000_000_000),
+        Err(SweepError::Steps(100_000_000_000))
+    );
+    assert!(values(f64::NAN, 1.0, 2).is_err());
+}
+
+#[test]
+fn a_zero_hint_strength_loses_the_givens() {
+    let p = AnyPuzzle::Sudoku(Sudoku::from_line("1.3...1.2.......").unwrap());
+    let encoding = p.encode(&EncodeOptions::default()).unwrap();
+    let reference = p.solve_classically(REFERENCE_NODE_BUDGET);
+    let sa = SimulatedAnnealing {
+        num_reads: 40,
+        num_sweeps: 400,
+        seed: Some(3),
+        ..Default::default()
+    };
+    let base = Weights::new();
+    let spec = |weight, values| SweepSpec {
+        problem: Problem {
+            puzzle: &p,
+            encoding: &encoding,
+            reference: &reference,
+        },
+        base: &base,
+        weight,
+        values,
+        second: None,
+        repeats: 1,
+        stop: StopRule::NEVER,
+    };
+    let pts = run(&spec("hint", &[0.0, 2.0]), &sa, &RunControl::new(), |_| {}).unwrap();
+    assert_eq!(pts.len(), 2);
+    assert!(pts[0].success_fraction < pts[1].success_fraction, "{pts:?}");
+    assert!(pts[1].success_fraction >= 0.3, "{pts:?}");
+    // At hint = 0 nearly every read reaches the (tied) ground energy, yet few keep the givens.
+    assert!(pts[0].ground_fraction.unwrap() > 0.5, "{pts:?}");
+    let e = run(&spec("nope", &[1.0]), &sa, &RunControl::new(), |_| {});
+    assert!(e.unwrap_err().to_string().contains("unknown weight 'nope'"));
+    // hint = 0 lets a state that drops the givens tie with the solution: flagged, with
+    // the witness's broken rule named; at the default hint nothing invalid wins.
+    assert!(pts[0].penalty_too_weak, "{pts:?}");
+    let w = pts[0].witness.as_ref().unwrap();
+    assert!(w.energy <= pts[0].valid_energy.unwrap() + 1e-9);
+    assert!(!w.violations.is_empty() || !w.broken.is_empty(), "{w:?}");
+    assert_eq!(w.sample.len(), encoding.num_variables());
+    assert!(!pts[1].penalty_too_weak, "{pts:?}");
+    assert!(pts[1].witness.is_none());
+    let [lo, hi] = pts[1].success_ci95;
+    assert!(lo <= pts[1].success_fraction && pts[1].success_fraction <= hi);
+    assert_eq!(pts[1].weights["hint"], 2.0);
+    assert!(pts[1].weights.contains_key("cell"));
+}
+
+#[test]
+fn two_weights_make_a_grid_and_repeats_pool_their_reads() {
+    let p = AnyPuzzle::Sudoku(Sudoku::from_line("1.3...1.2.......").unwrap());
+    let encoding = p.encode(&EncodeOptions::default()).unwrap();
+    let reference = p.solve_classically(REFERENCE_NODE_BUDGET);
+    let sa = SimulatedAnnealing {
+        num_reads: 10,
+        num_sweeps: 200,
+        seed: Some(5),
+        ..Default::default()
+    };
+    let base = Weights::new();
+    let spec = SweepSpec {
+        problem: Problem {
+            puzzle: &p,
+            encoding: &encoding,
+            reference: &reference,
+        },
+        base: &base,
+        weight: "hint",
+        values: &[0.0, 1.0, 2.0],
+        second: Some(("cell", &[0.5, 1.0])),
+        repeats: 3,
+        stop: StopRule::NEVER,
+    };
+    let pts = run(&spec, &sa, &RunControl::new(), |_| {}).unwrap();
+    assert_eq!(pts.len(), 6);
+    assert_eq!(
+        pts.iter()
+            .map(|p| (p.value, p.value2.unwrap()))
+            .collect::<Vec<_>>(),
+        vec![
+            (0.0, 0.5),
+            (0.0, 1.0),
+            (1.0, 0.5),
+            (1.0, 1.0),
+            (2.0, 0.5),
+            (2.0, 1.0)
+        ]
+    );
+    assert!(
+        pts.iter().all(|p| p.reads == 30),
+        "three repeats of 10 reads"
+    );
+    assert_eq!(pts[3].weights["cell"], 1.0);
+    // Repeats are reseeded (seed + r), so they are not three copies of one run.
+    let third = reseeded(&sa, 2).unwrap().unwrap();
+    assert_eq!(third.params()["seed"], 7);
+    assert_eq!(third.params()["num_sweeps"], 200);
+    assert!(reseeded(&sa, 0).unwrap().is_none());
+}
+
+#[test]
+fn weights_without_terms_are_refused_and_intervals_are_wilson() {
+    let p = AnyPuzzle::Sudoku(Sudoku::from_line("1.3...1.2.......").unwrap());
+    let encoding = p
+        .encode(&EncodeOptions {
+            presolve: true,
+            ..Default::default()
+        })
+        .unwrap();
+    let e = check_sweepable(&encoding, "hint").unwrap_err().to_string();
+    assert!(e.contains("no terms") && e.contains("presolve"), "{e}");
+    assert!(check_sweepable(&encoding, "cell").is_ok());
+    assert_eq!(wilson_interval(0, 0), [0.0, 1.0]);
+    let [lo, hi] = wilson_interval(0, 100);
+    assert!(lo < 1e-12 && (0.03..0.04).contains(&hi), "{lo} {hi}");
+    let [lo, hi] = wilson_interval(50, 100);
+    assert!(
+        (0.40..0.41).contains(&lo) && (0.59..0.60).contains(&hi),
+        "{lo} {hi}"
+    );
+}
+
+/// The stopping rules: a point stops with a wide interval only when its runs or its
+/// budget ran out, and says which; settled points are as narrow as asked.
+#[test]
+fn points_stop_when_settled_and_say_why_otherwise() {
+    let p = AnyPuzzle::Sudoku(Sudoku::from_line("1.3...1.2.......").unwrap());
+    let encoding = p.encode(&EncodeOptions::default()).unwrap();
+    let reference = p.solve_classically(REFERENCE_NODE_BUDGET);
+    // Few short reads per run: mixed points need several runs to settle.
+    let sa = SimulatedAnnealing {
+        num_reads: 8,
+        num_sweeps: 30,
+        seed: Some(11),
+        ..Default::default()
+    };
+    let base = Weights::new();
+    let values = [0.0, 0.5, 1.0, 2.0, 3.0];
+    let spec = |stop| SweepSpec {
+        problem: Problem {
+            puzzle: &p,
+            encoding: &encoding,
+            reference: &reference,
+        },
+        base: &base,
+        weight: "hint",
+        values: &values,
+        second: None,
+        repeats: 6,
+        stop,
+    };
+    let width = |p: &SweepPoint| p.success_ci95[1] - p.success_ci95[0];
+    let rule = StopRule {
+        ci_width: 0.3,
+        budget_factor: 0.0,
+        min_budget_s: 0.0,
+    };
+    let pts = run(&spec(rule), &sa, &RunControl::new(), |_| {}).unwrap();
+    assert_eq!(pts.len(), 5);
+    // Grid order, whatever order they finished in.
+    assert_eq!(pts.iter().map(|p| p.value).collect::<Vec<_>>(), values);
+    for q in &pts {
+        assert_eq!(q.reads, 8 * q.runs, "{q:?}");
+        match q.stop {
+            StopReason::Settled => assert!(width(q) <= 0.3, "{q:?}"),
+            StopReason::Runs => assert!(q.runs == 6 && width(q) > 0.3, "{q:?}"),
+            StopReason::Budget => panic!("no budget was set: {q:?}"),
+        }
+    }
+    // A clear point settles before its last run.
+    assert!(
+        pts.iter()
+            .any(|q| q.stop == StopReason::Settled && q.runs < 6)
+    );
+    // With a budget of 1 × the best TTS99, slow points stop at the budget, having spent
+    // at least it (the best when they stopped was at least the final best).
+    let rule = StopRule {
+        ci_width: 0.0,
+        budget_factor: 1.0,
+        min_budget_s: 0.0,
+    };
+    let pts = run(&spec(rule), &sa, &RunControl::new(), |_| {}).unwrap();
+    let best = pts
+        .iter()
+        .filter_map(|q| q.tts99_s)
+        .fold(f64::INFINITY, f64::min);
+    assert!(best.is_finite(), "{pts:?}");
+    for q in &pts {
+        match q.stop {
+            StopReason::Budget => assert!(q.sample_s >= best, "{q:?}"),
+            StopReason::Runs => assert_eq!(q.runs, 6, "{q:?}"),
+            StopReason::Settled => panic!("width 0 never settles: {q:?}"),
+        }
+    }
+    assert!(pts.iter().any(|q| q.stop == StopReason::Budget), "{pts:?}");
+    let csv = to_csv(&pts);
+    assert!(csv.lines().next().unwrap().contains("runs,stop"), "{csv}");
+    assert!(csv.contains(",budget"), "{csv}");
+    // Old JSON (before stopping rules) still reads.
+    let mut old = serde_json::to_value(&pts[0]).unwrap();
+    for k in ["runs", "stop", "threads"] {
+        old.as_object_mut().unwrap().remove(k);
+    }
+    let back: SweepPoint = serde_json::from_value(old).unwrap();
+    assert_eq!(back.stop, StopReason::Runs);
+}
