@@ -8,6 +8,7 @@
 pub mod annealing;
 mod control;
 pub mod dimod_json;
+mod ending;
 pub mod exact;
 mod grouped;
 mod kernel;

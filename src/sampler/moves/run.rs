@@ -249,7 +249,7 @@ pub(in crate::sampler) struct Temper<'a> {
     pub num_sweeps: usize,
     pub target: Option<f64>,
     /// The time limit and the first target, shared by the run's ladders.
-    pub ending: &'a crate::sampler::tempering::Ending,
+    pub ending: &'a crate::sampler::ending::Ending,
     pub seed: u64,
     pub tracker: &'a ProgressTracker<'a>,
     /// Swaps accepted per neighbouring pair, over every ladder.
