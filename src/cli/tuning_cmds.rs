@@ -150,62 +150,11 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
         },
         stop,
     ) = prepare_tuning(&a.tuning, &a.set, a.repeats)?;
-    crate::sweep::check_sweepable(&encoding, &a.weight)
-        .map_err(|e| usage(format!("--weight {}: {e}", a.weight)))?;
-    if a.weight2.as_deref() == Some(a.weight.as_str()) {
-        return Err(usage(format!(
-            "--weight2 {}: the same weight as --weight; a grid needs two different weights",
-            a.weight
-        )));
-    }
-    // The swept weights take their values from the ranges: --set may not fix them too.
-    for flag in &a.set {
-        let name = flag.split_once('=').map_or(flag.as_str(), |(n, _)| n);
-        if name == a.weight || a.weight2.as_deref() == Some(name) {
-            return Err(usage(format!(
-                "--set {flag}: '{name}' is swept; its values come from its range"
-            )));
-        }
-    }
-    let values = crate::sweep::values(a.from, a.to, a.steps).map_err(|e| {
-        usage(format!(
-            "--from {} --to {} --steps {}: {e}",
-            a.from, a.to, a.steps
-        ))
-    })?;
-    // Checked here rather than by clap, whose refusal listed flags as if all were required.
-    let steps2 = a.steps2.unwrap_or(5);
-    let values2 = match &a.weight2 {
-        None if a.from2.is_some() || a.to2.is_some() || a.steps2.is_some() => {
-            return Err(usage(
-                "--from2, --to2 and --steps2 describe a second weight: name it with --weight2",
-            ));
-        }
-        None => None,
-        Some(w2) => {
-            crate::sweep::check_sweepable(&encoding, w2)
-                .map_err(|e| usage(format!("--weight2 {w2}: {e}")))?;
-            let (Some(from2), Some(to2)) = (a.from2, a.to2) else {
-                return Err(usage(format!("--weight2 {w2} needs --from2 and --to2")));
-            };
-            Some(crate::sweep::values(from2, to2, steps2).map_err(|e| {
-                usage(format!(
-                    "--from2 {from2} --to2 {to2} --steps2 {steps2}: {e}"
-                ))
-            })?)
-        }
-    };
-    let runs = values
-        .len()
-        .saturating_mul(values2.as_ref().map_or(1, Vec::len))
-        .saturating_mul(a.repeats);
-    if runs > crate::sweep::MAX_SWEEP_RUNS {
-        return Err(usage(format!(
-            "--steps × --steps2 × --repeats = {runs} sampling runs; a sweep takes at most {} \
-             (each is a full run of the sampler): take fewer steps or repeats",
-            crate::sweep::MAX_SWEEP_RUNS
-        )));
-    }
+    let SweepRanges {
+        values,
+        values2,
+        runs,
+    } = sweep_ranges(&a, &encoding)?;
     if let Some(note) = sampler_note {
         eprintln!("{note}");
     }
@@ -241,27 +190,106 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let description = puzzle.describe();
+    report_sweep(&a, &points, metric, stop, &puzzle.describe())?;
+    Ok(0)
+}
+
+/// What a sweep measures: the swept weight's values, the second's, and the sampling runs in all.
+struct SweepRanges {
+    values: Vec<f64>,
+    values2: Option<Vec<f64>>,
+    runs: usize,
+}
+
+/// The swept values (and the second weight's) from the flags, checked: the weights have terms
+/// and differ, --set leaves them alone, and the runs fit a sweep. Also the number of runs.
+fn sweep_ranges(a: &SweepArgs, encoding: &crate::qubo::Encoding) -> Result<SweepRanges, Failure> {
+    crate::sweep::check_sweepable(encoding, &a.weight)
+        .map_err(|e| usage(format!("--weight {}: {e}", a.weight)))?;
+    if a.weight2.as_deref() == Some(a.weight.as_str()) {
+        return Err(usage(format!(
+            "--weight2 {}: the same weight as --weight; a grid needs two different weights",
+            a.weight
+        )));
+    }
+    // The swept weights take their values from the ranges: --set may not fix them too.
+    for flag in &a.set {
+        let name = flag.split_once('=').map_or(flag.as_str(), |(n, _)| n);
+        if name == a.weight || a.weight2.as_deref() == Some(name) {
+            return Err(usage(format!(
+                "--set {flag}: '{name}' is swept; its values come from its range"
+            )));
+        }
+    }
+    let values = crate::sweep::values(a.from, a.to, a.steps).map_err(|e| {
+        usage(format!(
+            "--from {} --to {} --steps {}: {e}",
+            a.from, a.to, a.steps
+        ))
+    })?;
+    // Checked here rather than by clap, whose refusal listed flags as if all were required.
+    let steps2 = a.steps2.unwrap_or(5);
+    let values2 = match &a.weight2 {
+        None if a.from2.is_some() || a.to2.is_some() || a.steps2.is_some() => {
+            return Err(usage(
+                "--from2, --to2 and --steps2 describe a second weight: name it with --weight2",
+            ));
+        }
+        None => None,
+        Some(w2) => {
+            crate::sweep::check_sweepable(encoding, w2)
+                .map_err(|e| usage(format!("--weight2 {w2}: {e}")))?;
+            let (Some(from2), Some(to2)) = (a.from2, a.to2) else {
+                return Err(usage(format!("--weight2 {w2} needs --from2 and --to2")));
+            };
+            Some(crate::sweep::values(from2, to2, steps2).map_err(|e| {
+                usage(format!(
+                    "--from2 {from2} --to2 {to2} --steps2 {steps2}: {e}"
+                ))
+            })?)
+        }
+    };
+    let runs = values
+        .len()
+        .saturating_mul(values2.as_ref().map_or(1, Vec::len))
+        .saturating_mul(a.repeats);
+    if runs > crate::sweep::MAX_SWEEP_RUNS {
+        return Err(usage(format!(
+            "--steps × --steps2 × --repeats = {runs} sampling runs; a sweep takes at most {} \
+             (each is a full run of the sampler): take fewer steps or repeats",
+            crate::sweep::MAX_SWEEP_RUNS
+        )));
+    }
+    Ok(SweepRanges {
+        values,
+        values2,
+        runs,
+    })
+}
+
+/// The sweep's outputs: the plots and CSV asked for, then the table (or JSON) and the best
+/// point by `metric`.
+fn report_sweep(
+    a: &SweepArgs,
+    points: &[SweepPoint],
+    metric: crate::sweep::Metric,
+    stop: crate::sweep::StopRule,
+    description: &str,
+) -> Result<(), Failure> {
     if let Some(out) = &a.plot {
-        let d = crate::sweep::plot(
-            &points,
-            &a.weight,
-            a.weight2.as_deref(),
-            metric,
-            &description,
-        );
+        let d = crate::sweep::plot(points, &a.weight, a.weight2.as_deref(), metric, description);
         a.pictures.write(d, out)?;
     }
     if let Some(out) = &a.plot_broken {
         a.pictures.write(
-            crate::sweep::plot_broken(&points, &a.weight, &description),
+            crate::sweep::plot_broken(points, &a.weight, description),
             out,
         )?;
     }
     if let Some(out) = &a.csv {
-        crate::io::write_atomic(out, crate::sweep::to_csv(&points).as_bytes())?;
+        crate::io::write_atomic(out, crate::sweep::to_csv(points).as_bytes())?;
     }
-    let best = crate::sweep::best_point(&points, metric);
+    let best = crate::sweep::best_point(points, metric);
     if !a.json {
         println!(
             "{:>10} {:>10} {:>22} {:>9} {:>11} {:>4} {:<8}  penalty too weak",
@@ -273,7 +301,7 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
             "runs",
             "stop",
         );
-        for p in &points {
+        for p in points {
             println!("{}", sweep_row(p));
         }
     }
@@ -300,7 +328,7 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
                 .join(" ")
         );
     }
-    Ok(0)
+    Ok(())
 }
 
 /// `tune`: suggest weights by a coordinate search on TTS99.

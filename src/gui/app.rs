@@ -183,82 +183,8 @@ impl Workbench {
         if self.shared.doc.building_for().is_some() {
             ctx.request_repaint_after(Duration::from_millis(50));
         }
-        let s = &mut self.shared;
-        // A remote job is remembered from the moment it has an id until its answer is read.
-        if let Some(job) = s.run.as_ref().and_then(|r| r.remote_job())
-            && !job.problem_id.is_empty()
-            && s.settings.pending_remote_job.as_ref() != Some(&job)
-        {
-            s.settings.pending_remote_job = Some(job);
-        }
-        if let Some(job) = &s.run
-            && let Some(result) = job.poll()
-        {
-            // Only the remembered job's own run settles it: read back, or finished for good on
-            // the server. A run that failed before the service said so (a 503 while resuming)
-            // keeps the job resumable, and a run of anything else never touches it (a paid job
-            // must stay resumable or cancellable until its answer is read).
-            let settled = job.remote_job().is_some_and(|j| {
-                let ours = s
-                    .settings
-                    .pending_remote_job
-                    .as_ref()
-                    .is_some_and(|p| p.problem_id == j.problem_id && !j.problem_id.is_empty());
-                ours && (result.is_ok()
-                    || matches!(j.status.as_str(), "COMPLETED" | "FAILED" | "CANCELLED"))
-            });
-            if settled {
-                s.settings.pending_remote_job = None;
-            }
-            s.run = None;
-            match result {
-                Ok(r) => {
-                    s.status = format!("{} — in {:.3} s", r.samples.report().summary, r.sample_s);
-                    s.accept_run(r);
-                }
-                Err(e) => s.status = format!("sampling failed: {e}"),
-            }
-        }
-        if let Some(job) = &s.generating
-            && let Some(answer) = job.poll()
-        {
-            let (kind, params) = job.request.clone();
-            s.generating = None;
-            match answer.and_then(|r| r) {
-                Ok(super::jobs::Generated {
-                    puzzle: p,
-                    measured,
-                }) => {
-                    let what = p.describe();
-                    let mut words = super::params::summary(kind.generator_params(), &params);
-                    let mut text = p.to_text();
-                    if let Some(m) = &measured {
-                        words = format!("{words} · {m}");
-                        text = format!("# {m}\n{text}");
-                    }
-                    s.settings
-                        .remember_generated(super::settings::GeneratedEntry {
-                            kind: kind.name().into(),
-                            description: what.clone(),
-                            params: words,
-                            text,
-                        });
-                    let what = match &measured {
-                        Some(m) => format!("{what} ({m})"),
-                        None => what,
-                    };
-                    self.generated(p, format!("generated: {what}"));
-                }
-                Err(e) => {
-                    // One line in the status bar; the figures behind it in a fold by the
-                    // generator.
-                    let (line, details) = e.split_once('\n').unwrap_or((e.as_str(), ""));
-                    s.status = format!("could not generate: {line}");
-                    self.puzzle.generate_details =
-                        (!details.is_empty()).then(|| details.to_string());
-                }
-            }
-        }
+        self.poll_run();
+        self.poll_generate();
         self.poll_files(ctx);
         self.poll_facts(ctx);
         // A Run that waited for the design facts (`auto`'s choice needs them) starts now.
@@ -306,6 +232,91 @@ impl Workbench {
         self.poll_dialog(ctx);
         if self.shared.run.is_some() || self.sweep.is_running() {
             ctx.request_repaint_after(Duration::from_millis(100));
+        }
+    }
+
+    /// The run's result when it lands, and the remote job it remembers meanwhile.
+    fn poll_run(&mut self) {
+        let s = &mut self.shared;
+        // A remote job is remembered from the moment it has an id until its answer is read.
+        if let Some(job) = s.run.as_ref().and_then(|r| r.remote_job())
+            && !job.problem_id.is_empty()
+            && s.settings.pending_remote_job.as_ref() != Some(&job)
+        {
+            s.settings.pending_remote_job = Some(job);
+        }
+        if let Some(job) = &s.run
+            && let Some(result) = job.poll()
+        {
+            // Only the remembered job's own run settles it: read back, or finished for good on
+            // the server. A run that failed before the service said so (a 503 while resuming)
+            // keeps the job resumable, and a run of anything else never touches it (a paid job
+            // must stay resumable or cancellable until its answer is read).
+            let settled = job.remote_job().is_some_and(|j| {
+                let ours = s
+                    .settings
+                    .pending_remote_job
+                    .as_ref()
+                    .is_some_and(|p| p.problem_id == j.problem_id && !j.problem_id.is_empty());
+                ours && (result.is_ok()
+                    || matches!(j.status.as_str(), "COMPLETED" | "FAILED" | "CANCELLED"))
+            });
+            if settled {
+                s.settings.pending_remote_job = None;
+            }
+            s.run = None;
+            match result {
+                Ok(r) => {
+                    s.status = format!("{} — in {:.3} s", r.samples.report().summary, r.sample_s);
+                    s.accept_run(r);
+                }
+                Err(e) => s.status = format!("sampling failed: {e}"),
+            }
+        }
+    }
+
+    /// A generated puzzle when it lands: kept in Recently generated, then a new document.
+    fn poll_generate(&mut self) {
+        let s = &mut self.shared;
+        if let Some(job) = &s.generating
+            && let Some(answer) = job.poll()
+        {
+            let (kind, params) = job.request.clone();
+            s.generating = None;
+            match answer.and_then(|r| r) {
+                Ok(super::jobs::Generated {
+                    puzzle: p,
+                    measured,
+                }) => {
+                    let what = p.describe();
+                    let mut words = super::params::summary(kind.generator_params(), &params);
+                    let mut text = p.to_text();
+                    if let Some(m) = &measured {
+                        words = format!("{words} · {m}");
+                        text = format!("# {m}\n{text}");
+                    }
+                    s.settings
+                        .remember_generated(super::settings::GeneratedEntry {
+                            kind: kind.name().into(),
+                            description: what.clone(),
+                            params: words,
+                            text,
+                        });
+                    let what = match &measured {
+                        Some(m) => format!("{what} ({m})"),
+                        None => what,
+                    };
+                    self.generated(p, format!("generated: {what}"));
+                }
+                Err(e) => {
+                    // One line in the status bar; the figures behind it in a fold by the
+                    // generator.
+                    let (line, details) = e.split_once('\n').unwrap_or((e.as_str(), ""));
+                    s.status = format!("could not generate: {line}");
+                    self.puzzle.generate_details =
+                        (!details.is_empty()).then(|| details.to_string());
+                }
+            }
         }
     }
 
