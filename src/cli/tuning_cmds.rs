@@ -333,28 +333,7 @@ fn report_sweep(
 
 /// `tune`: suggest weights by a coordinate search on TTS99.
 pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
-    let input = a.tuning.puzzle.puzzle.as_path();
-    if let Some(out) = &a.plot {
-        check_output("--plot", out, Output::Image, &[input])?;
-    }
-    a.pictures.image.export_options().map_err(usage)?;
-    if !(a.budget.is_finite() && a.budget > 0.0 && a.budget <= 86_400.0) {
-        return Err(usage(format!(
-            "--budget {}: seconds, more than 0 and at most 86400",
-            a.budget
-        )));
-    }
-    // The search multiplies weights by factors: a start at 0 or below never becomes a penalty.
-    for flag in &a.set {
-        if let Some((_, v)) = flag.split_once('=')
-            && v.trim().parse::<f64>().is_ok_and(|v| v <= 0.0)
-        {
-            return Err(usage(format!(
-                "--set {flag}: tune starts from positive weights (a search by factors never \
-                 leaves 0 or a negative value)"
-            )));
-        }
-    }
+    check_tune_flags(&a)?;
     let (
         Tuning {
             puzzle,
@@ -371,14 +350,6 @@ pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
     }
     let (control, bar) = control_with_progress(threads(&a.tuning.sampler)?, "tune", None);
     let control = control.with_target_energy(a.tuning.sampler.target_energy);
-    // Four significant digits: the search moves by factors of √2 and finer, not by 1e-16.
-    let short = |v: f64| number_text(format!("{v:.4e}").parse::<f64>().unwrap_or(v));
-    let show = |w: &std::collections::BTreeMap<String, f64>| {
-        w.iter()
-            .map(|(n, v)| format!("{n}={}", short(*v)))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
     let problem = Problem {
         puzzle: &puzzle,
         encoding: &encoding,
@@ -415,6 +386,58 @@ pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    report_tune(&a, &found, &puzzle.describe())
+}
+
+/// A weight to four significant digits: the search moves by factors of √2 and finer, not by
+/// 1e-16.
+fn short(v: f64) -> String {
+    number_text(format!("{v:.4e}").parse::<f64>().unwrap_or(v))
+}
+
+/// Weights as `name=value …`, each `short`.
+fn show(w: &std::collections::BTreeMap<String, f64>) -> String {
+    w.iter()
+        .map(|(n, v)| format!("{n}={}", short(*v)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `tune`'s own flags, before anything is loaded: the plot's file and size, the budget, and
+/// starting weights the search by factors can move.
+fn check_tune_flags(a: &TuneArgs) -> Result<(), Failure> {
+    let input = a.tuning.puzzle.puzzle.as_path();
+    if let Some(out) = &a.plot {
+        check_output("--plot", out, Output::Image, &[input])?;
+    }
+    a.pictures.image.export_options().map_err(usage)?;
+    if !(a.budget.is_finite() && a.budget > 0.0 && a.budget <= 86_400.0) {
+        return Err(usage(format!(
+            "--budget {}: seconds, more than 0 and at most 86400",
+            a.budget
+        )));
+    }
+    // The search multiplies weights by factors: a start at 0 or below never becomes a penalty.
+    for flag in &a.set {
+        if let Some((_, v)) = flag.split_once('=')
+            && v.trim().parse::<f64>().is_ok_and(|v| v <= 0.0)
+        {
+            return Err(usage(format!(
+                "--set {flag}: tune starts from positive weights (a search by factors never \
+                 leaves 0 or a negative value)"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The suggestion's outputs: the plot asked for, then the suggestion (or why there is none)
+/// as text or JSON; exit 1 when there is nothing to suggest.
+fn report_tune(
+    a: &TuneArgs,
+    found: &crate::sweep::Suggestion,
+    description: &str,
+) -> Result<i32, Failure> {
     if let Some(out) = &a.plot {
         a.pictures.write(
             crate::sweep::plot_suggestion(
@@ -425,7 +448,7 @@ pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
                     .zip(found.accepted.iter().copied())
                     .collect::<Vec<_>>(),
                 &found.stopped,
-                &puzzle.describe(),
+                description,
             ),
             out,
         )?;
@@ -433,7 +456,7 @@ pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
     let refused = found.no_suggestion();
     if a.json {
         print_json(&json!({
-            "description": puzzle.describe(),
+            "description": description,
             "weights": refused.is_none().then_some(&found.best.weights),
             "no_suggestion": refused,
             "best": found.best,
