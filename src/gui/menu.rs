@@ -11,160 +11,169 @@ impl Workbench {
     /// The menu bar.
     pub(super) fn menu_ui(&mut self, ui: &mut egui::Ui) {
         egui::MenuBar::new().ui(ui, |ui| {
-            ui.menu_button("File", |ui| {
-                ui.menu_button("New", |ui| {
-                    ui.weak(format!(
-                        "{}: a blank puzzle of the open kind",
-                        shortcut(ui, Action::New)
-                    ));
-                    // Every registered kind's example, then its blank presets.
-                    for &kind in Kind::ALL {
-                        if ui
-                            .button(format!("{kind} example"))
-                            .on_hover_text(kind.example_file())
-                            .clicked()
-                        {
-                            self.shared.send(Command::New(Box::new(kind.example())));
-                        }
-                        for (name, puzzle) in kind.presets() {
-                            if ui.button(name).clicked() {
-                                self.shared.send(Command::New(Box::new(puzzle)));
-                            }
-                        }
-                    }
-                });
-                if ui
-                    .add(egui::Button::new("Open…").shortcut_text(shortcut(ui, Action::Open)))
-                    .clicked()
-                {
-                    self.shared.send(Command::Dialog(FileAction::OpenPuzzle));
-                }
-                if ui.button("Open model…").clicked() {
-                    self.shared.send(Command::Dialog(FileAction::OpenModel));
-                }
-                ui.menu_button("Recent files", |ui| {
-                    if self.shared.settings.recent.is_empty() {
-                        ui.label("none yet");
-                    }
-                    for p in self.shared.settings.recent.clone() {
-                        if ui.button(p.display().to_string()).clicked() {
-                            self.shared.send(Command::File(FileAction::OpenPuzzle, p));
-                        }
-                    }
-                });
-                ui.separator();
-                if ui
-                    .add_enabled(
-                        self.shared.doc.puzzle().is_some(),
-                        egui::Button::new("Save").shortcut_text(shortcut(ui, Action::Save)),
-                    )
-                    .clicked()
-                {
-                    self.shared.send(Command::Save);
-                }
-                if ui
-                    .add_enabled(
-                        self.shared.doc.puzzle().is_some(),
-                        egui::Button::new("Save As…").shortcut_text(shortcut(ui, Action::SaveAs)),
-                    )
-                    .clicked()
-                {
-                    self.shared.send(Command::Dialog(FileAction::SaveAs));
-                }
-                ui.separator();
-                if ui
-                    .add_enabled(
-                        self.shared.doc.puzzle().is_some(),
-                        egui::Button::new("Export image…"),
-                    )
-                    .clicked()
-                {
-                    // The choices first; the form goes on to the file dialog.
-                    self.export_form = true;
-                }
-                if ui
-                    .add_enabled(
-                        self.shared.doc.model.is_some(),
-                        egui::Button::new("Export QUBO…"),
-                    )
-                    .clicked()
-                {
-                    self.shared.send(Command::Dialog(FileAction::ExportQubo));
-                }
-                if ui
-                    .add_enabled(
-                        self.shared.result.is_some(),
-                        egui::Button::new("Export samples…"),
-                    )
-                    .clicked()
-                {
-                    self.shared.send(Command::Dialog(FileAction::ExportSamples));
-                }
-                if ui
-                    .add_enabled(
-                        self.shared.doc.model.is_some(),
-                        egui::Button::new("Import samples…"),
-                    )
-                    .on_hover_text(
-                        "A sample set saved by dimod (SampleSet.to_serializable() as JSON) or by \
-                         Export samples, shown as a run of this model",
-                    )
-                    .clicked()
-                {
-                    self.shared.send(Command::Dialog(FileAction::ImportSamples));
-                }
-                ui.separator();
-                ui.checkbox(
-                    &mut self.shared.settings.builtin_file_dialog,
-                    "Use the workbench's own file form",
-                )
-                .on_hover_text(
-                    "type paths instead of the desktop's file dialog (used anyway where no \
-                     dialog can open)",
-                );
-            });
-            ui.menu_button("Edit", |ui| {
-                if ui
-                    .add_enabled(
-                        self.shared.doc.can_undo(),
-                        egui::Button::new("Undo").shortcut_text(shortcut(ui, Action::Undo)),
-                    )
-                    .clicked()
-                {
-                    self.shared.send(Command::Undo);
-                }
-                if ui
-                    .add_enabled(
-                        self.shared.doc.can_redo(),
-                        egui::Button::new("Redo").shortcut_text(shortcut(ui, Action::Redo)),
-                    )
-                    .clicked()
-                {
-                    self.shared.send(Command::Redo);
-                }
-            });
-            ui.menu_button("View", |ui| {
-                ui.checkbox(&mut self.shown.solver, "Solver and sweeps (left)");
-                ui.checkbox(&mut self.shown.inspector, "QUBO inspector (right)");
-                ui.checkbox(&mut self.shown.results, "Results (bottom)");
-                ui.separator();
-                let all = self.shown == super::app::PanelsShown::default();
-                if ui
-                    .button(if all { "Board only" } else { "All panels" })
-                    .on_hover_text("hide or show every panel around the board")
-                    .clicked()
-                {
-                    let on = !all;
-                    self.shown = super::app::PanelsShown {
-                        solver: on,
-                        inspector: on,
-                        results: on,
-                    };
-                }
-            });
+            ui.menu_button("File", |ui| self.file_menu(ui));
+            ui.menu_button("Edit", |ui| self.edit_menu(ui));
+            ui.menu_button("View", |ui| self.view_menu(ui));
             ui.separator();
             ui.strong(self.shared.doc.title());
         });
+    }
+
+    /// File: new, open, recent, save, the exports and imports, the file form setting.
+    fn file_menu(&mut self, ui: &mut egui::Ui) {
+        ui.menu_button("New", |ui| {
+            ui.weak(format!(
+                "{}: a blank puzzle of the open kind",
+                shortcut(ui, Action::New)
+            ));
+            // Every registered kind's example, then its blank presets.
+            for &kind in Kind::ALL {
+                if ui
+                    .button(format!("{kind} example"))
+                    .on_hover_text(kind.example_file())
+                    .clicked()
+                {
+                    self.shared.send(Command::New(Box::new(kind.example())));
+                }
+                for (name, puzzle) in kind.presets() {
+                    if ui.button(name).clicked() {
+                        self.shared.send(Command::New(Box::new(puzzle)));
+                    }
+                }
+            }
+        });
+        if ui
+            .add(egui::Button::new("Open…").shortcut_text(shortcut(ui, Action::Open)))
+            .clicked()
+        {
+            self.shared.send(Command::Dialog(FileAction::OpenPuzzle));
+        }
+        if ui.button("Open model…").clicked() {
+            self.shared.send(Command::Dialog(FileAction::OpenModel));
+        }
+        ui.menu_button("Recent files", |ui| {
+            if self.shared.settings.recent.is_empty() {
+                ui.label("none yet");
+            }
+            for p in self.shared.settings.recent.clone() {
+                if ui.button(p.display().to_string()).clicked() {
+                    self.shared.send(Command::File(FileAction::OpenPuzzle, p));
+                }
+            }
+        });
+        ui.separator();
+        if ui
+            .add_enabled(
+                self.shared.doc.puzzle().is_some(),
+                egui::Button::new("Save").shortcut_text(shortcut(ui, Action::Save)),
+            )
+            .clicked()
+        {
+            self.shared.send(Command::Save);
+        }
+        if ui
+            .add_enabled(
+                self.shared.doc.puzzle().is_some(),
+                egui::Button::new("Save As…").shortcut_text(shortcut(ui, Action::SaveAs)),
+            )
+            .clicked()
+        {
+            self.shared.send(Command::Dialog(FileAction::SaveAs));
+        }
+        ui.separator();
+        if ui
+            .add_enabled(
+                self.shared.doc.puzzle().is_some(),
+                egui::Button::new("Export image…"),
+            )
+            .clicked()
+        {
+            // The choices first; the form goes on to the file dialog.
+            self.export_form = true;
+        }
+        if ui
+            .add_enabled(
+                self.shared.doc.model.is_some(),
+                egui::Button::new("Export QUBO…"),
+            )
+            .clicked()
+        {
+            self.shared.send(Command::Dialog(FileAction::ExportQubo));
+        }
+        if ui
+            .add_enabled(
+                self.shared.result.is_some(),
+                egui::Button::new("Export samples…"),
+            )
+            .clicked()
+        {
+            self.shared.send(Command::Dialog(FileAction::ExportSamples));
+        }
+        if ui
+            .add_enabled(
+                self.shared.doc.model.is_some(),
+                egui::Button::new("Import samples…"),
+            )
+            .on_hover_text(
+                "A sample set saved by dimod (SampleSet.to_serializable() as JSON) or by \
+                 Export samples, shown as a run of this model",
+            )
+            .clicked()
+        {
+            self.shared.send(Command::Dialog(FileAction::ImportSamples));
+        }
+        ui.separator();
+        ui.checkbox(
+            &mut self.shared.settings.builtin_file_dialog,
+            "Use the workbench's own file form",
+        )
+        .on_hover_text(
+            "type paths instead of the desktop's file dialog (used anyway where no \
+             dialog can open)",
+        );
+    }
+
+    /// Edit: undo and redo.
+    fn edit_menu(&mut self, ui: &mut egui::Ui) {
+        if ui
+            .add_enabled(
+                self.shared.doc.can_undo(),
+                egui::Button::new("Undo").shortcut_text(shortcut(ui, Action::Undo)),
+            )
+            .clicked()
+        {
+            self.shared.send(Command::Undo);
+        }
+        if ui
+            .add_enabled(
+                self.shared.doc.can_redo(),
+                egui::Button::new("Redo").shortcut_text(shortcut(ui, Action::Redo)),
+            )
+            .clicked()
+        {
+            self.shared.send(Command::Redo);
+        }
+    }
+
+    /// View: which panels around the board are shown.
+    fn view_menu(&mut self, ui: &mut egui::Ui) {
+        ui.checkbox(&mut self.shown.solver, "Solver and sweeps (left)");
+        ui.checkbox(&mut self.shown.inspector, "QUBO inspector (right)");
+        ui.checkbox(&mut self.shown.results, "Results (bottom)");
+        ui.separator();
+        let all = self.shown == super::app::PanelsShown::default();
+        if ui
+            .button(if all { "Board only" } else { "All panels" })
+            .on_hover_text("hide or show every panel around the board")
+            .clicked()
+        {
+            let on = !all;
+            self.shown = super::app::PanelsShown {
+                solver: on,
+                inspector: on,
+                results: on,
+            };
+        }
     }
 
     /// The status bar.
