@@ -128,6 +128,61 @@ impl PuzzlePanel {
         let Some(puzzle) = s.doc.puzzle().cloned() else {
             return;
         };
+        let (shown, running) = self.shown_solution(s);
+        // Only a run of the current model: an earlier position's estimate would mislead.
+        let sampled = s
+            .result
+            .as_ref()
+            .filter(|r| r.version == s.doc.version)
+            .and_then(|r| r.probabilities.clone());
+        let probabilities = match self.probability_view {
+            // When the exact engine could not answer (the facts say why), the sampled estimate.
+            ProbabilityView::Exact => s
+                .current_facts()
+                .and_then(Result::ok)
+                .and_then(|f| f.probabilities.clone())
+                .or(sampled),
+            ProbabilityView::Sampled => sampled,
+            ProbabilityView::Off => None,
+        };
+        let drawing = match (&probabilities, self.editors.drawing(&s.doc, shown.as_ref())) {
+            (Some(pr), _) => puzzle.draw_probabilities(shown.as_ref(), pr),
+            (None, Some(own)) => own,
+            (None, None) => puzzle.draw(shown.as_ref()),
+        };
+        let verdict = shown.as_ref().map(|sol| puzzle.check(sol));
+        let score = shown.as_ref().and_then(|sol| puzzle.score(sol));
+        // The verdict line's room is always kept: a verdict appearing never shrinks the board.
+        let avail = ui.available_size() - egui::vec2(0.0, VERDICT_HEIGHT);
+        let (response, painter) =
+            ui.allocate_painter(avail.max(egui::vec2(50.0, 50.0)), Sense::click_and_drag());
+        response.widget_info(|| WidgetInfo::labeled(Role::Canvas, true, "Puzzle canvas"));
+        s.board_side = response.rect.width().min(response.rect.height());
+        let at = painter::paint(
+            &painter,
+            &drawing,
+            response.rect.shrink(8.0),
+            s.fonts_installed,
+        );
+        if let Some(editor) = self.editors.for_doc(&s.doc) {
+            editor.overlay(&painter, &at, &s.doc);
+            if let (Some(pos), Some(pr)) = (response.hover_pos(), &probabilities)
+                && let Some(text) = editor.hover_text(&at, pos, &s.doc, pr)
+            {
+                response.clone().on_hover_text_at_pointer(text);
+            }
+            if let Some(message) = editor.handle(&response, &at, &mut s.doc) {
+                s.status = message;
+            }
+        }
+        self.placement = Some(at);
+        verdict_ui(ui, &puzzle, verdict, score, running);
+    }
+
+    /// What the board shows, and whether it is a running sampler's best state: the classical
+    /// solution asked for, else the run's best state so far, else the selected sample or
+    /// shown run (unless an edit hid it), else the editor's own entries.
+    fn shown_solution(&mut self, s: &mut Shared) -> (Option<crate::puzzle::AnySolution>, bool) {
         let (edits, offered) = self.seen;
         if s.samples_offered != offered {
             self.show_sample = true;
@@ -177,95 +232,7 @@ impl PuzzlePanel {
                     .flatten()
             })
             .or(entries);
-        // Only a run of the current model: an earlier position's estimate would mislead.
-        let sampled = s
-            .result
-            .as_ref()
-            .filter(|r| r.version == s.doc.version)
-            .and_then(|r| r.probabilities.clone());
-        let probabilities = match self.probability_view {
-            // When the exact engine could not answer (the facts say why), the sampled estimate.
-            ProbabilityView::Exact => s
-                .current_facts()
-                .and_then(Result::ok)
-                .and_then(|f| f.probabilities.clone())
-                .or(sampled),
-            ProbabilityView::Sampled => sampled,
-            ProbabilityView::Off => None,
-        };
-        let drawing = match (&probabilities, self.editors.drawing(&s.doc, shown.as_ref())) {
-            (Some(pr), _) => puzzle.draw_probabilities(shown.as_ref(), pr),
-            (None, Some(own)) => own,
-            (None, None) => puzzle.draw(shown.as_ref()),
-        };
-        let verdict = shown.as_ref().map(|sol| puzzle.check(sol));
-        let score = shown.as_ref().and_then(|sol| puzzle.score(sol));
-        // The verdict line's room is always kept: a verdict appearing never shrinks the board.
-        let avail = ui.available_size() - egui::vec2(0.0, VERDICT_HEIGHT);
-        let (response, painter) =
-            ui.allocate_painter(avail.max(egui::vec2(50.0, 50.0)), Sense::click_and_drag());
-        response.widget_info(|| WidgetInfo::labeled(Role::Canvas, true, "Puzzle canvas"));
-        s.board_side = response.rect.width().min(response.rect.height());
-        let at = painter::paint(
-            &painter,
-            &drawing,
-            response.rect.shrink(8.0),
-            s.fonts_installed,
-        );
-        if let Some(editor) = self.editors.for_doc(&s.doc) {
-            editor.overlay(&painter, &at, &s.doc);
-            if let (Some(pos), Some(pr)) = (response.hover_pos(), &probabilities)
-                && let Some(text) = editor.hover_text(&at, pos, &s.doc, pr)
-            {
-                response.clone().on_hover_text_at_pointer(text);
-            }
-            if let Some(message) = editor.handle(&response, &at, &mut s.doc) {
-                s.status = message;
-            }
-        }
-        self.placement = Some(at);
-        if running {
-            let score = score.map_or(String::new(), |sc| {
-                format!(", score {} / {}", sc.value, sc.max)
-            });
-            let broken = verdict.as_ref().map_or(0, |v| v.len());
-            ui.label(format!(
-                "Running: the best state so far{score}, {broken} broken"
-            ))
-            .on_hover_text("the lowest-energy state the sampler has reported, decoded and refereed; it is replaced by the results when the run ends");
-        } else if let Some(v) = verdict {
-            if v.is_empty() {
-                ui.colored_label(GOOD, "✔ valid solution");
-            } else {
-                // Conflicts first, in red; what is merely unfinished is counted calmly.
-                let (todo, conflicts): (Vec<_>, Vec<_>) =
-                    v.iter().partition(|v| puzzle.unfinished(v));
-                let first = |v: &[&crate::puzzle::Violation], n: usize| {
-                    v.iter()
-                        .take(n)
-                        .map(|v| v.detail.clone())
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                };
-                // One line each, cut to the board's width (the whole text on hover): a long
-                // verdict never runs under the results or the status bar.
-                let one_line = |ui: &mut egui::Ui, text: egui::RichText| {
-                    ui.add(egui::Label::new(text).truncate());
-                };
-                if !conflicts.is_empty() {
-                    let text = format!("{} conflict(s): {}", conflicts.len(), first(&conflicts, 3));
-                    one_line(ui, egui::RichText::new(text).color(BAD));
-                }
-                if !todo.is_empty() {
-                    let text = format!(
-                        "unfinished: {} still to do ({})",
-                        todo.len(),
-                        first(&todo, 2)
-                    );
-                    one_line(ui, egui::RichText::new(text).weak());
-                }
-            }
-        }
+        (shown, running)
     }
 
     /// Undo/redo, the kind's own controls, and the generator form.
@@ -544,5 +511,57 @@ impl PuzzlePanel {
                 _ => {}
             }
         });
+    }
+}
+
+/// The line under the board: a running sampler's best state and what it breaks, or the
+/// referee's verdict — conflicts first, in red, and what is merely unfinished counted calmly.
+fn verdict_ui(
+    ui: &mut egui::Ui,
+    puzzle: &crate::puzzle::AnyPuzzle,
+    verdict: Option<Vec<crate::puzzle::Violation>>,
+    score: Option<crate::puzzle::Score>,
+    running: bool,
+) {
+    if running {
+        let score = score.map_or(String::new(), |sc| {
+            format!(", score {} / {}", sc.value, sc.max)
+        });
+        let broken = verdict.as_ref().map_or(0, |v| v.len());
+        ui.label(format!(
+                "Running: the best state so far{score}, {broken} broken"
+            ))
+            .on_hover_text("the lowest-energy state the sampler has reported, decoded and refereed; it is replaced by the results when the run ends");
+    } else if let Some(v) = verdict {
+        if v.is_empty() {
+            ui.colored_label(GOOD, "✔ valid solution");
+        } else {
+            // Conflicts first, in red; what is merely unfinished is counted calmly.
+            let (todo, conflicts): (Vec<_>, Vec<_>) = v.iter().partition(|v| puzzle.unfinished(v));
+            let first = |v: &[&crate::puzzle::Violation], n: usize| {
+                v.iter()
+                    .take(n)
+                    .map(|v| v.detail.clone())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            };
+            // One line each, cut to the board's width (the whole text on hover): a long
+            // verdict never runs under the results or the status bar.
+            let one_line = |ui: &mut egui::Ui, text: egui::RichText| {
+                ui.add(egui::Label::new(text).truncate());
+            };
+            if !conflicts.is_empty() {
+                let text = format!("{} conflict(s): {}", conflicts.len(), first(&conflicts, 3));
+                one_line(ui, egui::RichText::new(text).color(BAD));
+            }
+            if !todo.is_empty() {
+                let text = format!(
+                    "unfinished: {} still to do ({})",
+                    todo.len(),
+                    first(&todo, 2)
+                );
+                one_line(ui, egui::RichText::new(text).weak());
+            }
+        }
     }
 }
