@@ -162,6 +162,42 @@ impl InspectorPanel {
         if let Some(e) = &s.doc.error {
             ui.colored_label(Color32::RED, e);
         }
+        self.controls_ui(ui, s);
+        if self.job.is_some() {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("building the heatmap…");
+            });
+        }
+        let (Some(texture), true) = (self.texture.as_ref().map(|t| t.id()), self.shown.is_some())
+        else {
+            return;
+        };
+        let response = self.matrix_ui(ui, s.board_side, texture);
+        let rect = response.rect;
+        let Some((_, built)) = &self.shown else {
+            return;
+        };
+        self.legend_ui(ui, built.raster.max_abs, built.raster.log_scale);
+        self.hover = None;
+        if let Some(p) = response.hover_pos() {
+            let t = self.uv_of(rect, p);
+            let r = &built.raster;
+            let (row, col) = (
+                (t.y * r.side as f32) as usize,
+                (t.x * r.side as f32) as usize,
+            );
+            if row < r.side && col < r.side {
+                self.hover = Some((row, col));
+                self.hover_ui(ui, s, built, row, col);
+            }
+        } else {
+            ui.weak("Hover the matrix for an entry; wheel to zoom, drag to pan.");
+        }
+    }
+
+    /// The view's controls (order, log scale, reset) and the model's figures.
+    fn controls_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
         ui.horizontal_wrapped(|ui| {
             egui::ComboBox::from_label("order")
                 .selected_text(s.settings.order.name())
@@ -197,21 +233,22 @@ impl InspectorPanel {
                 .collect();
             ui.label(format!("terms per weight — {}", terms.join(", ")));
         }
-        if self.job.is_some() {
-            ui.horizontal(|ui| {
-                ui.spinner();
-                ui.label("building the heatmap…");
-            });
-        }
-        let (Some(tex), Some((_, built))) = (&self.texture, &self.shown) else {
-            return;
-        };
+    }
+
+    /// The matrix at most the board's size (`board_side`, as last drawn), zoomed around the
+    /// pointer by the wheel and panned by dragging; its response (where, and the pointer).
+    fn matrix_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        board_side: f32,
+        texture: egui::TextureId,
+    ) -> egui::Response {
         let mut side = (ui.available_width())
             .min(ui.available_height() - 120.0)
             .max(120.0);
-        if s.board_side > 0.0 {
+        if board_side > 0.0 {
             // Never larger than the board (as last drawn): the puzzle is what the window is for.
-            side = side.min(s.board_side).max(80.0);
+            side = side.min(board_side).max(80.0);
         }
         let (response, painter) = ui.allocate_painter(Vec2::splat(side), Sense::click_and_drag());
         let rect = response.rect;
@@ -237,29 +274,14 @@ impl InspectorPanel {
             .clamp(Vec2::splat(half), Vec2::splat(1.0 - half));
         let uv = Rect::from_center_size(self.center.to_pos2(), Vec2::splat(2.0 * half));
         painter.rect_filled(rect, 0.0, Color32::WHITE);
-        painter.image(tex.id(), rect, uv, Color32::WHITE);
+        painter.image(texture, rect, uv, Color32::WHITE);
         painter.rect_stroke(
             rect,
             0.0,
             egui::Stroke::new(1.0, Color32::GRAY),
             egui::StrokeKind::Outside,
         );
-        self.legend_ui(ui, built.raster.max_abs, built.raster.log_scale);
-        self.hover = None;
-        if let Some(p) = response.hover_pos() {
-            let t = self.uv_of(rect, p);
-            let r = &built.raster;
-            let (row, col) = (
-                (t.y * r.side as f32) as usize,
-                (t.x * r.side as f32) as usize,
-            );
-            if row < r.side && col < r.side {
-                self.hover = Some((row, col));
-                self.hover_ui(ui, s, built, row, col);
-            }
-        } else {
-            ui.weak("Hover the matrix for an entry; wheel to zoom, drag to pan.");
-        }
+        response
     }
 
     /// Texture coordinates of a screen point.
