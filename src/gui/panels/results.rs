@@ -291,63 +291,7 @@ impl ResultsPanel {
         {
             self.selected = None;
         }
-        let (some, has_best, pinned) = self
-            .selected
-            .and_then(|id| s.doc.runs.runs.iter().find(|r| r.id == id))
-            .map_or((false, false, false), |r| {
-                (true, r.summary.best.is_some(), r.pinned)
-            });
-        let mut action = None;
-        ui.horizontal(|ui| {
-            if ui
-                .add_enabled(some, egui::Button::selectable(pinned, "pin"))
-                .on_hover_text("a pinned run is never dropped to make room")
-                .clicked()
-            {
-                action = Some(RunAction::Pin);
-            }
-            if ui
-                .add_enabled(has_best, egui::Button::new("show on board"))
-                .on_hover_text("draw the run's best sample on the puzzle")
-                .clicked()
-            {
-                action = Some(RunAction::Show);
-            }
-            if ui.add_enabled(some, egui::Button::new("rename")).clicked() {
-                action = Some(RunAction::Rename);
-            }
-            if ui.add_enabled(some, egui::Button::new("delete")).clicked() {
-                action = Some(RunAction::Delete);
-            }
-            ui.separator();
-            ui.label("keep the last");
-            let limit = &mut s.settings.run_history_limit;
-            if ui
-                .add(egui::DragValue::new(limit).range(1..=crate::gui::runs::MAX_RUN_HISTORY_LIMIT))
-                .on_hover_text("runs kept with the document; the oldest unpinned goes first")
-                .changed()
-            {
-                s.doc.runs.trim(*limit);
-            }
-        });
-        if let (Some(id), Some(action)) = (self.selected, action) {
-            match action {
-                RunAction::Pin => {
-                    if let Some(r) = s.doc.runs.get_mut(id) {
-                        r.pinned = !r.pinned;
-                    }
-                }
-                RunAction::Show => show_run(s, id),
-                RunAction::Rename => self.renaming = Some((id, String::new(), false)),
-                RunAction::Delete => {
-                    s.doc.runs.remove(id);
-                    if s.shown_run.as_ref().is_some_and(|(shown, _)| *shown == id) {
-                        s.shown_run = None;
-                    }
-                    self.selected = None;
-                }
-            }
-        }
+        self.run_actions_ui(ui, s);
         // Filling the room, so a floating scroll bar sits under the rows, not over the last.
         egui::ScrollArea::both()
             .id_salt("kept-runs")
@@ -420,6 +364,68 @@ impl ResultsPanel {
                         }
                     });
             });
+    }
+
+    /// The buttons above the kept runs (pin, show on board, rename, delete the selected one)
+    /// and how many runs are kept; what was clicked is carried out here.
+    fn run_actions_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
+        let (some, has_best, pinned) = self
+            .selected
+            .and_then(|id| s.doc.runs.runs.iter().find(|r| r.id == id))
+            .map_or((false, false, false), |r| {
+                (true, r.summary.best.is_some(), r.pinned)
+            });
+        let mut action = None;
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(some, egui::Button::selectable(pinned, "pin"))
+                .on_hover_text("a pinned run is never dropped to make room")
+                .clicked()
+            {
+                action = Some(RunAction::Pin);
+            }
+            if ui
+                .add_enabled(has_best, egui::Button::new("show on board"))
+                .on_hover_text("draw the run's best sample on the puzzle")
+                .clicked()
+            {
+                action = Some(RunAction::Show);
+            }
+            if ui.add_enabled(some, egui::Button::new("rename")).clicked() {
+                action = Some(RunAction::Rename);
+            }
+            if ui.add_enabled(some, egui::Button::new("delete")).clicked() {
+                action = Some(RunAction::Delete);
+            }
+            ui.separator();
+            ui.label("keep the last");
+            let limit = &mut s.settings.run_history_limit;
+            if ui
+                .add(egui::DragValue::new(limit).range(1..=crate::gui::runs::MAX_RUN_HISTORY_LIMIT))
+                .on_hover_text("runs kept with the document; the oldest unpinned goes first")
+                .changed()
+            {
+                s.doc.runs.trim(*limit);
+            }
+        });
+        if let (Some(id), Some(action)) = (self.selected, action) {
+            match action {
+                RunAction::Pin => {
+                    if let Some(r) = s.doc.runs.get_mut(id) {
+                        r.pinned = !r.pinned;
+                    }
+                }
+                RunAction::Show => show_run(s, id),
+                RunAction::Rename => self.renaming = Some((id, String::new(), false)),
+                RunAction::Delete => {
+                    s.doc.runs.remove(id);
+                    if s.shown_run.as_ref().is_some_and(|(shown, _)| *shown == id) {
+                        s.shown_run = None;
+                    }
+                    self.selected = None;
+                }
+            }
+        }
     }
 
     fn overlay_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
