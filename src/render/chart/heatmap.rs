@@ -79,47 +79,11 @@ impl Heatmap {
         if self.low_is_good { 1.0 - t } else { t }
     }
 
-    /// The chart as a drawing: one cell per (x, y) pair, values written in cells when the grid
-    /// is small enough to read them, a colour bar on the right.
-    pub fn drawing(&self) -> Drawing {
-        const BAR_W: f32 = 16.0;
-        let mut d = chart_drawing();
+    /// The cells, shaded by value over `range` (values written in when there is room), the
+    /// flagged ones outlined; `[cw, ch]` a cell's size.
+    fn draw_cells(&self, d: &mut Drawing, range: [f64; 2], [cw, ch]: [f32; 2]) {
         let (nx, ny) = (self.xs.len(), self.ys.len());
-        text(
-            &mut d,
-            [WIDTH / 2.0, 22.0],
-            TITLE_SIZE,
-            self.title.clone(),
-            INK,
-        );
-        let [x0, x1, y0, y1] = HEATMAP_AREA;
-        if nx == 0 || ny == 0 || self.cells.len() != nx * ny {
-            text(
-                &mut d,
-                [WIDTH / 2.0, HEIGHT / 2.0],
-                LABEL_SIZE,
-                "no points",
-                MUTED,
-            );
-            return d;
-        }
-        let scaled = |v: f64| {
-            if self.log_scale {
-                v.max(1e-300).log10()
-            } else {
-                v
-            }
-        };
-        let range = self
-            .cells
-            .iter()
-            .flatten()
-            .map(|&v| scaled(v))
-            .filter(|v| v.is_finite())
-            .fold([f64::INFINITY, f64::NEG_INFINITY], |[lo, hi], v| {
-                [lo.min(v), hi.max(v)]
-            });
-        let (cw, ch) = ((x1 - x0) / nx as f32, (y0 - y1) / ny as f32);
+        let [x0, _, y0, _] = HEATMAP_AREA;
         let show_values = nx <= 16 && ny <= 16;
         for row in 0..ny {
             for col in 0..nx {
@@ -171,10 +135,111 @@ impl Heatmap {
                 }
                 if let (true, Some((s, color))) = (show_values, label) {
                     let size = (cw.min(ch) * 0.28).clamp(7.0, TICK_SIZE);
-                    text(&mut d, centre, size, s, color);
+                    text(d, centre, size, s, color);
                 }
             }
         }
+    }
+
+    /// The colour bar beside the cells (good at the top) and the legend: flagged cells,
+    /// unsettled ones, and why empty cells are empty.
+    fn draw_colour_bar(&self, d: &mut Drawing, range: [f64; 2]) {
+        const BAR_W: f32 = 16.0;
+        let [_, x1, y0, y1] = HEATMAP_AREA;
+        // The colour bar: good at the top.
+        let bx = x1 + 24.0;
+        let steps = 24;
+        for i in 0..steps {
+            let t = 1.0 - i as f64 / steps as f64;
+            let top = y1 + (y0 - y1) * i as f32 / steps as f32;
+            d.push(Shape::Rect {
+                min: [bx, top],
+                max: [bx + BAR_W, top + (y0 - y1) / steps as f32 + 0.5],
+                fill: Some(ramp(t)),
+                stroke: None,
+            });
+        }
+        let (good, bad) = if self.low_is_good {
+            (range[0], range[1])
+        } else {
+            (range[1], range[0])
+        };
+        let shown = |v: f64| format_value(if self.log_scale { 10f64.powf(v) } else { v });
+        text(d, [bx + BAR_W / 2.0, y1 - 8.0], TICK_SIZE, shown(good), INK);
+        text(d, [bx + BAR_W / 2.0, y0 + 12.0], TICK_SIZE, shown(bad), INK);
+        text(
+            d,
+            [bx + BAR_W / 2.0, y0 + 30.0],
+            TICK_SIZE,
+            self.value_label.clone(),
+            INK,
+        );
+        let mut entries = Vec::new();
+        if self.flagged.iter().any(|&f| f) && !self.flag_name.is_empty() {
+            entries.push((self.flag_name.clone(), colors::WEAK, true));
+        }
+        if self.unsettled.iter().any(|&u| u) {
+            entries.push((
+                "? not settled (budget or runs ran out)".to_string(),
+                MUTED,
+                false,
+            ));
+        }
+        // Empty cells say why they are empty (a TTS99 needs a valid read).
+        if self.cells.iter().any(|c| !c.is_some_and(f64::is_finite)) {
+            let why = if self.low_is_good {
+                "— never solved (no valid read)"
+            } else {
+                "— no value"
+            };
+            entries.push((why.to_string(), GRID, false));
+        }
+        if !entries.is_empty() {
+            legend(d, &entries, x1);
+        }
+    }
+
+    /// The chart as a drawing: one cell per (x, y) pair, values written in cells when the grid
+    /// is small enough to read them, a colour bar on the right.
+    pub fn drawing(&self) -> Drawing {
+        let mut d = chart_drawing();
+        let (nx, ny) = (self.xs.len(), self.ys.len());
+        text(
+            &mut d,
+            [WIDTH / 2.0, 22.0],
+            TITLE_SIZE,
+            self.title.clone(),
+            INK,
+        );
+        let [x0, x1, y0, y1] = HEATMAP_AREA;
+        if nx == 0 || ny == 0 || self.cells.len() != nx * ny {
+            text(
+                &mut d,
+                [WIDTH / 2.0, HEIGHT / 2.0],
+                LABEL_SIZE,
+                "no points",
+                MUTED,
+            );
+            return d;
+        }
+        let scaled = |v: f64| {
+            if self.log_scale {
+                v.max(1e-300).log10()
+            } else {
+                v
+            }
+        };
+        let range = self
+            .cells
+            .iter()
+            .flatten()
+            .map(|&v| scaled(v))
+            .filter(|v| v.is_finite())
+            .fold([f64::INFINITY, f64::NEG_INFINITY], |[lo, hi], v| {
+                [lo.min(v), hi.max(v)]
+            });
+        let (cw, ch) = ((x1 - x0) / nx as f32, (y0 - y1) / ny as f32);
+        self.draw_cells(&mut d, range, [cw, ch]);
         // Axis values under and beside the cells (every k-th when crowded).
         let every = |n: usize| n.div_ceil(12).max(1);
         for (col, x) in self.xs.iter().enumerate().step_by(every(nx)) {
@@ -211,69 +276,7 @@ impl Heatmap {
             self.y_label.clone(),
             INK,
         );
-        // The colour bar: good at the top.
-        let bx = x1 + 24.0;
-        let steps = 24;
-        for i in 0..steps {
-            let t = 1.0 - i as f64 / steps as f64;
-            let top = y1 + (y0 - y1) * i as f32 / steps as f32;
-            d.push(Shape::Rect {
-                min: [bx, top],
-                max: [bx + BAR_W, top + (y0 - y1) / steps as f32 + 0.5],
-                fill: Some(ramp(t)),
-                stroke: None,
-            });
-        }
-        let (good, bad) = if self.low_is_good {
-            (range[0], range[1])
-        } else {
-            (range[1], range[0])
-        };
-        let shown = |v: f64| format_value(if self.log_scale { 10f64.powf(v) } else { v });
-        text(
-            &mut d,
-            [bx + BAR_W / 2.0, y1 - 8.0],
-            TICK_SIZE,
-            shown(good),
-            INK,
-        );
-        text(
-            &mut d,
-            [bx + BAR_W / 2.0, y0 + 12.0],
-            TICK_SIZE,
-            shown(bad),
-            INK,
-        );
-        text(
-            &mut d,
-            [bx + BAR_W / 2.0, y0 + 30.0],
-            TICK_SIZE,
-            self.value_label.clone(),
-            INK,
-        );
-        let mut entries = Vec::new();
-        if self.flagged.iter().any(|&f| f) && !self.flag_name.is_empty() {
-            entries.push((self.flag_name.clone(), colors::WEAK, true));
-        }
-        if self.unsettled.iter().any(|&u| u) {
-            entries.push((
-                "? not settled (budget or runs ran out)".to_string(),
-                MUTED,
-                false,
-            ));
-        }
-        // Empty cells say why they are empty (a TTS99 needs a valid read).
-        if self.cells.iter().any(|c| !c.is_some_and(f64::is_finite)) {
-            let why = if self.low_is_good {
-                "— never solved (no valid read)"
-            } else {
-                "— no value"
-            };
-            entries.push((why.to_string(), GRID, false));
-        }
-        if !entries.is_empty() {
-            legend(&mut d, &entries, x1);
-        }
+        self.draw_colour_bar(&mut d, range);
         d
     }
 }
