@@ -134,44 +134,10 @@ pub fn chart(
     metric: Metric,
     description: &str,
 ) -> SweepChart {
-    use crate::render::chart::{Heatmap, LineChart, Series, colors};
+    use crate::render::chart::{LineChart, Series, colors};
     let flag_name = "penalty too weak".to_string();
     if let Some(w2) = weight2 {
-        let mut xs: Vec<f64> = points.iter().map(|p| p.value).collect();
-        let mut ys: Vec<f64> = points.iter().filter_map(|p| p.value2).collect();
-        for v in [&mut xs, &mut ys] {
-            v.sort_by(f64::total_cmp);
-            v.dedup();
-        }
-        let mut cells = vec![None; xs.len() * ys.len()];
-        let mut flagged = vec![false; cells.len()];
-        let mut unsettled = vec![false; cells.len()];
-        for p in points {
-            let col = xs.iter().position(|&x| x == p.value);
-            let row = p.value2.and_then(|v| ys.iter().position(|&y| y == v));
-            if let (Some(col), Some(row)) = (col, row) {
-                cells[row * xs.len() + col] = metric.of(p);
-                flagged[row * xs.len() + col] = p.penalty_too_weak;
-                unsettled[row * xs.len() + col] = p.stop != super::StopReason::Settled;
-            }
-        }
-        return SweepChart::Heat(Heatmap {
-            title: format!("{}: {weight} × {w2} — {description}", metric.title()),
-            x_label: weight.to_string(),
-            y_label: w2.to_string(),
-            xs,
-            ys,
-            cells,
-            flagged,
-            flag_name,
-            unsettled,
-            low_is_good: metric == Metric::Tts99,
-            log_scale: metric == Metric::Tts99,
-            value_label: match metric {
-                Metric::Tts99 => "TTS99 (s)".into(),
-                m => m.name().into(),
-            },
-        });
+        return grid_chart(points, [weight, w2], metric, description);
     }
     let weak: Vec<&SweepPoint> = points.iter().filter(|p| p.penalty_too_weak).collect();
     if metric == Metric::Tts99 {
@@ -254,6 +220,53 @@ pub fn chart(
                 ));
             }
             note
+        },
+    })
+}
+
+/// A two-weight sweep as a heatmap of `metric`: one cell per (value, value2), flagged cells
+/// too weak, unsettled ones marked.
+fn grid_chart(
+    points: &[SweepPoint],
+    [weight, w2]: [&str; 2],
+    metric: Metric,
+    description: &str,
+) -> SweepChart {
+    use crate::render::chart::Heatmap;
+    let flag_name = "penalty too weak".to_string();
+    let mut xs: Vec<f64> = points.iter().map(|p| p.value).collect();
+    let mut ys: Vec<f64> = points.iter().filter_map(|p| p.value2).collect();
+    for v in [&mut xs, &mut ys] {
+        v.sort_by(f64::total_cmp);
+        v.dedup();
+    }
+    let mut cells = vec![None; xs.len() * ys.len()];
+    let mut flagged = vec![false; cells.len()];
+    let mut unsettled = vec![false; cells.len()];
+    for p in points {
+        let col = xs.iter().position(|&x| x == p.value);
+        let row = p.value2.and_then(|v| ys.iter().position(|&y| y == v));
+        if let (Some(col), Some(row)) = (col, row) {
+            cells[row * xs.len() + col] = metric.of(p);
+            flagged[row * xs.len() + col] = p.penalty_too_weak;
+            unsettled[row * xs.len() + col] = p.stop != super::StopReason::Settled;
+        }
+    }
+    SweepChart::Heat(Heatmap {
+        title: format!("{}: {weight} × {w2} — {description}", metric.title()),
+        x_label: weight.to_string(),
+        y_label: w2.to_string(),
+        xs,
+        ys,
+        cells,
+        flagged,
+        flag_name,
+        unsettled,
+        low_is_good: metric == Metric::Tts99,
+        log_scale: metric == Metric::Tts99,
+        value_label: match metric {
+            Metric::Tts99 => "TTS99 (s)".into(),
+            m => m.name().into(),
         },
     })
 }
