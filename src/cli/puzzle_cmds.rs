@@ -294,41 +294,55 @@ fn solve_one(
         if let Some(bar) = bar {
             bar.finish_and_clear();
         }
-        let path_for = |out: &Path| {
-            if many {
-                numbered(out, number)
-            } else {
-                out.to_path_buf()
-            }
-        };
-        // A file that cannot be written is reported; the sampled result is kept either way.
-        let mut output_errors = Vec::new();
-        let picture_size = a.pictures.image.export_options().map_err(usage)?;
-        if let Some(out) = &a.render {
-            let solution = outcome.best.as_ref().and_then(|b| b.decoded.as_ref());
-            if let Err(e) = export_with(&puzzle.draw(solution), &path_for(out), &picture_size) {
-                output_errors.push(e.to_string());
-            }
-        }
-        if let Some(out) = &a.histogram {
-            let chart = a
-                .pictures
-                .chart(outcome.outcome.histogram_chart(&puzzle.describe()));
-            if let Err(e) = export_with(&chart, &path_for(out), &picture_size) {
-                output_errors.push(e.to_string());
-            }
-        }
-        if let Some(out) = &a.save_samples {
-            let labels: Vec<String> = encoding.labels().iter().map(|l| l.to_string()).collect();
-            if let Err(e) = outcome.outcome.save_samples(&path_for(out), Some(&labels)) {
-                output_errors.push(e.to_string());
-            }
-        }
+        let output_errors = write_solve_outputs(a, puzzle, &outcome, &encoding, (number, many))?;
         let design = a
             .json
             .then(|| design_json(puzzle, &puzzle.design_facts(REFERENCE_NODE_BUDGET)));
         Ok((outcome, design, output_errors))
     }
+}
+
+/// The files `solve` was asked for beside its report (the picture, the histogram, the
+/// samples; numbered per puzzle when the file holds `many`): what could not be written, in
+/// words — the sampled result is kept either way.
+fn write_solve_outputs(
+    a: &SolveArgs,
+    puzzle: &AnyPuzzle,
+    outcome: &SolveOutcome,
+    encoding: &crate::qubo::Encoding,
+    (number, many): (usize, bool),
+) -> Result<Vec<String>, Failure> {
+    let path_for = |out: &Path| {
+        if many {
+            numbered(out, number)
+        } else {
+            out.to_path_buf()
+        }
+    };
+    // A file that cannot be written is reported; the sampled result is kept either way.
+    let mut output_errors = Vec::new();
+    let picture_size = a.pictures.image.export_options().map_err(usage)?;
+    if let Some(out) = &a.render {
+        let solution = outcome.best.as_ref().and_then(|b| b.decoded.as_ref());
+        if let Err(e) = export_with(&puzzle.draw(solution), &path_for(out), &picture_size) {
+            output_errors.push(e.to_string());
+        }
+    }
+    if let Some(out) = &a.histogram {
+        let chart = a
+            .pictures
+            .chart(outcome.outcome.histogram_chart(&puzzle.describe()));
+        if let Err(e) = export_with(&chart, &path_for(out), &picture_size) {
+            output_errors.push(e.to_string());
+        }
+    }
+    if let Some(out) = &a.save_samples {
+        let labels: Vec<String> = encoding.labels().iter().map(|l| l.to_string()).collect();
+        if let Err(e) = outcome.outcome.save_samples(&path_for(out), Some(&labels)) {
+            output_errors.push(e.to_string());
+        }
+    }
+    Ok(output_errors)
 }
 
 /// `solve --json`: one object, or with several puzzles a summary, the results and the failures.
