@@ -82,27 +82,7 @@ pub fn suggest(
         budget,
     } = effort;
     let encoding = problem.encoding;
-    // Unstored encodings keep no terms, but their structure applies every weight (leaving
-    // them out once made tune "converge" on Eternity II after its first point).
-    let unstored = encoding.unstored().is_some();
-    let names: Vec<String> = encoding
-        .terms_per_weight()
-        .into_iter()
-        .filter(|(_, terms)| *terms > 0 || unstored)
-        .map(|(n, _)| n)
-        .collect();
-    // Nothing to move (a board the givens decide entirely): say so rather than "converge" on
-    // the first point.
-    if names.is_empty() {
-        return Err(SweepError::NothingToTune(
-            encoding
-                .weight_specs()
-                .iter()
-                .map(|s| s.name.as_str())
-                .collect::<Vec<_>>()
-                .join("', '"),
-        ));
-    }
+    let names = tunable_names(encoding)?;
     let repeats = repeats.clamp(1, MAX_REPEATS);
     let samplers = (0..repeats)
         .map(|r| reseeded(sampler, r))
@@ -129,15 +109,6 @@ pub fn suggest(
             &BestTts::new(against),
         )
     };
-    let resolved = |w: &Weights, name: &str| {
-        w.get(name).unwrap_or_else(|| {
-            encoding
-                .weight_specs()
-                .iter()
-                .find(|s| s.name == name)
-                .map_or(1.0, |s| s.default)
-        })
-    };
     let (mut path, mut accepted) = (Vec::new(), Vec::new());
     let Some(start) = evaluate(&first, base, 0.0, None)? else {
         return Err(SweepError::Cancelled);
@@ -160,13 +131,8 @@ pub fn suggest(
                         crate::io::number_text(budget.as_secs_f64())
                     );
                 }
-                let v = resolved(&current.0, name);
-                let next = if v == 0.0 {
-                    if up { 0.5 } else { continue }
-                } else if up {
-                    v * factor
-                } else {
-                    v / factor
+                let Some(next) = step(weight_value(encoding, &current.0, name), up, factor) else {
+                    continue;
                 };
                 let weights = current.0.clone().with(name, next)?;
                 let against = current.1.tts99_s;
@@ -216,4 +182,52 @@ pub fn suggest(
         accepted,
         stopped,
     })
+}
+
+/// The weights the search moves: those that scale a term (every weight of an unstored
+/// encoding); none is an error that names them all.
+fn tunable_names(encoding: &crate::qubo::Encoding) -> Result<Vec<String>, SweepError> {
+    // Unstored encodings keep no terms, but their structure applies every weight (leaving
+    // them out once made tune "converge" on Eternity II after its first point).
+    let unstored = encoding.unstored().is_some();
+    let names: Vec<String> = encoding
+        .terms_per_weight()
+        .into_iter()
+        .filter(|(_, terms)| *terms > 0 || unstored)
+        .map(|(n, _)| n)
+        .collect();
+    // Nothing to move (a board the givens decide entirely): say so rather than "converge" on
+    // the first point.
+    if names.is_empty() {
+        return Err(SweepError::NothingToTune(
+            encoding
+                .weight_specs()
+                .iter()
+                .map(|s| s.name.as_str())
+                .collect::<Vec<_>>()
+                .join("', '"),
+        ));
+    }
+    Ok(names)
+}
+
+/// A weight's value in `w`, else its default in `encoding` (1 for a name it lacks).
+fn weight_value(encoding: &crate::qubo::Encoding, w: &Weights, name: &str) -> f64 {
+    w.get(name).unwrap_or_else(|| {
+        encoding
+            .weight_specs()
+            .iter()
+            .find(|s| s.name == name)
+            .map_or(1.0, |s| s.default)
+    })
+}
+
+/// The next value of a weight at `v`, up or down by `factor`; from 0 only up, to 0.5.
+fn step(v: f64, up: bool, factor: f64) -> Option<f64> {
+    match (v == 0.0, up) {
+        (true, true) => Some(0.5),
+        (true, false) => None,
+        (false, true) => Some(v * factor),
+        (false, false) => Some(v / factor),
+    }
 }
