@@ -154,7 +154,13 @@ pub(super) fn parse_ours(
         PuzzleError::Invalid(m) => PuzzleError::parse(origin, m),
         other => other,
     })?;
-    // A layout must agree with the opened numbers.
+    check_layout(&p, origin)?;
+    Ok(p)
+}
+
+/// A layout must agree with the opened numbers: no mine under an opened cell, and every
+/// number the count of mines around it.
+fn check_layout(p: &Minesweeper, origin: &str) -> Result<(), PuzzleError> {
     if let Some(l) = &p.layout {
         for (k, cell) in p.cells.iter().enumerate() {
             let truth = p.neighbours(k).iter().filter(|&&j| l[j]).count() as u8;
@@ -178,7 +184,7 @@ pub(super) fn parse_ours(
             }
         }
     }
-    Ok(p)
+    Ok(())
 }
 
 /// ADC packs: `X Y M name` then Y rows of X digits (9 = mine); each record becomes a position.
