@@ -490,26 +490,7 @@ impl SimulatedAnnealing {
         let num_reads = self.num_reads;
         // One lane group: up to 32 reads (padding lanes run spare reads, dropped).
         let run = |group: std::ops::Range<usize>| -> Option<Vec<(usize, Vec<u8>)>> {
-            let spare = usize::MAX / 2;
-            let reads: Vec<usize> = (0..grouped::LANES)
-                .map(|l| {
-                    if group.start + l < group.end {
-                        group.start + l
-                    } else {
-                        spare + l
-                    }
-                })
-                .collect();
-            let mut rngs = Vec::with_capacity(grouped::LANES);
-            let mut starts = Vec::with_capacity(grouped::LANES);
-            for &read in &reads {
-                let mut rng = Xoshiro128p::for_read(seed, read as u64);
-                starts.push(match initial_states.get(read) {
-                    Some(s) => s.clone(),
-                    None => (0..n).map(|_| (rng.next_u32() >> 31) as u8).collect(),
-                });
-                rngs.push(rng);
-            }
+            let (starts, rngs) = lane_starts(&group, grouped::LANES, n, seed, initial_states);
             let energies: Vec<f64> = starts.iter().map(|x| model.energy(x)).collect();
             let mut state =
                 LaneState::<{ grouped::LANES }>::new(&tables, &starts, &rngs, &energies);
@@ -818,6 +799,34 @@ impl Sampler for SimulatedAnnealing {
             },
         ))
     }
+}
+
+/// A lane group's starting states and generators: read `group.start + l` in lane l (its
+/// given initial state, else random), padding lanes past `group.end` running spare reads whose
+/// results are dropped.
+fn lane_starts(
+    group: &std::ops::Range<usize>,
+    lanes: usize,
+    n: usize,
+    seed: u64,
+    initial_states: &[Vec<u8>],
+) -> (Vec<Vec<u8>>, Vec<Xoshiro128p>) {
+    let spare = usize::MAX / 2;
+    (0..lanes)
+        .map(|l| {
+            let read = if group.start + l < group.end {
+                group.start + l
+            } else {
+                spare + l
+            };
+            let mut rng = Xoshiro128p::for_read(seed, read as u64);
+            let start = match initial_states.get(read) {
+                Some(s) => s.clone(),
+                None => (0..n).map(|_| (rng.next_u32() >> 31) as u8).collect(),
+            };
+            (start, rng)
+        })
+        .unzip()
 }
 
 #[cfg(test)]
