@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use super::args::{PlayArgs, PlayStrategy, build_sampler, threads};
-use super::output::print_json;
+use super::output::{long_run_note, print_json};
 use super::{Failure, usage};
 use crate::puzzle::PuzzleError;
 use crate::samplers::Task;
@@ -45,6 +45,13 @@ pub(super) fn play(a: PlayArgs) -> Result<i32, Failure> {
                 ..Task::default()
             };
             let (sampler, _) = build_sampler(&args, task)?;
+            // A game samples every position it reaches: said before the wait when even one
+            // position per game is long (a million reads of ten million sweeps sat silent).
+            if let Some(note) = long_run_note(sampler.as_ref(), games.len(), w * h) {
+                eprintln!(
+                    "{note} (counting one position per game; a game samples each one it reaches)"
+                );
+            }
             let control = crate::sampler::RunControl::new().with_threads(threads(&args)?);
             let strategy = Strategy::Sampled {
                 sampler: sampler.as_ref(),

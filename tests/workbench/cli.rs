@@ -1686,3 +1686,35 @@ fn an_unreachable_target_is_said_before_the_wait() {
     ]);
     assert!(!stderr(&o).contains("below any energy"), "{}", stderr(&o));
 }
+
+#[test]
+fn play_says_how_long_a_huge_sampled_game_will_take_before_it_starts() {
+    use std::io::BufRead;
+    // A million reads of ten million sweeps per position: hours, said at once (round 4's D7),
+    // then the game is stopped here rather than waited for.
+    let mut child = bin()
+        .args([
+            "play",
+            "--games",
+            "1",
+            "--strategy",
+            "sample",
+            "--sampler",
+            "sa",
+        ])
+        .args(["--num-reads", "1000000", "--num-sweeps", "10000000"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        first.starts_with("note: roughly ") && first.contains("one position per game"),
+        "{first}"
+    );
+}
