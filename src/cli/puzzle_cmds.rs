@@ -210,7 +210,15 @@ fn solve_one(
         let encoding = puzzle.encode(options)?;
         let encode_s = t0.elapsed().as_secs_f64();
         // The reference first: whether a valid solution's energy is known decides `auto`.
-        let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
+        // With --json the design facts are reported too: their search is the reference (one
+        // search, not two), unless it gave up, when the reference searches on its own as ever.
+        let facts = a.json.then(|| puzzle.design_facts(REFERENCE_NODE_BUDGET));
+        let reference = match facts.as_ref().map(crate::puzzle::DesignFacts::reference) {
+            Some(
+                r @ (crate::puzzle::Reference::Solved(_) | crate::puzzle::Reference::NoSolution),
+            ) => r,
+            _ => puzzle.solve_classically(REFERENCE_NODE_BUDGET),
+        };
         let (sampler, reason) = build_sampler(
             &a.sampler,
             Task {
@@ -295,9 +303,7 @@ fn solve_one(
             bar.finish_and_clear();
         }
         let output_errors = write_solve_outputs(a, puzzle, &outcome, &encoding, (number, many))?;
-        let design = a
-            .json
-            .then(|| design_json(puzzle, &puzzle.design_facts(REFERENCE_NODE_BUDGET)));
+        let design = facts.map(|f| design_json(puzzle, &f));
         Ok((outcome, design, output_errors))
     }
 }
