@@ -726,16 +726,17 @@ pub struct TuneArgs {
 /// When a sweep or tuning point stops measuring (`sweep::StopRule`).
 #[derive(Args, Debug, Clone)]
 pub struct StopArgs {
-    /// A point is settled, and stops, once its valid fraction's 95 % interval is at most this
-    /// wide (0 to 1; 0: never).
-    #[arg(long, default_value_t = crate::sweep::DEFAULT_CI_WIDTH)]
+    /// The interval width at which a point is settled (help: `StopRule::PARAMS`).
+    #[arg(long, default_value_t = crate::sweep::DEFAULT_CI_WIDTH,
+          help = crate::sweep::StopRule::PARAMS[0].help)]
     pub ci_width: f64,
-    /// A point stops once its sampling time passes this multiple of the best TTS99 measured
-    /// so far: "not solved within k × the best" (0: never).
-    #[arg(long, default_value_t = crate::sweep::DEFAULT_BUDGET_FACTOR)]
+    /// The multiple of the best TTS99 a point may spend (help: `StopRule::PARAMS`).
+    #[arg(long, default_value_t = crate::sweep::DEFAULT_BUDGET_FACTOR,
+          help = crate::sweep::StopRule::PARAMS[1].help)]
     pub budget_factor: f64,
-    /// ... but never before this many seconds of sampling.
-    #[arg(long, value_name = "SECONDS", default_value_t = crate::sweep::DEFAULT_MIN_BUDGET_S)]
+    /// The least budget of a point, in seconds (help: `StopRule::PARAMS`).
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::sweep::DEFAULT_MIN_BUDGET_S,
+          help = crate::sweep::StopRule::PARAMS[2].help)]
     pub min_budget: f64,
     /// Every point does all its --repeats runs (no stopping rule).
     #[arg(long, conflicts_with_all = ["ci_width", "budget_factor", "min_budget"])]

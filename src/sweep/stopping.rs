@@ -27,6 +27,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use super::{Pool, SweepError, SweepPoint, wilson_interval};
+use crate::params::{ParamDefault, ParamSpec, ParamType, ParamValues};
 use crate::qubo::Weights;
 use crate::sampler::{Progress, RunControl, Sampler};
 use crate::solve::{Problem, solve};
@@ -74,18 +75,65 @@ impl StopRule {
         min_budget_s: 0.0,
     };
 
-    /// Checks the numbers; the message names the one that is wrong.
+    /// The rule's numbers described once: the window's widgets, the CLI's help and the
+    /// validation below all read them (the window once offered ranges the CLI refused).
+    pub const PARAMS: [ParamSpec; 3] = [
+        ParamSpec {
+            name: "ci_width",
+            ty: ParamType::Float { min: 0.0, max: 1.0 },
+            default: ParamDefault::Float(DEFAULT_CI_WIDTH),
+            help: "a point is settled, and stops, once its valid fraction's 95 % interval is at \
+                   most this wide (0: every point does all its runs)",
+            alias: None,
+            exposed: true,
+        },
+        ParamSpec {
+            name: "budget_factor",
+            ty: ParamType::Float { min: 0.0, max: 1e6 },
+            default: ParamDefault::Float(DEFAULT_BUDGET_FACTOR),
+            help: "a point stops once its sampling time passes this multiple of the best TTS99 \
+                   measured so far: not solved within k × the best (0: never)",
+            alias: None,
+            exposed: true,
+        },
+        ParamSpec {
+            name: "min_budget_s",
+            ty: ParamType::Float {
+                min: 0.0,
+                max: 86_400.0,
+            },
+            default: ParamDefault::Float(DEFAULT_MIN_BUDGET_S),
+            help: "no point stops at its budget before this many seconds of sampling",
+            alias: None,
+            exposed: true,
+        },
+    ];
+
+    /// The rule as parameter values (`PARAMS`' names).
+    pub fn values(&self) -> ParamValues {
+        match serde_json::to_value(self) {
+            Ok(serde_json::Value::Object(map)) => map,
+            _ => ParamValues::new(),
+        }
+    }
+
+    /// The rule from parameter values, checked against `PARAMS`.
+    pub fn from_values(values: &ParamValues) -> Result<StopRule, String> {
+        let checked = crate::params::validate(&Self::PARAMS, values).map_err(|e| e.to_string())?;
+        serde_json::from_value(serde_json::Value::Object(checked)).map_err(|e| e.to_string())
+    }
+
+    /// Checks the numbers against `PARAMS`; the message names the one that is wrong.
     pub fn validate(&self) -> Result<(), String> {
-        let finite_in = |name: &str, v: f64, hi: f64| {
-            if v.is_finite() && (0.0..=hi).contains(&v) {
-                Ok(())
-            } else {
-                Err(format!("{name} {v}: a number from 0 to {hi}"))
+        let numbers = [self.ci_width, self.budget_factor, self.min_budget_s];
+        for (spec, v) in Self::PARAMS.iter().zip(numbers) {
+            if let ParamType::Float { min, max } = spec.ty
+                && !(v.is_finite() && (min..=max).contains(&v))
+            {
+                return Err(format!("{} {v}: a number from {min} to {max}", spec.name));
             }
-        };
-        finite_in("ci_width", self.ci_width, 1.0)?;
-        finite_in("budget_factor", self.budget_factor, 1e6)?;
-        finite_in("min_budget_s", self.min_budget_s, 86_400.0)
+        }
+        Ok(())
     }
 
     /// The seconds a point may spend when the best TTS99 so far is `best` (∞: none yet).

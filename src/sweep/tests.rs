@@ -231,3 +231,28 @@ fn points_stop_when_settled_and_say_why_otherwise() {
     let back: SweepPoint = serde_json::from_value(old).unwrap();
     assert_eq!(back.stop, StopReason::Runs);
 }
+
+/// The stopping rule's one description: values round-trip, and what it refuses is refused by
+/// the values' path (the window) and the rule's own check (the CLI, saved settings) alike.
+#[test]
+fn the_stopping_rule_is_described_once_for_widgets_and_checks() {
+    let rule = StopRule {
+        ci_width: 0.1,
+        budget_factor: 5000.0,
+        min_budget_s: 7200.0,
+    };
+    assert_eq!(StopRule::from_values(&rule.values()), Ok(rule));
+    assert!(
+        rule.validate().is_ok(),
+        "the window once capped these at 1000 and 3600"
+    );
+    let too_wide = StopRule {
+        ci_width: 2.0,
+        ..rule
+    };
+    assert_eq!(
+        too_wide.validate().unwrap_err(),
+        "ci_width 2: a number from 0 to 1"
+    );
+    assert!(StopRule::from_values(&too_wide.values()).is_err());
+}

@@ -393,35 +393,17 @@ impl SweepPanel {
         egui::CollapsingHeader::new(summary)
             .id_salt("sweep stopping")
             .show(ui, |ui| {
-                ui.add(
-                    egui::DragValue::new(&mut stop.ci_width)
-                        .range(0.0..=1.0)
-                        .speed(0.01)
-                        .prefix("settled at width "),
-                )
-                .on_hover_text(
-                    "a point stops once its valid fraction's 95 % interval is this narrow \
-                     (0: every point does all its runs)",
-                );
-                ui.add(
-                    egui::DragValue::new(&mut stop.budget_factor)
-                        .range(0.0..=1000.0)
-                        .speed(1.0)
-                        .prefix("budget × best TTS99 "),
-                )
-                .on_hover_text(
-                    "a point stops once its sampling time passes this multiple of the best \
-                     TTS99 so far (at least the floor below): not solved within k × the best \
-                     (0: never)",
-                );
-                ui.add(
-                    egui::DragValue::new(&mut stop.min_budget_s)
-                        .range(0.0..=3600.0)
-                        .speed(0.1)
-                        .prefix("budget floor ")
-                        .suffix(" s"),
-                )
-                .on_hover_text("no point stops at its budget before this much sampling time");
+                // Widgets, ranges and tooltips from the rule's own description.
+                let mut values = stop.values();
+                if crate::gui::params::params_ui(
+                    ui,
+                    "sweep stopping",
+                    &crate::sweep::StopRule::PARAMS,
+                    &mut values,
+                ) && let Ok(rule) = crate::sweep::StopRule::from_values(&values)
+                {
+                    *stop = rule;
+                }
             });
     }
 
