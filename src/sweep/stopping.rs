@@ -118,9 +118,20 @@ impl StopRule {
     }
 
     /// The rule from parameter values, checked against `PARAMS`.
-    pub fn from_values(values: &ParamValues) -> Result<StopRule, String> {
-        let checked = crate::params::validate(&Self::PARAMS, values).map_err(|e| e.to_string())?;
-        serde_json::from_value(serde_json::Value::Object(checked)).map_err(|e| e.to_string())
+    pub fn from_values(values: &ParamValues) -> Result<StopRule, crate::params::ParamError> {
+        let checked = crate::params::validate(&Self::PARAMS, values)?;
+        // After `validate` every number is there; the defaults only keep this total.
+        let number = |name: &str, default: f64| {
+            checked
+                .get(name)
+                .and_then(serde_json::Value::as_f64)
+                .unwrap_or(default)
+        };
+        Ok(StopRule {
+            ci_width: number("ci_width", DEFAULT_CI_WIDTH),
+            budget_factor: number("budget_factor", DEFAULT_BUDGET_FACTOR),
+            min_budget_s: number("min_budget_s", DEFAULT_MIN_BUDGET_S),
+        })
     }
 
     /// Checks the numbers against `PARAMS`; the message names the one that is wrong.
