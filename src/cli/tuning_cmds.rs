@@ -17,7 +17,7 @@ use crate::solve::Problem;
 use crate::sweep::SweepPoint;
 
 /// What `sweep` and `tune` work on: the puzzle (its givens consistent), its encoding, the
-/// weights given with --set, the classical reference, and the sampler.
+/// weights given with --set, the classical reference, the sampler and the stopping rule.
 struct Tuning {
     puzzle: AnyPuzzle,
     encoding: crate::qubo::Encoding,
@@ -26,6 +26,19 @@ struct Tuning {
     sampler: Box<dyn crate::sampler::Sampler>,
     /// Why `auto` chose the sampler (printed once the flags are all checked).
     sampler_note: Option<String>,
+    /// When a point stops measuring (checked).
+    stop: crate::sweep::StopRule,
+}
+
+impl Tuning {
+    /// The encoded puzzle the points sample.
+    fn problem(&self) -> Problem<'_> {
+        Problem {
+            puzzle: &self.puzzle,
+            encoding: &self.encoding,
+            reference: &self.reference,
+        }
+    }
 }
 
 /// What `sweep` and `tune` check and build alike from their shared flags: the repeats and
@@ -35,7 +48,7 @@ fn prepare_tuning(
     flags: &super::args::TuningArgs,
     set: &[String],
     repeats: usize,
-) -> Result<(Tuning, crate::sweep::StopRule), Failure> {
+) -> Result<Tuning, Failure> {
     check_repeats(repeats)?;
     let stop = flags.stop.rule().map_err(usage)?;
     let (puzzle_args, sampler_args) = (&flags.puzzle, &flags.sampler);
@@ -60,15 +73,15 @@ fn prepare_tuning(
             marginals: puzzle.kind().has_probabilities(),
         },
     )?;
-    let tuning = Tuning {
+    Ok(Tuning {
         puzzle,
         encoding,
         base,
         reference,
         sampler_note: reason.map(|why| format!("sampler: {} ({why})", sampler.name())),
         sampler,
-    };
-    Ok((tuning, stop))
+        stop,
+    })
 }
 
 fn check_repeats(repeats: usize) -> Result<(), Failure> {
@@ -139,47 +152,33 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
             Metric::ALL.map(Metric::name).join(", ")
         ))
     })?;
-    let (
-        Tuning {
-            puzzle,
-            encoding,
-            base,
-            reference,
-            sampler,
-            sampler_note,
-        },
-        stop,
-    ) = prepare_tuning(&a.tuning, &a.set, a.repeats)?;
+    let t = prepare_tuning(&a.tuning, &a.set, a.repeats)?;
     let SweepRanges {
         values,
         values2,
         runs,
-    } = sweep_ranges(&a, &encoding)?;
-    if let Some(note) = sampler_note {
+    } = sweep_ranges(&a, &t.encoding)?;
+    if let Some(note) = &t.sampler_note {
         eprintln!("{note}");
     }
-    let note = long_run_note(sampler.as_ref(), runs, encoding.num_variables());
+    let note = long_run_note(t.sampler.as_ref(), runs, t.encoding.num_variables());
     let (control, bar) = control_with_progress(threads(&a.tuning.sampler)?, "sweep", note);
     let control = control.with_target_energy(a.tuning.sampler.target_energy);
     let second = a.weight2.as_deref().zip(values2.as_deref());
     let spec = crate::sweep::SweepSpec {
-        problem: Problem {
-            puzzle: &puzzle,
-            encoding: &encoding,
-            reference: &reference,
-        },
-        base: &base,
+        problem: t.problem(),
+        base: &t.base,
         weight: &a.weight,
         values: &values,
         second,
         repeats: a.repeats,
-        stop,
+        stop: t.stop,
     };
     // Points finish in any order (side by side, coarse grid first): each is told on stderr
     // as it finishes, and the table in grid order comes at the end.
     let total = spec.num_points();
     let mut finished = 0;
-    let points = crate::sweep::run(&spec, sampler.as_ref(), &control, |p: &SweepPoint| {
+    let points = crate::sweep::run(&spec, t.sampler.as_ref(), &control, |p: &SweepPoint| {
         finished += 1;
         let line = format!("point {finished}/{total}: {}", sweep_row(p));
         match &bar {
@@ -190,7 +189,7 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    report_sweep(&a, &points, metric, stop, &puzzle.describe())?;
+    report_sweep(&a, &points, metric, t.stop, &t.puzzle.describe())?;
     Ok(0)
 }
 
@@ -334,35 +333,20 @@ fn report_sweep(
 /// `tune`: suggest weights by a coordinate search on TTS99.
 pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
     check_tune_flags(&a)?;
-    let (
-        Tuning {
-            puzzle,
-            encoding,
-            base,
-            reference,
-            sampler,
-            sampler_note,
-        },
-        stop,
-    ) = prepare_tuning(&a.tuning, &a.set, a.repeats)?;
-    if let Some(note) = sampler_note {
+    let t = prepare_tuning(&a.tuning, &a.set, a.repeats)?;
+    if let Some(note) = &t.sampler_note {
         eprintln!("{note}");
     }
     let (control, bar) = control_with_progress(threads(&a.tuning.sampler)?, "tune", None);
     let control = control.with_target_energy(a.tuning.sampler.target_energy);
-    let problem = Problem {
-        puzzle: &puzzle,
-        encoding: &encoding,
-        reference: &reference,
-    };
     let budget = std::time::Duration::from_secs_f64(a.budget);
     let found = crate::sweep::suggest(
-        problem,
-        &base,
-        sampler.as_ref(),
+        t.problem(),
+        &t.base,
+        t.sampler.as_ref(),
         crate::sweep::TuneEffort {
             repeats: a.repeats,
-            stop,
+            stop: t.stop,
             budget,
         },
         &control,
@@ -386,7 +370,7 @@ pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    report_tune(&a, &found, &puzzle.describe())
+    report_tune(&a, &found, &t.puzzle.describe())
 }
 
 /// A weight to four significant digits: the search moves by factors of √2 and finer, not by
