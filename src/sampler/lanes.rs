@@ -35,6 +35,29 @@ pub(super) fn lane_groups(num_reads: usize, threads: usize) -> Vec<std::ops::Ran
         .collect()
 }
 
+/// Every read of a run, lane group by lane group on the current thread pool (call inside
+/// `RunControl::install`): `run` sweeps one group's reads and returns their states, or `None`
+/// when cancelled. After a cancel, groups not yet begun are skipped: each would otherwise set
+/// up and sweep once before looking (thousands of groups took minutes to notice a Ctrl-C).
+pub(super) fn sample_lane_groups(
+    num_reads: usize,
+    cancelled: impl Fn() -> bool + Sync,
+    run: impl Fn(&[usize]) -> Option<Vec<Vec<u8>>> + Sync,
+) -> Vec<(usize, Vec<u8>)> {
+    use rayon::prelude::*;
+    lane_groups(num_reads, rayon::current_num_threads())
+        .into_par_iter()
+        .filter_map(|group| {
+            if cancelled() {
+                return None;
+            }
+            let reads: Vec<usize> = group.collect();
+            run(&reads).map(|xs| reads.into_iter().zip(xs).collect::<Vec<_>>())
+        })
+        .flatten()
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

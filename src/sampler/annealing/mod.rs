@@ -7,7 +7,7 @@
 //! numbers and does the same float operations in both, so a read's result is bit-identical
 //! whichever kernel, lane width or thread ran it: seed → SampleSet, whatever the thread count.
 
-use super::lanes::{LANES, lane_groups};
+use super::lanes::{LANES, sample_lane_groups};
 use super::pilot::{RatePer, pilot_range};
 use super::replicas::Engine;
 use std::time::Instant;
@@ -757,20 +757,11 @@ impl Sampler for SimulatedAnnealing {
         let t_sample = Instant::now();
         let finished: Vec<(usize, Vec<u8>)> = control.install(work_units, || {
             if use_lanes {
-                lane_groups(num_reads, rayon::current_num_threads())
-                    .into_par_iter()
-                    .filter_map(|group| {
-                        // After a cancel, groups not yet begun are skipped (each would set up
-                        // and sweep once before looking).
-                        if tracker.is_cancelled() {
-                            return None;
-                        }
-                        let reads: Vec<usize> = group.collect();
-                        run_lane_group(&job, &reads)
-                            .map(|xs| reads.into_iter().zip(xs).collect::<Vec<_>>())
-                    })
-                    .flatten()
-                    .collect()
+                sample_lane_groups(
+                    num_reads,
+                    || tracker.is_cancelled(),
+                    |reads| run_lane_group(&job, reads),
+                )
             } else {
                 (0..num_reads)
                     .into_par_iter()

@@ -20,12 +20,11 @@
 
 use std::time::Instant;
 
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::control::ProgressTracker;
 use super::kernel::{BLOCK, KernelModel, lowest, run_bytes, with_avx2};
-use super::lanes::{LANES, lane_groups};
+use super::lanes::{LANES, sample_lane_groups};
 use super::precision::KernelScale;
 use super::{
     RunControl, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry, build_from_json,
@@ -516,21 +515,11 @@ impl Sampler for QuantumAnnealing {
         };
         let t_sample = Instant::now();
         let finished: Vec<(usize, Vec<u8>)> = control.install(work_units, || {
-            lane_groups(num_reads, rayon::current_num_threads())
-                .into_par_iter()
-                .filter_map(|group| {
-                    // After a cancel, groups not yet begun are skipped: each would otherwise
-                    // build its slices and sweep once before looking (thousands of groups took
-                    // minutes to notice a Ctrl-C).
-                    if tracker.is_cancelled() {
-                        return None;
-                    }
-                    let reads: Vec<usize> = group.collect();
-                    run_lane_group(&job, &reads)
-                        .map(|xs| reads.into_iter().zip(xs).collect::<Vec<_>>())
-                })
-                .flatten()
-                .collect()
+            sample_lane_groups(
+                num_reads,
+                || tracker.is_cancelled(),
+                |reads| run_lane_group(&job, reads),
+            )
         });
         let sampling_ns = t_sample.elapsed().as_nanos() as u64;
         let t_post = Instant::now();
