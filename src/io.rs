@@ -409,6 +409,90 @@ pub fn printable(text: &str) -> String {
         .collect()
 }
 
+/// serde's wording of a type mismatch in plain words: "invalid value: integer `1000`, expected
+/// u8" becomes "1000 where a whole number from 0 to 255 is expected", "invalid length 3,
+/// expected an array of length 4" becomes "3 entries where 4 are expected". Other messages
+/// pass unchanged.
+pub fn plain_serde_message(message: &str) -> String {
+    let (body, position) = match message.rfind(" at line ") {
+        Some(at) => (&message[..at], &message[at..]),
+        None => (message, ""),
+    };
+    let said = |found: &str| -> String {
+        let found = found.trim();
+        let quoted = |prefix: &str| {
+            found
+                .strip_prefix(prefix)
+                .map(|r| r.trim().trim_matches('`').to_string())
+        };
+        if let Some(n) = quoted("integer").or_else(|| quoted("floating point")) {
+            return n;
+        }
+        if let Some(b) = quoted("boolean") {
+            return b;
+        }
+        if let Some(t) = found.strip_prefix("string ") {
+            return format!("the text {}", clip(t, 40));
+        }
+        match found {
+            "map" => "an object".into(),
+            "sequence" => "a list".into(),
+            "null" | "unit value" => "null".into(),
+            other => other.into(),
+        }
+    };
+    let wanted = |expected: &str| -> String {
+        match expected.trim() {
+            "u8" => "a whole number from 0 to 255".into(),
+            "u16" => "a whole number from 0 to 65535".into(),
+            "u32" => "a whole number from 0 to 4294967295".into(),
+            "u64" | "usize" => "a whole number, 0 or more".into(),
+            "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number".into(),
+            "f32" | "f64" => "a number".into(),
+            "a string" | "a borrowed string" => "text".into(),
+            other => other.into(),
+        }
+    };
+    let plain = if let Some(rest) = body
+        .strip_prefix("invalid value: ")
+        .or_else(|| body.strip_prefix("invalid type: "))
+        && let Some((found, expected)) = rest.split_once(", expected ")
+    {
+        format!("{} where {} is expected", said(found), wanted(expected))
+    } else if let Some(rest) = body.strip_prefix("invalid length ")
+        && let Some((count, expected)) = rest.split_once(", expected ")
+    {
+        let want = expected
+            .rsplit(' ')
+            .next()
+            .filter(|w| w.parse::<usize>().is_ok())
+            .map(|n| format!("{n} are expected"))
+            .unwrap_or_else(|| expected.to_string());
+        format!("{count} entries where {want}")
+    } else {
+        return message.to_string();
+    };
+    format!("{plain}{position}")
+}
+
+/// `n` and its noun, singular for one: "1 mine", "3 mines", "0 reads".
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// `text` cut to its first `max` characters, with "…" when cut: what a message quotes of an
+/// over-long token.
+pub fn clip(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
 /// A number for people: up to 12 significant digits, trailing zeros dropped (so f64 noise,
 /// 63.99999999999999, does not show; JSON keeps the full value); beyond 10¹⁵ or
 /// below 10⁻⁹, in e-notation (1e300 once printed as 301 digits), and never "-0".
@@ -509,6 +593,34 @@ impl<'de> serde::de::Visitor<'de> for StrictVisitor {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn serde_mismatches_read_as_plain_words() {
+        for (serde, plain) in [
+            (
+                "invalid value: integer `1000`, expected u8",
+                "1000 where a whole number from 0 to 255 is expected",
+            ),
+            (
+                "invalid type: floating point `1e+20`, expected u64 at line 1 column 34",
+                "1e+20 where a whole number, 0 or more is expected at line 1 column 34",
+            ),
+            (
+                "invalid length 3, expected an array of length 4",
+                "3 entries where 4 are expected",
+            ),
+            (
+                "invalid type: string \"x\", expected usize",
+                "the text \"x\" where a whole number, 0 or more is expected",
+            ),
+            ("missing field `width`", "missing field `width`"),
+        ] {
+            assert_eq!(super::plain_serde_message(serde), plain);
+        }
+        assert_eq!(super::clip("123456", 3), "123…");
+        assert_eq!(super::clip("123", 3), "123");
+        assert_eq!(super::count(1, "mine"), "1 mine");
+        assert_eq!(super::count(0, "read"), "0 reads");
+    }
 
     #[test]
     fn json_with_a_key_twice_is_refused_with_its_place() {

@@ -112,6 +112,25 @@ fn finite_number(text: &str) -> Result<f64, String> {
     }
 }
 
+/// A picture width: whole pixels (the range, 1 to 16384, is checked with the other picture
+/// flags; a negative width is refused here in the same words rather than as u32's range).
+fn pixel_width(text: &str) -> Result<u32, String> {
+    text.trim()
+        .parse::<u32>()
+        .map_err(|_| format!("1 to 16384 pixels, not {}", crate::io::clip(text, 24)))
+}
+
+/// A puzzle's number in its file, counted from 1.
+fn puzzle_number(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "{} is not a puzzle number (1 for the file's first puzzle, 2 for the second, …)",
+            crate::io::clip(text, 24)
+        )),
+    }
+}
+
 /// `solve`.
 #[derive(Args)]
 // A negative number is a value to check (its message names the range), not a flag.
@@ -127,7 +146,7 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub sampler: SamplerArgs,
     /// Solve only the N-th puzzle of the file (1-based).
-    #[arg(long)]
+    #[arg(long, value_parser = puzzle_number)]
     pub index: Option<usize>,
     /// Draw the best solution to a PNG or SVG file (with several puzzles: NAME-K.png).
     #[arg(long)]
@@ -181,7 +200,7 @@ pub struct EncodeArgs {
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
     /// Which puzzle of the file (1-based).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = puzzle_number)]
     pub index: usize,
 }
 
@@ -216,13 +235,14 @@ pub struct CheckArgs {
     pub solution: Option<String>,
     /// With the design facts: also the QUBO path's difficulty, the TTS99 of the default
     /// sampler at default weights (one sampling run, stopped after --tts-budget-s).
-    #[arg(long)]
+    /// Measures the puzzle, so it takes no solution.
+    #[arg(long, conflicts_with = "solution")]
     pub tts: bool,
     /// Seconds the --tts run may take; a run stopped there reports "above the budget".
     #[arg(long, default_value_t = 10.0)]
     pub tts_budget_s: f64,
     /// Which puzzle of the file (1-based).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = puzzle_number)]
     pub index: usize,
     /// Print JSON.
     #[arg(long)]
@@ -244,7 +264,7 @@ pub struct RenderArgs {
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
     /// Which puzzle of the file (1-based).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = puzzle_number)]
     pub index: usize,
     /// The picture's size and print resolution.
     #[command(flatten)]
@@ -272,7 +292,7 @@ pub struct RenderArgs {
 #[derive(Args, Clone, Default)]
 pub struct ImageArgs {
     /// The picture's width in pixels (1 to 16384); the height follows. Lines and text scale.
-    #[arg(long, value_name = "PX", conflicts_with = "scale")]
+    #[arg(long, value_name = "PX", conflicts_with = "scale", value_parser = pixel_width)]
     pub width: Option<u32>,
     /// A multiple of the default size (0.05 to 100).
     #[arg(long, value_name = "FACTOR")]
@@ -464,7 +484,7 @@ pub struct TuningArgs {
     #[command(flatten)]
     pub puzzle: PuzzleArgs,
     /// Which puzzle of the file (1-based).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = puzzle_number)]
     pub index: usize,
     /// Presolve on, off or the kind's default.
     #[command(flatten)]

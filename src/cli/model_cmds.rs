@@ -72,19 +72,24 @@ pub(super) fn sample(a: SampleArgs) -> Result<i32, Failure> {
         }))?;
     } else {
         println!(
-            "{}: {n} variables, {} interactions",
+            "{}: {}, {}",
             a.model.display(),
-            model.qubo.num_interactions()
+            crate::io::count(n, "variable"),
+            crate::io::count(model.qubo.num_interactions(), "interaction")
         );
         println!(
-            "{}: {} reads in {sample_s:.3} s{}; min energy {}",
+            "{}: {} in {sample_s:.3} s{}; min energy {}",
             set.info.sampler,
-            set.num_reads(),
+            crate::io::count(set.num_reads(), "read"),
             ns_per_update.map_or(String::new(), |x| format!(" ({x:.2} ns per update)")),
-            best.map_or("—".into(), |r| r.energy.to_string())
+            best.map_or("—".into(), |r| crate::io::number_text(r.energy))
         );
         for row in set.rows.iter().take(5) {
-            println!("  energy {:>14}  ×{}", row.energy, row.num_occurrences);
+            println!(
+                "  energy {:>14}  ×{}",
+                crate::io::number_text(row.energy),
+                row.num_occurrences
+            );
         }
     }
     Ok(0)

@@ -145,8 +145,9 @@ pub(super) fn check_output(
         Output::Image => {
             (crate::render::image::ImageFormat::from_path(path).is_none()).then_some(".png or .svg")
         }
-        Output::Model => (crate::qubo::formats::Format::from_path(path).is_none())
-            .then_some(".qubo (qbsolv), .coo (COO), .json (dimod BQM) or .bqm (dimod binary BQM)"),
+        Output::Model => (crate::qubo::formats::Format::from_path(path).is_none()).then_some(
+            ".qubo (qbsolv), .coo or .txt (COO), .json (dimod BQM) or .bqm (dimod binary BQM)",
+        ),
         Output::Samples => (!matches!(
             path.extension().and_then(|e| e.to_str()),
             Some("json" | "csv")
@@ -297,8 +298,11 @@ pub(super) fn design_json(
 pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
     let percent = |f: f64| format!("{:.0}%", 100.0 * f);
     println!(
-        "puzzle {number}: {} — {} variables, {} interactions (encoded in {:.3} s)",
-        o.description, o.num_variables, o.num_interactions, o.timing.encode_s
+        "puzzle {number}: {} — {}, {} (encoded in {:.3} s)",
+        o.description,
+        crate::io::count(o.num_variables, "variable"),
+        crate::io::count(o.num_interactions, "interaction"),
+        o.timing.encode_s
     );
     // Say why the ground share is missing: no reference solution, a model too large to store
     // (no stored energies to measure against), or weights beyond the model's precision.

@@ -51,7 +51,9 @@ pub fn augment(mut cmd: clap::Command, owners: &Owners) -> clap::Command {
                 .num_args(2)
                 .value_names(["A", "B"])
                 .allow_negative_numbers(true),
-            ParamType::FloatList { .. } => arg.value_name("X,Y,…").allow_negative_numbers(true),
+            // `-1,2` is not a number to clap but is a list to check here (its message names the
+            // bad entry), not an unknown flag.
+            ParamType::FloatList { .. } => arg.value_name("X,Y,…").allow_hyphen_values(true),
             ParamType::Float { .. } => arg.value_name("X").allow_negative_numbers(true),
             ParamType::Choice(words) => arg.value_name(words.join("|")),
             // `--no-guess` alone means true.

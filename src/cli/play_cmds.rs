@@ -27,6 +27,17 @@ pub(super) fn play(a: PlayArgs) -> Result<i32, Failure> {
         .collect();
     let (records, sampler_name): (Vec<GameRecord>, String) = match a.strategy {
         PlayStrategy::Exact => {
+            // The exact strategy samples nothing: sampler flags would be dropped unread.
+            let s = &a.sampler;
+            if s.sampler != crate::samplers::AUTO
+                || !s.params.0.is_empty()
+                || s.target_energy.is_some()
+            {
+                return Err(usage(
+                    "--strategy exact counts mine layouts and samples nothing: --sampler, its \
+                     parameters and --target-energy apply to --strategy sample",
+                ));
+            }
             let control = crate::sampler::RunControl::new().with_threads(threads(&a.sampler)?);
             let records = control.install(games.len(), || {
                 games
@@ -99,7 +110,8 @@ pub(super) fn play(a: PlayArgs) -> Result<i32, Failure> {
         }))?;
     } else {
         println!(
-            "{w}×{h}, {m} mines, strategy {:?} ({sampler_name}): won {wins} of {} games ({:.1} %, 95 % {:.1}–{:.1} %), {:.1} guesses per game, {seconds:.1} s; probabilities of {positions} positions, mean {:.3} ms, max {:.3} ms",
+            "{w}×{h}, {}, strategy {:?} ({sampler_name}): won {wins} of {} games ({:.1} %, 95 % {:.1}–{:.1} %), {:.1} guesses per game, {seconds:.1} s; probabilities of {positions} positions, mean {:.3} ms, max {:.3} ms",
+            crate::io::count(m, "mine"),
             a.strategy,
             records.len(),
             100.0 * rate,

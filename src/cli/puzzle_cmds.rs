@@ -431,11 +431,11 @@ pub(super) fn encode(a: EncodeArgs) -> Result<i32, Failure> {
     let labels: Vec<String> = encoding.labels().iter().map(|l| l.to_string()).collect();
     write_model(&a.output, &qubo, Some(&labels))?;
     eprintln!(
-        "wrote {}: {} variables, {} interactions, offset {}",
+        "wrote {}: {}, {}, offset {}",
         a.output.display(),
-        qubo.num_variables(),
-        qubo.num_interactions(),
-        qubo.offset()
+        crate::io::count(qubo.num_variables(), "variable"),
+        crate::io::count(qubo.num_interactions(), "interaction"),
+        crate::io::number_text(qubo.offset())
     );
     Ok(0)
 }
@@ -458,8 +458,10 @@ fn solution_text(arg: &str) -> Result<String, Failure> {
     // JSON; one word with a folder or a file extension that names no file is a missing file.
     let path_like = !arg.contains(char::is_whitespace)
         && (arg.contains(std::path::MAIN_SEPARATOR)
-            || p.extension()
-                .is_some_and(|e| matches!(e.to_str(), Some("txt" | "json" | "csv" | "sol"))));
+            || p.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+                // No inline form has letters after its last dot (`1.3.`, `*.?`).
+                !e.is_empty() && e.len() <= 5 && e.bytes().all(|b| b.is_ascii_alphabetic())
+            }));
     if path_like && !arg.starts_with(['{', '[']) {
         return Err(
             format!("{arg}: no such file (a solution is given as a file or inline)").into(),
@@ -490,7 +492,7 @@ pub(super) fn check(a: CheckArgs) -> Result<i32, Failure> {
         if !(a.tts_budget_s.is_finite() && (0.1..=86_400.0).contains(&a.tts_budget_s)) {
             return Err(usage(format!(
                 "--tts-budget-s {}: seconds in 0.1 to 86400",
-                a.tts_budget_s
+                crate::io::number_text(a.tts_budget_s)
             )));
         }
         let qubo = (a.tts && good)
@@ -511,7 +513,7 @@ pub(super) fn check(a: CheckArgs) -> Result<i32, Failure> {
             println!("  {}", facts.summary());
             if let Some(q) = &qubo {
                 println!(
-                    "  QUBO path: TTS99 {} with {} at default weights ({:.0} % of {} reads valid)",
+                    "  QUBO path: TTS99 {} with {} at default weights ({})",
                     match (q["tts99_s"].as_f64(), q["stopped_at_budget"].as_bool()) {
                         (Some(t), Some(true)) => format!(
                             "≈ {t:.3e} s (stopped at {} s: from the reads finished)",
@@ -524,8 +526,14 @@ pub(super) fn check(a: CheckArgs) -> Result<i32, Failure> {
                         (None, _) => "— (no valid read)".into(),
                     },
                     q["sampler"].as_str().unwrap_or("?"),
-                    100.0 * q["success_fraction"].as_f64().unwrap_or(0.0),
-                    q["num_reads"]
+                    match q["num_reads"].as_u64().unwrap_or(0) {
+                        0 => "no read finished".to_string(),
+                        n => format!(
+                            "{:.0} % of {} valid",
+                            100.0 * q["success_fraction"].as_f64().unwrap_or(0.0),
+                            crate::io::count(n as usize, "read")
+                        ),
+                    }
                 );
             }
             for c in facts.conflicts.iter().skip(1) {
@@ -673,7 +681,7 @@ pub(super) fn generate(a: GenerateArgs) -> Result<i32, Failure> {
     if a.kind == "random-qubo" {
         let path = a
             .output
-            .ok_or_else(|| usage("random-qubo needs -o MODEL.(qubo|coo|json)"))?;
+            .ok_or_else(|| usage("random-qubo needs -o MODEL.(qubo|coo|json|bqm)"))?;
         check_output("-o", &path, Output::Model, &[])?;
         let given = a.params.0.values_for("random-qubo", RANDOM_QUBO_PARAMS)?;
         let v = crate::params::validate(RANDOM_QUBO_PARAMS, &given)?;
@@ -682,17 +690,20 @@ pub(super) fn generate(a: GenerateArgs) -> Result<i32, Failure> {
             crate::qubo::random_qubo(int("size") as usize, int("degree") as usize, int("seed"))?;
         write_model(&path, &q, None)?;
         eprintln!(
-            "wrote {}: {} variables, {} interactions",
+            "wrote {}: {}, {}",
             path.display(),
-            q.num_variables(),
-            q.num_interactions()
+            crate::io::count(q.num_variables(), "variable"),
+            crate::io::count(q.num_interactions(), "interaction")
         );
         return Ok(0);
     }
-    let kind: Kind = a
-        .kind
-        .parse()
-        .map_err(|e: PuzzleError| usage(e.to_string()))?;
+    let kind: Kind = a.kind.parse().map_err(|_: PuzzleError| {
+        usage(format!(
+            "unknown kind '{}' (known: {}, random-qubo)",
+            crate::io::printable(&crate::io::clip(&a.kind, 40)),
+            crate::puzzle::kind_names()
+        ))
+    })?;
     if let Some(path) = &a.output {
         check_output("-o", path, Output::Text, &[])?;
     }

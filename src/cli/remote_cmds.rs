@@ -115,7 +115,7 @@ impl DwaveArgs {
     fn config(&self) -> Result<dwave_config::DwaveConfig, Failure> {
         let env = ProcessEnv;
         let files = dwave_config::config_files(&env);
-        Ok(dwave_config::resolve(
+        let c = dwave_config::resolve(
             &files,
             &env,
             &Overrides {
@@ -124,7 +124,17 @@ impl DwaveArgs {
                 region: self.region.clone(),
                 solver: self.solver.clone(),
             },
-        )?)
+        )?;
+        Ok(c)
+    }
+
+    /// `config`, its notes said on stderr (for the commands that use it rather than show it).
+    fn config_noted(&self) -> Result<dwave_config::DwaveConfig, Failure> {
+        let c = self.config()?;
+        for note in &c.notes {
+            eprintln!("note: {note}");
+        }
+        Ok(c)
     }
 }
 
@@ -143,6 +153,7 @@ pub(super) fn remote(a: RemoteArgs) -> Result<i32, Failure> {
                     "endpoint": c.base_url(),
                     "token": c.token.as_ref().map(|t| t.masked()),
                     "solver": c.solver,
+                    "notes": c.notes,
                     "sources": c
                         .sources
                         .iter()
@@ -157,14 +168,32 @@ pub(super) fn remote(a: RemoteArgs) -> Result<i32, Failure> {
             Ok(0)
         }
         RemoteCommand::Solvers(d) => {
-            let c = d.config()?;
+            let c = d.config_noted()?;
             let token = c.require_token()?.clone();
             let sapi = Sapi::new(
                 &c.base_url(),
                 token,
                 Duration::from_secs_f64(d.request_timeout),
             )?;
-            let solvers = sapi.solvers()?;
+            let mut solvers = sapi.solvers()?;
+            // --solver narrows the list to that one; a name the service lacks is said, not
+            // answered with the whole list.
+            if let Some(name) = &c.solver {
+                if !solvers.iter().any(|s| &s.name == name) {
+                    let known: Vec<&str> = solvers.iter().map(|s| s.name.as_str()).collect();
+                    return Err(Failure::from(format!(
+                        "--solver {}: no such solver at {} (the token may use: {})",
+                        crate::io::printable(name),
+                        c.base_url(),
+                        if known.is_empty() {
+                            "none".to_string()
+                        } else {
+                            known.join(", ")
+                        }
+                    )));
+                }
+                solvers.retain(|s| &s.name == name);
+            }
             let size = |s: &crate::remote::sapi::Solver| {
                 s.properties["qubits"]
                     .as_array()
@@ -252,7 +281,7 @@ fn embed(a: EmbedArgs) -> Result<i32, Failure> {
     }
     let file = crate::qubo::formats::read_model(path)?;
     let model = crate::qubo::StoredModel::new(file.qubo);
-    let c = a.dwave.config()?;
+    let c = a.dwave.config_noted()?;
     let mut values = crate::params::ParamValues::new();
     let mut set = |k: &str, v: serde_json::Value| {
         values.insert(k.to_string(), v);

@@ -223,7 +223,9 @@ fn sweep_ranges(a: &SweepArgs, encoding: &crate::qubo::Encoding) -> Result<Sweep
     let values = crate::sweep::values(a.from, a.to, a.steps).map_err(|e| {
         usage(format!(
             "--from {} --to {} --steps {}: {e}",
-            a.from, a.to, a.steps
+            number_text(a.from),
+            number_text(a.to),
+            a.steps
         ))
     })?;
     // Checked here rather than by clap, whose refusal listed flags as if all were required.
@@ -243,7 +245,9 @@ fn sweep_ranges(a: &SweepArgs, encoding: &crate::qubo::Encoding) -> Result<Sweep
             };
             Some(crate::sweep::values(from2, to2, steps2).map_err(|e| {
                 usage(format!(
-                    "--from2 {from2} --to2 {to2} --steps2 {steps2}: {e}"
+                    "--from2 {} --to2 {} --steps2 {steps2}: {e}",
+                    number_text(from2),
+                    number_text(to2)
                 ))
             })?)
         }
@@ -398,7 +402,7 @@ fn check_tune_flags(a: &TuneArgs) -> Result<(), Failure> {
     if !(a.budget.is_finite() && a.budget > 0.0 && a.budget <= 86_400.0) {
         return Err(usage(format!(
             "--budget {}: seconds, more than 0 and at most 86400",
-            a.budget
+            number_text(a.budget)
         )));
     }
     // The search multiplies weights by factors: a start at 0 or below never becomes a penalty.

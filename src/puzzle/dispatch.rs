@@ -338,7 +338,7 @@ macro_rules! registry {
                         .map(AnyPuzzle::$variant)
                         .map_err(|e| {
                             let path = e.path().to_string();
-                            let inner = e.into_inner().to_string();
+                            let inner = crate::io::plain_serde_message(&e.into_inner().to_string());
                             if path == "." { inner } else { format!("field {path}: {inner}") }
                         }),)+
                 }

@@ -24,6 +24,14 @@ pub fn parse_puzzles_with(
 ) -> Result<Vec<Located<AnyPuzzle>>, PuzzleError> {
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
+        // Our JSON states every size and count: a hint would be dropped without a word.
+        if hints.rows.is_some() || hints.cols.is_some() || hints.mines.is_some() {
+            return Err(PuzzleError::parse(
+                origin,
+                "a JSON puzzle states its own size and mine count; the size and mine hints \
+                 (--rows, --cols, --mines) are for text forms without them",
+            ));
+        }
         let value = crate::io::json_without_duplicate_keys(text).map_err(|e| {
             PuzzleError::parse(
                 format!("{origin}:{}", e.line()),

@@ -230,7 +230,7 @@ pub enum PuzzleError {
 }
 
 /// The registered kinds' names, for messages.
-fn kind_names() -> String {
+pub fn kind_names() -> String {
     Kind::ALL
         .iter()
         .map(|k| k.name())

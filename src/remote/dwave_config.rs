@@ -36,7 +36,16 @@ pub struct DwaveConfig {
     /// Where each value came from, for `remote` reports ("DWAVE_API_TOKEN", "~/.config/…
     /// [prod]"), keyed by setting name.
     pub sources: BTreeMap<String, String>,
+    /// What the settings hold that the workbench does not act on (a key Ocean reads but we do
+    /// not, a region not among the known ones), said where the settings are used.
+    pub notes: Vec<String>,
 }
+
+/// The regions SAPI is known to serve (dwave-cloud-client's default metadata, 2026).
+pub const KNOWN_REGIONS: &[&str] = &["na-west-1", "eu-central-1"];
+
+/// Keys of a profile that the workbench reads.
+const USED_KEYS: &[&str] = &["region", "endpoint", "token", "solver", "profile"];
 
 /// What the caller overrides (the CLI's flags, the GUI's fields).
 #[derive(Clone, Debug, Default)]
@@ -150,6 +159,41 @@ pub fn resolve(
     if let Some(e) = &c.endpoint {
         super::check_endpoint(e)?;
     }
+    if c.endpoint.is_none()
+        && let Some(r) = &c.region
+    {
+        // The region becomes a host name: anything else would build a URL to somewhere else.
+        let host_safe = !r.is_empty()
+            && r.len() <= 63
+            && r.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            && !r.starts_with('-');
+        if !host_safe {
+            return Err(RemoteError::Config(format!(
+                "region '{}' ({}): a region is a name such as {}",
+                crate::io::printable(&crate::io::clip(r, 40)),
+                c.sources.get("region").map_or("", String::as_str),
+                KNOWN_REGIONS.join(" or ")
+            )));
+        }
+        if !KNOWN_REGIONS.contains(&r.as_str()) {
+            c.notes.push(format!(
+                "region '{r}' is not one of the known regions ({}); its endpoint is taken to be {}",
+                KNOWN_REGIONS.join(", "),
+                c.base_url()
+            ));
+        }
+    }
+    for key in values.keys().filter(|k| !USED_KEYS.contains(&k.as_str())) {
+        c.notes.push(format!(
+            "'{key}' ({from}) is not used by the workbench{}",
+            match key.as_str() {
+                "request_timeout" => ": --request-timeout sets each request's deadline",
+                "polling_timeout" => ": a remote job waits as long as its time limit allows",
+                _ => "",
+            }
+        ));
+    }
     Ok(c)
 }
 
@@ -192,7 +236,7 @@ impl DwaveConfig {
                 .map(|s| format!(" (from {})", source_name(s, name_parameter)))
                 .unwrap_or_default()
         };
-        vec![
+        let mut lines = vec![
             format!(
                 "endpoint: {}{}",
                 self.base_url(),
@@ -207,7 +251,9 @@ impl DwaveConfig {
                 self.solver.as_deref().unwrap_or("(any)"),
                 from("solver")
             ),
-        ]
+        ];
+        lines.extend(self.notes.iter().map(|n| format!("note: {n}")));
+        lines
     }
 }
 
@@ -245,6 +291,10 @@ type Section = BTreeMap<String, (String, String)>;
 impl Ini {
     fn merge(&mut self, text: &str, file: &Path) -> Result<(), RemoteError> {
         let mut current: Option<usize> = None;
+        // As Python's configparser (strict, which Ocean uses): a section or a key given twice
+        // in one file is an error, not merged or overwritten without a word.
+        let mut sections_here: BTreeMap<String, usize> = BTreeMap::new();
+        let mut keys_here: BTreeMap<(usize, String), usize> = BTreeMap::new();
         for (i, raw) in text.lines().enumerate() {
             let line = raw.trim();
             if line.is_empty() || line.starts_with('#') || line.starts_with(';') {
@@ -256,6 +306,12 @@ impl Ini {
                     RemoteError::Config(format!("{}: a section header needs its ']'", at()))
                 })?;
                 let name = name.trim().to_string();
+                if let Some(first) = sections_here.insert(name.clone(), i + 1) {
+                    return Err(RemoteError::Config(format!(
+                        "{}: section [{name}] again (first on line {first}); give each profile once",
+                        at()
+                    )));
+                }
                 current = Some(match self.sections.iter().position(|s| s.0 == name) {
                     Some(k) => k,
                     None => {
@@ -278,6 +334,14 @@ impl Ini {
                     key.trim()
                 )));
             };
+            let key_name = key.trim().to_ascii_lowercase();
+            if let Some(first) = keys_here.insert((k, key_name.clone()), i + 1) {
+                return Err(RemoteError::Config(format!(
+                    "{}: `{key_name}` again in [{}] (first on line {first})",
+                    at(),
+                    self.sections[k].0
+                )));
+            }
             let source = format!("{} [{}]", file.display(), self.sections[k].0);
             self.sections[k].1.insert(
                 key.trim().to_ascii_lowercase(),
@@ -395,6 +459,44 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("\"nope\"") && e.contains("prod, test"), "{e}");
+    }
+
+    #[test]
+    fn repeated_sections_and_keys_bad_regions_and_unused_keys_are_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let resolved = |text: &str| {
+            let f = write(dir.path(), "dwave.conf", text);
+            resolve(&[f], &env(&[]), &Overrides::default())
+        };
+        let e = resolved("[a]\ntoken = T\n[b]\n[a]\nsolver = x\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(":4: section [a] again (first on line 1)"), "{e}");
+        let e = resolved("[a]\ntoken = T\nToken = U\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(":3: `token` again in [a] (first on line 2)"),
+            "{e}"
+        );
+        let e = resolved("[a]\nregion = evil.example/x?\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("a region is a name such as"), "{e}");
+        let c = resolved("[a]\nregion = mars-1\nrequest_timeout = -5\n").unwrap();
+        assert_eq!(c.notes.len(), 2, "{:?}", c.notes);
+        assert!(c.notes[0].contains("'mars-1' is not one of the known regions"));
+        assert!(
+            c.notes[1].contains("'request_timeout'") && c.notes[1].contains("--request-timeout")
+        );
+        assert!(
+            c.describe(&|p| p.to_string())
+                .iter()
+                .any(|l| l.starts_with("note: "))
+        );
+        // A known region and the keys the workbench reads leave no note.
+        let c = resolved("[a]\nregion = eu-central-1\ntoken = T\nsolver = s\n").unwrap();
+        assert!(c.notes.is_empty(), "{:?}", c.notes);
     }
 
     #[test]

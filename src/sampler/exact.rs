@@ -167,7 +167,7 @@ impl Sampler for ExactSolver {
         if n > MAX_EXACT_VARIABLES {
             return Err(SampleError::ModelNotSupported(format!(
                 "exact enumeration handles at most {MAX_EXACT_VARIABLES} variables; this model has {n} \
-                 (presolve the puzzle, take a smaller instance, or use an annealer)"
+                 (take a smaller model, or use an annealer)"
             )));
         }
         let mut nbrs = vec![Vec::new(); n];

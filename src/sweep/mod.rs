@@ -186,6 +186,14 @@ pub enum SweepError {
     /// A point's sampling failed.
     #[error(transparent)]
     Solve(#[from] SolveError),
+    /// A point failed: which weights it had, and why.
+    #[error("at {weights}: {source}")]
+    AtPoint {
+        /// The point's weights, `name=value` each.
+        weights: String,
+        /// What went wrong there.
+        source: Box<SweepError>,
+    },
     /// Cancelled before anything was measured.
     #[error("cancelled before the first point was measured")]
     Cancelled,
@@ -235,7 +243,11 @@ pub fn values(from: f64, to: f64, steps: usize) -> Result<Vec<f64>, SweepError> 
     Ok(match steps {
         1 => vec![from],
         k => (0..k)
-            .map(|i| from + (to - from) * i as f64 / (k - 1) as f64)
+            // Weighted so that no step overflows: -1e308 to 1e308 has no finite width.
+            .map(|i| {
+                let t = i as f64 / (k - 1) as f64;
+                from * (1.0 - t) + to * t
+            })
             .collect(),
     })
 }

@@ -440,7 +440,10 @@ pub(super) fn measure_all(
                         Ok(Slice::Cancelled) => abort.store(true, Ordering::Relaxed),
                         Err(e) => {
                             abort.store(true, Ordering::Relaxed);
-                            let _ = tx.send(Err(e));
+                            let _ = tx.send(Err(SweepError::AtPoint {
+                                weights: work.weights.describe(),
+                                source: Box::new(e),
+                            }));
                         }
                     }
                 }

@@ -23,6 +23,8 @@ fn values_span_the_range() {
         Err(SweepError::Steps(100_000_000_000))
     );
     assert!(values(f64::NAN, 1.0, 2).is_err());
+    // The widest range has no finite width, yet every step is a number.
+    assert_eq!(values(-1e308, 1e308, 3), Ok(vec![-1e308, 0.0, 1e308]));
 }
 
 #[test]

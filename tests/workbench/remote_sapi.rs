@@ -332,6 +332,20 @@ fn the_cli_lists_solvers_and_reports_a_refused_token_without_it() {
     assert_eq!(v["solvers"][0]["name"], "Advantage_mock");
     assert_eq!(v["solvers"][0]["size"], 4);
     assert_eq!(v["solvers"][1]["category"], "hybrid");
+    // --solver narrows the list, and a name the service lacks is said.
+    let v = stdout_json(&cli(
+        &fake,
+        TOKEN,
+        &["remote", "solvers", "--json", "--solver", "Advantage_mock"],
+    ));
+    assert_eq!(v["solvers"].as_array().unwrap().len(), 1);
+    let out = cli(&fake, TOKEN, &["remote", "solvers", "--solver", "nosuch"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        err.contains("--solver nosuch: no such solver") && err.contains("Advantage_mock"),
+        "{err}"
+    );
     let out = cli(&fake, TOKEN, &["remote", "config", "--json"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(

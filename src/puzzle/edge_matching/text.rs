@@ -92,6 +92,18 @@ pub fn parse(text: &str, origin: &str, hints: &ParseHints) -> Result<EdgeMatchin
             }
             _ => {
                 let Some(v) = numbers(line) else {
+                    // Whole numbers too long for any count: the number is the fault.
+                    if let Some(huge) = line.split_whitespace().find(|w| {
+                        w.bytes().all(|b| b.is_ascii_digit()) && w.parse::<u64>().is_err()
+                    }) {
+                        return Err(at(
+                            line_no,
+                            format!(
+                                "{} is too large (colours are 0 to 255)",
+                                crate::io::clip(huge, 24)
+                            ),
+                        ));
+                    }
                     return Err(at(
                         line_no,
                         format!(

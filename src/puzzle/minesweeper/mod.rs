@@ -513,8 +513,11 @@ impl Puzzle for Minesweeper {
             return false;
         };
         let t: Vec<&str> = first.split_whitespace().collect();
-        let header =
-            (t.len() == 3 || t.len() == 4) && t[..3].iter().all(|v| v.parse::<usize>().is_ok());
+        // Digits of any length: an over-long count is this kind's to refuse.
+        let header = (t.len() == 3 || t.len() == 4)
+            && t[..3]
+                .iter()
+                .all(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()));
         let board_row = |l: &str| l.chars().all(|c| matches!(c, '#' | '*' | '.' | '0'..='9'));
         let spaced_row = |l: &str| {
             l.split_whitespace()

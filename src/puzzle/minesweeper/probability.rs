@@ -430,8 +430,8 @@ pub fn exact_probabilities(
     }
     if ln_z == f64::NEG_INFINITY {
         return Err(PuzzleError::Invalid(format!(
-            "the position is inconsistent: no placement of the {} mines fits every number",
-            p.mines
+            "the position is inconsistent: no placement of {} fits every number",
+            crate::io::count(p.mines, "mine")
         )));
     }
     let mut prob = vec![0.0; n];

@@ -19,7 +19,9 @@ pub(super) fn parse_all(
         )
     })?;
     let tokens: Vec<&str> = first.split_whitespace().collect();
-    let numeric = |t: &&str| t.parse::<usize>().is_ok();
+    // Digits of any length: a header with a count too large for a number is still a header,
+    // and is refused there with that reason.
+    let numeric = |t: &&str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
     let hex_pair =
         |t: &&str| t.len() == 2 && t.starts_with('0') && u8::from_str_radix(t, 16).is_ok();
     // A hex board's second row is hex pairs too; `03 03 01` over `###` is our header with
@@ -77,9 +79,18 @@ pub(super) fn parse_ours(
     let at = |line: usize| format!("{origin}:{line}");
     let nums: Vec<usize> = header
         .split_whitespace()
-        .map(|t| t.parse::<usize>())
-        .collect::<Result<_, _>>()
-        .map_err(|_| PuzzleError::parse(at(hl), "expected `WIDTH HEIGHT MINES`"))?;
+        .map(|t| match t.parse::<usize>() {
+            Ok(n) => Ok(n),
+            Err(_) if t.bytes().all(|b| b.is_ascii_digit()) => Err(PuzzleError::parse(
+                at(hl),
+                format!(
+                    "{} is too large for a board side or mine count",
+                    crate::io::clip(t, 24)
+                ),
+            )),
+            Err(_) => Err(PuzzleError::parse(at(hl), "expected `WIDTH HEIGHT MINES`")),
+        })
+        .collect::<Result<_, _>>()?;
     let [width, height, mines] = nums[..] else {
         return Err(PuzzleError::parse(at(hl), "expected `WIDTH HEIGHT MINES`"));
     };

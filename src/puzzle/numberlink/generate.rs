@@ -175,9 +175,20 @@ pub fn generate_band(
             band_tally(Band::ALL.map(Band::name), &reached)
         )));
     }
+    // Few pairs make long paths that can wind another way; a board crowded with endpoints
+    // leaves no room to lay the paths out.
+    let advice = if 4 * pairs > width * height {
+        format!(
+            "{} of the {} cells are endpoints: try fewer pairs or another seed",
+            2 * pairs,
+            width * height
+        )
+    } else {
+        "try more pairs or another seed".to_string()
+    };
     Err(PuzzleError::Invalid(format!(
         "no {width}×{height} instance with {pairs} pairs and a unique solution in {ATTEMPTS} attempts \
-         (seed {seed}): try more pairs or another seed"
+         (seed {seed}): {advice}"
     )))
 }
 

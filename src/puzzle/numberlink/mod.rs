@@ -434,7 +434,11 @@ impl Puzzle for Numberlink {
         let Some(first) = lines.next() else {
             return false;
         };
-        if first.starts_with("SIZE") || first.starts_with("rule ") {
+        // ADC's `SIZE 10X10` (edge matching's `size 4 4` has no `X`), or our rule line.
+        let adc_size = first
+            .strip_prefix("SIZE")
+            .is_some_and(|rest| rest.trim_start().contains(['X', 'x']));
+        if adc_size || first.starts_with("rule ") {
             return true;
         }
         // Zucker's letters: equal rows of letters and dots, each letter exactly twice.
@@ -686,7 +690,10 @@ impl Puzzle for Numberlink {
                 .collect::<Result<_, _>>()?
         } else if text.starts_with('[') {
             serde_json::from_str(text).map_err(|e| {
-                PuzzleError::Invalid(format!("a solution in JSON is H rows of W numbers: {e}"))
+                PuzzleError::Invalid(format!(
+                    "a solution in JSON is H rows of W numbers: {}",
+                    crate::io::plain_serde_message(&e.to_string())
+                ))
             })?
         } else {
             text.split(['/', '\n'])
@@ -741,6 +748,23 @@ impl TryFrom<NumberlinkFile> for Numberlink {
                 f.height, f.width
             )));
         }
+        // A name is written in the text forms and drawn on the board: empty, ".", spaces and
+        // control characters would read back as something else (or nothing).
+        for (r, row) in f.rows.iter().enumerate() {
+            for (c, name) in row.iter().enumerate() {
+                if let Some(n) = name
+                    && (n.is_empty()
+                        || n == "."
+                        || n.chars().any(|ch| ch.is_whitespace() || ch.is_control()))
+                {
+                    return Err(PuzzleError::Invalid(format!(
+                        "rows[{r}][{c}]: {:?} is not a pair's name (a name is letters or digits \
+                         without spaces; an empty cell is null)",
+                        crate::io::clip(n, 20)
+                    )));
+                }
+            }
+        }
         let rule = match f.rule {
             RuleName::Fill => Rule::Fill,
             RuleName::NoFill => Rule::NoFill,
@@ -775,6 +799,36 @@ impl From<Numberlink> for NumberlinkFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_names_that_would_not_read_back_are_refused() {
+        for rows in [
+            r#"[[".", null, "."], [null, null, null]]"#,
+            r#"[["", null, ""], [null, null, null]]"#,
+            r#"[[" ", null, " "], [null, null, null]]"#,
+            r#"[["A\nB", null, "A\nB"], [null, null, null]]"#,
+        ] {
+            let text =
+                format!(r#"{{"kind": "numberlink", "width": 3, "height": 2, "rows": {rows}}}"#);
+            let e = crate::puzzle::parse_puzzles(&text, None, "n.json")
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("rows[0][0]") && e.contains("is not a pair's name"),
+                "{e}"
+            );
+        }
+        // Text forms: an unknown rule line and a spaced row of the wrong width say so.
+        let e = parse("rule sometimes\n3 1\nA.A\n", "r")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("r:1: `rule sometimes` names no rule"), "{e}");
+        let e = parse("3 2\nAB . AB\nC C\n", "s").unwrap_err().to_string();
+        assert!(
+            e.contains("s:3: 2 space-separated cells, but the grid is 3 wide"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn number_forms_name_what_is_wrong() {

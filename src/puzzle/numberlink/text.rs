@@ -33,6 +33,10 @@ pub(super) fn parse_located(
     if first.starts_with("SIZE") {
         return Ok(vec![single(parse_adc(&content, origin)?)]);
     }
+    if let Some(unknown) = unknown_rule(first) {
+        let ln = content[0].0;
+        return Err(unknown.at(format!("{origin}:{ln}")));
+    }
     let tokens: Vec<&str> = first.split_whitespace().collect();
     let header = tokens.len() == 2 && tokens.iter().all(|t| t.parse::<usize>().is_ok());
     if header || first == "rule no-fill" || first == "rule fill" {
@@ -44,6 +48,28 @@ pub(super) fn parse_located(
         return Ok(vec![single(parse_numbers(&content, origin)?)]);
     }
     Ok(vec![single(parse_letters(&content, origin)?)])
+}
+
+/// A `rule` line naming no rule there is (`rule sometimes`): said as such, rather than read as
+/// a row of letters.
+fn unknown_rule(line: &str) -> Option<UnknownRule> {
+    let mut words = line.split_whitespace();
+    (words.next() == Some("rule") && !matches!(line, "rule fill" | "rule no-fill"))
+        .then(|| UnknownRule(words.collect::<Vec<_>>().join(" ")))
+}
+
+struct UnknownRule(String);
+
+impl UnknownRule {
+    fn at(self, at: String) -> PuzzleError {
+        PuzzleError::parse(
+            at,
+            format!(
+                "`rule {}` names no rule: the rule is `fill` or `no-fill`",
+                self.0
+            ),
+        )
+    }
 }
 
 /// Ahle's form (and ours): `W H` + rows, repeated; `0 0` ends.
@@ -80,6 +106,9 @@ pub(super) fn parse_headed(
             i += 1;
             continue;
         }
+        if let Some(unknown) = unknown_rule(line) {
+            return Err(unknown.at(at));
+        }
         rule_at = None;
         let nums: Vec<usize> = line
             .split_whitespace()
@@ -105,15 +134,21 @@ pub(super) fn parse_headed(
             })?;
             let row = row.trim();
             // Rows of space-separated names (ours, for names longer than a character).
-            let tokens: Vec<String> = if row.contains(char::is_whitespace) {
+            let spaced = row.contains(char::is_whitespace);
+            let tokens: Vec<String> = if spaced {
                 row.split_whitespace().map(str::to_string).collect()
             } else {
                 row.chars().map(|ch| ch.to_string()).collect()
             };
             if tokens.len() != w {
+                let what = if spaced {
+                    "space-separated cells"
+                } else {
+                    "characters"
+                };
                 return Err(PuzzleError::parse(
                     format!("{origin}:{rl}"),
-                    format!("{} characters, but the grid is {w} wide", tokens.len()),
+                    format!("{} {what}, but the grid is {w} wide", tokens.len()),
                 ));
             }
             cells.extend(tokens.into_iter().map(|t| (t != ".").then_some(t)));

@@ -87,8 +87,9 @@ pub fn generate(size: usize, givens: usize, seed: u64) -> Result<Sudoku, PuzzleE
         fewest = fewest.min(count);
     }
     Err(PuzzleError::Invalid(format!(
-        "could not make a {size}×{size} Sudoku with a unique solution and only {givens} givens \
-         (the fewest reached was {fewest}); ask for more givens"
+        "could not make a {size}×{size} Sudoku with a unique solution and only {} \
+         (the fewest reached was {fewest}); ask for more givens",
+        crate::io::count(givens, "given")
     )))
 }
 
@@ -182,7 +183,7 @@ mod tests {
     #[test]
     fn impossible_requests_are_refused_clearly() {
         let e = generate(4, 1, 1).unwrap_err().to_string();
-        assert!(e.contains("only 1 givens"), "{e}");
+        assert!(e.contains("only 1 given "), "{e}");
         assert!(
             generate(5, 3, 1)
                 .unwrap_err()

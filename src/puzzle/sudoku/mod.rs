@@ -260,7 +260,11 @@ impl Puzzle for Sudoku {
     }
 
     fn describe(&self) -> String {
-        format!("{0}×{0} Sudoku, {1} givens", self.side(), self.num_givens())
+        format!(
+            "{0}×{0} Sudoku, {1}",
+            self.side(),
+            crate::io::count(self.num_givens(), "given")
+        )
     }
 
     fn presets() -> Vec<(String, Self)> {
@@ -388,6 +392,19 @@ impl Puzzle for Sudoku {
             Ok(s) if text.starts_with('"') => s,
             _ => text.to_string(),
         };
+        // A line of another size is said as such before its symbols are read at that size
+        // (16 cells of a 9×9 answer would otherwise meet "8 is not a 4×4 symbol").
+        let cells = line.chars().filter(|c| !c.is_whitespace()).count();
+        let want = self.side() * self.side();
+        if cells != want && [16, 81, 256].contains(&cells) {
+            return Err(PuzzleError::parse(
+                "solution",
+                format!(
+                    "it has {cells} cells, but the puzzle is {0}×{0}: a solution has {want}",
+                    self.side()
+                ),
+            ));
+        }
         let grid = Sudoku::from_line(&line).map_err(|e| {
             PuzzleError::parse(
                 "solution",

@@ -134,6 +134,14 @@ impl Weights {
     pub fn iter(&self) -> impl Iterator<Item = (&str, f64)> {
         self.0.iter().map(|(k, v)| (k.as_str(), *v))
     }
+
+    /// `name=value` for each weight, for messages (numbers as `io::number_text` prints them).
+    pub fn describe(&self) -> String {
+        self.iter()
+            .map(|(name, v)| format!("{name}={}", crate::io::number_text(v)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
 }
 
 /// Index of a constraint group in its encoding.

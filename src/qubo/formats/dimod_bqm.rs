@@ -282,10 +282,22 @@ pub(super) fn parse(bytes: &[u8], origin: &str) -> Result<ModelFile, FormatError
         + n.saturating_mul(ntype.size() + dtype.size())
         + ni.saturating_mul(2)
             .saturating_mul(itype.size() + dtype.size());
-    if need > bytes.len().saturating_sub(c.at) {
+    // Without a labels section the sections are the whole rest of the file: a size that differs
+    // means the header's types or counts are not the data's (an `itype` of int8 over int32
+    // indices, say), which is the reason to give rather than whatever misreading follows.
+    let labelled = major == 2 && header.get("variables") == Some(&Value::Bool(true));
+    let after_header = bytes.len().saturating_sub(c.at);
+    if need > after_header || (!labelled && need != after_header) {
         return Err(err(format!(
-            "the header declares {n} variables and {ni} interactions, which need {need} bytes; the file has {} after the header",
-            bytes.len() - c.at
+            "the header declares {n} variables and {ni} interactions of types {}/{}/{}, which need {need} bytes; the file has {after_header} after the header{}",
+            field("dtype")?,
+            field("itype")?,
+            field("ntype")?,
+            if need < after_header && bytes[c.at + need..].starts_with(b"VARS") {
+                " (a VARS section, but the header says \"variables\": false)"
+            } else {
+                ""
+            }
         )));
     }
     check_model_memory(origin, n, ni)?;
@@ -369,6 +381,13 @@ pub(super) fn parse(bytes: &[u8], origin: &str) -> Result<ModelFile, FormatError
         )));
     }
     let labels = read_labels(&mut c, &header, major, n, origin)?;
+    if c.at < bytes.len() {
+        return Err(err(format!(
+            "{} bytes follow the end of the model at byte {}",
+            bytes.len() - c.at,
+            c.at
+        )));
+    }
     let qubo = match header.get("vartype").and_then(Value::as_str) {
         Some("BINARY") => Qubo::new(linear, terms, offset),
         Some("SPIN") => Qubo::from_ising(&Ising {
@@ -383,10 +402,16 @@ pub(super) fn parse(bytes: &[u8], origin: &str) -> Result<ModelFile, FormatError
                 .collect(),
             offset,
         }),
-        other => {
+        Some(other) => {
             return Err(err(format!(
-                "header vartype {other:?} is not \"BINARY\" or \"SPIN\""
+                "header vartype {:?} is not \"BINARY\" or \"SPIN\"",
+                crate::io::clip(other, 40)
             )));
+        }
+        None => {
+            return Err(err(
+                "header field \"vartype\" is missing or not text (\"BINARY\" or \"SPIN\")".into(),
+            ));
         }
     }
     .map_err(|e| err(e.to_string()))?;
@@ -535,6 +560,41 @@ mod tests {
         bad[at..at + 20].copy_from_slice(b"DiscreteQuadraticMod");
         let e = parse(&bad, "x.bqm").unwrap_err().to_string();
         assert!(e.contains("only a BinaryQuadraticModel"), "{e}");
+        // Bytes after the model, with and without labels.
+        let mut bad = bytes.clone();
+        bad.extend_from_slice(b"GARBAGE\n");
+        let e = parse(&bad, "x.bqm").unwrap_err().to_string();
+        assert!(
+            e.contains("file has") && e.contains("after the header"),
+            "{e}"
+        );
+        let labels = vec!["a".to_string(), "b".to_string(), "c".to_string()];
+        let mut bad = write(&example(), Some(&labels));
+        bad.extend_from_slice(b"GARBAGE\n");
+        let e = parse(&bad, "x.bqm").unwrap_err().to_string();
+        assert!(e.contains("8 bytes follow the end of the model"), "{e}");
+        // A labels section the header does not announce.
+        let labelled = write(&example(), Some(&labels));
+        let mut bad = labelled.clone();
+        let at = bad
+            .windows(14)
+            .position(|w| w == b"\"variables\": t")
+            .unwrap();
+        bad[at + 13..at + 19].copy_from_slice(b"false,");
+        let e = parse(&bad, "x.bqm").unwrap_err().to_string();
+        assert!(e.contains("a VARS section, but the header says"), "{e}");
+        // An index type narrower than the data's: the sizes disagree, and that is the reason.
+        let mut bad = bytes.clone();
+        let at = bad
+            .windows(16)
+            .position(|w| w == b"\"itype\": \"int32\"")
+            .unwrap();
+        bad[at..at + 16].copy_from_slice(b"\"itype\": \"int8\" ");
+        let e = parse(&bad, "x.bqm").unwrap_err().to_string();
+        assert!(
+            e.contains("float64/int8/int32") && e.contains("need"),
+            "{e}"
+        );
     }
 
     #[test]

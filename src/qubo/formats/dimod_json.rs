@@ -196,7 +196,13 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
         other => {
             return Err(FormatError::whole(
                 origin,
-                format!("variable_type {other:?} is not \"BINARY\" or \"SPIN\""),
+                match other {
+                    Some(t) => format!(
+                        "variable_type {:?} is not \"BINARY\" or \"SPIN\"",
+                        crate::io::clip(t, 40)
+                    ),
+                    None => "variable_type is missing or not text (\"BINARY\" or \"SPIN\")".into(),
+                },
             ));
         }
     }

@@ -108,7 +108,7 @@ impl FormatError {
 
 /// The extensions `Format::from_path` knows, as a phrase for messages.
 const MODEL_EXTENSIONS: &str =
-    ".qubo (qbsolv), .coo (COO), .json (dimod BQM JSON) or .bqm (dimod binary BQM)";
+    ".qubo (qbsolv), .coo or .txt (COO), .json (dimod BQM JSON) or .bqm (dimod binary BQM)";
 
 fn format_for(path: &Path) -> Result<Format, FormatError> {
     Format::from_path(path).ok_or_else(|| {

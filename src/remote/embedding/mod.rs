@@ -99,6 +99,11 @@ impl Embedding {
                         "variable {v} uses qubit {q}, which does not work"
                     )));
                 }
+                if owner[q as usize] == v {
+                    return Err(invalid(format!(
+                        "variable {v}'s chain lists qubit {q} twice"
+                    )));
+                }
                 if owner[q as usize] != usize::MAX {
                     return Err(invalid(format!(
                         "qubit {q} is in the chains of {} and {v}",
