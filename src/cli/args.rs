@@ -495,9 +495,9 @@ pub struct TuningArgs {
     /// The sampler.
     #[command(flatten)]
     pub sampler: SamplerArgs,
-    /// When a point stops before its last run.
-    #[command(flatten)]
-    pub stop: StopArgs,
+    /// Every point does all its --repeats runs (no stopping rule).
+    #[arg(long, conflicts_with_all = ["ci_width", "budget_factor", "min_budget_s"])]
+    pub no_early_stop: bool,
 }
 
 /// `sweep`.
@@ -517,9 +517,6 @@ pub struct SweepArgs {
     /// Last value.
     #[arg(long, allow_negative_numbers = true)]
     pub to: f64,
-    /// Number of values (1 to 1000).
-    #[arg(long, default_value_t = 9)]
-    pub steps: usize,
     /// A second weight: every pair of values is a point (a heatmap with --plot).
     #[arg(long)]
     pub weight2: Option<String>,
@@ -529,16 +526,10 @@ pub struct SweepArgs {
     /// Last value of the second weight (with --weight2).
     #[arg(long, allow_negative_numbers = true)]
     pub to2: Option<f64>,
-    /// Number of values of the second weight (1 to 1000; with --weight2) [default: 5]
-    #[arg(long)]
-    pub steps2: Option<usize>,
-    /// Most runs per point, each with its own seed; the reads are pooled, and a point stops
-    /// as soon as its answer is settled (see --ci-width, --budget-factor) (1 to 1000).
-    #[arg(long, default_value_t = 8)]
-    pub repeats: usize,
-    /// What the heatmap (two weights) or the plot shows: tts99, valid or weak.
-    #[arg(long, default_value = "valid")]
-    pub metric: String,
+    /// Steps, runs per point, the metric and the stopping rule (from `SweepSetup::PARAMS`
+    /// and `StopRule::PARAMS`).
+    #[command(flatten)]
+    pub settings: super::params::SweepSettingFlags,
     /// Plot the sweep to a PNG or SVG file (one weight: valid and ground fractions with the
     /// flags, or TTS99; two weights: a heatmap of --metric).
     #[arg(long, value_name = "FILE")]
@@ -722,13 +713,10 @@ pub struct TuneArgs {
     /// The puzzle, its encoding, the sampler and when a point stops.
     #[command(flatten)]
     pub tuning: TuningArgs,
-    /// Seconds the search may take (it stops after the point running then).
-    #[arg(long, default_value_t = 60.0)]
-    pub budget: f64,
-    /// Most runs per point, each with its own seed; a point stops as soon as its answer is
-    /// settled (1 to 1000).
-    #[arg(long, default_value_t = 4)]
-    pub repeats: usize,
+    /// The budget, runs per point and the stopping rule (from `TuneSetup::PARAMS` and
+    /// `StopRule::PARAMS`).
+    #[command(flatten)]
+    pub settings: super::params::TuneSettingFlags,
     /// Start from these weights, e.g. --set hint=3 (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
@@ -741,41 +729,4 @@ pub struct TuneArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
-}
-
-/// When a sweep or tuning point stops measuring (`sweep::StopRule`).
-#[derive(Args, Debug, Clone)]
-pub struct StopArgs {
-    /// The interval width at which a point is settled (help: `StopRule::PARAMS`).
-    #[arg(long, default_value_t = crate::sweep::DEFAULT_CI_WIDTH,
-          help = crate::sweep::StopRule::PARAMS[0].help)]
-    pub ci_width: f64,
-    /// The multiple of the best TTS99 a point may spend (help: `StopRule::PARAMS`).
-    #[arg(long, default_value_t = crate::sweep::DEFAULT_BUDGET_FACTOR,
-          help = crate::sweep::StopRule::PARAMS[1].help)]
-    pub budget_factor: f64,
-    /// The least budget of a point, in seconds (help: `StopRule::PARAMS`).
-    #[arg(long, value_name = "SECONDS", default_value_t = crate::sweep::DEFAULT_MIN_BUDGET_S,
-          help = crate::sweep::StopRule::PARAMS[2].help)]
-    pub min_budget: f64,
-    /// Every point does all its --repeats runs (no stopping rule).
-    #[arg(long, conflicts_with_all = ["ci_width", "budget_factor", "min_budget"])]
-    pub no_early_stop: bool,
-}
-
-impl StopArgs {
-    /// The rule, checked; the message names the flag.
-    pub fn rule(&self) -> Result<crate::sweep::StopRule, String> {
-        if self.no_early_stop {
-            return Ok(crate::sweep::StopRule::NEVER);
-        }
-        let rule = crate::sweep::StopRule {
-            ci_width: self.ci_width,
-            budget_factor: self.budget_factor,
-            min_budget_s: self.min_budget,
-        };
-        rule.validate()
-            .map_err(|e| format!("--{}", e.replace('_', "-").replacen("-s ", " ", 1)))?;
-        Ok(rule)
-    }
 }

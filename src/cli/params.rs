@@ -32,20 +32,41 @@ fn distinct_specs(owners: &Owners) -> Vec<&'static ParamSpec> {
     out
 }
 
-/// Adds one flag per distinct parameter name among `owners`, and `--param`.
-pub fn augment(mut cmd: clap::Command, owners: &Owners) -> clap::Command {
+/// How generated flags are offered.
+#[derive(Clone, Copy)]
+pub struct FlagStyle {
+    /// Whether `--param NAME=VALUE` is added too (one command has it once).
+    pub param: bool,
+    /// Whether each help line names its owner (`sa: …; pt: …`): for parameters several
+    /// owners share, not for a command's own settings.
+    pub owner_in_help: bool,
+}
+
+/// Flags kept under an earlier name, so scripts that use it go on working.
+const FLAG_ALIASES: &[(&str, &str)] = &[("min_budget_s", "min-budget")];
+
+/// Adds one flag per distinct parameter name among `owners`, and `--param` when the style
+/// asks for it.
+pub fn augment_with(mut cmd: clap::Command, owners: &Owners, style: FlagStyle) -> clap::Command {
     for spec in distinct_specs(owners) {
         let help: Vec<String> = owners
             .iter()
             .filter_map(|(owner, specs)| {
                 let s = specs.iter().find(|s| s.name == spec.name)?;
-                Some(format!("{owner}: {} ({})", s.help, default_text(s)))
+                Some(if style.owner_in_help {
+                    format!("{owner}: {} ({})", s.help, default_text(s))
+                } else {
+                    format!("{} ({})", s.help, default_text(s))
+                })
             })
             .collect();
         let mut arg = Arg::new(spec.name)
             .long(spec.name.replace('_', "-"))
             .help(help.join("; "))
             .action(ArgAction::Set);
+        for &(_, old) in FLAG_ALIASES.iter().filter(|(name, _)| *name == spec.name) {
+            arg = arg.alias(old);
+        }
         arg = match spec.ty {
             ParamType::FloatPair { .. } => arg
                 .num_args(2)
@@ -69,6 +90,9 @@ pub fn augment(mut cmd: clap::Command, owners: &Owners) -> clap::Command {
         };
         cmd = cmd.arg(arg);
     }
+    if !style.param {
+        return cmd;
+    }
     cmd.arg(
         Arg::new("param")
             .long("param")
@@ -86,7 +110,7 @@ fn default_text(spec: &ParamSpec) -> String {
 }
 
 /// Reads the flags `augment` added.
-pub fn collect(m: &ArgMatches, owners: &Owners) -> ParamFlags {
+pub fn collect(m: &ArgMatches, owners: &Owners, style: FlagStyle) -> ParamFlags {
     let mut given = Vec::new();
     for spec in distinct_specs(owners) {
         if let Ok(Some(values)) = m.try_get_many::<String>(spec.name) {
@@ -98,7 +122,9 @@ pub fn collect(m: &ArgMatches, owners: &Owners) -> ParamFlags {
             ));
         }
     }
-    if let Ok(Some(values)) = m.try_get_many::<String>("param") {
+    if style.param
+        && let Ok(Some(values)) = m.try_get_many::<String>("param")
+    {
         for v in values {
             let (name, value) = v.split_once('=').unwrap_or((v.as_str(), ""));
             given.push((name.to_string(), value.to_string(), format!("--param {v}")));
@@ -129,6 +155,15 @@ impl ParamFlags {
         specs: &[ParamSpec],
     ) -> Result<(ParamValues, Vec<String>), Failure> {
         self.values_skipping(owner, specs, true)
+    }
+
+    /// The values for each of `owners`, in their order, each parsed against its own specs
+    /// (every flag of a settings group belongs to one of them).
+    pub fn values_by_owner(&self, owners: &Owners) -> Result<Vec<ParamValues>, Failure> {
+        owners
+            .iter()
+            .map(|(owner, specs)| self.values_skipping(owner, specs, true).map(|(v, _)| v))
+            .collect()
     }
 
     fn values_skipping(
@@ -173,29 +208,40 @@ impl ParamFlags {
     }
 }
 
-/// Declares a clap argument group whose flags come from `owners()`.
+/// Declares a clap argument group whose flags come from `owners()`, in `$style` (default:
+/// with `--param` and owners named in the help).
 macro_rules! param_flags {
     ($name:ident, $owners:path) => {
+        param_flags!(
+            $name,
+            $owners,
+            FlagStyle {
+                param: true,
+                owner_in_help: true
+            }
+        );
+    };
+    ($name:ident, $owners:path, $style:expr) => {
         /// Flags generated from parameter descriptions.
         #[derive(Clone, Debug, Default)]
         pub struct $name(pub ParamFlags);
 
         impl clap::FromArgMatches for $name {
             fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
-                Ok($name(collect(m, &$owners())))
+                Ok($name(collect(m, &$owners(), $style)))
             }
             fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
-                self.0 = collect(m, &$owners());
+                self.0 = collect(m, &$owners(), $style);
                 Ok(())
             }
         }
 
         impl clap::Args for $name {
             fn augment_args(cmd: clap::Command) -> clap::Command {
-                augment(cmd, &$owners())
+                augment_with(cmd, &$owners(), $style)
             }
             fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
-                augment(cmd, &$owners())
+                augment_with(cmd, &$owners(), $style)
             }
         }
     };
@@ -219,5 +265,29 @@ pub fn generator_owners() -> Owners {
     owners
 }
 
+/// A sweep's settings and its stopping rule.
+pub fn sweep_owners() -> Owners {
+    vec![
+        ("sweep", &crate::sweep::SweepSetup::PARAMS),
+        ("stop", &crate::sweep::StopRule::PARAMS),
+    ]
+}
+
+/// A tuning search's settings and its stopping rule.
+pub fn tune_owners() -> Owners {
+    vec![
+        ("tune", &crate::sweep::TuneSetup::PARAMS),
+        ("stop", &crate::sweep::StopRule::PARAMS),
+    ]
+}
+
+/// A command's own settings: no `--param` (the sampler's flags have it), no owner in the help.
+const OWN_SETTINGS: FlagStyle = FlagStyle {
+    param: false,
+    owner_in_help: false,
+};
+
 param_flags!(SamplerFlags, sampler_owners);
 param_flags!(GeneratorFlags, generator_owners);
+param_flags!(SweepSettingFlags, sweep_owners, OWN_SETTINGS);
+param_flags!(TuneSettingFlags, tune_owners, OWN_SETTINGS);

@@ -14,7 +14,7 @@ use crate::io::number_text;
 use crate::puzzle::{AnyPuzzle, EncodeOptions, REFERENCE_NODE_BUDGET, refuse_conflicts};
 use crate::samplers::Task;
 use crate::solve::Problem;
-use crate::sweep::SweepPoint;
+use crate::sweep::{StopRule, SweepPoint, SweepSetup, TuneSetup};
 
 /// What `sweep` and `tune` work on: the puzzle (its givens consistent), its encoding, the
 /// weights given with --set, the classical reference, the sampler and the stopping rule.
@@ -41,16 +41,56 @@ impl Tuning {
     }
 }
 
-/// What `sweep` and `tune` check and build alike from their shared flags: the repeats and
-/// the stopping rule, then the puzzle, its encoding, the weights from --set, the reference and
-/// the sampler.
+/// The stopping rule from its flags (`StopRule::PARAMS`), or none with --no-early-stop.
+fn stop_rule(
+    values: &crate::params::ParamValues,
+    no_early_stop: bool,
+) -> Result<StopRule, Failure> {
+    if no_early_stop {
+        return Ok(StopRule::NEVER);
+    }
+    StopRule::from_values(values).map_err(|e| usage(e.to_string()))
+}
+
+/// A sweep's settings from its flags: the setup, the stopping rule, and whether --steps2 was
+/// given (it belongs to a second weight).
+fn sweep_settings(a: &SweepArgs) -> Result<(SweepSetup, StopRule, bool), Failure> {
+    let [setup, stop] = &a
+        .settings
+        .0
+        .values_by_owner(&super::params::sweep_owners())?[..]
+    else {
+        unreachable!("two owners, two value sets");
+    };
+    Ok((
+        SweepSetup::from_values(setup).map_err(|e| usage(e.to_string()))?,
+        stop_rule(stop, a.tuning.no_early_stop)?,
+        setup.contains_key("steps2"),
+    ))
+}
+
+/// A tuning search's settings from its flags: the setup and the stopping rule.
+fn tune_settings(a: &TuneArgs) -> Result<(TuneSetup, StopRule), Failure> {
+    let [setup, stop] = &a
+        .settings
+        .0
+        .values_by_owner(&super::params::tune_owners())?[..]
+    else {
+        unreachable!("two owners, two value sets");
+    };
+    Ok((
+        TuneSetup::from_values(setup).map_err(|e| usage(e.to_string()))?,
+        stop_rule(stop, a.tuning.no_early_stop)?,
+    ))
+}
+
+/// What `sweep` and `tune` build alike from their shared flags: the puzzle, its encoding, the
+/// weights from --set, the reference and the sampler.
 fn prepare_tuning(
     flags: &super::args::TuningArgs,
     set: &[String],
-    repeats: usize,
+    stop: StopRule,
 ) -> Result<Tuning, Failure> {
-    check_repeats(repeats)?;
-    let stop = flags.stop.rule().map_err(usage)?;
     let (puzzle_args, sampler_args) = (&flags.puzzle, &flags.sampler);
     let loaded = pick(load(puzzle_args)?, flags.index, &puzzle_args.puzzle)?;
     refuse_conflicts(&loaded.puzzle, &loaded.origin)?;
@@ -82,17 +122,6 @@ fn prepare_tuning(
         sampler,
         stop,
     })
-}
-
-fn check_repeats(repeats: usize) -> Result<(), Failure> {
-    if (1..=crate::sweep::MAX_REPEATS).contains(&repeats) {
-        Ok(())
-    } else {
-        Err(usage(format!(
-            "--repeats {repeats}: a point takes 1 to {} repeats",
-            crate::sweep::MAX_REPEATS
-        )))
-    }
 }
 
 /// A swept weight in the table: four decimals in the usual range, else e-notation (a weight of
@@ -132,7 +161,6 @@ fn sweep_row(p: &SweepPoint) -> String {
 
 /// `sweep PUZZLE --weight NAME --from A --to B`.
 pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
-    use crate::sweep::Metric;
     let input = a.tuning.puzzle.puzzle.as_path();
     let outputs: Vec<(&str, &Path, Output)> = [
         ("--plot", &a.plot, Output::Image),
@@ -145,19 +173,13 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
     // Picture sizes are checked before anything is swept.
     a.pictures.image.export_options().map_err(usage)?;
     check_outputs(&outputs, &[input], None)?;
-    let metric = Metric::parse(&a.metric).ok_or_else(|| {
-        usage(format!(
-            "--metric {}: one of {}",
-            a.metric,
-            Metric::ALL.map(Metric::name).join(", ")
-        ))
-    })?;
-    let t = prepare_tuning(&a.tuning, &a.set, a.repeats)?;
+    let (setup, stop, steps2_given) = sweep_settings(&a)?;
+    let t = prepare_tuning(&a.tuning, &a.set, stop)?;
     let SweepRanges {
         values,
         values2,
         runs,
-    } = sweep_ranges(&a, &t.encoding)?;
+    } = sweep_ranges(&a, &setup, steps2_given, &t.encoding)?;
     if let Some(note) = &t.sampler_note {
         eprintln!("{note}");
     }
@@ -171,7 +193,7 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
         weight: &a.weight,
         values: &values,
         second,
-        repeats: a.repeats,
+        repeats: setup.repeats,
         stop: t.stop,
     };
     // Points finish in any order (side by side, coarse grid first): each is told on stderr
@@ -189,7 +211,7 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    report_sweep(&a, &points, metric, t.stop, &t.puzzle.describe())?;
+    report_sweep(&a, &points, setup, t.stop, &t.puzzle.describe())?;
     Ok(0)
 }
 
@@ -202,7 +224,12 @@ struct SweepRanges {
 
 /// The swept values (and the second weight's) from the flags, checked: the weights have terms
 /// and differ, --set leaves them alone, and the runs fit a sweep. Also the number of runs.
-fn sweep_ranges(a: &SweepArgs, encoding: &crate::qubo::Encoding) -> Result<SweepRanges, Failure> {
+fn sweep_ranges(
+    a: &SweepArgs,
+    setup: &SweepSetup,
+    steps2_given: bool,
+    encoding: &crate::qubo::Encoding,
+) -> Result<SweepRanges, Failure> {
     crate::sweep::check_sweepable(encoding, &a.weight)
         .map_err(|e| usage(format!("--weight {}: {e}", a.weight)))?;
     if a.weight2.as_deref() == Some(a.weight.as_str()) {
@@ -220,18 +247,18 @@ fn sweep_ranges(a: &SweepArgs, encoding: &crate::qubo::Encoding) -> Result<Sweep
             )));
         }
     }
-    let values = crate::sweep::values(a.from, a.to, a.steps).map_err(|e| {
+    let values = crate::sweep::values(a.from, a.to, setup.steps).map_err(|e| {
         usage(format!(
             "--from {} --to {} --steps {}: {e}",
             number_text(a.from),
             number_text(a.to),
-            a.steps
+            setup.steps
         ))
     })?;
     // Checked here rather than by clap, whose refusal listed flags as if all were required.
-    let steps2 = a.steps2.unwrap_or(5);
+    let steps2 = setup.steps2;
     let values2 = match &a.weight2 {
-        None if a.from2.is_some() || a.to2.is_some() || a.steps2.is_some() => {
+        None if a.from2.is_some() || a.to2.is_some() || steps2_given => {
             return Err(usage(
                 "--from2, --to2 and --steps2 describe a second weight: name it with --weight2",
             ));
@@ -255,7 +282,7 @@ fn sweep_ranges(a: &SweepArgs, encoding: &crate::qubo::Encoding) -> Result<Sweep
     let runs = values
         .len()
         .saturating_mul(values2.as_ref().map_or(1, Vec::len))
-        .saturating_mul(a.repeats);
+        .saturating_mul(setup.repeats);
     if runs > crate::sweep::MAX_SWEEP_RUNS {
         return Err(usage(format!(
             "--steps × --steps2 × --repeats = {runs} sampling runs; a sweep takes at most {} \
@@ -275,10 +302,11 @@ fn sweep_ranges(a: &SweepArgs, encoding: &crate::qubo::Encoding) -> Result<Sweep
 fn report_sweep(
     a: &SweepArgs,
     points: &[SweepPoint],
-    metric: crate::sweep::Metric,
-    stop: crate::sweep::StopRule,
+    setup: SweepSetup,
+    stop: StopRule,
     description: &str,
 ) -> Result<(), Failure> {
+    let metric = setup.metric;
     if let Some(out) = &a.plot {
         let d = crate::sweep::plot(points, &a.weight, a.weight2.as_deref(), metric, description);
         a.pictures.write(d, out)?;
@@ -313,7 +341,7 @@ fn report_sweep(
             "weight": a.weight,
             "weight2": a.weight2,
             "metric": metric.name(),
-            "repeats": a.repeats,
+            "repeats": setup.repeats,
             "stop_rule": stop,
             "description": description,
             "points": points,
@@ -337,19 +365,20 @@ fn report_sweep(
 /// `tune`: suggest weights by a coordinate search on TTS99.
 pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
     check_tune_flags(&a)?;
-    let t = prepare_tuning(&a.tuning, &a.set, a.repeats)?;
+    let (setup, stop) = tune_settings(&a)?;
+    let t = prepare_tuning(&a.tuning, &a.set, stop)?;
     if let Some(note) = &t.sampler_note {
         eprintln!("{note}");
     }
     let (control, bar) = control_with_progress(threads(&a.tuning.sampler)?, "tune", None);
     let control = control.with_target_energy(a.tuning.sampler.target_energy);
-    let budget = std::time::Duration::from_secs_f64(a.budget);
+    let budget = std::time::Duration::from_secs_f64(setup.budget);
     let found = crate::sweep::suggest(
         t.problem(),
         &t.base,
         t.sampler.as_ref(),
         crate::sweep::TuneEffort {
-            repeats: a.repeats,
+            repeats: setup.repeats,
             stop: t.stop,
             budget,
         },
@@ -399,12 +428,6 @@ fn check_tune_flags(a: &TuneArgs) -> Result<(), Failure> {
         check_output("--plot", out, Output::Image, &[input])?;
     }
     a.pictures.image.export_options().map_err(usage)?;
-    if !(a.budget.is_finite() && a.budget > 0.0 && a.budget <= 86_400.0) {
-        return Err(usage(format!(
-            "--budget {}: seconds, more than 0 and at most 86400",
-            number_text(a.budget)
-        )));
-    }
     // The search multiplies weights by factors: a start at 0 or below never becomes a penalty.
     for flag in &a.set {
         if let Some((_, v)) = flag.split_once('=')

@@ -131,10 +131,10 @@ pub fn run(
                 }
                 if let Some((weight, from, to, steps)) = sweep.first().cloned() {
                     let sw = &mut app.workbench.shared.settings.sweep;
-                    (sw.weight, sw.from, sw.to, sw.steps) = (weight, from, to, steps);
+                    (sw.weight, sw.from, sw.to, sw.setup.steps) = (weight, from, to, steps);
                     sw.weight2.clear();
                     if let Some((weight, from, to, steps)) = sweep.get(1).cloned() {
-                        (sw.weight2, sw.from2, sw.to2, sw.steps2) = (weight, from, to, steps);
+                        (sw.weight2, sw.from2, sw.to2, sw.setup.steps2) = (weight, from, to, steps);
                     }
                     app.workbench.shared.send(Command::RunSweep);
                 }

@@ -116,8 +116,6 @@ pub struct SweepSettings {
     pub from: f64,
     /// Last value.
     pub to: f64,
-    /// Number of values.
-    pub steps: usize,
     /// Reads per run (0: the solver panel's).
     pub num_reads: usize,
     /// A second weight (empty: one-weight sweep); every pair of values is a point.
@@ -126,16 +124,14 @@ pub struct SweepSettings {
     pub from2: f64,
     /// Its last value.
     pub to2: f64,
-    /// Its number of values.
-    pub steps2: usize,
-    /// Most runs per point, each with its own seed (a point stops when its answer is settled).
-    pub repeats: usize,
+    /// Steps, runs per point and the plotted metric (described by `SweepSetup::PARAMS`; kept
+    /// under their own names, as the command line's flags).
+    #[serde(flatten)]
+    pub setup: crate::sweep::SweepSetup,
     /// When a point stops before its last run.
     pub stop: crate::sweep::StopRule,
-    /// What the plot (one weight: TTS99 or the fractions) and the heatmap show: a `Metric` name.
-    pub metric: String,
-    /// Seconds "Suggest weights" may search.
-    pub tune_budget_s: f64,
+    /// "Suggest weights": its time and runs per point (`TuneSetup::PARAMS`).
+    pub tune: crate::sweep::TuneSetup,
 }
 
 impl Default for SweepSettings {
@@ -144,16 +140,13 @@ impl Default for SweepSettings {
             weight: String::new(),
             from: 0.0,
             to: 4.0,
-            steps: 9,
             num_reads: 0,
             weight2: String::new(),
             from2: 0.5,
             to2: 2.0,
-            steps2: 4,
-            repeats: 8,
+            setup: crate::sweep::SweepSetup::default(),
             stop: crate::sweep::StopRule::default(),
-            metric: "valid".into(),
-            tune_budget_s: 30.0,
+            tune: crate::sweep::TuneSetup::default(),
         }
     }
 }
@@ -208,22 +201,28 @@ impl Settings {
                 .is_ok_and(|e| crate::params::validate(e.params, values).is_ok())
         });
         let sw = &mut self.sweep;
-        sw.steps = sw.steps.clamp(1, crate::sweep::MAX_SWEEP_STEPS);
         sw.num_reads = sw.num_reads.min(100_000);
-        sw.repeats = sw.repeats.clamp(1, crate::sweep::MAX_REPEATS);
+        // Each setting checked against its own description; one it refuses goes back to the
+        // defaults with the rest of its set.
+        sw.setup = crate::sweep::SweepSetup::from_values(&sw.setup.values()).unwrap_or_default();
+        sw.tune = crate::sweep::TuneSetup::from_values(&sw.tune.values()).unwrap_or_default();
         if sw.stop.validate().is_err() {
             sw.stop = defaults.sweep.stop;
         }
         // A range the sweep would refuse (not finite, degenerate) goes back to the default.
-        if crate::sweep::values(sw.from, sw.to, sw.steps).is_err() {
-            (sw.from, sw.to, sw.steps) =
-                (defaults.sweep.from, defaults.sweep.to, defaults.sweep.steps);
+        let setup = &mut sw.setup;
+        if crate::sweep::values(sw.from, sw.to, setup.steps).is_err() {
+            (sw.from, sw.to, setup.steps) = (
+                defaults.sweep.from,
+                defaults.sweep.to,
+                defaults.sweep.setup.steps,
+            );
         }
-        if crate::sweep::values(sw.from2, sw.to2, sw.steps2).is_err() {
-            (sw.from2, sw.to2, sw.steps2) = (
+        if crate::sweep::values(sw.from2, sw.to2, setup.steps2).is_err() {
+            (sw.from2, sw.to2, setup.steps2) = (
                 defaults.sweep.from2,
                 defaults.sweep.to2,
-                defaults.sweep.steps2,
+                defaults.sweep.setup.steps2,
             );
         }
         self.recent.truncate(RECENT_LIMIT);

@@ -22,10 +22,12 @@ use crate::solve::{Problem, SolveError};
 use stopping::{PointWork, Runner};
 
 mod report;
+mod setup;
 mod stopping;
 mod suggest;
 
 pub use report::{SweepChart, best_point, chart, plot, plot_broken, plot_suggestion, to_csv};
+pub use setup::{SweepSetup, TuneSetup};
 pub use stopping::{
     DEFAULT_BUDGET_FACTOR, DEFAULT_CI_WIDTH, DEFAULT_MIN_BUDGET_S, StopReason, StopRule,
 };
@@ -92,7 +94,8 @@ pub struct SweepPoint {
 }
 
 /// What a sweep point is judged by, for heatmaps and `tune`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Metric {
     /// Time to a valid solution with 99 % confidence (lower is better).
     Tts99,

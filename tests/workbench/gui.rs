@@ -431,7 +431,7 @@ fn a_weight_sweep_plots_points_and_a_click_can_set_the_weight() {
     let mut settings = Settings::default();
     set_sa(&mut settings, "num_sweeps", serde_json::json!(300));
     set_sa(&mut settings, "seed", serde_json::json!(1));
-    settings.sweep.steps = 3;
+    settings.sweep.setup.steps = 3;
     settings.sweep.num_reads = 16;
     settings.sweep.from = 0.0;
     settings.sweep.to = 2.0;
@@ -494,7 +494,11 @@ fn a_flagged_point_shows_its_witness_and_a_two_weight_sweep_sets_both_weights() 
     set_sa(&mut settings, "num_sweeps", serde_json::json!(200));
     set_sa(&mut settings, "seed", serde_json::json!(3));
     // One point, at hint = 0: an invalid read ties with the solution.
-    (settings.sweep.from, settings.sweep.to, settings.sweep.steps) = (0.0, 0.0, 1);
+    (
+        settings.sweep.from,
+        settings.sweep.to,
+        settings.sweep.setup.steps,
+    ) = (0.0, 0.0, 1);
     settings.sweep.num_reads = 30;
     settings.sweep.weight = "hint".into();
     let mut h = open(Some(&puzzle("shidoku-6givens.txt")), settings);
@@ -516,9 +520,9 @@ fn a_flagged_point_shows_its_witness_and_a_two_weight_sweep_sets_both_weights() 
     // A grid: hint × cell, 2 × 2 points; a click on a cell sets both weights.
     {
         let sw = &mut h.state_mut().shared.settings.sweep;
-        (sw.from, sw.to, sw.steps) = (0.0, 2.0, 2);
-        (sw.weight2, sw.from2, sw.to2, sw.steps2) = ("cell".into(), 0.5, 1.5, 2);
-        sw.metric = "tts99".into();
+        (sw.from, sw.to, sw.setup.steps) = (0.0, 2.0, 2);
+        (sw.weight2, sw.from2, sw.to2, sw.setup.steps2) = ("cell".into(), 0.5, 1.5, 2);
+        sw.setup.metric = qubo_workbench::sweep::Metric::Tts99;
     }
     frames(&mut h);
     h.get_by_label("Run sweep").click();
@@ -559,7 +563,7 @@ fn suggest_weights_searches_and_use_these_sets_them_and_idle_weights_say_why() {
     set_sa(&mut settings, "num_sweeps", serde_json::json!(100));
     set_sa(&mut settings, "seed", serde_json::json!(2));
     settings.sweep.num_reads = 30;
-    settings.sweep.tune_budget_s = 20.0;
+    settings.sweep.tune.budget = 20.0;
     let mut h = open(Some(&puzzle("shidoku-6givens.txt")), settings);
     h.state_mut().shared.doc.set_weight("hint", 0.5).unwrap();
     frames(&mut h);

@@ -294,10 +294,10 @@ proptest! {
     fn stored_settings_of_any_shape_come_back_usable(json in "(?s)\\{.{0,200}\\}", steps in any::<usize>(), from in any::<f64>()) {
         // Whatever a damaged settings store holds, what the GUI uses after `sanitized` is in range.
         let mut s: Settings = serde_json::from_str(&json).unwrap_or_default();
-        s.sweep.steps = steps;
+        s.sweep.setup.steps = steps;
         s.sweep.from = from;
         let s = s.sanitized();
-        prop_assert!(qubo_workbench::sweep::values(s.sweep.from, s.sweep.to, s.sweep.steps).is_ok());
+        prop_assert!(qubo_workbench::sweep::values(s.sweep.from, s.sweep.to, s.sweep.setup.steps).is_ok());
         let task = qubo_workbench::samplers::Task {
             num_variables: 100,
             has_target: true,

@@ -164,10 +164,9 @@ pub type TuneJob = StreamJob<TuneMessage>;
 pub fn start_tune(
     input: SweepInput,
     sampler: Box<dyn Sampler>,
-    effort: (usize, sweep::StopRule, f64),
+    effort: sweep::TuneEffort,
     repaint: impl Fn() + Send + 'static,
 ) -> TuneJob {
-    let (repeats, stop, budget_s) = effort;
     let work = move |control: &RunControl, send: &dyn Fn(TuneMessage)| {
         let reference = input.reference();
         let problem = Problem {
@@ -175,16 +174,11 @@ pub fn start_tune(
             encoding: &input.encoding,
             reference: &reference,
         };
-        let budget = std::time::Duration::from_secs_f64(budget_s.clamp(0.0, 86_400.0));
         let result = sweep::suggest(
             problem,
             &input.weights,
             sampler.as_ref(),
-            sweep::TuneEffort {
-                repeats,
-                stop,
-                budget,
-            },
+            effort,
             control,
             |p, moved| send(TuneMessage::Point(Box::new(p.clone()), moved)),
         );

@@ -181,9 +181,9 @@ impl SweepPanel {
         };
         let sw = &s.settings.sweep;
         let second = (!sw.weight2.is_empty() && sw.weight2 != sw.weight)
-            .then(|| values(sw.from2, sw.to2, sw.steps2).map(|v| (sw.weight2.clone(), v)))
+            .then(|| values(sw.from2, sw.to2, sw.setup.steps2).map(|v| (sw.weight2.clone(), v)))
             .transpose();
-        let (values, second) = match (values(sw.from, sw.to, sw.steps), second) {
+        let (values, second) = match (values(sw.from, sw.to, sw.setup.steps), second) {
             (Ok(v), Ok(second)) => (v, second),
             (Err(e), _) | (_, Err(e)) => {
                 s.status = format!("not swept: {e}");
@@ -201,7 +201,7 @@ impl SweepPanel {
             weight: sw.weight.clone(),
             values,
             second,
-            repeats: sw.repeats.max(1),
+            repeats: sw.setup.repeats,
             stop: sw.stop,
         };
         self.job = Some(SweepJob::start(input, request, sampler, move || {
@@ -220,7 +220,11 @@ impl SweepPanel {
         self.tune = Some(start_tune(
             input,
             sampler,
-            (sw.repeats.max(1), sw.stop, sw.tune_budget_s),
+            crate::sweep::TuneEffort {
+                repeats: sw.tune.repeats,
+                stop: sw.stop,
+                budget: std::time::Duration::from_secs_f64(sw.tune.budget),
+            },
             move || repaint.request_repaint(),
         ));
     }
@@ -331,11 +335,7 @@ impl SweepPanel {
                     .prefix("from "),
             );
             ui.add(egui::DragValue::new(&mut sw.to).speed(0.1).prefix("to "));
-            ui.add(
-                egui::DragValue::new(&mut sw.steps)
-                    .range(1..=200)
-                    .prefix("steps "),
-            );
+            setup_widgets(ui, &mut sw.setup, &["steps"]);
         });
         weight_choice(ui, "second weight", &mut sw.weight2, true);
         if !sw.weight2.is_empty() {
@@ -346,11 +346,7 @@ impl SweepPanel {
                         .prefix("from "),
                 );
                 ui.add(egui::DragValue::new(&mut sw.to2).speed(0.1).prefix("to "));
-                ui.add(
-                    egui::DragValue::new(&mut sw.steps2)
-                        .range(1..=100)
-                        .prefix("steps "),
-                );
+                setup_widgets(ui, &mut sw.setup, &["steps2"]);
             });
         }
         ui.horizontal(|ui| {
@@ -367,15 +363,7 @@ impl SweepPanel {
                     }),
             )
             .on_hover_text("reads per run (0: the solver panel's)");
-            ui.add(
-                egui::DragValue::new(&mut sw.repeats)
-                    .range(1..=100)
-                    .prefix("runs ≤ "),
-            )
-            .on_hover_text(
-                "most runs per point, each with its own seed; the reads are pooled and a point \
-                 stops as soon as its answer is settled",
-            );
+            setup_widgets(ui, &mut sw.setup, &["repeats"]);
         });
     }
 
@@ -409,17 +397,9 @@ impl SweepPanel {
 
     /// Run: the plotted metric, Run and Cancel, and "Suggest weights"; the metric chosen.
     fn run_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) -> Metric {
-        let sw = &mut s.settings.sweep;
-        let mut metric = Metric::parse(&sw.metric).unwrap_or(Metric::Valid);
-        egui::ComboBox::from_label("plot")
-            .selected_text(metric.name())
-            .show_ui(ui, |ui| {
-                for m in Metric::ALL {
-                    ui.selectable_value(&mut metric, m, m.name())
-                        .on_hover_text(m.title());
-                }
-            });
-        sw.metric = metric.name().to_string();
+        let setup = &mut s.settings.sweep.setup;
+        setup_widgets(ui, setup, &["metric"]);
+        let metric = setup.metric;
         self.metric = Some(metric);
         ui.horizontal(|ui| {
             let idle = !self.is_running();
@@ -643,11 +623,18 @@ impl SweepPanel {
             {
                 self.start_suggestion(s, ui.ctx());
             }
-            ui.add(
-                egui::DragValue::new(&mut s.settings.sweep.tune_budget_s)
-                    .range(1.0..=3600.0)
-                    .suffix(" s budget"),
-            );
+            // The search's budget and runs per point, from their descriptions.
+            let tune = &mut s.settings.sweep.tune;
+            let mut values = tune.values();
+            if crate::gui::params::params_ui(
+                ui,
+                "suggest weights",
+                &crate::sweep::TuneSetup::PARAMS,
+                &mut values,
+            ) && let Ok(changed) = crate::sweep::TuneSetup::from_values(&values)
+            {
+                *tune = changed;
+            }
             if let Some(j) = &self.tune {
                 if ui.button("Stop").clicked() {
                     j.control.cancel();
@@ -714,5 +701,22 @@ impl SweepPanel {
             });
             crate::gui::painter::paint(ui.painter(), &drawing, rect, s.fonts_installed);
         }
+    }
+}
+
+/// Widgets for some of the sweep's settings (`names`), from their descriptions: the same
+/// ranges and help as the command line's flags. The setup takes only values its description
+/// accepts.
+fn setup_widgets(ui: &mut egui::Ui, setup: &mut crate::sweep::SweepSetup, names: &[&str]) {
+    let specs: Vec<crate::params::ParamSpec> = crate::sweep::SweepSetup::PARAMS
+        .iter()
+        .filter(|s| names.contains(&s.name))
+        .copied()
+        .collect();
+    let mut values = setup.values();
+    if crate::gui::params::params_ui(ui, "sweep setup", &specs, &mut values)
+        && let Ok(changed) = crate::sweep::SweepSetup::from_values(&values)
+    {
+        *setup = changed;
     }
 }
