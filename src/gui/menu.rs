@@ -186,6 +186,12 @@ impl Workbench {
                     self.frame_stats.last_ms(),
                     self.frame_stats.recent_max_ms()
                 ));
+                // What runs in the background, by name (`running_tasks`).
+                if let Some(running) = self.running_summary() {
+                    ui.separator();
+                    ui.spinner();
+                    ui.label(format!("running: {running}"));
+                }
             });
         });
     }

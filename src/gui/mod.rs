@@ -19,6 +19,7 @@ pub mod runs;
 pub mod settings;
 pub mod shared;
 pub mod shortcuts;
+pub mod tasks;
 
 use std::path::PathBuf;
 

@@ -436,9 +436,25 @@ fn a_weight_sweep_plots_points_and_a_click_can_set_the_weight() {
     settings.sweep.from = 0.0;
     settings.sweep.to = 2.0;
     let mut h = open(Some(&puzzle("shidoku-6givens.txt")), settings);
+    assert!(
+        h.state().running_tasks().iter().all(|t| t.name != "sweep"),
+        "{:?}",
+        h.state().running_tasks()
+    );
     h.get_by_label("Run sweep").click();
     h.step();
+    // The sweep is a named task while it runs, and the status bar lists it with its points.
+    let tasks = h.state().running_tasks();
+    assert!(
+        tasks
+            .iter()
+            .any(|t| t.name == "sweep" && t.detail.ends_with("/ 3 points")),
+        "{tasks:?}"
+    );
+    let summary = h.state().running_summary().unwrap_or_default();
+    assert!(summary.contains("sweep 0 / 3 points"), "{summary}");
     wait_for(&mut h, "the sweep", |wb| !wb.is_sweeping());
+    assert!(h.state().running_tasks().iter().all(|t| t.name != "sweep"));
     let pts = &h.state().sweep.points;
     assert_eq!(
         pts.iter().map(|p| p.value).collect::<Vec<_>>(),

@@ -52,6 +52,11 @@ impl Default for InspectorPanel {
 }
 
 impl InspectorPanel {
+    /// Whether a heatmap raster is being drawn.
+    pub fn drawing(&self) -> bool {
+        self.job.is_some()
+    }
+
     /// The texture matches the current model (used by `--screenshot` to wait for it).
     pub fn is_ready(&self) -> bool {
         self.structure_only || (self.job.is_none() && self.texture.is_some())

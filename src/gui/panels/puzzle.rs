@@ -94,6 +94,11 @@ impl Default for PuzzlePanel {
 }
 
 impl PuzzlePanel {
+    /// Whether the QUBO path's difficulty is being estimated.
+    pub fn estimating(&self) -> bool {
+        self.difficulty_job.is_some()
+    }
+
     /// Lays out the panel.
     pub fn ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) {
         if let Content::Model { name, .. } = &s.doc.content {

@@ -27,6 +27,11 @@ pub struct RemoteSection {
 type AccountLines = Vec<(String, bool)>;
 
 impl RemoteSection {
+    /// Whether the section waits on the service (the solver list, a cancel).
+    pub fn busy(&self) -> bool {
+        self.listing.is_some() || self.cancelling.is_some()
+    }
+
     /// Draws the section for sampler `e` (nothing for a local one).
     pub fn ui(&mut self, ui: &mut egui::Ui, s: &mut Shared, e: &'static SamplerEntry) {
         let RunsOn::Service(service) = e.runs_on else {

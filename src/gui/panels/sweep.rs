@@ -39,6 +39,25 @@ pub struct SweepPanel {
 }
 
 impl SweepPanel {
+    /// The sweep and the suggestion in flight, for the window's task list.
+    pub fn running_tasks(&self) -> Vec<crate::gui::tasks::RunningTask> {
+        use crate::gui::tasks::RunningTask;
+        let mut tasks = Vec::new();
+        if let Some(j) = &self.job {
+            tasks.push(RunningTask {
+                name: "sweep",
+                detail: format!("{} / {} points", self.points.len(), j.total),
+            });
+        }
+        if self.tune.is_some() {
+            tasks.push(RunningTask {
+                name: "suggest weights",
+                detail: format!("{} tried", self.tried.len()),
+            });
+        }
+        tasks
+    }
+
     /// Whether a sweep or a suggestion is going.
     pub fn is_running(&self) -> bool {
         self.job.is_some() || self.tune.is_some()
