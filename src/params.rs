@@ -93,6 +93,19 @@ pub struct ParamSpec {
 }
 
 impl ParamSpec {
+    /// The `num_reads` parameter every sampler takes: 1 to `max` reads, with the sampler's
+    /// default and its words for what one read is.
+    pub const fn num_reads(max: u64, default: u64, help: &'static str) -> ParamSpec {
+        ParamSpec {
+            name: "num_reads",
+            ty: ParamType::Int { min: 1, max },
+            default: ParamDefault::Int(default),
+            help,
+            alias: None,
+            exposed: true,
+        }
+    }
+
     /// The `seed` parameter every randomised job takes: any u64, so a run can be repeated.
     pub const fn seed(default: ParamDefault, help: &'static str) -> ParamSpec {
         ParamSpec {

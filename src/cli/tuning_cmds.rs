@@ -41,47 +41,42 @@ impl Tuning {
     }
 }
 
-/// The stopping rule from its flags (`StopRule::PARAMS`), or none with --no-early-stop.
-fn stop_rule(
-    values: &crate::params::ParamValues,
+/// A command's own settings (the values given for its first owner) and the stopping rule
+/// (its second: `StopRule::PARAMS`, or none with --no-early-stop), from their flags.
+fn settings_and_stop(
+    flags: &super::params::ParamFlags,
+    owners: &super::params::Owners,
     no_early_stop: bool,
-) -> Result<StopRule, Failure> {
-    if no_early_stop {
-        return Ok(StopRule::NEVER);
-    }
-    StopRule::from_values(values).map_err(|e| usage(e.to_string()))
+) -> Result<(crate::params::ParamValues, StopRule), Failure> {
+    let mut values = flags.values_by_owner(owners)?.into_iter();
+    let (own, stop) = (
+        values.next().unwrap_or_default(),
+        values.next().unwrap_or_default(),
+    );
+    let stop = if no_early_stop {
+        StopRule::NEVER
+    } else {
+        StopRule::from_values(&stop).map_err(|e| usage(e.to_string()))?
+    };
+    Ok((own, stop))
 }
 
 /// A sweep's settings from its flags: the setup, the stopping rule, and whether --steps2 was
 /// given (it belongs to a second weight).
 fn sweep_settings(a: &SweepArgs) -> Result<(SweepSetup, StopRule, bool), Failure> {
-    let [setup, stop] = &a
-        .settings
-        .0
-        .values_by_owner(&super::params::sweep_owners())?[..]
-    else {
-        unreachable!("two owners, two value sets");
-    };
-    Ok((
-        SweepSetup::from_values(setup).map_err(|e| usage(e.to_string()))?,
-        stop_rule(stop, a.tuning.no_early_stop)?,
-        setup.contains_key("steps2"),
-    ))
+    let owners = super::params::sweep_owners();
+    let (setup, stop) = settings_and_stop(&a.settings.0, &owners, a.tuning.no_early_stop)?;
+    let steps2_given = setup.contains_key("steps2");
+    let setup = SweepSetup::from_values(&setup).map_err(|e| usage(e.to_string()))?;
+    Ok((setup, stop, steps2_given))
 }
 
 /// A tuning search's settings from its flags: the setup and the stopping rule.
 fn tune_settings(a: &TuneArgs) -> Result<(TuneSetup, StopRule), Failure> {
-    let [setup, stop] = &a
-        .settings
-        .0
-        .values_by_owner(&super::params::tune_owners())?[..]
-    else {
-        unreachable!("two owners, two value sets");
-    };
-    Ok((
-        TuneSetup::from_values(setup).map_err(|e| usage(e.to_string()))?,
-        stop_rule(stop, a.tuning.no_early_stop)?,
-    ))
+    let owners = super::params::tune_owners();
+    let (setup, stop) = settings_and_stop(&a.settings.0, &owners, a.tuning.no_early_stop)?;
+    let setup = TuneSetup::from_values(&setup).map_err(|e| usage(e.to_string()))?;
+    Ok((setup, stop))
 }
 
 /// What `sweep` and `tune` build alike from their shared flags: the puzzle, its encoding, the

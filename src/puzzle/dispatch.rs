@@ -67,6 +67,25 @@ macro_rules! registry {
             )+
         }
 
+        $(
+            impl Variant for $ty {
+                fn of(puzzle: &AnyPuzzle) -> Option<&Self> {
+                    match puzzle {
+                        AnyPuzzle::$variant(p) => Some(p),
+                        #[allow(unreachable_patterns)]
+                        _ => None,
+                    }
+                }
+                fn of_mut(puzzle: &mut AnyPuzzle) -> Option<&mut Self> {
+                    match puzzle {
+                        AnyPuzzle::$variant(p) => Some(p),
+                        #[allow(unreachable_patterns)]
+                        _ => None,
+                    }
+                }
+            }
+        )+
+
         /// A solution of another kind than the puzzle (a caller's mistake, reported, not a panic).
         #[allow(dead_code)]
         fn kind_mismatch() -> Vec<Violation> {

@@ -29,6 +29,15 @@ pub use edge_matching::{EdgeMatching, EdgeSolution};
 pub use generating::GenerateControl;
 pub use sudoku::{Sudoku, SudokuSolution};
 
+/// A kind's own type inside `AnyPuzzle` (implemented by the registry for every kind): the
+/// editors and tools that work on one kind take it out without a `match` of their own.
+pub trait Variant: Sized {
+    /// This kind's puzzle, if `puzzle` is one.
+    fn of(puzzle: &AnyPuzzle) -> Option<&Self>;
+    /// The same, to change.
+    fn of_mut(puzzle: &mut AnyPuzzle) -> Option<&mut Self>;
+}
+
 pub use load::*;
 pub use registry::*;
 

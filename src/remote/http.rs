@@ -28,6 +28,15 @@ pub struct Reply {
     pub body: Vec<u8>,
 }
 
+impl Reply {
+    /// The body as JSON; the error names the request.
+    pub fn json(&self, method: &str, url: &str) -> Result<serde_json::Value, super::RemoteError> {
+        serde_json::from_slice(&self.body).map_err(|e| {
+            super::RemoteError::Protocol(format!("{method} {url}: the reply is not JSON: {e}"))
+        })
+    }
+}
+
 /// A blocking HTTP client with a per-request deadline.
 #[derive(Clone)]
 pub struct Http {

@@ -441,9 +441,7 @@ impl Sapi {
             return Err(self.status_error(method, &url, &reply));
         }
         check_media_type(&reply, media_type, &url)?;
-        serde_json::from_slice(&reply.body).map_err(|e| {
-            RemoteError::Protocol(format!("{method} {url}: the reply is not JSON: {e}"))
-        })
+        reply.json(method, &url)
     }
 
     /// A call of the multipart upload: `Accept: */*` and JSON back, no versioned media type
@@ -472,9 +470,7 @@ impl Sapi {
         if !(200..300).contains(&reply.status) {
             return Err(self.status_error(method, &url, &reply));
         }
-        serde_json::from_slice(&reply.body).map_err(|e| {
-            RemoteError::Protocol(format!("{method} {url}: the reply is not JSON: {e}"))
-        })
+        reply.json(method, &url)
     }
 
     /// A non-2xx reply in words: what failed and what to do; the token masked even if the

@@ -12,7 +12,7 @@ use super::{
     RunControl, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry, build_from_json,
 };
 use crate::budget::{bytes_of, check_memory};
-use crate::params::{ParamDefault, ParamSpec, ParamType};
+use crate::params::ParamSpec;
 use crate::qubo::Model;
 
 /// The largest model enumerated (2³⁰ states take seconds on two cores).
@@ -22,17 +22,11 @@ pub const MAX_EXACT_VARIABLES: usize = 30;
 pub const ENTRY: SamplerEntry = SamplerEntry {
     name: "exact",
     summary: "exact enumeration of all 2ⁿ states (n ≤ 30): the lowest num_reads states",
-    params: &[ParamSpec {
-        name: "num_reads",
-        ty: ParamType::Int {
-            min: 1,
-            max: 100_000,
-        },
-        default: ParamDefault::Int(100),
-        help: "how many of the lowest-energy states to return",
-        alias: None,
-        exposed: true,
-    }],
+    params: &[ParamSpec::num_reads(
+        100_000,
+        100,
+        "how many of the lowest-energy states to return",
+    )],
     build: build_from_json::<ExactSolver>,
     runs_on: super::RunsOn::ThisMachine,
     plots: &[],

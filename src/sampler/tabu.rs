@@ -37,17 +37,11 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
 };
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "num_reads",
-        ty: ParamType::Int {
-            min: 1,
-            max: 100_000,
-        },
-        default: ParamDefault::Int(10),
-        help: "independent searches, each from a random state",
-        alias: None,
-        exposed: true,
-    },
+    ParamSpec::num_reads(
+        100_000,
+        10,
+        "independent searches, each from a random state",
+    ),
     ParamSpec {
         name: "tenure",
         ty: ParamType::Int {

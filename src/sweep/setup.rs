@@ -63,18 +63,11 @@ impl SweepSetup {
             alias: None,
             exposed: true,
         },
-        ParamSpec {
-            name: "repeats",
-            ty: ParamType::Int {
-                min: 1,
-                max: MAX_REPEATS as u64,
-            },
-            default: ParamDefault::Int(8),
-            help: "most runs per point, each with its own seed; the reads are pooled and a point \
-                   stops as soon as its answer is settled",
-            alias: None,
-            exposed: true,
-        },
+        repeats(
+            8,
+            "most runs per point, each with its own seed; the reads are pooled and a point \
+             stops as soon as its answer is settled",
+        ),
         ParamSpec {
             name: "metric",
             ty: ParamType::Choice(METRIC_NAMES),
@@ -130,18 +123,11 @@ impl TuneSetup {
             alias: None,
             exposed: true,
         },
-        ParamSpec {
-            name: "repeats",
-            ty: ParamType::Int {
-                min: 1,
-                max: MAX_REPEATS as u64,
-            },
-            default: ParamDefault::Int(4),
-            help: "most runs per point, each with its own seed; a point stops as soon as its \
-                   answer is settled",
-            alias: None,
-            exposed: true,
-        },
+        repeats(
+            4,
+            "most runs per point, each with its own seed; a point stops as soon as its answer \
+             is settled",
+        ),
     ];
 
     /// The setup as parameter values (`PARAMS`' names).
@@ -152,6 +138,21 @@ impl TuneSetup {
     /// The setup from parameter values, checked against `PARAMS` (missing ones: defaults).
     pub fn from_values(values: &ParamValues) -> Result<TuneSetup, ParamError> {
         from_checked(&Self::PARAMS, values)
+    }
+}
+
+/// `repeats`, as a sweep and a search both take it (each with its own default).
+const fn repeats(default: u64, help: &'static str) -> ParamSpec {
+    ParamSpec {
+        name: "repeats",
+        ty: ParamType::Int {
+            min: 1,
+            max: MAX_REPEATS as u64,
+        },
+        default: ParamDefault::Int(default),
+        help,
+        alias: None,
+        exposed: true,
     }
 }
 

@@ -4,6 +4,44 @@ use super::*;
 use crate::puzzle::{AnyPuzzle, EncodeOptions, REFERENCE_NODE_BUDGET, Sudoku};
 use crate::sampler::SimulatedAnnealing;
 
+/// The 4×4 Sudoku these tests sweep, encoded in full, with its reference.
+struct FourByFour {
+    puzzle: AnyPuzzle,
+    encoding: crate::qubo::Encoding,
+    reference: crate::puzzle::Reference<crate::puzzle::AnySolution>,
+}
+
+impl FourByFour {
+    fn new() -> Self {
+        let puzzle = AnyPuzzle::Sudoku(Sudoku::from_line("1.3...1.2.......").unwrap());
+        let encoding = puzzle.encode(&EncodeOptions::default()).unwrap();
+        let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
+        FourByFour {
+            puzzle,
+            encoding,
+            reference,
+        }
+    }
+
+    fn problem(&self) -> Problem<'_> {
+        Problem {
+            puzzle: &self.puzzle,
+            encoding: &self.encoding,
+            reference: &self.reference,
+        }
+    }
+}
+
+/// Simulated annealing with these reads, sweeps and seed.
+fn annealer(num_reads: usize, num_sweeps: usize, seed: u64) -> SimulatedAnnealing {
+    SimulatedAnnealing {
+        num_reads,
+        num_sweeps,
+        seed: Some(seed),
+        ..Default::default()
+    }
+}
+
 #[test]
 fn values_span_the_range() {
     assert_eq!(values(0.0, 4.0, 5), Ok(vec![0.0, 1.0, 2.0, 3.0, 4.0]));
@@ -29,22 +67,11 @@ fn values_span_the_range() {
 
 #[test]
 fn a_zero_hint_strength_loses_the_givens() {
-    let p = AnyPuzzle::Sudoku(Sudoku::from_line("1.3...1.2.......").unwrap());
-    let encoding = p.encode(&EncodeOptions::default()).unwrap();
-    let reference = p.solve_classically(REFERENCE_NODE_BUDGET);
-    let sa = SimulatedAnnealing {
-        num_reads: 40,
-        num_sweeps: 400,
-        seed: Some(3),
-        ..Default::default()
-    };
+    let four = FourByFour::new();
+    let sa = annealer(40, 400, 3);
     let base = Weights::new();
     let spec = |weight, values| SweepSpec {
-        problem: Problem {
-            puzzle: &p,
-            encoding: &encoding,
-            reference: &reference,
-        },
+        problem: four.problem(),
         base: &base,
         weight,
         values,
@@ -66,7 +93,7 @@ fn a_zero_hint_strength_loses_the_givens() {
     let w = pts[0].witness.as_ref().unwrap();
     assert!(w.energy <= pts[0].valid_energy.unwrap() + 1e-9);
     assert!(!w.violations.is_empty() || !w.broken.is_empty(), "{w:?}");
-    assert_eq!(w.sample.len(), encoding.num_variables());
+    assert_eq!(w.sample.len(), four.encoding.num_variables());
     assert!(!pts[1].penalty_too_weak, "{pts:?}");
     assert!(pts[1].witness.is_none());
     let [lo, hi] = pts[1].success_ci95;
@@ -77,22 +104,11 @@ fn a_zero_hint_strength_loses_the_givens() {
 
 #[test]
 fn two_weights_make_a_grid_and_repeats_pool_their_reads() {
-    let p = AnyPuzzle::Sudoku(Sudoku::from_line("1.3...1.2.......").unwrap());
-    let encoding = p.encode(&EncodeOptions::default()).unwrap();
-    let reference = p.solve_classically(REFERENCE_NODE_BUDGET);
-    let sa = SimulatedAnnealing {
-        num_reads: 10,
-        num_sweeps: 200,
-        seed: Some(5),
-        ..Default::default()
-    };
+    let four = FourByFour::new();
+    let sa = annealer(10, 200, 5);
     let base = Weights::new();
     let spec = SweepSpec {
-        problem: Problem {
-            puzzle: &p,
-            encoding: &encoding,
-            reference: &reference,
-        },
+        problem: four.problem(),
         base: &base,
         weight: "hint",
         values: &[0.0, 1.0, 2.0],
@@ -153,24 +169,13 @@ fn weights_without_terms_are_refused_and_intervals_are_wilson() {
 /// budget ran out, and says which; settled points are as narrow as asked.
 #[test]
 fn points_stop_when_settled_and_say_why_otherwise() {
-    let p = AnyPuzzle::Sudoku(Sudoku::from_line("1.3...1.2.......").unwrap());
-    let encoding = p.encode(&EncodeOptions::default()).unwrap();
-    let reference = p.solve_classically(REFERENCE_NODE_BUDGET);
+    let four = FourByFour::new();
     // Few short reads per run: mixed points need several runs to settle.
-    let sa = SimulatedAnnealing {
-        num_reads: 8,
-        num_sweeps: 30,
-        seed: Some(11),
-        ..Default::default()
-    };
+    let sa = annealer(8, 30, 11);
     let base = Weights::new();
     let values = [0.0, 0.5, 1.0, 2.0, 3.0];
     let spec = |stop| SweepSpec {
-        problem: Problem {
-            puzzle: &p,
-            encoding: &encoding,
-            reference: &reference,
-        },
+        problem: four.problem(),
         base: &base,
         weight: "hint",
         values: &values,

@@ -8,10 +8,11 @@
 use egui::{Color32, Key, Rect, Stroke, Vec2};
 
 use super::KindEditor;
+use super::{edit_as, puzzle_of};
 use crate::gui::document::Document;
 use crate::gui::painter::Placement;
 use crate::puzzle::edge_matching::{EdgeMatching, cell_origin, side_at};
-use crate::puzzle::{AnyPuzzle, AnySolution, PuzzleError};
+use crate::puzzle::{AnyPuzzle, AnySolution};
 use crate::render::palette;
 
 /// The edge-matching editor's state.
@@ -44,25 +45,6 @@ impl Default for EdgeMatchingEditor {
     }
 }
 
-fn puzzle(doc: &Document) -> Option<&EdgeMatching> {
-    match doc.puzzle()? {
-        AnyPuzzle::EdgeMatching(p) => Some(p),
-        _ => None,
-    }
-}
-
-/// Applies `f` to the document's edge-matching instance (undoable).
-fn edit(
-    doc: &mut Document,
-    f: impl FnOnce(&mut EdgeMatching) -> Result<(), PuzzleError>,
-) -> Option<String> {
-    doc.edit(|p| match p {
-        AnyPuzzle::EdgeMatching(e) => f(e),
-        _ => Ok(()),
-    })
-    .err()
-}
-
 impl EdgeMatchingEditor {
     /// Gives side `side` (on the board) of the piece at (r, c) the brush colour.
     pub fn paint_side(
@@ -72,35 +54,35 @@ impl EdgeMatchingEditor {
         c: usize,
         side: usize,
     ) -> Option<String> {
-        let p = puzzle(doc)?;
+        let p = puzzle_of::<EdgeMatching>(doc)?;
         let placed = p.layout()[r * p.cols() + c]?;
         // The board shows listed side (side − rotation) on `side`.
         let listed = (side + 4 - placed.rotation as usize) % 4;
         let brush = self.brush;
-        edit(doc, |e| e.set_colour(placed.piece, listed, brush))
+        edit_as::<EdgeMatching>(doc, |e| e.set_colour(placed.piece, listed, brush))
     }
 
     /// Turns the piece at (r, c) a quarter turn clockwise on the board.
     pub fn rotate(&mut self, doc: &mut Document, r: usize, c: usize) -> Option<String> {
-        let p = puzzle(doc)?;
+        let p = puzzle_of::<EdgeMatching>(doc)?;
         let placed = p.layout()[r * p.cols() + c]?;
         if p.fixed_at(r, c).is_some() {
-            edit(doc, |e| {
+            edit_as::<EdgeMatching>(doc, |e| {
                 e.rotate_fixed(r, c);
                 Ok(())
             })
         } else {
-            edit(doc, |e| e.rotate_piece(placed.piece, 1))
+            edit_as::<EdgeMatching>(doc, |e| e.rotate_piece(placed.piece, 1))
         }
     }
 
     /// Fixes the piece at (r, c) where it is, or frees it if it is fixed.
     pub fn toggle_fixed(&mut self, doc: &mut Document, r: usize, c: usize) -> Option<String> {
-        let p = puzzle(doc)?;
+        let p = puzzle_of::<EdgeMatching>(doc)?;
         let placed = p.layout()[r * p.cols() + c]?;
         let number = p.number(placed.piece);
         if p.fixed_at(r, c).is_some() {
-            edit(doc, |e| e.set_fixed(r, c, None)).or_else(|| {
+            edit_as::<EdgeMatching>(doc, |e| e.set_fixed(r, c, None)).or_else(|| {
                 Some(format!(
                     "piece {number} is free again (shown at its place in the list)"
                 ))
@@ -127,7 +109,7 @@ impl EdgeMatchingEditor {
                     p.number(placed.piece)
                 ));
             }
-            edit(doc, |e| {
+            edit_as::<EdgeMatching>(doc, |e| {
                 e.set_fixed(r, c, Some((placed.piece, placed.rotation)))
             })
             .or_else(|| {
@@ -147,7 +129,7 @@ impl EdgeMatchingEditor {
         a: (usize, usize),
         b: (usize, usize),
     ) -> Option<String> {
-        let p = puzzle(doc)?;
+        let p = puzzle_of::<EdgeMatching>(doc)?;
         if a == b {
             return None;
         }
@@ -161,7 +143,7 @@ impl EdgeMatchingEditor {
                 ));
             }
         }
-        edit(doc, |e| e.swap_pieces(pa.piece, pb.piece))
+        edit_as::<EdgeMatching>(doc, |e| e.swap_pieces(pa.piece, pb.piece))
     }
 
     /// Clicks select (and paint), right-clicks turn, drags swap, keys R and F.
@@ -171,7 +153,7 @@ impl EdgeMatchingEditor {
         at: &Placement,
         doc: &mut Document,
     ) -> Option<String> {
-        let p = puzzle(doc)?.clone();
+        let p = puzzle_of::<EdgeMatching>(doc)?.clone();
         let hit = |pos: egui::Pos2| side_at(&p, at.to_units(pos));
         let mut status = None;
         if response.drag_started() {
@@ -235,7 +217,8 @@ impl EdgeMatchingEditor {
     /// The selection frame, and while a piece is dragged: its cell outlined, the cell it
     /// would swap with highlighted, and a line to the pointer.
     pub fn overlay(&self, painter: &egui::Painter, at: &Placement, doc: &Document) {
-        if let (Some((r, c)), Some(to), Some(p)) = (self.drag_from, self.drag_to, puzzle(doc))
+        if let (Some((r, c)), Some(to), Some(p)) =
+            (self.drag_from, self.drag_to, puzzle_of::<EdgeMatching>(doc))
             && r < p.rows()
             && c < p.cols()
         {
@@ -273,7 +256,7 @@ impl EdgeMatchingEditor {
             );
         }
         if let Some((r, c)) = self.selected
-            && let Some(p) = puzzle(doc)
+            && let Some(p) = puzzle_of::<EdgeMatching>(doc)
             && r < p.rows()
             && c < p.cols()
         {
@@ -324,7 +307,7 @@ impl KindEditor for EdgeMatchingEditor {
             .on_hover_text("Show mismatched joints and the score of the board as laid out");
         ui.checkbox(&mut self.paint, "Paint")
             .on_hover_text("Clicks give the clicked side of a piece the brush colour");
-        let top = puzzle(doc)
+        let top = puzzle_of::<EdgeMatching>(doc)
             .map(|p| p.pieces().iter().flatten().copied().max().unwrap_or(0))
             .unwrap_or(0);
         // Every colour in use and one new one.

@@ -11,10 +11,11 @@ use std::time::Instant;
 use egui::{Color32, Stroke};
 
 use super::KindEditor;
+use super::{edit_as, puzzle_of};
 use crate::gui::document::Document;
 use crate::gui::painter::Placement;
 use crate::puzzle::minesweeper::{Cell, GameState, Minesweeper};
-use crate::puzzle::{AnyPuzzle, AnySolution, PuzzleError};
+use crate::puzzle::{AnyPuzzle, AnySolution};
 
 /// What clicks do.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -41,24 +42,6 @@ pub struct MinesweeperEditor {
     pressed: Option<(usize, usize)>,
 }
 
-fn puzzle(doc: &Document) -> Option<&Minesweeper> {
-    match doc.puzzle()? {
-        AnyPuzzle::Minesweeper(p) => Some(p),
-        _ => None,
-    }
-}
-
-fn edit(
-    doc: &mut Document,
-    f: impl FnOnce(&mut Minesweeper) -> Result<(), PuzzleError>,
-) -> Option<String> {
-    doc.edit(|p| match p {
-        AnyPuzzle::Minesweeper(m) => f(m),
-        _ => Ok(()),
-    })
-    .err()
-}
-
 /// The cell under a point in drawing units.
 fn cell_at(p: &Minesweeper, units: [f32; 2]) -> Option<(usize, usize)> {
     let (x, y) = (
@@ -76,9 +59,9 @@ impl MinesweeperEditor {
     /// A left click on (r, c) in the current mode.
     pub fn click(&mut self, doc: &mut Document, r: usize, c: usize) -> Option<String> {
         self.last = Some((r, c));
-        let p = puzzle(doc)?;
+        let p = puzzle_of::<Minesweeper>(doc)?;
         match self.mode {
-            Mode::Design => edit(doc, |m| m.toggle_open(r, c)),
+            Mode::Design => edit_as::<Minesweeper>(doc, |m| m.toggle_open(r, c)),
             Mode::Play => {
                 if p.layout().is_none() && !p.is_undealt() {
                     return Some(
@@ -88,7 +71,7 @@ impl MinesweeperEditor {
                 }
                 let chord = matches!(p.cell(r, c), Cell::Opened(_));
                 self.started.get_or_insert_with(Instant::now);
-                let status = edit(doc, |m| {
+                let status = edit_as::<Minesweeper>(doc, |m| {
                     if chord {
                         m.chord(r, c);
                     } else {
@@ -106,8 +89,8 @@ impl MinesweeperEditor {
     pub fn secondary_click(&mut self, doc: &mut Document, r: usize, c: usize) -> Option<String> {
         self.last = Some((r, c));
         match self.mode {
-            Mode::Design => edit(doc, |m| m.toggle_mine(r, c)),
-            Mode::Play => edit(doc, |m| {
+            Mode::Design => edit_as::<Minesweeper>(doc, |m| m.toggle_mine(r, c)),
+            Mode::Play => edit_as::<Minesweeper>(doc, |m| {
                 m.toggle_flag(r, c);
                 Ok(())
             }),
@@ -116,7 +99,7 @@ impl MinesweeperEditor {
 
     /// A fresh board of the current size and mine count (a new random seed).
     pub fn new_game(&mut self, doc: &mut Document) -> Option<String> {
-        let p = puzzle(doc)?;
+        let p = puzzle_of::<Minesweeper>(doc)?;
         let (w, h, m) = (p.width(), p.height(), p.mines().max(1));
         let seed = rand::random::<u64>();
         self.started = None;
@@ -131,7 +114,7 @@ impl MinesweeperEditor {
 
     /// The game's state and seconds so far (or at its end).
     pub fn clock(&self, doc: &Document) -> Option<(GameState, f64)> {
-        let p = puzzle(doc)?;
+        let p = puzzle_of::<Minesweeper>(doc)?;
         let s = self
             .finished_s
             .or_else(|| self.started.map(|t| t.elapsed().as_secs_f64()))
@@ -140,7 +123,7 @@ impl MinesweeperEditor {
     }
 
     fn note_end(&mut self, doc: &Document) {
-        if let (Some(p), Some(t)) = (puzzle(doc), self.started)
+        if let (Some(p), Some(t)) = (puzzle_of::<Minesweeper>(doc), self.started)
             && p.game_state() != GameState::Playing
             && self.finished_s.is_none()
         {
@@ -156,7 +139,7 @@ impl KindEditor for MinesweeperEditor {
         at: &Placement,
         doc: &mut Document,
     ) -> Option<String> {
-        let p = puzzle(doc)?.clone();
+        let p = puzzle_of::<Minesweeper>(doc)?.clone();
         let hit = |pos: egui::Pos2| cell_at(&p, at.to_units(pos));
         // A slow press and release on one cell is a click too (egui calls it a drag).
         if response.drag_started() {
@@ -185,7 +168,7 @@ impl KindEditor for MinesweeperEditor {
     }
 
     fn overlay(&self, painter: &egui::Painter, at: &Placement, doc: &Document) {
-        let (Some((r, c)), Some(_)) = (self.last, puzzle(doc)) else {
+        let (Some((r, c)), Some(_)) = (self.last, puzzle_of::<Minesweeper>(doc)) else {
             return;
         };
         let m = crate::puzzle::minesweeper::DRAW_MARGIN;
@@ -206,7 +189,7 @@ impl KindEditor for MinesweeperEditor {
         doc: &Document,
         probabilities: &crate::puzzle::CellProbabilities,
     ) -> Option<String> {
-        let p = puzzle(doc)?;
+        let p = puzzle_of::<Minesweeper>(doc)?;
         let (r, c) = cell_at(p, at.to_units(pos))?;
         let k = p.index(r, c);
         (p.cell(r, c) == Cell::Unopened).then(|| {
@@ -236,7 +219,7 @@ impl KindEditor for MinesweeperEditor {
             status = self.new_game(doc);
         }
         if let Some((state, s)) = self.clock(doc) {
-            let p = puzzle(doc);
+            let p = puzzle_of::<Minesweeper>(doc);
             let left = p.map_or(0, |p| p.mines() as i64 - p.num_flags() as i64);
             let text = match state {
                 GameState::Playing => format!("{left} mines left · {s:.0} s"),

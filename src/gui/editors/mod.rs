@@ -11,7 +11,20 @@ use std::any::Any;
 
 use super::document::Document;
 use super::painter::Placement;
-use crate::puzzle::{AnyPuzzle, AnySolution, Kind};
+use crate::puzzle::{AnyPuzzle, AnySolution, Kind, PuzzleError, Variant};
+
+/// The document's puzzle, if it is of the editor's kind `P`.
+pub(super) fn puzzle_of<P: Variant>(doc: &Document) -> Option<&P> {
+    doc.puzzle().and_then(P::of)
+}
+
+/// Applies `f` to the document's puzzle of kind `P` (undoable); the error in words.
+pub(super) fn edit_as<P: Variant>(
+    doc: &mut Document,
+    f: impl FnOnce(&mut P) -> Result<(), PuzzleError>,
+) -> Option<String> {
+    doc.edit(|p| P::of_mut(p).map_or(Ok(()), f)).err()
+}
 
 pub use edge_matching::EdgeMatchingEditor;
 pub use minesweeper::{MinesweeperEditor, Mode as MinesweeperMode};

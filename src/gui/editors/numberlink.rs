@@ -11,11 +11,12 @@ use std::any::Any;
 use egui::{Color32, Stroke};
 
 use super::KindEditor;
+use super::{edit_as, puzzle_of};
 use crate::gui::document::Document;
 use crate::gui::painter::Placement;
 use crate::puzzle::numberlink::draw::{MARGIN, centre};
 use crate::puzzle::numberlink::{Numberlink, NumberlinkSolution, Rule};
-use crate::puzzle::{AnyPuzzle, AnySolution, PuzzleError};
+use crate::puzzle::{AnyPuzzle, AnySolution};
 use crate::render::Drawing;
 
 /// The editor's state.
@@ -37,24 +38,6 @@ pub struct NumberlinkEditor {
     pressed: Option<usize>,
     /// Width and height typed into the toolbar.
     size: Option<(usize, usize)>,
-}
-
-fn puzzle(doc: &Document) -> Option<&Numberlink> {
-    match doc.puzzle()? {
-        AnyPuzzle::Numberlink(p) => Some(p),
-        _ => None,
-    }
-}
-
-fn edit(
-    doc: &mut Document,
-    f: impl FnOnce(&mut Numberlink) -> Result<(), PuzzleError>,
-) -> Option<String> {
-    doc.edit(|p| match p {
-        AnyPuzzle::Numberlink(m) => f(m),
-        _ => Ok(()),
-    })
-    .err()
 }
 
 /// The cell under a point in drawing units.
@@ -81,7 +64,7 @@ impl NumberlinkEditor {
 
     /// A left click on cell i.
     pub fn click(&mut self, doc: &mut Document, i: usize) -> Option<String> {
-        let p = puzzle(doc)?.clone();
+        let p = puzzle_of::<Numberlink>(doc)?.clone();
         if p.endpoints()[i] != 0 {
             self.pending = None;
             self.moving = Some(i);
@@ -92,13 +75,13 @@ impl NumberlinkEditor {
         }
         if let Some(from) = self.moving.take() {
             self.drawn = None;
-            return edit(doc, |m| m.move_endpoint(from, i));
+            return edit_as::<Numberlink>(doc, |m| m.move_endpoint(from, i));
         }
         match self.pending.take() {
             Some(a) if a != i => {
                 self.drawn = None;
                 let mut name = String::new();
-                let status = edit(doc, |m| {
+                let status = edit_as::<Numberlink>(doc, |m| {
                     name = m.add_pair(a, i)?;
                     Ok(())
                 });
@@ -117,12 +100,12 @@ impl NumberlinkEditor {
 
     /// A right click on cell i.
     pub fn secondary_click(&mut self, doc: &mut Document, i: usize) -> Option<String> {
-        let p = puzzle(doc)?.clone();
+        let p = puzzle_of::<Numberlink>(doc)?.clone();
         self.pending = None;
         self.moving = None;
         if p.endpoints()[i] != 0 {
             self.drawn = None;
-            return edit(doc, |m| m.remove_pair_at(i));
+            return edit_as::<Numberlink>(doc, |m| m.remove_pair_at(i));
         }
         let before = self.entries(&AnyPuzzle::Numberlink(p.clone()));
         let drawn = self.drawn_for(&p);
@@ -171,7 +154,7 @@ impl KindEditor for NumberlinkEditor {
         at: &Placement,
         doc: &mut Document,
     ) -> Option<String> {
-        let p = puzzle(doc)?.clone();
+        let p = puzzle_of::<Numberlink>(doc)?.clone();
         let hit = |pos: egui::Pos2| cell_at(&p, at.to_units(pos));
         // A drag starts where the button went down (egui reports it a few points later).
         let origin = response.ctx.input(|i| i.pointer.press_origin());
@@ -227,7 +210,9 @@ impl KindEditor for NumberlinkEditor {
     }
 
     fn overlay(&self, painter: &egui::Painter, at: &Placement, doc: &Document) {
-        let Some(p) = puzzle(doc) else { return };
+        let Some(p) = puzzle_of::<Numberlink>(doc) else {
+            return;
+        };
         for (cell, colour) in [
             (self.pending, Color32::from_rgb(40, 120, 230)),
             (self.moving, Color32::from_rgb(240, 160, 0)),
@@ -271,7 +256,7 @@ impl KindEditor for NumberlinkEditor {
     }
 
     fn toolbar_ui(&mut self, ui: &mut egui::Ui, doc: &mut Document) -> Option<String> {
-        let p = puzzle(doc)?.clone();
+        let p = puzzle_of::<Numberlink>(doc)?.clone();
         let mut status = None;
         let (mut w, mut h) = self.size.unwrap_or((p.width(), p.height()));
         ui.label("Grid");
@@ -289,7 +274,7 @@ impl KindEditor for NumberlinkEditor {
         {
             self.drawn = None;
             self.size = None;
-            status = edit(doc, |m| m.resize(w, h));
+            status = edit_as::<Numberlink>(doc, |m| m.resize(w, h));
         }
         let mut rule = p.rule();
         egui::ComboBox::from_label("rule")
@@ -304,7 +289,7 @@ impl KindEditor for NumberlinkEditor {
                     .on_hover_text("the ADC contest rule");
             });
         if rule != p.rule() {
-            status = edit(doc, |m| {
+            status = edit_as::<Numberlink>(doc, |m| {
                 m.set_rule(rule);
                 Ok(())
             });

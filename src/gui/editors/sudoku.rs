@@ -5,6 +5,7 @@
 use egui::{Color32, Key, Rect, Stroke, Vec2};
 
 use super::KindEditor;
+use super::puzzle_of;
 use crate::gui::document::Document;
 use crate::gui::painter::Placement;
 use crate::puzzle::sudoku::DRAW_MARGIN;
@@ -49,13 +50,6 @@ pub const DIGIT_KEYS: [Key; 16] = [
     Key::F,
     Key::G,
 ];
-
-fn sudoku(doc: &Document) -> Option<&Sudoku> {
-    match doc.puzzle()? {
-        AnyPuzzle::Sudoku(s) => Some(s),
-        _ => None,
-    }
-}
 
 impl KindEditor for SudokuEditor {
     fn handle(
@@ -104,7 +98,7 @@ impl KindEditor for SudokuEditor {
         {
             status = self.toggle_given(doc);
         }
-        let entries = sudoku(doc).and_then(|p| self.entries_solution(p));
+        let entries = puzzle_of::<Sudoku>(doc).and_then(|p| self.entries_solution(p));
         if ui
             .add_enabled(entries.is_some(), egui::Button::new("Clear entries"))
             .on_hover_text("Remove your trial entries (undoable)")
@@ -138,14 +132,16 @@ impl SudokuEditor {
     /// Puts digit `d` (0 clears) into the selected cell, as a given or an entry.
     pub fn type_digit(&mut self, doc: &mut Document, d: u8) -> Option<String> {
         let (r, c) = self.selected?;
-        let side = sudoku(doc)?.side();
+        let side = puzzle_of::<Sudoku>(doc)?.side();
         let k = r * side + c;
         if d as usize > side {
             return Some(format!("{d} is not a digit of a {side}×{side} Sudoku"));
         }
-        let given = sudoku(doc)?.given(r, c);
+        let given = puzzle_of::<Sudoku>(doc)?.given(r, c);
         // Entries are undoable like edits: their state before the change is recorded.
-        let before = self.entries_solution(sudoku(doc)?).map(AnySolution::Sudoku);
+        let before = self
+            .entries_solution(puzzle_of::<Sudoku>(doc)?)
+            .map(AnySolution::Sudoku);
         if d == 0 {
             if self.entry(k) != 0 {
                 doc.record_entries(before);
@@ -172,7 +168,7 @@ impl SudokuEditor {
     /// Turns the selected cell's given into an entry, or its entry into a given.
     pub fn toggle_given(&mut self, doc: &mut Document) -> Option<String> {
         let (r, c) = self.selected?;
-        let s = sudoku(doc)?;
+        let s = puzzle_of::<Sudoku>(doc)?;
         let (side, given) = (s.side(), s.given(r, c));
         let k = r * side + c;
         if given != 0 {
@@ -194,7 +190,7 @@ impl SudokuEditor {
         at: &Placement,
         doc: &mut Document,
     ) -> Option<String> {
-        let side = sudoku(doc)?.side();
+        let side = puzzle_of::<Sudoku>(doc)?.side();
         if response.clicked()
             && let Some(pos) = response.interact_pointer_pos()
         {

@@ -200,9 +200,7 @@ impl DaClient {
         if !(200..300).contains(&reply.status) {
             return Err(self.status_error(method, &url, &reply));
         }
-        serde_json::from_slice(&reply.body).map_err(|e| {
-            RemoteError::Protocol(format!("{method} {url}: the reply is not JSON: {e}"))
-        })
+        reply.json(method, &url)
     }
 
     /// A non-2xx reply in words (`{"error": {"code", "title", "message"}}` when JSON).

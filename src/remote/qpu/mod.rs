@@ -40,17 +40,7 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
               a Leap token: DWAVE_API_TOKEN or dwave.conf)",
     params: &[
         leap::SOLVER,
-        ParamSpec {
-            name: "num_reads",
-            ty: ParamType::Int {
-                min: 1,
-                max: 10_000,
-            },
-            default: ParamDefault::Int(100),
-            help: "anneal-readout cycles on the QPU",
-            alias: None,
-            exposed: true,
-        },
+        ParamSpec::num_reads(10_000, 100, "anneal-readout cycles on the QPU"),
         ParamSpec {
             name: "annealing_time",
             ty: ParamType::Float {

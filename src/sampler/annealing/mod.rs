@@ -79,17 +79,11 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
 };
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "num_reads",
-        ty: ParamType::Int {
-            min: 1,
-            max: 1_000_000,
-        },
-        default: ParamDefault::Int(100),
-        help: "independent anneals, each from a random state",
-        alias: None,
-        exposed: true,
-    },
+    ParamSpec::num_reads(
+        1_000_000,
+        100,
+        "independent anneals, each from a random state",
+    ),
     ParamSpec {
         name: "num_sweeps",
         ty: ParamType::Int {

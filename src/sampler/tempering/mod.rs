@@ -60,18 +60,12 @@ pub const ENTRY: SamplerEntry = SamplerEntry {
 pub use super::replicas::MAX_REPLICAS;
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "num_reads",
-        ty: ParamType::Int {
-            min: 1,
-            max: 100_000,
-        },
-        default: ParamDefault::Int(16),
-        help: "independent ladders, each returning the lowest-energy state it visited (each \
+    ParamSpec::num_reads(
+        100_000,
+        16,
+        "independent ladders, each returning the lowest-energy state it visited (each \
                runs until it reaches the target energy, its sweeps or the timeout)",
-        alias: None,
-        exposed: true,
-    },
+    ),
     ParamSpec {
         name: "num_replicas",
         ty: ParamType::Int {
