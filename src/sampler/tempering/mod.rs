@@ -200,6 +200,10 @@ const DEFAULT_TARGET_TIMEOUT_MS: u64 = 60_000;
 const MOVES_PILOT_PROPOSALS: usize = 20_000_000;
 /// Rounds of the pilot run (each ends by re-placing the β values).
 const PILOT_ROUNDS: usize = 4;
+/// The fewest sweeps a pilot round of flips measures on (it measures its second half).
+const FLIP_PILOT_LEAST_ROUND: usize = 8;
+/// The fewest sweeps a pilot round of moves measures on (swap rates need two).
+const MOVES_PILOT_LEAST_ROUND: usize = 2;
 /// Sweeps between recomputations of fields and energies from the states.
 const RESYNC_SWEEPS: usize = 1024;
 
@@ -357,6 +361,30 @@ impl ParallelTempering {
             .min(affordable.max(8))
     }
 
+    /// Whether an adaptive ladder gets its pilot: not when the run's own sweeps are fewer
+    /// than the pilot's rounds of `least_round` sweeps each (a 2-sweep run on a 24×24 edge
+    /// board spent 30 s placing a ladder for 2 sweeps); such a run keeps the geometric ladder
+    /// between its β ends, and says so (`ladder_from`).
+    fn runs_pilot(&self, least_round: usize) -> bool {
+        self.ladder == LadderType::Adaptive
+            && self.pilot_sweeps >= PILOT_ROUNDS
+            && self
+                .num_sweeps
+                .is_none_or(|s| s >= PILOT_ROUNDS * least_round)
+    }
+
+    /// Where the run's ladder came from, for its report.
+    fn ladder_from(&self, piloted: bool) -> String {
+        match (self.ladder, piloted) {
+            (LadderType::Adaptive, true) => "pilot".into(),
+            (LadderType::Adaptive, false) => format!(
+                "geometric: {} sweeps are too few for a pilot",
+                self.num_sweeps.unwrap_or(0)
+            ),
+            _ => "geometric".into(),
+        }
+    }
+
     /// A pilot round never sweeps more than the run's own sweeps spread over the rounds (at
     /// least 8): `--num-sweeps 2` on a 24×24 board once waited 57 s for a 2 000-sweep pilot.
     fn run_sweeps_per_round(&self) -> usize {
@@ -470,7 +498,8 @@ impl Sampler for ParallelTempering {
         let target = control.target_energy;
         let (num_sweeps, time_limit) = self.stopping(target.is_some());
         let mut pilot_cut_short = false;
-        if self.ladder == LadderType::Adaptive && self.pilot_sweeps >= PILOT_ROUNDS {
+        let piloted = self.runs_pilot(FLIP_PILOT_LEAST_ROUND);
+        if piloted {
             let plan = PilotPlan {
                 rounds: PILOT_ROUNDS,
                 sweeps_per_round: self.pilot_sweeps_per_round(n),
@@ -528,6 +557,10 @@ impl Sampler for ParallelTempering {
             let betas: Vec<f64> = beta.iter().map(|b| b * engine.scale()).collect();
             obj.insert("beta_range".into(), serde_json::json!([hot, cold]));
             obj.insert("betas".into(), serde_json::json!(betas));
+            obj.insert(
+                "ladder_from".into(),
+                serde_json::json!(self.ladder_from(piloted)),
+            );
             obj.insert("swap_acceptance".into(), serde_json::json!(swaps.rates()));
             obj.insert("flip_rates".into(), serde_json::json!(swaps.flip_rates(n)));
             obj.insert("seed".into(), serde_json::json!(seed));

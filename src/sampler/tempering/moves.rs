@@ -43,7 +43,8 @@ impl ParallelTempering {
         let target = control.target_energy;
         let (num_sweeps, time_limit) = self.stopping(target.is_some());
         let mut pilot_cut_short = false;
-        if self.ladder == LadderType::Adaptive && self.pilot_sweeps >= PILOT_ROUNDS {
+        let piloted = self.runs_pilot(super::MOVES_PILOT_LEAST_ROUND);
+        if piloted {
             // The same respacing as the flip ladders' pilot, on one ladder of moves: rounds of
             // at most MOVES_PILOT_PROPOSALS proposals each (a full Eternity II sweep of 16
             // replicas is 2.5 million), each followed by `respace`, within the pilot's share
@@ -148,6 +149,10 @@ impl ParallelTempering {
                 .collect();
             obj.insert("beta_range".into(), serde_json::json!([hot, cold]));
             obj.insert("betas".into(), serde_json::json!(beta));
+            obj.insert(
+                "ladder_from".into(),
+                serde_json::json!(self.ladder_from(piloted)),
+            );
             obj.insert("swap_acceptance".into(), serde_json::json!(rates));
             obj.insert("seed".into(), serde_json::json!(seed));
             obj.insert("kernel".into(), serde_json::json!(layout.name()));

@@ -148,6 +148,20 @@ fn the_pilot_is_sized_by_the_model() {
         ..ParallelTempering::default()
     };
     assert_eq!(short.pilot_sweeps_per_round(729), 10);
+    // A run of fewer sweeps than the pilot's shortest rounds gets none, and says so.
+    let two = ParallelTempering {
+        num_sweeps: Some(2),
+        num_reads: 2,
+        seed: Some(1),
+        ..ParallelTempering::default()
+    };
+    assert!(!two.runs_pilot(FLIP_PILOT_LEAST_ROUND) && !two.runs_pilot(MOVES_PILOT_LEAST_ROUND));
+    assert!(short.runs_pilot(FLIP_PILOT_LEAST_ROUND));
+    let set = two.sample(&small_model(), &RunControl::new()).unwrap();
+    let from = set.info.params["ladder_from"].as_str().unwrap().to_string();
+    assert_eq!(from, "geometric: 2 sweeps are too few for a pilot");
+    let set = short.sample(&small_model(), &RunControl::new()).unwrap();
+    assert_eq!(set.info.params["ladder_from"], "pilot");
 }
 
 #[test]
