@@ -432,7 +432,7 @@ pub fn plain_serde_message(message: &str) -> String {
             return b;
         }
         if let Some(t) = found.strip_prefix("string ") {
-            return format!("the text {}", clip(t, 40));
+            return format!("the text {}", crate::params::shown_within(t, 40));
         }
         match found {
             "map" => "an object".into(),
@@ -481,15 +481,6 @@ pub fn count(n: usize, noun: &str) -> String {
         format!("1 {noun}")
     } else {
         format!("{n} {noun}s")
-    }
-}
-
-/// `text` cut to its first `max` characters, with "…" when cut: what a message quotes of an
-/// over-long token.
-pub fn clip(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_string(),
     }
 }
 
@@ -616,8 +607,6 @@ mod tests {
         ] {
             assert_eq!(super::plain_serde_message(serde), plain);
         }
-        assert_eq!(super::clip("123456", 3), "123…");
-        assert_eq!(super::clip("123", 3), "123");
         assert_eq!(super::count(1, "mine"), "1 mine");
         assert_eq!(super::count(0, "read"), "0 reads");
     }

@@ -367,6 +367,29 @@ pub fn shown_within(text: &str, most: usize) -> String {
     }
 }
 
+/// A settings struct as parameter values: its serialized fields, named as its `ParamSpec`s
+/// name them (`StopRule`, `SweepSetup`, `TuneSetup`).
+pub fn values_of(setting: &impl serde::Serialize) -> ParamValues {
+    match serde_json::to_value(setting) {
+        Ok(Value::Object(map)) => map,
+        _ => ParamValues::new(),
+    }
+}
+
+/// A settings struct from parameter values, checked against its `specs` first (missing ones:
+/// defaults), so every field it reads is there and in range.
+pub fn checked_from<T: serde::de::DeserializeOwned>(
+    specs: &[ParamSpec],
+    values: &ParamValues,
+) -> Result<T, ParamError> {
+    let checked = validate(specs, values)?;
+    serde_json::from_value(Value::Object(checked)).map_err(|e| ParamError::Type {
+        name: "settings",
+        expected: "values its description accepts".into(),
+        found: e.to_string(),
+    })
+}
+
 /// Finds a parameter by name or peer alias.
 pub fn find<'a>(specs: &'a [ParamSpec], name: &str) -> Option<&'a ParamSpec> {
     let name = name.replace('-', "_");

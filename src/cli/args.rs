@@ -115,9 +115,12 @@ fn finite_number(text: &str) -> Result<f64, String> {
 /// A picture width: whole pixels (the range, 1 to 16384, is checked with the other picture
 /// flags; a negative width is refused here in the same words rather than as u32's range).
 fn pixel_width(text: &str) -> Result<u32, String> {
-    text.trim()
-        .parse::<u32>()
-        .map_err(|_| format!("1 to 16384 pixels, not {}", crate::io::clip(text, 24)))
+    text.trim().parse::<u32>().map_err(|_| {
+        format!(
+            "1 to 16384 pixels, not {}",
+            crate::params::shown_within(text, 24)
+        )
+    })
 }
 
 /// A puzzle's number in its file, counted from 1.
@@ -126,7 +129,7 @@ fn puzzle_number(text: &str) -> Result<usize, String> {
         Ok(n) if n >= 1 => Ok(n),
         _ => Err(format!(
             "{} is not a puzzle number (1 for the file's first puzzle, 2 for the second, …)",
-            crate::io::clip(text, 24)
+            crate::params::shown_within(text, 24)
         )),
     }
 }

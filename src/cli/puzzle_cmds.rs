@@ -700,7 +700,7 @@ pub(super) fn generate(a: GenerateArgs) -> Result<i32, Failure> {
     let kind: Kind = a.kind.parse().map_err(|_: PuzzleError| {
         usage(format!(
             "unknown kind '{}' (known: {}, random-qubo)",
-            crate::io::printable(&crate::io::clip(&a.kind, 40)),
+            crate::io::printable(&crate::params::shown_within(&a.kind, 40)),
             crate::puzzle::kind_names()
         ))
     })?;

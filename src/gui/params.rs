@@ -30,6 +30,24 @@ pub fn params_ui(
     changed
 }
 
+/// Widgets for `specs` of a settings struct described by them (the sweep's setup, its stopping
+/// rule, the suggestion's budget): `setting` takes only values `from_values` accepts.
+pub fn described_ui<T>(
+    ui: &mut egui::Ui,
+    id: &str,
+    specs: &[ParamSpec],
+    setting: &mut T,
+    values: impl Fn(&T) -> ParamValues,
+    from_values: impl Fn(&ParamValues) -> Result<T, crate::params::ParamError>,
+) {
+    let mut edited = values(setting);
+    if params_ui(ui, id, specs, &mut edited)
+        && let Ok(changed) = from_values(&edited)
+    {
+        *setting = changed;
+    }
+}
+
 fn param_ui(ui: &mut egui::Ui, spec: &ParamSpec, value: &mut Value) {
     let help = match spec.default {
         ParamDefault::Auto(what) => format!("{} (unset: {what})", spec.help),

@@ -171,7 +171,7 @@ pub fn resolve(
         if !host_safe {
             return Err(RemoteError::Config(format!(
                 "region '{}' ({}): a region is a name such as {}",
-                crate::io::printable(&crate::io::clip(r, 40)),
+                crate::io::printable(&crate::params::shown_within(r, 40)),
                 c.sources.get("region").map_or("", String::as_str),
                 KNOWN_REGIONS.join(" or ")
             )));

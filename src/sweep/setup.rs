@@ -81,12 +81,12 @@ impl SweepSetup {
 
     /// The setup as parameter values (`PARAMS`' names).
     pub fn values(&self) -> ParamValues {
-        to_values(self)
+        crate::params::values_of(self)
     }
 
     /// The setup from parameter values, checked against `PARAMS` (missing ones: defaults).
     pub fn from_values(values: &ParamValues) -> Result<SweepSetup, ParamError> {
-        from_checked(&Self::PARAMS, values)
+        crate::params::checked_from(&Self::PARAMS, values)
     }
 }
 
@@ -132,12 +132,12 @@ impl TuneSetup {
 
     /// The setup as parameter values (`PARAMS`' names).
     pub fn values(&self) -> ParamValues {
-        to_values(self)
+        crate::params::values_of(self)
     }
 
     /// The setup from parameter values, checked against `PARAMS` (missing ones: defaults).
     pub fn from_values(values: &ParamValues) -> Result<TuneSetup, ParamError> {
-        from_checked(&Self::PARAMS, values)
+        crate::params::checked_from(&Self::PARAMS, values)
     }
 }
 
@@ -154,27 +154,6 @@ const fn repeats(default: u64, help: &'static str) -> ParamSpec {
         alias: None,
         exposed: true,
     }
-}
-
-fn to_values(setup: &impl Serialize) -> ParamValues {
-    match serde_json::to_value(setup) {
-        Ok(serde_json::Value::Object(map)) => map,
-        _ => ParamValues::new(),
-    }
-}
-
-/// `values` checked against `specs` (defaults filled in), then read as the setup: after the
-/// check every field is there and in range, so reading it cannot fail on what was given.
-fn from_checked<T: serde::de::DeserializeOwned>(
-    specs: &[ParamSpec],
-    values: &ParamValues,
-) -> Result<T, ParamError> {
-    let checked = crate::params::validate(specs, values)?;
-    serde_json::from_value(serde_json::Value::Object(checked)).map_err(|e| ParamError::Type {
-        name: "setup",
-        expected: "values its description accepts".into(),
-        found: e.to_string(),
-    })
 }
 
 #[cfg(test)]

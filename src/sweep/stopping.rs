@@ -111,27 +111,12 @@ impl StopRule {
 
     /// The rule as parameter values (`PARAMS`' names).
     pub fn values(&self) -> ParamValues {
-        match serde_json::to_value(self) {
-            Ok(serde_json::Value::Object(map)) => map,
-            _ => ParamValues::new(),
-        }
+        crate::params::values_of(self)
     }
 
     /// The rule from parameter values, checked against `PARAMS`.
     pub fn from_values(values: &ParamValues) -> Result<StopRule, crate::params::ParamError> {
-        let checked = crate::params::validate(&Self::PARAMS, values)?;
-        // After `validate` every number is there; the defaults only keep this total.
-        let number = |name: &str, default: f64| {
-            checked
-                .get(name)
-                .and_then(serde_json::Value::as_f64)
-                .unwrap_or(default)
-        };
-        Ok(StopRule {
-            ci_width: number("ci_width", DEFAULT_CI_WIDTH),
-            budget_factor: number("budget_factor", DEFAULT_BUDGET_FACTOR),
-            min_budget_s: number("min_budget_s", DEFAULT_MIN_BUDGET_S),
-        })
+        crate::params::checked_from(&Self::PARAMS, values)
     }
 
     /// Checks the numbers against `PARAMS`; the message names the one that is wrong.

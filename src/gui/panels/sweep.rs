@@ -401,16 +401,15 @@ impl SweepPanel {
             .id_salt("sweep stopping")
             .show(ui, |ui| {
                 // Widgets, ranges and tooltips from the rule's own description.
-                let mut values = stop.values();
-                if crate::gui::params::params_ui(
+                use crate::sweep::StopRule;
+                crate::gui::params::described_ui(
                     ui,
                     "sweep stopping",
-                    &crate::sweep::StopRule::PARAMS,
-                    &mut values,
-                ) && let Ok(rule) = crate::sweep::StopRule::from_values(&values)
-                {
-                    *stop = rule;
-                }
+                    &StopRule::PARAMS,
+                    stop,
+                    StopRule::values,
+                    StopRule::from_values,
+                );
             });
     }
 
@@ -643,17 +642,15 @@ impl SweepPanel {
                 self.start_suggestion(s, ui.ctx());
             }
             // The search's budget and runs per point, from their descriptions.
-            let tune = &mut s.settings.sweep.tune;
-            let mut values = tune.values();
-            if crate::gui::params::params_ui(
+            use crate::sweep::TuneSetup;
+            crate::gui::params::described_ui(
                 ui,
                 "suggest weights",
-                &crate::sweep::TuneSetup::PARAMS,
-                &mut values,
-            ) && let Ok(changed) = crate::sweep::TuneSetup::from_values(&values)
-            {
-                *tune = changed;
-            }
+                &TuneSetup::PARAMS,
+                &mut s.settings.sweep.tune,
+                TuneSetup::values,
+                TuneSetup::from_values,
+            );
             if let Some(j) = &self.tune {
                 if ui.button("Stop").clicked() {
                     j.control.cancel();
@@ -732,10 +729,13 @@ fn setup_widgets(ui: &mut egui::Ui, setup: &mut crate::sweep::SweepSetup, names:
         .filter(|s| names.contains(&s.name))
         .copied()
         .collect();
-    let mut values = setup.values();
-    if crate::gui::params::params_ui(ui, "sweep setup", &specs, &mut values)
-        && let Ok(changed) = crate::sweep::SweepSetup::from_values(&values)
-    {
-        *setup = changed;
-    }
+    use crate::sweep::SweepSetup;
+    crate::gui::params::described_ui(
+        ui,
+        "sweep setup",
+        &specs,
+        setup,
+        SweepSetup::values,
+        SweepSetup::from_values,
+    );
 }

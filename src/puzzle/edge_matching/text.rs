@@ -100,7 +100,7 @@ pub fn parse(text: &str, origin: &str, hints: &ParseHints) -> Result<EdgeMatchin
                             line_no,
                             format!(
                                 "{} is too large (colours are 0 to 255)",
-                                crate::io::clip(huge, 24)
+                                crate::params::shown_within(huge, 24)
                             ),
                         ));
                     }

@@ -85,7 +85,7 @@ pub(super) fn parse_ours(
                 at(hl),
                 format!(
                     "{} is too large for a board side or mine count",
-                    crate::io::clip(t, 24)
+                    crate::params::shown_within(t, 24)
                 ),
             )),
             Err(_) => Err(PuzzleError::parse(at(hl), "expected `WIDTH HEIGHT MINES`")),

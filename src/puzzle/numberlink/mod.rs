@@ -760,7 +760,7 @@ impl TryFrom<NumberlinkFile> for Numberlink {
                     return Err(PuzzleError::Invalid(format!(
                         "rows[{r}][{c}]: {:?} is not a pair's name (a name is letters or digits \
                          without spaces; an empty cell is null)",
-                        crate::io::clip(n, 20)
+                        crate::params::shown_within(n, 20)
                     )));
                 }
             }

@@ -405,7 +405,7 @@ pub(super) fn parse(bytes: &[u8], origin: &str) -> Result<ModelFile, FormatError
         Some(other) => {
             return Err(err(format!(
                 "header vartype {:?} is not \"BINARY\" or \"SPIN\"",
-                crate::io::clip(other, 40)
+                crate::params::shown_within(other, 40)
             )));
         }
         None => {

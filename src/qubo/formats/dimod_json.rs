@@ -199,7 +199,7 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<ModelFile, FormatError> 
                 match other {
                     Some(t) => format!(
                         "variable_type {:?} is not \"BINARY\" or \"SPIN\"",
-                        crate::io::clip(t, 40)
+                        crate::params::shown_within(t, 40)
                     ),
                     None => "variable_type is missing or not text (\"BINARY\" or \"SPIN\")".into(),
                 },
