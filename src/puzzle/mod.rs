@@ -285,9 +285,28 @@ pub enum Reference<S> {
     NoSolution,
     /// The budget ran out first.
     GaveUp {
-        /// Search nodes spent.
-        nodes: u64,
+        /// The budget it spent.
+        spent: Spent,
     },
+}
+
+/// The budget an exact search spent before giving up: nodes for the searches that count
+/// them, seconds for the SAT references (which have a time limit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spent {
+    /// Search nodes.
+    Nodes(u64),
+    /// Seconds of solving.
+    Seconds(u64),
+}
+
+impl fmt::Display for Spent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Spent::Nodes(n) => write!(f, "after {n} nodes"),
+            Spent::Seconds(s) => write!(f, "undecided within {s} s"),
+        }
+    }
 }
 
 impl<S> Reference<S> {
@@ -304,7 +323,7 @@ impl<S> Reference<S> {
         match self {
             Reference::Solved(s) => Reference::Solved(f(s)),
             Reference::NoSolution => Reference::NoSolution,
-            Reference::GaveUp { nodes } => Reference::GaveUp { nodes },
+            Reference::GaveUp { spent } => Reference::GaveUp { spent },
         }
     }
 }
@@ -318,10 +337,10 @@ pub enum SolutionCount {
     One,
     /// Two or more.
     AtLeastTwo,
-    /// The search gave up after this many nodes.
+    /// The search gave up within its budget.
     Unknown {
-        /// Search nodes spent.
-        nodes: u64,
+        /// The budget it spent.
+        spent: Spent,
     },
 }
 
@@ -331,7 +350,12 @@ impl fmt::Display for SolutionCount {
             SolutionCount::Zero => f.write_str("0"),
             SolutionCount::One => f.write_str("1"),
             SolutionCount::AtLeastTwo => f.write_str("≥ 2"),
-            SolutionCount::Unknown { nodes } => write!(f, "unknown (gave up after {nodes} nodes)"),
+            SolutionCount::Unknown {
+                spent: spent @ Spent::Nodes(_),
+            } => {
+                write!(f, "unknown (gave up {spent})")
+            }
+            SolutionCount::Unknown { spent } => write!(f, "unknown ({spent})"),
         }
     }
 }
@@ -360,9 +384,11 @@ impl<S: Clone> DesignFacts<S> {
         match (&self.solution, self.solutions) {
             (Some(s), _) => Reference::Solved(s.clone()),
             (None, SolutionCount::Zero) => Reference::NoSolution,
-            (None, SolutionCount::Unknown { nodes }) => Reference::GaveUp { nodes },
+            (None, SolutionCount::Unknown { spent }) => Reference::GaveUp { spent },
             // Counted but not kept: no reference to offer.
-            (None, _) => Reference::GaveUp { nodes: 0 },
+            (None, _) => Reference::GaveUp {
+                spent: crate::puzzle::Spent::Nodes(0),
+            },
         }
     }
 }

@@ -177,7 +177,10 @@ pub fn reference_text(reference: &Reference<AnySolution>) -> String {
     match reference {
         Reference::Solved(_) => "solved".into(),
         Reference::NoSolution => "no solution".into(),
-        Reference::GaveUp { nodes } => format!("gave up after {nodes} nodes"),
+        Reference::GaveUp { spent } => match spent {
+            crate::puzzle::Spent::Nodes(_) => format!("gave up {spent}"),
+            crate::puzzle::Spent::Seconds(_) => spent.to_string(),
+        },
     }
 }
 

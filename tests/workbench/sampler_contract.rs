@@ -157,12 +157,12 @@ fn moves_hold_their_groups_in_every_read() {
     for s in samplers(24, 9) {
         let set = s.sample(&m, &RunControl::new()).unwrap();
         let moves = set.info.params.get("moves").and_then(|v| v.as_str());
-        if !matches!(moves, Some("one-hot" | "two-way")) {
+        if !matches!(moves, Some("one-hot" | "two-way" | "assignment")) {
             continue;
         }
         with_moves += 1;
         let held = set.info.params["held_groups"].as_array().unwrap().len();
-        assert_eq!(held, if moves == Some("two-way") { 2 } else { 1 });
+        assert_eq!(held, if moves == Some("one-hot") { 1 } else { 2 });
         for row in &set.rows {
             if held == 2 {
                 assert!(holds(&row.sample), "{}: {:?}", s.name(), row.sample);

@@ -69,7 +69,9 @@ impl RunInput {
         match (&self.reference, &self.puzzle) {
             (Some(r), _) => r.clone(),
             (None, Some((p, _, _))) => p.solve_classically(REFERENCE_NODE_BUDGET),
-            (None, None) => Reference::GaveUp { nodes: 0 },
+            (None, None) => Reference::GaveUp {
+                spent: crate::puzzle::Spent::Nodes(0),
+            },
         }
     }
 

@@ -753,7 +753,9 @@ impl Puzzle for EdgeMatching {
             nodes = Some(found.nodes);
             let count = match (found.solutions.len(), found.gave_up) {
                 (2.., _) => SolutionCount::AtLeastTwo,
-                (_, true) => SolutionCount::Unknown { nodes: found.nodes },
+                (_, true) => SolutionCount::Unknown {
+                    spent: crate::puzzle::Spent::Nodes(found.nodes),
+                },
                 (1, false) => SolutionCount::One,
                 _ => SolutionCount::Zero,
             };
@@ -856,7 +858,9 @@ impl Puzzle for EdgeMatching {
         let found = solve::search(self, 1, node_budget);
         match (found.solutions.into_iter().next(), found.gave_up) {
             (Some(s), _) => Reference::Solved(s),
-            (None, true) => Reference::GaveUp { nodes: found.nodes },
+            (None, true) => Reference::GaveUp {
+                spent: crate::puzzle::Spent::Nodes(found.nodes),
+            },
             (None, false) => Reference::NoSolution,
         }
     }

@@ -89,7 +89,9 @@ pub(super) fn first_configuration(p: &Minesweeper, node_budget: u64) -> Referenc
         unconstrained: unconstrained as i64,
     };
     match search.go(0, 0) {
-        None => Reference::GaveUp { nodes },
+        None => Reference::GaveUp {
+            spent: crate::puzzle::Spent::Nodes(nodes),
+        },
         Some(false) => Reference::NoSolution,
         Some(true) => {
             let mut mines = vec![None; n];
@@ -159,8 +161,10 @@ pub(super) fn design_facts(p: &Minesweeper, node_budget: u64) -> DesignFacts<Min
                     });
                     SolutionCount::Zero
                 }
-                Reference::GaveUp { nodes } => SolutionCount::Unknown { nodes: *nodes },
-                Reference::Solved(_) => SolutionCount::Unknown { nodes: node_budget },
+                Reference::GaveUp { spent } => SolutionCount::Unknown { spent: *spent },
+                Reference::Solved(_) => SolutionCount::Unknown {
+                    spent: crate::puzzle::Spent::Nodes(node_budget),
+                },
             }
         }
     };

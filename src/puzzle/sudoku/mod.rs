@@ -316,7 +316,9 @@ impl Puzzle for Sudoku {
             nodes = Some(found.nodes);
             let count = match (found.solutions.len(), found.gave_up) {
                 (2.., _) => SolutionCount::AtLeastTwo,
-                (_, true) => SolutionCount::Unknown { nodes: found.nodes },
+                (_, true) => SolutionCount::Unknown {
+                    spent: crate::puzzle::Spent::Nodes(found.nodes),
+                },
                 (1, false) => SolutionCount::One,
                 _ => SolutionCount::Zero,
             };
@@ -372,7 +374,9 @@ impl Puzzle for Sudoku {
         let found = solve::search(self, 1, node_budget);
         match (found.solutions.first(), found.gave_up) {
             (Some(g), _) => Reference::Solved(SudokuSolution::from_digits(self.side(), g)),
-            (None, true) => Reference::GaveUp { nodes: found.nodes },
+            (None, true) => Reference::GaveUp {
+                spent: crate::puzzle::Spent::Nodes(found.nodes),
+            },
             (None, false) => Reference::NoSolution,
         }
     }

@@ -601,7 +601,7 @@ impl SimulatedAnnealing {
                 warnings: Vec::new(),
             },
         );
-        super::moves::record(&mut set.info, plan);
+        layout.record(&mut set.info, plan);
         Ok(set)
     }
 

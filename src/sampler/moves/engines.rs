@@ -91,8 +91,9 @@ impl MoveCsr {
             .saturating_add(dense as u64)
     }
 
+    /// Row `i`: columns (sorted) and values.
     #[inline(always)]
-    fn row(&self, i: usize) -> (&[u32], &[f64]) {
+    pub(super) fn row(&self, i: usize) -> (&[u32], &[f64]) {
         let r = self.start[i]..self.start[i + 1];
         (&self.cols[r.clone()], &self.vals[r])
     }

@@ -20,6 +20,7 @@
 //! Invariant: `MoveState::one_a[g]` is the variable that is 1 in held group g of family A (and
 //! `one_b` of family B); the engine's sums or fields are those of its state (`engines`).
 
+pub(super) mod assignment;
 mod engines;
 pub(super) mod run;
 
@@ -34,8 +35,9 @@ use crate::rng::{Xoshiro128p, neg_ln_uniform};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum MoveSet {
-    /// Two-way when the model has two families that form a permutation of wide groups (edge
-    /// matching), else single flips (see `MovePlan::new` for the measurements).
+    /// Assignment (two-way moves and the exact step) when the model has two families that
+    /// form a permutation of wide groups (edge matching), else single flips (see
+    /// `held_families` for the measurements).
     #[default]
     Auto,
     /// Single-bit flips (the plain Metropolis sampler).
@@ -44,10 +46,13 @@ pub enum MoveSet {
     OneHot,
     /// Exchange assignments between two families that form a permutation.
     TwoWay,
+    /// Two-way moves, and after every sweep an exact re-solve of a set of groups as an
+    /// assignment problem (`assignment`).
+    Assignment,
 }
 
 /// The parameter's words, in `MoveSet` order after `auto`.
-pub const MOVE_WORDS: &[&str] = &["auto", "flip", "one-hot", "two-way"];
+pub const MOVE_WORDS: &[&str] = &["auto", "flip", "one-hot", "two-way", "assignment"];
 
 /// The `moves` parameter, shared by SA and PT.
 pub const MOVES_PARAM: crate::params::ParamSpec = crate::params::ParamSpec {
@@ -57,7 +62,9 @@ pub const MOVES_PARAM: crate::params::ParamSpec = crate::params::ParamSpec {
     help: "flip: one bit at a time; one-hot: move the 1 inside each exactly-one group (a cell's \
            digit), keeping those groups satisfied; two-way: exchange assignments between two \
            families of groups that form a permutation (cells × pieces, cells × row-digits); \
-           auto: two-way where the groups are wide (edge matching), else flip",
+           assignment: two-way, and after every sweep up to 64 groups re-solved exactly as an \
+           assignment problem (the best refill of their pieces or digits); auto: assignment where \
+           the groups are wide (edge matching), else flip",
     alias: None,
     exposed: true,
 };
@@ -84,8 +91,14 @@ pub(super) struct MovePlan {
     /// Per A group: its members as (B group, variable), sorted (a CSR by A group).
     a_start: Vec<u32>,
     a_list: Vec<(u32, u32)>,
+    /// Per B group: its members as (A group, variable), sorted (built for the assignment
+    /// step only, which may re-solve B groups instead of A groups).
+    b_start: Vec<u32>,
+    b_list: Vec<(u32, u32)>,
     num_b: usize,
     two_way: bool,
+    /// Two-way moves with the exact assignment step between sweeps.
+    assignment: bool,
     /// Two-way: per (A group, B group), where its members lie in `a_list` (`lo`, `hi`), when
     /// the table is small enough (else a binary search in the A group's members).
     cells: Vec<(u32, u32)>,
@@ -143,8 +156,11 @@ impl MovePlan {
             b_of,
             a_start,
             a_list,
+            b_start: Vec::new(),
+            b_list: Vec::new(),
             num_b,
             two_way: b.is_some(),
+            assignment: b.is_some() && matches!(set, MoveSet::Assignment | MoveSet::Auto),
             cells: Vec::new(),
             uniform_cells: false,
             turns: false,
@@ -163,6 +179,21 @@ impl MovePlan {
             }
             plan.uniform_cells = sizes.windows(2).all(|w| w[0] == w[1]);
             plan.turns = sizes.iter().any(|&k| k > 1);
+            if plan.assignment {
+                let mut by_b: Vec<(u32, u32, u32)> = (0..n as u32)
+                    .filter(|&v| plan.b_of[v as usize] != NONE)
+                    .map(|v| (plan.b_of[v as usize], plan.a_of[v as usize], v))
+                    .collect();
+                by_b.sort_unstable();
+                plan.b_start = vec![0; num_b + 1];
+                for &(b, _, _) in &by_b {
+                    plan.b_start[b as usize + 1] += 1;
+                }
+                for b in 0..num_b {
+                    plan.b_start[b + 1] += plan.b_start[b];
+                }
+                plan.b_list = by_b.into_iter().map(|(_, a, v)| (a, v)).collect();
+            }
             if plan.num_a().saturating_mul(num_b) <= MAX_CELL_TABLE {
                 let mut cells = vec![(0u32, 0u32); plan.num_a() * num_b];
                 for a in 0..plan.num_a() {
@@ -182,9 +213,18 @@ impl MovePlan {
         Some(plan)
     }
 
-    /// Which moves these are ("two-way" or "one-hot").
+    /// Which moves these are ("assignment", "two-way" or "one-hot").
     pub fn kind(&self) -> &'static str {
-        if self.two_way { "two-way" } else { "one-hot" }
+        match (self.assignment, self.two_way) {
+            (true, _) => "assignment",
+            (false, true) => "two-way",
+            (false, false) => "one-hot",
+        }
+    }
+
+    /// Whether runs take the exact assignment step between sweeps.
+    pub fn assigns(&self) -> bool {
+        self.assignment
     }
 
     /// The held families' names.
@@ -194,7 +234,7 @@ impl MovePlan {
 
     /// What the moves hold, in a sentence for reports.
     pub fn describe(&self) -> String {
-        sentence(&self.held, self.two_way)
+        sentence(&self.held, self.two_way, self.assignment)
     }
 
     fn num_a(&self) -> usize {
@@ -204,6 +244,11 @@ impl MovePlan {
     /// Members of A group `a`.
     fn members(&self, a: u32) -> &[(u32, u32)] {
         &self.a_list[self.a_start[a as usize] as usize..self.a_start[a as usize + 1] as usize]
+    }
+
+    /// Members of B group `b` as (A group, variable) (plans with the assignment step only).
+    fn members_b(&self, b: u32) -> &[(u32, u32)] {
+        &self.b_list[self.b_start[b as usize] as usize..self.b_start[b as usize + 1] as usize]
     }
 
     /// Members of A group `a` that are in B group `b`.
@@ -299,7 +344,7 @@ fn held_families(groups: &OneHotGroups, set: MoveSet) -> Option<(usize, Option<u
     let pair = match set {
         MoveSet::Flip => return None,
         MoveSet::OneHot => (groups.widest()?, None),
-        MoveSet::TwoWay => match groups.two_way {
+        MoveSet::TwoWay | MoveSet::Assignment => match groups.two_way {
             Some([a, b]) => (a, Some(b)),
             None => (groups.widest()?, None),
         },
@@ -308,7 +353,9 @@ fn held_families(groups: &OneHotGroups, set: MoveSet) -> Option<(usize, Option<u
         // kernels (which are 10–15× cheaper per step). Measured on 2 cores: a random 8×8
         // edge board (groups of ~250 placements), PT 40 s: two-way 109/112 against 105
         // with flips; Euler96 #1, full Sudoku model (groups of 9), 16 PT ladders to the
-        // target: flips 0.9 s, two-way 60 s (94 %).
+        // target: flips 0.9 s, two-way 60 s (94 %). With the exact assignment step on top:
+        // Eternity II, PT 60 s, 405–408/480 against 396–403 two-way alone; random 8×8 boards
+        // 108–109/112 either way; top95 #1–5 full model (rows re-solved) 0/5 either way.
         MoveSet::Auto => match groups.two_way {
             Some([a, b]) if mean_group_size(groups, a) >= AUTO_MIN_GROUP => (a, Some(b)),
             _ => return None,
@@ -325,14 +372,23 @@ pub fn describe(groups: Option<&OneHotGroups>, set: MoveSet) -> Option<String> {
     let (a, b) = held_families(groups, set)?;
     let mut held = vec![groups.families[a].name.clone()];
     held.extend(b.map(|b| groups.families[b].name.clone()));
-    Some(sentence(&held, b.is_some()))
+    Some(sentence(
+        &held,
+        b.is_some(),
+        b.is_some() && matches!(set, MoveSet::Assignment | MoveSet::Auto),
+    ))
 }
 
-fn sentence(held: &[String], two_way: bool) -> String {
+fn sentence(held: &[String], two_way: bool, assignment: bool) -> String {
     format!(
-        "{} groups held by {} moves; their penalty terms are constant",
+        "{} groups held by {} moves; their penalty terms are constant{}",
         held.join(" and "),
-        if two_way { "two-way" } else { "one-hot" }
+        if two_way { "two-way" } else { "one-hot" },
+        if assignment {
+            "; after every sweep up to 64 groups are re-solved exactly as an assignment problem"
+        } else {
+            ""
+        }
     )
 }
 

@@ -4,7 +4,8 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::{CsrEngine, Engine, GroupedEngine, MoveCsr, MovePlan, MoveState};
+use super::assignment::{self, Assignment, Scratch};
+use super::{CsrEngine, Engine, GroupedEngine, MoveCsr, MovePlan, MoveState, NONE};
 use crate::qubo::Model;
 use crate::qubo::grouped::GroupedKernel;
 use crate::rng::Xoshiro128p;
@@ -17,22 +18,41 @@ const RESYNC_SWEEPS: usize = 256;
 
 /// The model in the layout the engines read: the structure when the model has one (sums, no
 /// stored couplings), else sorted CSR rows.
-pub(in crate::sampler) enum Layout {
+pub(in crate::sampler) enum EngineLayout {
     Csr(MoveCsr),
     /// The structure's kernel, its held groups' pair weights zeroed (see `held_groups`), and
     /// whether every group is held (the engine then keeps no group sums at all).
     Grouped(GroupedKernel, bool),
 }
 
+/// What a run under moves reads: the model's layout, and for `moves = assignment` which held
+/// groups are coupled beyond the families.
+pub(in crate::sampler) struct Layout {
+    pub engine: EngineLayout,
+    pub assignment: Option<Assignment>,
+}
+
 impl Layout {
     pub fn new(model: &dyn Model, plan: &MovePlan) -> Self {
-        match model.grouped() {
+        let engine = match model.grouped() {
             Some(g) => {
                 let mut k = g.kernel();
                 let all_held = held_groups(&mut k, plan);
-                Layout::Grouped(k, all_held)
+                EngineLayout::Grouped(k, all_held)
             }
-            None => Layout::Csr(MoveCsr::new(model)),
+            None => EngineLayout::Csr(MoveCsr::new(model)),
+        };
+        let assignment = plan.assigns().then(|| coupled_groups(&engine, plan));
+        Layout { engine, assignment }
+    }
+
+    /// What the run's moves were, in `info` (see `moves::record`), with the assignment
+    /// step's counts when it ran.
+    pub fn record(&self, info: &mut crate::sampler::SampleInfo, plan: &MovePlan) {
+        super::record(info, plan);
+        if let Some(a) = &self.assignment {
+            info.details
+                .insert("assignment".into(), serde_json::json!(a.describe()));
         }
     }
 
@@ -53,11 +73,156 @@ impl Layout {
 
     /// Which layout, for `info`.
     pub fn name(&self) -> &'static str {
-        match self {
-            Layout::Csr(_) => "csr",
-            Layout::Grouped(..) => "grouped",
+        match self.engine {
+            EngineLayout::Csr(_) => "csr",
+            EngineLayout::Grouped(..) => "grouped",
         }
     }
+}
+
+/// The assignment step's table: which groups of each held family share a coupling other than
+/// through the families (which the step keeps one-hot), and the family whose groups are less
+/// coupled as the one it re-solves. Both families are tried under a cap on distinct pairs that
+/// grows fourfold until one fits, so a family coupled everywhere (an edge board's pieces: any
+/// two may meet) is dropped after a few pairs: on a 24×24 board, collecting all of its pairs
+/// took 15 s.
+fn coupled_groups(engine: &EngineLayout, plan: &MovePlan) -> Assignment {
+    let (num_a, num_b) = (plan.num_a(), plan.num_b);
+    let mut limit = 4 * num_a.max(num_b).max(64);
+    loop {
+        let by_a = coupled_pairs(engine, plan, false, limit);
+        let by_b = coupled_pairs(engine, plan, true, limit);
+        // The families are equally many groups (a permutation), so fewer pairs is fewer per
+        // group.
+        match (by_a, by_b) {
+            (Some(a), Some(b)) if b.len() < a.len() => {
+                return Assignment::from_pairs(true, num_b, b.into_iter());
+            }
+            (Some(a), _) => return Assignment::from_pairs(false, num_a, a.into_iter()),
+            (None, Some(b)) => return Assignment::from_pairs(true, num_b, b.into_iter()),
+            (None, None) if limit < MOST_COUPLED_PAIRS => limit *= 4,
+            // Both families' groups are coupled nearly everywhere: the step finds no set.
+            (None, None) => return Assignment::from_pairs(false, num_a, std::iter::empty()),
+        }
+    }
+}
+
+/// Most distinct coupled pairs one family's table holds.
+const MOST_COUPLED_PAIRS: usize = 1 << 22;
+
+/// Distinct pairs of groups, up to a limit.
+struct PairSet {
+    pairs: std::collections::HashSet<(u32, u32)>,
+    limit: usize,
+}
+
+impl PairSet {
+    /// Adds the pair (either order); false once past the limit.
+    fn add(&mut self, a: u32, b: u32) -> bool {
+        if a != b {
+            self.pairs.insert((a.min(b), a.max(b)));
+        }
+        self.pairs.len() <= self.limit
+    }
+}
+
+fn coupled_pairs(
+    engine: &EngineLayout,
+    plan: &MovePlan,
+    by_b: bool,
+    limit: usize,
+) -> Option<Vec<(u32, u32)>> {
+    let (set_of, other_of) = if by_b {
+        (&plan.b_of, &plan.a_of)
+    } else {
+        (&plan.a_of, &plan.b_of)
+    };
+    let g = |v: u32| set_of[v as usize];
+    // Two variables of one group of the other family are never both on: their term never
+    // counts.
+    let counts = |u: u32, v: u32, q: f64| {
+        q != 0.0 && g(u) != NONE && g(v) != NONE && other_of[u as usize] != other_of[v as usize]
+    };
+    let mut pairs = PairSet {
+        pairs: std::collections::HashSet::new(),
+        limit,
+    };
+    match engine {
+        EngineLayout::Csr(m) => {
+            for v in 0..plan.n as u32 {
+                let (cols, vals) = m.row(v as usize);
+                for (&u, &q) in cols.iter().zip(vals) {
+                    if counts(u, v, q) && !pairs.add(g(v), g(u)) {
+                        return None;
+                    }
+                }
+            }
+        }
+        EngineLayout::Grouped(k, _) => {
+            // Groups still weighted (the held ones were zeroed), by their members' groups.
+            let spare = k.num_groups - 1;
+            let mut members: Vec<Vec<u32>> = vec![Vec::new(); spare];
+            for v in 0..plan.n as u32 {
+                for &kg in &k.groups[v as usize] {
+                    if (kg as usize) < spare && k.twice_weight[kg as usize] != 0.0 && g(v) != NONE {
+                        members[kg as usize].push(g(v));
+                    }
+                }
+            }
+            for mut groups in members {
+                groups.sort_unstable();
+                groups.dedup();
+                for (i, &a) in groups.iter().enumerate() {
+                    for &b in &groups[i + 1..] {
+                        if !pairs.add(a, b) {
+                            return None;
+                        }
+                    }
+                }
+            }
+            // Ports: the groups owning a port are coupled to the groups reading it (counted
+            // by group, so a pair of one other-family group is not told apart here: that
+            // only leaves a set smaller).
+            let real_ports = k.num_ports - 2;
+            let mut owners: Vec<Vec<u32>> = vec![Vec::new(); real_ports];
+            let mut readers: Vec<Vec<u32>> = vec![Vec::new(); real_ports];
+            for v in 0..plan.n as u32 {
+                if g(v) == NONE {
+                    continue;
+                }
+                for (&(p, _), &(q, _)) in k.own[v as usize].iter().zip(&k.other[v as usize]) {
+                    if (p as usize) < real_ports {
+                        owners[p as usize].push(g(v));
+                    }
+                    if (q as usize) < real_ports {
+                        readers[q as usize].push(g(v));
+                    }
+                }
+            }
+            for (mut o, mut r) in owners.into_iter().zip(readers) {
+                o.sort_unstable();
+                o.dedup();
+                r.sort_unstable();
+                r.dedup();
+                for &a in &o {
+                    for &b in &r {
+                        if !pairs.add(a, b) {
+                            return None;
+                        }
+                    }
+                }
+            }
+            for v in 0..plan.n as u32 {
+                let row = k.pair_start[v as usize] as usize..k.pair_start[v as usize + 1] as usize;
+                for (&u, &q) in k.pair_cols[row.clone()].iter().zip(&k.pair_vals[row]) {
+                    if counts(u, v, q) && !pairs.add(g(v), g(u)) {
+                        return None;
+                    }
+                }
+            }
+        }
+    }
+    Some(pairs.pairs.into_iter().collect())
 }
 
 /// Zeroes the pair weight of every kernel group that is a held group (the same members, one
@@ -123,12 +288,12 @@ fn held_groups(k: &mut GroupedKernel, plan: &MovePlan) -> bool {
 /// per engine type, so the sweep is compiled for each).
 macro_rules! with_engine {
     ($layout:expr, |$make:ident| $body:expr) => {
-        match $layout {
-            Layout::Csr(m) => {
+        match &$layout.engine {
+            EngineLayout::Csr(m) => {
                 let $make = |x: Vec<u8>| CsrEngine::new(m, x);
                 $body
             }
-            Layout::Grouped(k, all_held) => {
+            EngineLayout::Grouped(k, all_held) => {
                 let $make = |x: Vec<u8>| GroupedEngine::new(k, *all_held, x);
                 $body
             }
@@ -220,8 +385,18 @@ impl Anneal<'_> {
         let mut st = MoveState::new(self.plan, engine);
         let num_sweeps = self.schedule.num_sweeps();
         let mut reported = 0;
+        let mut scratch = self
+            .layout
+            .assignment
+            .as_ref()
+            .map(|_| Scratch::new(self.plan));
         for s in 0..num_sweeps {
             st.sweep(self.plan, &mut rng, self.schedule.beta(s));
+            if let (Some(a), Some(scratch)) = (&self.layout.assignment, &mut scratch) {
+                for _ in 0..assignment::steps_per_sweep(self.plan) {
+                    assignment::step(a, self.plan, &mut st, &mut rng, scratch);
+                }
+            }
             if (s + 1).is_multiple_of(RESYNC_SWEEPS) {
                 st.resync();
             }
@@ -311,10 +486,27 @@ impl Temper<'_> {
         let mut sweeps = 0;
         let mut reported = 0;
         let mut swap_rng = Xoshiro128p::for_read(self.seed ^ 0x7377_6170, read as u64);
+        let mut scratch = self
+            .layout
+            .assignment
+            .as_ref()
+            .map(|_| Scratch::new(self.plan));
         while sweeps < self.num_sweeps && !reached_target {
             // Replica t sits at temperature t; a swap exchanges the states (moves the structs).
             for (t, (st, rng)) in replicas.iter_mut().zip(&mut rngs).enumerate() {
                 st.sweep(self.plan, rng, self.beta[t]);
+            }
+            if let (Some(a), Some(scratch)) = (&self.layout.assignment, &mut scratch) {
+                let coldest = r - 1;
+                for _ in 0..assignment::steps_per_sweep(self.plan) {
+                    assignment::step(
+                        a,
+                        self.plan,
+                        &mut replicas[coldest],
+                        &mut rngs[coldest],
+                        scratch,
+                    );
+                }
             }
             for t in (sweeps % 2..r.saturating_sub(1)).step_by(2) {
                 let d = (self.beta[t] - self.beta[t + 1])

@@ -132,7 +132,8 @@ fn both_engines_sample_the_boltzmann_distribution_over_the_held_states() {
         let mut rng = Xoshiro128p::for_read(5, 0);
         let start = plan.random_start(&mut rng).unwrap();
         assert!(plan.holds(&start));
-        let run::Layout::Grouped(kernel, all_held) = run::Layout::new(&m, &plan) else {
+        let run::EngineLayout::Grouped(kernel, all_held) = run::Layout::new(&m, &plan).engine
+        else {
             panic!("a structured model")
         };
         assert_eq!(
@@ -167,7 +168,8 @@ fn every_move_keeps_the_groups_and_its_delta_is_the_energy_difference() {
         let plan = MovePlan::new(Some(&groups(n, &labelled)), set, n).unwrap();
         // The structure with its held groups' pair weights zeroed walks exactly as the
         // stored model does.
-        let run::Layout::Grouped(kernel, all_held) = run::Layout::new(&m, &plan) else {
+        let run::EngineLayout::Grouped(kernel, all_held) = run::Layout::new(&m, &plan).engine
+        else {
             panic!("a structured model")
         };
         let mut rng = Xoshiro128p::for_read(2, 1);
@@ -325,7 +327,7 @@ fn a_single_variable_group_in_a_held_family_stays_at_one() {
         !plan.holds(&[0, 1, 0, 0, 0, 0, 0, 1, 0]),
         "v0 off breaks a held group"
     );
-    let run::Layout::Grouped(kernel, all_held) = run::Layout::new(&m, &plan) else {
+    let run::EngineLayout::Grouped(kernel, all_held) = run::Layout::new(&m, &plan).engine else {
         panic!("a structured model")
     };
     assert!(all_held, "every group is held, the single ones included");
@@ -338,5 +340,124 @@ fn a_single_variable_group_in_a_held_family_stays_at_one() {
             let x = st.engine.state();
             assert!(plan.holds(&x) && x[0] == 1, "seed {seed}: {x:?}");
         }
+    }
+}
+
+/// A 4×4 board of rows (A) and columns (B), one or two variables per cell, whose couplings
+/// join only rows 0 with 1 and rows 2 with 3: two rows, one from each pair, are uncoupled, so
+/// the assignment step re-solves rows (columns are all coupled to one another).
+fn paired_rows_model(seed: u64) -> (crate::qubo::StoredModel, Vec<(String, Vec<u32>)>) {
+    use crate::qubo::{Qubo, StoredModel};
+    let mut s = seed;
+    let mut next = || (crate::rng::splitmix64(&mut s) % 2001) as f64 / 1000.0 - 1.0;
+    let mut cell = Vec::new();
+    let mut n = 0u32;
+    for a in 0..4u32 {
+        for b in 0..4u32 {
+            let k = 1 + (a + b) % 2;
+            cell.push((a, b, (n..n + k).collect::<Vec<u32>>()));
+            n += k;
+        }
+    }
+    let row_of = |v: u32| cell.iter().find(|c| c.2.contains(&v)).unwrap().0;
+    let mut labelled = Vec::new();
+    for a in 0..4 {
+        let vars = cell
+            .iter()
+            .filter(|c| c.0 == a)
+            .flat_map(|c| c.2.clone())
+            .collect();
+        labelled.push((format!("row[{a}]"), vars));
+    }
+    for b in 0..4 {
+        let vars = cell
+            .iter()
+            .filter(|c| c.1 == b)
+            .flat_map(|c| c.2.clone())
+            .collect();
+        labelled.push((format!("col[{b}]"), vars));
+    }
+    let mut q = HashMap::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            if row_of(i) / 2 == row_of(j) / 2 && row_of(i) != row_of(j) {
+                q.insert((i, j), next());
+            }
+        }
+    }
+    let linear = (0..n).map(|_| next()).collect();
+    let terms = q.into_iter().map(|((i, j), v)| (i as usize, j as usize, v));
+    let qubo = Qubo::new(linear, terms, 0.0).unwrap();
+    (StoredModel::new(qubo), labelled)
+}
+
+#[test]
+fn the_assignment_step_refills_its_set_optimally_and_exactly() {
+    for seed in 0..6 {
+        let (m, labelled) = paired_rows_model(seed);
+        let n = m.num_variables();
+        let plan = MovePlan::new(Some(&groups(n, &labelled)), MoveSet::Assignment, n).unwrap();
+        assert_eq!(plan.kind(), "assignment");
+        let layout = run::Layout::new(&m, &plan);
+        let asg = layout.assignment.as_ref().expect("an assignment table");
+        let run::EngineLayout::Csr(csr) = &layout.engine else {
+            panic!("a stored model")
+        };
+        let states = held_states(&plan, n);
+        let mut rng = Xoshiro128p::for_read(seed, 3);
+        let mut st = MoveState::new(
+            &plan,
+            CsrEngine::new(csr, plan.random_start(&mut rng).unwrap()),
+        );
+        let mut scratch = assignment::Scratch::new(&plan);
+        let mut improved = 0;
+        for step in 0..40 {
+            // Shake the state between steps so each step has work to do.
+            st.sweep(&plan, &mut rng, 0.3);
+            let before = st.engine.state();
+            let e_before = m.energy(&before);
+            let applied = assignment::step(asg, &plan, &mut st, &mut rng, &mut scratch);
+            let after = st.engine.state();
+            assert!(
+                plan.holds(&after),
+                "seed {seed} step {step}: a held group broke"
+            );
+            assert!(
+                (st.energy - m.energy(&after)).abs() < 1e-9,
+                "seed {seed} step {step}"
+            );
+            let set = scratch.last_set().to_vec();
+            assert!(set.len() >= 2, "a set of at least two uncoupled rows");
+            assert!(
+                set.iter()
+                    .all(|&a| set.iter().all(|&b| a == b || (a / 2 != b / 2))),
+                "rows {set:?} are coupled"
+            );
+            // The oracle: the lowest held state that agrees with `before` outside the set.
+            let in_set = |v: usize| set.contains(&plan.a_of[v]);
+            let best = states
+                .iter()
+                .filter(|x| (0..n).all(|v| in_set(v) || x[v] == before[v]))
+                .map(|x| m.energy(x))
+                .fold(f64::INFINITY, f64::min);
+            match applied {
+                Some(de) => {
+                    assert!(de <= 1e-9, "seed {seed} step {step}: ΔE {de}");
+                    assert!(
+                        (m.energy(&after) - best).abs() < 1e-9,
+                        "seed {seed} step {step}"
+                    );
+                    improved += usize::from(de < -1e-9);
+                }
+                None => {
+                    assert_eq!(after, before);
+                    assert!(
+                        best >= e_before - 1e-9,
+                        "seed {seed} step {step}: missed {best}"
+                    );
+                }
+            }
+        }
+        assert!(improved > 0, "seed {seed}: some step lowered the energy");
     }
 }

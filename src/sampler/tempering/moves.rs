@@ -182,7 +182,7 @@ impl ParallelTempering {
             details: Default::default(),
             end,
         };
-        crate::sampler::moves::record(&mut info, plan);
+        layout.record(&mut info, plan);
         let t_post = Instant::now();
         let mut set = SampleSet::from_states(model, states, info);
         set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;

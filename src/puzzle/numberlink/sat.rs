@@ -1,0 +1,320 @@
+//! The exact reference for the no-fill rule (ADC puzzles: cells may stay empty), as SAT on
+//! CaDiCaL (the `cadical` crate, which builds CaDiCaL 1.9.5 from source with the C++ compiler).
+//! Chosen by measurement on this encoding (2 cores, first solution): ADC Q2 CaDiCaL 4.1 s,
+//! Glucose 1.9 s, MiniSat 2.4 s (through PySAT); splr 0.17 (pure Rust) took 6–13 s, and with its
+//! eliminator off it answered "unsatisfiable" to a puzzle with a known answer — an exact
+//! reference cannot rest on that.
+//!
+//! Why SAT here: the path search (`solve`) prunes by the fill rule's own consequences (no cell
+//! left with fewer than two ways, no path alongside itself); without them it gave up on ADC 2018
+//! Q2 (50×50, 320 pairs) and Q12 (40×40, 219 pairs) at its budget. The encoding is the compact
+//! one the ADC entrants used (after Zucker's and lacop's flow solvers, with colours in binary):
+//! - a variable per grid edge (used or not), and per cell ⌈log₂(pairs + 1)⌉ bits of its pair;
+//! - an endpoint has exactly one used edge and its own pair's bits;
+//! - any other cell has zero or two used edges;
+//! - a used edge joins two cells with the same bits.
+//!
+//! Every component of used edges is then a path between two endpoints of one pair (an endpoint
+//! has one edge, other cells two) or an isolated cycle. Under no-fill a cycle can simply be
+//! dropped, so no cycle constraint is needed: the solution is the paths. A second solution is
+//! asked for by forbidding the first one's path edges all together (two different valid
+//! solutions are never one inside the other, as each pair has one path end to end), with the
+//! U-turn cuts switched off by their selector so that it is any other solution.
+//!
+//! The U-turn cuts: no unit square with three used edges. Its two open corners are one path's
+//! cells side by side, which no-fill allows, but the path could cut across; any solution
+//! shortens to one without them, so with the cuts the first search still finds a solution
+//! exactly when one exists. Measured on ADC Q2 (first solution, CaDiCaL): 10.1 s without the
+//! cuts, 4.1 s with them.
+
+use cadical::{Solver, Timeout};
+
+use super::Numberlink;
+use super::check::NumberlinkSolution;
+
+/// What the SAT reference found.
+pub struct SatSearch {
+    /// Up to the number asked for.
+    pub solutions: Vec<NumberlinkSolution>,
+    /// The time limit ran out before the answer was known.
+    pub gave_up: bool,
+    /// Variables and clauses of the encoding.
+    pub size: (usize, usize),
+}
+
+/// The encoding: edges first (1-based DIMACS numbering), then each cell's bits.
+struct Encoding {
+    cells: usize,
+    /// Per edge: its two cells.
+    edges: Vec<(usize, usize)>,
+    bits: usize,
+    clauses: Vec<Vec<i32>>,
+}
+
+impl Encoding {
+    fn edge_var(e: usize) -> i32 {
+        e as i32 + 1
+    }
+
+    fn bit_var(&self, cell: usize, t: usize) -> i32 {
+        (self.edges.len() + cell * self.bits + t) as i32 + 1
+    }
+
+    fn num_vars(&self, cells: usize) -> usize {
+        self.edges.len() + cells * self.bits + 1
+    }
+
+    /// The selector of the U-turn cuts (the last variable): assumed true for the first
+    /// solution, false when asking for another, so a second solution with a U-turn counts.
+    fn cuts_on(&self) -> i32 {
+        self.num_vars(self.cells) as i32
+    }
+
+    fn of(p: &Numberlink) -> Encoding {
+        let (w, h) = (p.width(), p.height());
+        let cells = w * h;
+        let mut edges = Vec::with_capacity(2 * cells);
+        let mut at: Vec<Vec<usize>> = vec![Vec::new(); cells];
+        for i in 0..cells {
+            for j in [
+                (i % w + 1 < w).then_some(i + 1),
+                (i + w < cells).then_some(i + w),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                at[i].push(edges.len());
+                at[j].push(edges.len());
+                edges.push((i, j));
+            }
+        }
+        let bits = (usize::BITS - p.num_pairs().leading_zeros()).max(1) as usize;
+        let mut enc = Encoding {
+            cells,
+            edges,
+            bits,
+            clauses: Vec::new(),
+        };
+        for (i, incident) in at.iter().enumerate() {
+            let lits: Vec<i32> = incident.iter().map(|&e| Self::edge_var(e)).collect();
+            let k = p.endpoints()[i];
+            if k != 0 {
+                // Exactly one edge, and the pair's own bits.
+                enc.clauses.push(lits.clone());
+                for a in 0..lits.len() {
+                    for b in a + 1..lits.len() {
+                        enc.clauses.push(vec![-lits[a], -lits[b]]);
+                    }
+                }
+                for t in 0..bits {
+                    let v = enc.bit_var(i, t);
+                    enc.clauses
+                        .push(vec![if (k >> t) & 1 == 1 { v } else { -v }]);
+                }
+            } else {
+                // Zero or two: never exactly one, never three or more.
+                for a in 0..lits.len() {
+                    let mut c = vec![-lits[a]];
+                    c.extend(
+                        lits.iter()
+                            .enumerate()
+                            .filter(|&(b, _)| b != a)
+                            .map(|(_, &l)| l),
+                    );
+                    enc.clauses.push(c);
+                    for b in a + 1..lits.len() {
+                        for c in b + 1..lits.len() {
+                            enc.clauses.push(vec![-lits[a], -lits[b], -lits[c]]);
+                        }
+                    }
+                }
+            }
+        }
+        // The U-turn cuts (module header), each behind the selector.
+        let edge_between = |a: usize, b: usize| at[a].iter().copied().find(|e| at[b].contains(e));
+        for i in 0..cells {
+            if i % w + 1 >= w || i + w >= cells {
+                continue;
+            }
+            let square = [
+                edge_between(i, i + 1),
+                edge_between(i + 1, i + w + 1),
+                edge_between(i + w, i + w + 1),
+                edge_between(i, i + w),
+            ];
+            let lits: Vec<i32> = square
+                .iter()
+                .flatten()
+                .map(|&e| -Self::edge_var(e))
+                .collect();
+            for skip in 0..lits.len() {
+                let mut c: Vec<i32> = vec![-enc.cuts_on()];
+                c.extend((0..lits.len()).filter(|&k| k != skip).map(|k| lits[k]));
+                enc.clauses.push(c);
+            }
+        }
+        for (e, &(i, j)) in enc.edges.iter().enumerate() {
+            let x = Self::edge_var(e);
+            let (ki, kj) = (p.endpoints()[i], p.endpoints()[j]);
+            if ki != 0 && kj != 0 && ki != kj {
+                enc.clauses.push(vec![-x]);
+                continue;
+            }
+            for t in 0..bits {
+                let (a, b) = (enc.bit_var(i, t), enc.bit_var(j, t));
+                enc.clauses.push(vec![-x, -a, b]);
+                enc.clauses.push(vec![-x, a, -b]);
+            }
+        }
+        enc
+    }
+
+    /// The paths of a model (isolated cycles dropped), labelled by pair.
+    fn decode(&self, p: &Numberlink, model: &[i32]) -> NumberlinkSolution {
+        let cells = p.width() * p.height();
+        let used = |e: usize| model.get(e).is_some_and(|&l| l > 0);
+        let mut next: Vec<Vec<usize>> = vec![Vec::new(); cells];
+        for (e, &(i, j)) in self.edges.iter().enumerate() {
+            if used(e) {
+                next[i].push(j);
+                next[j].push(i);
+            }
+        }
+        let mut s = NumberlinkSolution::empty(cells);
+        for k in 1..=p.num_pairs() as u16 {
+            // Walk from the first endpoint: every cell on the way has two edges until the
+            // other endpoint.
+            let [start, _] = p.ends(k);
+            let (mut prev, mut at) = (usize::MAX, start);
+            for _ in 0..cells {
+                let Some(&step) = next[at].iter().find(|&&j| j != prev) else {
+                    break;
+                };
+                s.set(p, at, step, k);
+                prev = at;
+                at = step;
+                if p.endpoints()[at] != 0 {
+                    break;
+                }
+            }
+        }
+        s
+    }
+}
+
+/// Up to `limit` solutions of a no-fill puzzle within `seconds` of solving (each call).
+pub fn search(p: &Numberlink, limit: usize, seconds: u64) -> SatSearch {
+    let enc = Encoding::of(p);
+    let cells = p.width() * p.height();
+    let size = (enc.num_vars(cells), enc.clauses.len());
+    let mut solver: Solver<Timeout> = Solver::new();
+    solver.set_callbacks(Some(Timeout::new(seconds.max(1) as f32)));
+    for c in &enc.clauses {
+        solver.add_clause(c.iter().copied());
+    }
+    let mut found = Vec::new();
+    let mut gave_up = false;
+    while found.len() < limit.max(1) {
+        let cuts = if found.is_empty() {
+            enc.cuts_on()
+        } else {
+            -enc.cuts_on()
+        };
+        match solver.solve_with([cuts]) {
+            Some(true) => {
+                let model: Vec<i32> = (0..enc.edges.len())
+                    .map(|e| {
+                        let x = Encoding::edge_var(e);
+                        if solver.value(x) == Some(true) { x } else { -x }
+                    })
+                    .collect();
+                let s = enc.decode(p, &model);
+                // Forbid these paths together (see the module header); the solver keeps what
+                // it learnt for the next call.
+                let mut block = Vec::new();
+                for (e, &(i, j)) in enc.edges.iter().enumerate() {
+                    if s.edges_at(p, i).iter().any(|&(n, _)| n == j) {
+                        block.push(-Encoding::edge_var(e));
+                    }
+                }
+                found.push(s);
+                if block.is_empty() {
+                    break;
+                }
+                solver.add_clause(block);
+            }
+            Some(false) => break,
+            None => {
+                gave_up = true;
+                break;
+            }
+        }
+    }
+    SatSearch {
+        solutions: found,
+        gave_up,
+        size,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::numberlink::{Rule, check, solve};
+
+    /// A small no-fill puzzle with endpoints at random cells (solvable or not).
+    fn random_no_fill(seed: u64) -> Numberlink {
+        let mut s = seed;
+        let mut next = |n: u64| crate::rng::splitmix64(&mut s) % n;
+        let (w, h) = (3 + next(2) as usize, 3 + next(2) as usize);
+        let pairs = 1 + next(3) as usize;
+        let mut cells: Vec<Option<String>> = vec![None; w * h];
+        for k in 0..pairs {
+            for _ in 0..2 {
+                let free: Vec<usize> = (0..w * h).filter(|&i| cells[i].is_none()).collect();
+                let i = free[next(free.len() as u64) as usize];
+                cells[i] = Some(((b'A' + k as u8) as char).to_string());
+            }
+        }
+        Numberlink::new(w, h, &cells, Rule::NoFill).unwrap()
+    }
+
+    #[test]
+    fn sat_counts_as_the_path_search_does_and_its_solutions_pass_the_checker() {
+        let (mut solvable, mut several) = (0, 0);
+        for seed in 0..80 {
+            let p = random_no_fill(seed);
+            let path = solve::search(&p, 3, 50_000_000);
+            assert!(!path.gave_up, "seed {seed}");
+            let sat = search(&p, 3, 10);
+            assert!(!sat.gave_up, "seed {seed}");
+            assert_eq!(sat.solutions.len(), path.solutions.len(), "seed {seed}");
+            for s in &sat.solutions {
+                let v = check::check(&p, s);
+                assert!(v.is_empty(), "seed {seed}: {v:?}");
+            }
+            solvable += usize::from(!sat.solutions.is_empty());
+            several += usize::from(sat.solutions.len() >= 2);
+        }
+        // The sample holds both kinds, and puzzles with several answers.
+        assert!((10..80).contains(&solvable), "{solvable} of 80 solvable");
+        assert!(several > 5, "{several} with several answers");
+    }
+
+    #[test]
+    fn adc_2018_q12_is_decided_and_its_answer_is_valid() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/puzzles/numberlink/adc2018/Q12.txt"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let p = crate::puzzle::numberlink::text::parse(&text, "Q12")
+            .unwrap()
+            .remove(0);
+        assert_eq!(p.rule(), Rule::NoFill);
+        let found = search(&p, 1, 60);
+        assert!(!found.gave_up);
+        let s = found.solutions.first().expect("Q12 has an answer");
+        assert_eq!(check::check(&p, s), Vec::new());
+    }
+}
