@@ -2102,6 +2102,10 @@ fn boards_stay_still_while_editing_refereeing_and_running() {
         Settings::default(),
     ));
     settle(&mut h);
+    // The model's heatmap too: under a loaded machine it can land after the facts, and the
+    // panels' text it brings moved the board by 0.1 px between `before` and the click.
+    wait_for(&mut h, "the model's heatmap", |wb| wb.inspector.is_ready());
+    frames(&mut h);
     let before = canvas_rect(&h);
     let at = cell_point(h.state(), 1, 1, [0.0, 0.0]);
     press_release(&mut h, at, at);

@@ -231,6 +231,17 @@ fn the_adc_2018_answers_check_valid() {
 }
 
 #[test]
+fn the_sat_reference_decides_adc_2018_q12_in_the_design_facts() {
+    // Under no-fill the path search gave up at its budget; the SAT reference finds an answer
+    // and a second one (paths may detour through empty cells), so the count is decided.
+    let out = bin().args(["check"]).arg(adc("Q12.txt")).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("solutions: ≥ 2"), "{text}");
+    assert!(text.contains("SAT 15921 variables"), "{text}");
+}
+
+#[test]
 fn solve_json_gives_the_grid_of_numbers_and_rounds() {
     let v = stdout_json(
         &bin()

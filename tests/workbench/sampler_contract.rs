@@ -182,8 +182,8 @@ fn moves_hold_their_groups_in_every_read() {
                 .contains("held by")
         );
     }
-    // SA and PT, each with one-hot and two-way.
-    assert_eq!(with_moves, 4);
+    // SA and PT, each with one-hot, two-way and assignment.
+    assert_eq!(with_moves, 6);
 }
 
 #[test]
