@@ -1093,7 +1093,7 @@ fn the_full_eternity_ii_runs_through_its_structure_in_the_workbench() {
     let r = h.state().shared.result.as_ref().unwrap();
     assert_eq!(r.samples.info.sampler, "pt");
     assert_eq!(r.samples.info.params["kernel"], "grouped");
-    assert_eq!(r.samples.info.params["moves"], "assignment");
+    assert_eq!(r.samples.info.params["moves"], "two-way");
     assert_eq!(r.num_reads(), 4);
     // The solver panel and the results say which groups the moves held.
     frames(&mut h);

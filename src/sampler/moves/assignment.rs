@@ -1,11 +1,12 @@
-//! The exact large-neighbourhood step (`moves = assignment`): between sweeps, a set of held A
-//! groups that touch one another only through the two held families is emptied and refilled
-//! by the best assignment of their B groups, solved exactly (Hungarian method, `pathfinding`).
+//! The exact large-neighbourhood step (`moves = assignment`): between sweeps, a set S of groups
+//! of one held family that touch one another only through the two held families is emptied and
+//! refilled by the best assignment of the other family's groups they held, solved exactly
+//! (Hungarian method, `pathfinding`).
 //!
-//! Why it is exact: with the set S's 1s turned off, a variable v of group a ∈ S changes the
-//! energy by its field f(v), and no two groups of S are coupled except through the families
-//! (whose terms are constant while both stay one-hot), so refilling S costs Σ f(chosen). The
-//! cheapest refill is the linear assignment of S's groups to the B groups they held, each pair
+//! Why it is exact: with S's 1s turned off, a variable v of group a ∈ S changes the energy by
+//! its field f(v), and no two groups of S are coupled except through the families (whose terms
+//! are constant while both stay one-hot), so refilling S costs Σ f(chosen). The cheapest refill
+//! is the linear assignment of S's groups to the other family's groups they held, each pair
 //! priced at its cheapest variable (a piece at its best turn) — Schaus & Deville's move for
 //! Eternity II ("price every free piece in every freed cell"), generic over any model whose
 //! moves are two-way. S grows from a random group through the groups that hold a B group its
@@ -132,7 +133,7 @@ impl Assignment {
     }
 
     /// The step's counters in words, for `info.details`.
-    pub fn describe(&self) -> String {
+    pub fn describe(&self, plan: &MovePlan) -> String {
         let steps = self.steps.load(Ordering::Relaxed);
         let improved = self.improved.load(Ordering::Relaxed);
         let groups = self.groups.load(Ordering::Relaxed);
@@ -140,7 +141,9 @@ impl Assignment {
             "{} exact assignment steps of {} {} groups on average, {} lowered the energy",
             crate::io::number_text(steps as f64),
             crate::io::number_text((groups as f64 / steps.max(1) as f64 * 10.0).round() / 10.0),
-            if self.by_b { "B" } else { "A" },
+            plan.held()
+                .get(usize::from(self.by_b))
+                .map_or("", String::as_str),
             crate::io::number_text(improved as f64)
         )
     }

@@ -35,9 +35,8 @@ use crate::rng::{Xoshiro128p, neg_ln_uniform};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum MoveSet {
-    /// Assignment (two-way moves and the exact step) when the model has two families that
-    /// form a permutation of wide groups (edge matching), else single flips (see
-    /// `held_families` for the measurements).
+    /// Two-way when the model has two families that form a permutation of wide groups (edge
+    /// matching), else single flips (see `held_families` for the measurements).
     #[default]
     Auto,
     /// Single-bit flips (the plain Metropolis sampler).
@@ -63,8 +62,8 @@ pub const MOVES_PARAM: crate::params::ParamSpec = crate::params::ParamSpec {
            digit), keeping those groups satisfied; two-way: exchange assignments between two \
            families of groups that form a permutation (cells × pieces, cells × row-digits); \
            assignment: two-way, and after every sweep up to 64 groups re-solved exactly as an \
-           assignment problem (the best refill of their pieces or digits); auto: assignment where \
-           the groups are wide (edge matching), else flip",
+           assignment problem (the best refill of their pieces or digits); auto: two-way where the \
+           groups are wide (edge matching), else flip",
     alias: None,
     exposed: true,
 };
@@ -160,7 +159,7 @@ impl MovePlan {
             b_list: Vec::new(),
             num_b,
             two_way: b.is_some(),
-            assignment: b.is_some() && matches!(set, MoveSet::Assignment | MoveSet::Auto),
+            assignment: b.is_some() && set == MoveSet::Assignment,
             cells: Vec::new(),
             uniform_cells: false,
             turns: false,
@@ -353,9 +352,10 @@ fn held_families(groups: &OneHotGroups, set: MoveSet) -> Option<(usize, Option<u
         // kernels (which are 10–15× cheaper per step). Measured on 2 cores: a random 8×8
         // edge board (groups of ~250 placements), PT 40 s: two-way 109/112 against 105
         // with flips; Euler96 #1, full Sudoku model (groups of 9), 16 PT ladders to the
-        // target: flips 0.9 s, two-way 60 s (94 %). With the exact assignment step on top:
-        // Eternity II, PT 60 s, 405–408/480 against 396–403 two-way alone; random 8×8 boards
-        // 108–109/112 either way; top95 #1–5 full model (rows re-solved) 0/5 either way.
+        // target: flips 0.9 s, two-way 60 s (94 %). The exact assignment step on top is not
+        // auto's choice: Eternity II, PT 60 s, 405–408/480 against 396–403 two-way alone, but
+        // 423 after 10 min (two-way: 431 last round); random 8×8 boards 108–110/112 either
+        // way; top95 #1–5 full model (rows re-solved) 0/5 either way.
         MoveSet::Auto => match groups.two_way {
             Some([a, b]) if mean_group_size(groups, a) >= AUTO_MIN_GROUP => (a, Some(b)),
             _ => return None,
@@ -375,7 +375,7 @@ pub fn describe(groups: Option<&OneHotGroups>, set: MoveSet) -> Option<String> {
     Some(sentence(
         &held,
         b.is_some(),
-        b.is_some() && matches!(set, MoveSet::Assignment | MoveSet::Auto),
+        b.is_some() && set == MoveSet::Assignment,
     ))
 }
 

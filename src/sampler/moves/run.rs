@@ -52,7 +52,7 @@ impl Layout {
         super::record(info, plan);
         if let Some(a) = &self.assignment {
             info.details
-                .insert("assignment".into(), serde_json::json!(a.describe()));
+                .insert("assignment".into(), serde_json::json!(a.describe(plan)));
         }
     }
 
