@@ -411,54 +411,6 @@ impl Walk<'_> {
     }
 }
 
-/// What the reference found, whichever search ran.
-struct ReferenceFound {
-    solutions: Vec<NumberlinkSolution>,
-    /// The budget spent when it gave up.
-    gave_up: Option<crate::puzzle::Spent>,
-    /// The search's size, as a design fact.
-    how: (String, serde_json::Value),
-}
-
-/// Seconds the SAT reference may spend per call for a node budget: one per 5·10⁵ nodes (the
-/// default 5·10⁶ gives 10 s), 1 to 60.
-fn sat_seconds(node_budget: u64) -> u64 {
-    (node_budget / 500_000).clamp(1, 60)
-}
-
-impl Numberlink {
-    /// The exact reference: the path search under the fill rule (its prunings are the rule's
-    /// own), SAT under no-fill (`sat`), up to `limit` solutions.
-    fn reference_search(&self, limit: usize, node_budget: u64) -> ReferenceFound {
-        match self.rule {
-            Rule::Fill => {
-                let found = solve::search(self, limit, node_budget);
-                ReferenceFound {
-                    solutions: found.solutions,
-                    gave_up: found
-                        .gave_up
-                        .then_some(crate::puzzle::Spent::Nodes(found.nodes)),
-                    how: ("search nodes".into(), found.nodes.into()),
-                }
-            }
-            Rule::NoFill => {
-                let seconds = sat_seconds(node_budget);
-                let found = sat::search(self, limit, seconds);
-                ReferenceFound {
-                    solutions: found.solutions,
-                    gave_up: found
-                        .gave_up
-                        .then_some(crate::puzzle::Spent::Seconds(seconds)),
-                    how: (
-                        "SAT".into(),
-                        format!("{} variables, {} clauses", found.size.0, found.size.1).into(),
-                    ),
-                }
-            }
-        }
-    }
-}
-
 impl Puzzle for Numberlink {
     type Solution = NumberlinkSolution;
     const KIND: Kind = Kind::Numberlink;
@@ -615,7 +567,7 @@ impl Puzzle for Numberlink {
 
     fn design_facts(&self, node_budget: u64) -> DesignFacts<NumberlinkSolution> {
         let conflicts = self.conflicts();
-        let found = self.reference_search(2, node_budget);
+        let found = solve::reference(self, 2, node_budget);
         let solutions = match (found.solutions.len(), found.gave_up) {
             (0, None) => SolutionCount::Zero,
             (1, None) => SolutionCount::One,
@@ -699,7 +651,7 @@ impl Puzzle for Numberlink {
     }
 
     fn solve_classically(&self, node_budget: u64) -> Reference<NumberlinkSolution> {
-        let found = self.reference_search(1, node_budget);
+        let found = solve::reference(self, 1, node_budget);
         match (found.solutions.into_iter().next(), found.gave_up) {
             (Some(s), _) => Reference::Solved(s),
             (None, Some(spent)) => Reference::GaveUp { spent },

@@ -385,3 +385,50 @@ mod corpus {
         }
     }
 }
+
+/// What the reference found, whichever search ran.
+pub struct ReferenceFound {
+    /// Up to the number asked for.
+    pub solutions: Vec<NumberlinkSolution>,
+    /// The budget spent when it gave up.
+    pub gave_up: Option<crate::puzzle::Spent>,
+    /// The search's size, as a design fact.
+    pub how: (String, serde_json::Value),
+}
+
+/// Seconds the SAT reference may spend per call for a node budget: one per 5·10⁵ nodes (the
+/// default 5·10⁶ gives 10 s), 1 to 60.
+fn sat_seconds(node_budget: u64) -> u64 {
+    (node_budget / 500_000).clamp(1, 60)
+}
+
+/// The exact reference: the path search under the fill rule (its prunings are the rule's own),
+/// SAT under no-fill (`sat`), up to `limit` solutions.
+pub fn reference(p: &Numberlink, limit: usize, node_budget: u64) -> ReferenceFound {
+    match p.rule() {
+        Rule::Fill => {
+            let found = search(p, limit, node_budget);
+            ReferenceFound {
+                solutions: found.solutions,
+                gave_up: found
+                    .gave_up
+                    .then_some(crate::puzzle::Spent::Nodes(found.nodes)),
+                how: ("search nodes".into(), found.nodes.into()),
+            }
+        }
+        Rule::NoFill => {
+            let seconds = sat_seconds(node_budget);
+            let found = super::sat::search(p, limit, seconds);
+            ReferenceFound {
+                solutions: found.solutions,
+                gave_up: found
+                    .gave_up
+                    .then_some(crate::puzzle::Spent::Seconds(seconds)),
+                how: (
+                    "SAT".into(),
+                    format!("{} variables, {} clauses", found.size.0, found.size.1).into(),
+                ),
+            }
+        }
+    }
+}
