@@ -85,6 +85,19 @@ fn sudoku_instance(name: &str, line: &str, presolve: bool) -> Result<Instance, B
     })
 }
 
+/// A random `side`×`side` edge-matching board with `colours` colours on the frame and inside,
+/// as a stored QUBO with the default weights (ground energy left to the best seen: the
+/// reference search is not what the bench times).
+fn edge_instance(side: usize, colours: usize) -> Result<Instance, BenchError> {
+    let board = crate::puzzle::edge_matching::generate(side, side, colours, colours, 1)?;
+    let enc = AnyPuzzle::EdgeMatching(board).encode(&EncodeOptions::presolved(false))?;
+    Ok(Instance {
+        name: format!("edge_rand_{side}x{side}_K{colours}"),
+        model: StoredModel::new(enc.qubo(&enc.default_weights())?),
+        ground_energy: None,
+    })
+}
+
 /// A ±J 3D spin glass on an L×L×L periodic lattice, as a QUBO (ground energy unknown).
 pub fn spin_glass_3d(l: usize, seed: u64) -> Qubo {
     let n = l * l * l;
@@ -140,6 +153,11 @@ pub fn builtin_instances(quick: bool) -> Result<Vec<Instance>, BenchError> {
         });
     }
     if !quick {
+        // Dense stored models (hundreds of neighbours per variable), as the peer harness's
+        // edge_rand_6x6_K4 and edge_rand_8x8_K5: solvable by construction.
+        for (side, colours) in [(6, 4), (8, 5)] {
+            out.push(edge_instance(side, colours)?);
+        }
         out.push(Instance {
             name: "random_qubo_n1000_deg10".into(),
             model: StoredModel::new(random_qubo(1000, 10, 1)?),
@@ -265,6 +283,9 @@ struct Config {
     updates_per_variable: f64,
 }
 
+/// The label of auto's lanes rows until a run names the kernel that ran.
+const AUTO_LANES: &str = "auto";
+
 /// Replicas per tempering ladder in the bench (the default).
 const BENCH_REPLICAS: usize = 16;
 /// Slices per SQA read in the bench (OpenJij's default, as the peer harness runs it).
@@ -276,10 +297,13 @@ const BENCH_TROTTER: usize = 4;
 fn configs(s: &BenchSettings) -> Vec<Config> {
     let (reads, sweeps) = (s.num_reads, s.num_sweeps);
     let per_read = (reads * sweeps) as f64;
+    // The lanes rows run auto's kernel (i16 lanes where the model allows them, and say so);
+    // with `scalar`, the f32 lanes and the scalar kernel are timed beside them.
     let mut out: Vec<Config> = s
         .threads
         .iter()
-        .map(|&t| (Kernel::Lanes, t))
+        .map(|&t| (Kernel::Auto, t))
+        .chain(s.scalar.then_some((Kernel::Lanes, 1)))
         .chain(s.scalar.then_some((Kernel::Scalar, 1)))
         .map(|(kernel, threads)| Config {
             sampler: Box::new(SimulatedAnnealing {
@@ -289,10 +313,10 @@ fn configs(s: &BenchSettings) -> Vec<Config> {
                 kernel,
                 ..Default::default()
             }),
-            kernel: if kernel == Kernel::Scalar {
-                "scalar"
-            } else {
-                "lanes"
+            kernel: match kernel {
+                Kernel::Scalar => "scalar",
+                Kernel::Lanes => "lanes",
+                _ => AUTO_LANES,
             },
             threads,
             num_reads: reads,
@@ -352,7 +376,12 @@ pub fn run(
         let n = inst.model.qubo.num_variables();
         let mut inst_rows = Vec::new();
         let mut energies_seen: Vec<(f64, SampleSet, f64)> = Vec::new();
+        // The kernels auto ran on this instance: the f32 lanes row is not repeated after them.
+        let mut auto_ran: Vec<String> = Vec::new();
         for config in configs(s) {
+            if config.kernel == "lanes" && auto_ran.iter().any(|k| k == "lanes") {
+                continue;
+            }
             let control = RunControl::new().with_threads(Some(config.threads));
             let mut walls = Vec::new();
             let mut last = None;
@@ -373,11 +402,19 @@ pub fn run(
                 wall,
             ));
             let updates = config.updates_per_variable * n.max(1) as f64;
+            // Auto's lanes rows name the kernel that ran (f32 or 16-bit lanes).
+            let kernel = match set.info.params.get("kernel").and_then(|k| k.as_str()) {
+                Some(ran) if config.kernel == AUTO_LANES => {
+                    auto_ran.push(ran.into());
+                    ran.to_string()
+                }
+                _ => config.kernel.to_string(),
+            };
             inst_rows.push(BenchRow {
                 instance: inst.name.clone(),
                 n,
                 sampler: config.sampler.name().into(),
-                kernel: config.kernel.into(),
+                kernel,
                 threads: config.threads,
                 num_reads: config.num_reads,
                 num_sweeps: s.num_sweeps,

@@ -1,5 +1,6 @@
 //! The lane kernel shared by the Metropolis samplers (SA, parallel tempering): the model in
-//! f32 CSR form and one sweep over L replicas held side by side in SIMD lanes.
+//! flat CSR form and one sweep over L replicas held side by side in SIMD lanes — in f32, or in
+//! 16-bit integers for models whose coefficients allow it (`KernelModel::<i16>::integral`).
 //!
 //! Invariant: `field[i][l]` is linear_i + Σ_j Q_ij·x_j of lane l's state and `sign[i][l]` is
 //! +1 when x_i = 0 and −1 when x_i = 1, so ΔE of flipping i is `field·sign`; a flip updates the
@@ -36,20 +37,130 @@ macro_rules! with_avx2 {
 }
 pub(super) use with_avx2;
 
-/// The model in the kernels' layout: f32 coefficients, flat CSR, every coefficient (and the
-/// offset) multiplied by `scale` (a power of two, see `precision`); β is divided by it.
-pub(super) struct KernelModel {
+/// A number the lane kernel computes in: f32 for any model, or i16 where every coefficient
+/// is an integer and every local field stays within ±32 767 (twice the lanes per vector, so a
+/// dense row costs half). Decisions are the same in both (see `KernelModel::integral`).
+pub(super) trait LaneValue: Copy + Default + PartialOrd + Send + Sync + 'static {
+    /// +1, the sign of a variable at 0.
+    const ONE: Self;
+    fn from_f64(v: f64) -> Self;
+    fn to_f64(self) -> f64;
+    fn to_f32(self) -> f32;
+    fn add(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    fn mul(self, o: Self) -> Self;
+}
+
+impl LaneValue for f32 {
+    const ONE: f32 = 1.0;
+    #[inline(always)]
+    fn from_f64(v: f64) -> f32 {
+        v as f32
+    }
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    #[inline(always)]
+    fn to_f32(self) -> f32 {
+        self
+    }
+    #[inline(always)]
+    fn add(self, o: f32) -> f32 {
+        self + o
+    }
+    #[inline(always)]
+    fn sub(self, o: f32) -> f32 {
+        self - o
+    }
+    #[inline(always)]
+    fn mul(self, o: f32) -> f32 {
+        self * o
+    }
+}
+
+impl LaneValue for i16 {
+    const ONE: i16 = 1;
+    #[inline(always)]
+    fn from_f64(v: f64) -> i16 {
+        v as i16
+    }
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    #[inline(always)]
+    fn to_f32(self) -> f32 {
+        self as f32
+    }
+    // Wrapping ops only to keep the loops branch-free: `integral` bounds every field, so no
+    // sum or product ever wraps.
+    #[inline(always)]
+    fn add(self, o: i16) -> i16 {
+        self.wrapping_add(o)
+    }
+    #[inline(always)]
+    fn sub(self, o: i16) -> i16 {
+        self.wrapping_sub(o)
+    }
+    #[inline(always)]
+    fn mul(self, o: i16) -> i16 {
+        self.wrapping_mul(o)
+    }
+}
+
+/// The model in the kernels' layout: flat CSR, every coefficient (and the offset) multiplied
+/// by `scale` (a power of two, see `precision`); β is divided by it.
+pub(super) struct KernelModel<T = f32> {
     pub n: usize,
     pub start: Vec<usize>,
     pub cols: Vec<u32>,
-    pub vals: Vec<f32>,
+    pub vals: Vec<T>,
     pub lin: Vec<f64>,
     pub offset: f64,
     pub scale: f64,
 }
 
-impl KernelModel {
+/// Largest |local field| the i16 kernel admits (ΔE = ±field must fit, and −32 768 has no
+/// negation).
+const I16_FIELD_LIMIT: f64 = i16::MAX as f64;
+
+/// Powers of two tried to make a model's coefficients integers (halves, quarters, … of 1/64).
+const INTEGRAL_SCALES: [f64; 7] = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
+
+impl KernelModel<f32> {
     pub fn new(csr: &Csr, scale: f64) -> Self {
+        KernelModel::build(csr, scale)
+    }
+}
+
+impl KernelModel<i16> {
+    /// The model in 16-bit integers, when some power of two (`INTEGRAL_SCALES`) makes every
+    /// coefficient an integer and keeps every local field, |linear_i| + Σ_j |Q_ij|, within
+    /// ±32 767; else `None` (nothing is ever rounded). Its decisions equal the f32 kernel's:
+    /// both compare the same ΔE (exact: integers below 2²⁴ in f32, times a power of two) with
+    /// the same threshold −ln(u)/β scaled by a power of two, which f32 also does exactly.
+    pub fn integral(csr: &Csr) -> Option<Self> {
+        let scale = INTEGRAL_SCALES.into_iter().find(|&s| {
+            csr.linear
+                .iter()
+                .chain(&csr.values)
+                .all(|&v| (v * s).fract() == 0.0)
+        })?;
+        let n = csr.num_variables();
+        let fits = (0..n).all(|i| {
+            let row: f64 = csr.values[csr.start[i]..csr.start[i + 1]]
+                .iter()
+                .map(|v| v.abs())
+                .sum();
+            (csr.linear[i].abs() + row) * scale <= I16_FIELD_LIMIT
+        });
+        fits.then(|| KernelModel::build(csr, scale))
+    }
+}
+
+impl<T: LaneValue> KernelModel<T> {
+    fn build(csr: &Csr, scale: f64) -> Self {
         let n = csr.num_variables();
         // The scalar kernel indexes fields by these columns without bounds checks.
         assert!(
@@ -57,10 +168,10 @@ impl KernelModel {
             "CSR column out of range"
         );
         KernelModel {
-            n: csr.num_variables(),
+            n,
             start: csr.start.clone(),
             cols: csr.cols.clone(),
-            vals: csr.values.iter().map(|&v| (v * scale) as f32).collect(),
+            vals: csr.values.iter().map(|&v| T::from_f64(v * scale)).collect(),
             lin: csr.linear.iter().map(|&v| v * scale).collect(),
             offset: csr.offset * scale,
             scale,
@@ -72,8 +183,8 @@ impl KernelModel {
         energy as f64 / self.scale
     }
 
-    /// Local fields linear_i + Σ_j Q_ij x_j (summed in f64, stored as f32) and the energy.
-    pub fn fields(&self, x: &[u8]) -> (Vec<f32>, f64) {
+    /// Local fields linear_i + Σ_j Q_ij x_j (summed in f64, stored as T) and the energy.
+    pub fn fields(&self, x: &[u8]) -> (Vec<T>, f64) {
         let mut energy = self.offset;
         let fields = (0..self.n)
             .map(|i| {
@@ -82,16 +193,16 @@ impl KernelModel {
                 for k in self.start[i]..self.start[i + 1] {
                     let j = self.cols[k] as usize;
                     if x[j] != 0 {
-                        f += self.vals[k] as f64;
+                        f += self.vals[k].to_f64();
                         if j > i {
-                            pair += self.vals[k] as f64;
+                            pair += self.vals[k].to_f64();
                         }
                     }
                 }
                 if x[i] != 0 {
                     energy += self.lin[i] + pair;
                 }
-                f as f32
+                T::from_f64(f)
             })
             .collect();
         (fields, energy)
@@ -137,11 +248,11 @@ pub(super) fn inverse_beta(beta: f32) -> f32 {
 /// ΔE ≤ −ln(u)/β_l (`inv_beta[l]` = 1/β_l: one β for every lane in SA, one per lane in
 /// tempering). Returns the flips accepted per lane when `COUNT_FLIPS` (else zeros).
 #[inline(always)]
-pub(super) fn sweep_lanes<const L: usize, const COUNT_FLIPS: bool>(
-    m: &KernelModel,
+pub(super) fn sweep_lanes<const L: usize, const COUNT_FLIPS: bool, T: LaneValue>(
+    m: &KernelModel<T>,
     inv_beta: &[f32; L],
-    field: &mut [[f32; L]],
-    sign: &mut [[f32; L]],
+    field: &mut [[T; L]],
+    sign: &mut [[T; L]],
     rng: &mut LaneRng<L>,
     energy: &mut [f32; L],
 ) -> [u32; L] {
@@ -156,12 +267,13 @@ pub(super) fn sweep_lanes<const L: usize, const COUNT_FLIPS: bool>(
             let f = field[i];
             let s = sign[i];
             let thr = &threshold[i - block];
-            let mut d = [0f32; L];
+            let mut d = [T::default(); L];
             let mut any = 0u32;
             for l in 0..L {
-                let de = f[l] * s[l];
+                // ΔE in f32 is exact for the i16 kernel (integers), so both compare alike.
+                let de = f[l].mul(s[l]).to_f32();
                 let accept = de <= thr[l];
-                d[l] = if accept { s[l] } else { 0.0 };
+                d[l] = if accept { s[l] } else { T::default() };
                 energy[l] += if accept { de } else { 0.0 };
                 if COUNT_FLIPS {
                     flips[l] += accept as u32;
@@ -170,14 +282,14 @@ pub(super) fn sweep_lanes<const L: usize, const COUNT_FLIPS: bool>(
             }
             let si = &mut sign[i];
             for l in 0..L {
-                si[l] = s[l] - 2.0 * d[l];
+                si[l] = s[l].sub(d[l].add(d[l]));
             }
             if any != 0 {
                 let (lo, hi) = (m.start[i], m.start[i + 1]);
                 for (&j, &w) in m.cols[lo..hi].iter().zip(&m.vals[lo..hi]) {
                     let fj = &mut field[j as usize];
                     for l in 0..L {
-                        fj[l] += w * d[l];
+                        fj[l] = fj[l].add(w.mul(d[l]));
                     }
                 }
             }

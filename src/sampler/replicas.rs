@@ -77,9 +77,9 @@ impl<const L: usize> Replicas<L> for CsrReplicas<'_, L> {
     fn sweep(&mut self, inv_beta: &[f32; L], count: bool) -> [u32; L] {
         let (m, field, sign) = (self.m, &mut self.field[..], &mut self.sign[..]);
         if count {
-            sweep_lanes::<L, true>(m, inv_beta, field, sign, &mut self.rng, &mut self.energy)
+            sweep_lanes::<L, true, f32>(m, inv_beta, field, sign, &mut self.rng, &mut self.energy)
         } else {
-            sweep_lanes::<L, false>(m, inv_beta, field, sign, &mut self.rng, &mut self.energy)
+            sweep_lanes::<L, false, f32>(m, inv_beta, field, sign, &mut self.rng, &mut self.energy)
         }
     }
 

@@ -538,9 +538,15 @@ fn bench_quick_reports_rows() {
     let out = run(&["bench", "--quick", "--json", "--threads", "1"]);
     let v = stdout_json(&out);
     let rows = v["results"].as_array().unwrap();
-    assert!(
-        rows.iter().any(|r| r["kernel"] == "lanes") && rows.iter().any(|r| r["kernel"] == "scalar")
-    );
+    // SA's kernels side by side: auto's (16-bit lanes on these integer models), the f32
+    // lanes and the scalar kernel.
+    for kernel in ["lanes16", "lanes", "scalar"] {
+        assert!(
+            rows.iter()
+                .any(|r| r["sampler"] == "sa" && r["kernel"] == kernel),
+            "{kernel}"
+        );
+    }
     // Every sampler with sweeps is timed per update; tabu (no sweeps) only by wall time.
     for sampler in ["sa", "pt", "sqa", "tabu"] {
         let mine: Vec<_> = rows.iter().filter(|r| r["sampler"] == sampler).collect();

@@ -16,7 +16,9 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::control::ProgressTracker;
-use super::kernel::{BLOCK, KernelModel, inverse_beta, lowest, run_bytes, sweep_lanes, with_avx2};
+use super::kernel::{
+    BLOCK, KernelModel, LaneValue, inverse_beta, lowest, run_bytes, sweep_lanes, with_avx2,
+};
 use super::moves::run::{Anneal, prepare};
 use super::moves::{MovePlan, MoveSet};
 use super::precision::KernelScale;
@@ -40,8 +42,12 @@ pub enum Kernel {
     Auto,
     /// One read at a time.
     Scalar,
-    /// Up to 32 reads at once in SIMD lanes.
+    /// Up to 32 reads at once in SIMD lanes of f32.
     Lanes,
+    /// Up to 32 reads at once in SIMD lanes of 16-bit integers (twice the lanes per vector):
+    /// for models whose coefficients are integers (after a power of two up to 64) with every
+    /// local field within ±32 767. `auto` takes it wherever it applies.
+    Lanes16,
 }
 
 /// How SA chooses its β range when none is given.
@@ -151,9 +157,11 @@ const PARAMS: &[ParamSpec] = &[
     ),
     ParamSpec {
         name: "kernel",
-        ty: ParamType::Choice(&["auto", "scalar", "lanes"]),
+        ty: ParamType::Choice(&["auto", "scalar", "lanes", "lanes16"]),
         default: ParamDefault::Word("auto"),
-        help: "sweep kernel for single flips: identical results, only speed differs",
+        help: "sweep kernel for single flips: identical results, only speed differs; lanes16 \
+               (16-bit integer lanes, auto's choice where it applies) needs integer coefficients \
+               (after a power of two up to 64) and local fields within ±32 767",
         alias: None,
         exposed: true,
     },
@@ -210,6 +218,8 @@ impl Default for SimulatedAnnealing {
 /// Everything a read needs besides its index: model, schedule, seed, starting states.
 struct Job<'a> {
     model: &'a KernelModel,
+    /// The model in 16-bit integers, when the lanes run on it.
+    integral: Option<&'a KernelModel<i16>>,
     schedule: &'a Schedule,
     num_sweeps: usize,
     seed: u64,
@@ -292,33 +302,41 @@ impl Job<'_> {
         Some(sign.iter().map(|&v| (v < 0.0) as u8).collect())
     }
 
-    /// Up to L reads on the lane kernel; padding lanes run spare reads whose results are
-    /// dropped. `None` when cancelled.
+    /// Up to L reads on the lane kernel over `m` (the f32 model, or its i16 twin: the same
+    /// decisions either way); padding lanes run spare reads whose results are dropped. `None`
+    /// when cancelled.
     #[inline(always)]
-    fn run_lanes<const L: usize>(&self, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
-        let m = self.model;
+    fn run_lanes<const L: usize, T: LaneValue>(
+        &self,
+        m: &KernelModel<T>,
+        reads: &[usize],
+    ) -> Option<Vec<Vec<u8>>> {
         let spare = usize::MAX / 2;
         let starts: Vec<(Xoshiro128p, Vec<u8>)> = (0..L)
             .map(|l| self.start(reads.get(l).copied().unwrap_or(spare + l)))
             .collect();
         let rng_states: [[u32; 4]; L] = std::array::from_fn(|l| starts[l].0.state());
         let mut rng = LaneRng::<L>::from_states(&rng_states);
-        let mut field = vec![[0f32; L]; m.n];
-        let mut sign = vec![[0f32; L]; m.n];
+        let mut field = vec![[T::default(); L]; m.n];
+        let mut sign = vec![[T::ONE; L]; m.n];
         let mut energy = [0f32; L];
         for (l, (_, x)) in starts.iter().enumerate() {
             let (f, e) = m.fields(x);
             for i in 0..m.n {
                 field[i][l] = f[i];
-                sign[i][l] = if x[i] != 0 { -1.0 } else { 1.0 };
+                if x[i] != 0 {
+                    sign[i][l] = T::default().sub(T::ONE);
+                }
             }
             energy[l] = e as f32;
         }
+        let zero = T::default();
         let mut reported = 0;
         for s in 0..self.num_sweeps {
-            sweep_lanes::<L, false>(
+            let beta = (self.schedule.beta(s) / m.scale) as f32;
+            sweep_lanes::<L, false, T>(
                 m,
-                &[inverse_beta(self.beta(s)); L],
+                &[inverse_beta(beta); L],
                 &mut field,
                 &mut sign,
                 &mut rng,
@@ -332,14 +350,14 @@ impl Job<'_> {
                 self.tracker
                     .add(((s + 1 - reported) * reads.len()) as u64, m.unscaled(best));
                 self.tracker.offer(m.unscaled(best), || {
-                    sign.iter().map(|v| (v[lane] < 0.0) as u8).collect()
+                    sign.iter().map(|v| (v[lane] < zero) as u8).collect()
                 });
                 reported = s + 1;
             }
         }
         Some(
             (0..reads.len())
-                .map(|l| sign.iter().map(|v| (v[l] < 0.0) as u8).collect())
+                .map(|l| sign.iter().map(|v| (v[l] < zero) as u8).collect())
                 .collect(),
         )
     }
@@ -347,13 +365,17 @@ impl Job<'_> {
 
 /// Runs a lane group of up to 32 reads, on AVX2 when the CPU has it (runtime dispatch keeps
 /// the binary portable; the arithmetic, and so the result, is the same either way: no FMA
-/// contraction is used). A short group (the remainder of num_reads) gets a narrower kernel.
+/// contraction is used), in i16 when the job has the model's integral twin. A short group (the
+/// remainder of num_reads) gets a narrower kernel.
 fn run_lane_group(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
     with_avx2!(by_width(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
-        match reads.len() {
-            0..=8 => job.run_lanes::<8>(reads),
-            9..=16 => job.run_lanes::<16>(reads),
-            _ => job.run_lanes::<LANES>(reads),
+        match (job.integral, reads.len()) {
+            (Some(m), 0..=8) => job.run_lanes::<8, i16>(m, reads),
+            (Some(m), 9..=16) => job.run_lanes::<16, i16>(m, reads),
+            (Some(m), _) => job.run_lanes::<LANES, i16>(m, reads),
+            (None, 0..=8) => job.run_lanes::<8, f32>(job.model, reads),
+            (None, 9..=16) => job.run_lanes::<16, f32>(job.model, reads),
+            (None, _) => job.run_lanes::<LANES, f32>(job.model, reads),
         }
     })
 }
@@ -376,7 +398,10 @@ impl SimulatedAnnealing {
     fn memory_estimate(&self, model: &dyn Model, use_lanes: bool, threads: usize) -> u64 {
         let n = model.num_variables();
         let per_thread = if use_lanes {
-            bytes_of(&[LANES, n, 9]) // fields and signs (f32 each), starting states
+            // Fields and signs (f32 each), starting states, and the i16 copy of the model's
+            // coefficients when the lanes run in 16-bit integers.
+            let entries = model.csr().map_or(n, |c| c.num_entries());
+            bytes_of(&[LANES, n, 9]).saturating_add(bytes_of(&[entries, 2]))
         } else {
             bytes_of(&[n, 9])
         };
@@ -694,7 +719,7 @@ impl Sampler for SimulatedAnnealing {
         let use_lanes = match self.kernel {
             Kernel::Auto => self.num_reads >= 2,
             Kernel::Scalar => false,
-            Kernel::Lanes => true,
+            Kernel::Lanes | Kernel::Lanes16 => true,
         };
         let work_units = if use_lanes {
             self.num_reads.div_ceil(LANES)
@@ -714,6 +739,19 @@ impl Sampler for SimulatedAnnealing {
         let csr = Csr::of_model(model);
         let scale = KernelScale::for_f32(&csr);
         let km = KernelModel::new(&csr, scale.factor);
+        let integral = match self.kernel {
+            Kernel::Auto if use_lanes => KernelModel::integral(&csr),
+            Kernel::Lanes16 => Some(KernelModel::integral(&csr).ok_or_else(|| {
+                SampleError::InvalidParameter {
+                    name: "kernel",
+                    message: "lanes16 needs integer coefficients (after a power of two up to 64) \
+                              with every local field within ±32 767, and this model's are not: \
+                              use lanes"
+                        .into(),
+                }
+            })?),
+            _ => None,
+        };
         let seed = self.seed.unwrap_or_else(rand::random);
         let mut spec = self.schedule_spec();
         if let Some(sweeps) = self.pilot_sweeps(&spec, PILOT_REPLICAS) {
@@ -742,6 +780,7 @@ impl Sampler for SimulatedAnnealing {
         );
         let job = Job {
             model: &km,
+            integral: integral.as_ref(),
             schedule: &schedule,
             num_sweeps,
             seed,
@@ -776,7 +815,11 @@ impl Sampler for SimulatedAnnealing {
             RunRecord {
                 range,
                 seed,
-                kernel: if use_lanes { "lanes" } else { "scalar" },
+                kernel: match (use_lanes, &integral) {
+                    (true, Some(_)) => "lanes16",
+                    (true, None) => "lanes",
+                    (false, _) => "scalar",
+                },
                 num_sweeps,
                 t0,
                 t_sample,

@@ -64,6 +64,79 @@ fn scalar_and_lane_kernels_give_identical_reads() {
     }
 }
 
+/// A model with integer coefficients in ±`range` (times `unit`), `per_row` neighbours each.
+fn integer_model(n: usize, per_row: usize, range: i64, unit: f64, seed: u64) -> StoredModel {
+    let mut rng = Xoshiro128p::for_read(seed, 0);
+    let mut draw = || (rng.next_u32() as i64 % (2 * range + 1) - range) as f64 * unit;
+    let linear = (0..n).map(|_| draw()).collect();
+    let couplings: Vec<(usize, usize, f64)> = (0..n)
+        .flat_map(|i| (1..=per_row / 2).map(move |k| (i, (i + 7 * k) % n)))
+        .filter(|(i, j)| i != j)
+        .map(|(i, j)| (i, j, draw()))
+        .collect();
+    StoredModel::new(Qubo::new(linear, couplings, 0.5).unwrap())
+}
+
+#[test]
+fn the_integer_lanes_give_the_reads_of_the_f32_lanes() {
+    let ctl = RunControl::new();
+    // Integers, halves (scaled by 2), and a dense row of 60 neighbours.
+    for (m, label) in [
+        (integer_model(50, 6, 9, 1.0, 1), "integers"),
+        (integer_model(50, 6, 9, 0.5, 2), "halves"),
+        (integer_model(61, 60, 3, 1.0, 3), "dense"),
+    ] {
+        let run = |kernel| {
+            SimulatedAnnealing {
+                num_reads: 45,
+                num_sweeps: 60,
+                seed: Some(7),
+                kernel,
+                ..Default::default()
+            }
+            .sample(&m, &ctl)
+            .unwrap()
+        };
+        let (f32s, i16s, auto) = (run(Kernel::Lanes), run(Kernel::Lanes16), run(Kernel::Auto));
+        assert_eq!(f32s.rows, i16s.rows, "{label}");
+        assert_eq!(f32s.rows, auto.rows, "{label}");
+        assert!(f32s.rows.len() > 1, "{label}: reads should differ");
+        assert_eq!(auto.info.params["kernel"], "lanes16", "{label}");
+        assert_eq!(f32s.info.params["kernel"], "lanes", "{label}");
+    }
+}
+
+#[test]
+fn the_integer_lanes_refuse_what_they_cannot_hold_exactly() {
+    let ctl = RunControl::new();
+    // A third is no integer after any power of two; fields of 40 000 leave i16.
+    for (m, why) in [
+        (integer_model(20, 4, 5, 1.0 / 3.0, 1), "thirds"),
+        (integer_model(20, 4, 20_000, 1.0, 1), "large fields"),
+    ] {
+        let run = |kernel| {
+            SimulatedAnnealing {
+                num_reads: 8,
+                num_sweeps: 10,
+                seed: Some(1),
+                kernel,
+                ..Default::default()
+            }
+            .sample(&m, &ctl)
+        };
+        assert_eq!(
+            run(Kernel::Auto).unwrap().info.params["kernel"],
+            "lanes",
+            "{why}"
+        );
+        let err = run(Kernel::Lanes16).unwrap_err().to_string();
+        assert!(
+            err.contains("kernel") && err.contains("use lanes"),
+            "{why}: {err}"
+        );
+    }
+}
+
 #[test]
 fn a_model_scaled_far_beyond_f32_anneals_exactly_like_the_original() {
     // 2^200 ≈ 1.6e60: every coefficient overflows f32 and the default β underflows it, yet
