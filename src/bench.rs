@@ -17,7 +17,7 @@ use crate::qubo::{Coupling, Ising, Qubo, QuboError, StoredModel, random_qubo};
 use crate::rng::splitmix64;
 use crate::sampler::{
     Kernel, ParallelTempering, QuantumAnnealing, RunControl, SampleSet, Sampler,
-    SimulatedAnnealing, TabuSearch,
+    SimulatedAnnealing, TabuSearch, population::PopulationAnnealing,
 };
 
 /// A model to time, with its ground energy when known.
@@ -291,8 +291,9 @@ const BENCH_REPLICAS: usize = 16;
 /// Slices per SQA read in the bench (OpenJij's default, as the peer harness runs it).
 const BENCH_TROTTER: usize = 4;
 
-/// SA on each kernel and thread count, then tempering, SQA and tabu on one thread: tempering
-/// with reads/16 ladders of 16 replicas (the same replica-sweeps as SA), SQA with 4 slices,
+/// SA on each kernel and thread count, then tempering, population annealing, SQA and tabu on one
+/// thread: tempering with reads/16 ladders of 16 replicas (the same replica-sweeps as SA),
+/// population annealing with a population of `reads` (likewise), SQA with 4 slices,
 /// tabu with its defaults and reads/10 reads (10 restarts each).
 fn configs(s: &BenchSettings) -> Vec<Config> {
     let (reads, sweeps) = (s.num_reads, s.num_sweeps);
@@ -336,6 +337,18 @@ fn configs(s: &BenchSettings) -> Vec<Config> {
         threads: 1,
         num_reads: ladders,
         updates_per_variable: (ladders * BENCH_REPLICAS * sweeps) as f64,
+    });
+    out.push(Config {
+        sampler: Box::new(PopulationAnnealing {
+            num_reads: reads,
+            num_sweeps: sweeps,
+            seed: Some(s.seed),
+            ..Default::default()
+        }),
+        kernel: "population",
+        threads: 1,
+        num_reads: reads,
+        updates_per_variable: per_read,
     });
     out.push(Config {
         sampler: Box::new(QuantumAnnealing {

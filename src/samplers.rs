@@ -12,6 +12,7 @@ use crate::sampler::{self, SampleError, Sampler, SamplerEntry};
 pub const SAMPLERS: &[SamplerEntry] = &[
     sampler::annealing::ENTRY,
     sampler::tempering::ENTRY,
+    sampler::population::ENTRY,
     sampler::sqa::ENTRY,
     sampler::tabu::ENTRY,
     sampler::exact::ENTRY,

@@ -9,6 +9,7 @@ from ._native import version
 from .samplers import (
     ExactSolver,
     ParallelTemperingSampler,
+    PopulationAnnealingSampler,
     SimulatedAnnealingSampler,
     SimulatedQuantumAnnealingSampler,
     TabuSampler,
@@ -18,6 +19,7 @@ from .window import inspect, open_puzzle
 __all__ = [
     "ExactSolver",
     "ParallelTemperingSampler",
+    "PopulationAnnealingSampler",
     "SimulatedAnnealingSampler",
     "SimulatedQuantumAnnealingSampler",
     "TabuSampler",

@@ -16,6 +16,7 @@ import qubo_workbench as qw
 ALL = [
     qw.SimulatedAnnealingSampler,
     qw.ParallelTemperingSampler,
+    qw.PopulationAnnealingSampler,
     qw.SimulatedQuantumAnnealingSampler,
     qw.TabuSampler,
     qw.ExactSolver,
@@ -27,6 +28,7 @@ SEEDED = [S for S in ALL if S is not qw.ExactSolver]
 # returned sample sets' shape, vartype, labels and energies) for every sampler.
 @dimod.testing.load_sampler_bqm_tests(qw.SimulatedAnnealingSampler)
 @dimod.testing.load_sampler_bqm_tests(qw.ParallelTemperingSampler)
+@dimod.testing.load_sampler_bqm_tests(qw.PopulationAnnealingSampler)
 @dimod.testing.load_sampler_bqm_tests(qw.SimulatedQuantumAnnealingSampler)
 @dimod.testing.load_sampler_bqm_tests(qw.TabuSampler, suppress_overload_warning=True)
 @dimod.testing.load_sampler_bqm_tests(qw.ExactSolver, suppress_overload_warning=True)
@@ -79,6 +81,23 @@ def test_a_seed_reproduces_the_sample_set(sampler):
     c = sampler().sample(bqm, num_reads=30)
     d = sampler().sample(bqm, num_reads=30, seed=c.info["seed"])
     assert np.array_equal(c.record.sample, d.record.sample)
+
+
+def test_the_timing_shows_the_bridge_beside_the_sampler():
+    bqm = odd_labels_model(dimod.SPIN)
+    t = time.perf_counter_ns()
+    ss = qw.SimulatedAnnealingSampler().sample(bqm, num_reads=20, num_sweeps=200, seed=3)
+    wall = time.perf_counter_ns() - t
+    timing = ss.info["timing"]
+    for key in ("preprocessing_ns", "sampling_ns", "postprocessing_ns", "conversion_ns",
+                "native_ns", "answer_ns"):
+        assert isinstance(timing[key], int) and timing[key] >= 0, key
+    assert timing["sampling_ns"] > 0 and timing["native_ns"] > 0
+    # The sampler's phases happen inside the native call, and the bridge's parts inside the
+    # whole sample() call.
+    inside = timing["preprocessing_ns"] + timing["sampling_ns"] + timing["postprocessing_ns"]
+    assert inside <= timing["native_ns"]
+    assert timing["conversion_ns"] + timing["native_ns"] + timing["answer_ns"] <= wall
 
 
 def test_sample_qubo_and_sample_ising_come_from_dimod():

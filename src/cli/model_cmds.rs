@@ -123,14 +123,14 @@ pub(super) fn bench(a: BenchArgs) -> Result<i32, Failure> {
             settings.num_reads, settings.num_sweeps, settings.repeats
         );
         println!(
-            "{:<34} {:>6} {:>5} {:>7} {:>3} {:>10} {:>9} {:>14} {:>8}",
+            "{:<34} {:>6} {:>5} {:>10} {:>3} {:>10} {:>9} {:>14} {:>8}",
             "instance", "n", "samp.", "kernel", "thr", "wall s", "ns/upd", "min E", "P(gnd)"
         );
     }
     let rows = bench::run(&instances, &settings, |r| {
         if !a.json {
             println!(
-                "{:<34} {:>6} {:>5} {:>7} {:>3} {:>10.3} {:>9} {:>14} {:>7.2}{}",
+                "{:<34} {:>6} {:>5} {:>10} {:>3} {:>10.3} {:>9} {:>14} {:>7.2}{}",
                 r.instance,
                 r.n,
                 r.sampler,

@@ -17,6 +17,7 @@ mod lanes;
 mod replicas;
 pub mod moves;
 pub mod pilot;
+pub mod population;
 pub mod precision;
 mod sample_set;
 pub mod schedule;

@@ -548,7 +548,7 @@ fn bench_quick_reports_rows() {
         );
     }
     // Every sampler with sweeps is timed per update; tabu (no sweeps) only by wall time.
-    for sampler in ["sa", "pt", "sqa", "tabu"] {
+    for sampler in ["sa", "pt", "pa", "sqa", "tabu"] {
         let mine: Vec<_> = rows.iter().filter(|r| r["sampler"] == sampler).collect();
         assert!(!mine.is_empty(), "{sampler} is benchmarked");
         for r in mine {

@@ -69,9 +69,9 @@ pub enum BetaRangeRule {
 /// Euler96 #1, hot rates 0.5 / 0.3 / 0.12 with the freeze point as cold end gave 49 / 56 / 63 %
 /// of reads at the ground state, and cold factors 1.7 / 2.5 / 3.5 gave 87 / 82 / 74 %; rate
 /// 0.12 froze the 3-D spin glasses too early (L12: −3084 against −3100 at 0.3), so 0.3 it is.
-pub(super) const SA_HOT_FLIP_RATE: f64 = 0.3;
+pub(in crate::sampler) const SA_HOT_FLIP_RATE: f64 = 0.3;
 /// See `SA_HOT_FLIP_RATE`.
-const SA_COLD_FACTOR: f64 = 1.7;
+pub(in crate::sampler) const SA_COLD_FACTOR: f64 = 1.7;
 
 /// The registry entry: `sa` and its parameters (dwave-samplers' names, meanings and defaults).
 pub const ENTRY: SamplerEntry = SamplerEntry {
