@@ -3,7 +3,7 @@
 //! `on_ladder!` dispatch by lane width, the swaps and their statistics.
 
 use super::grouped::{LaneState, LaneTables, Sweep};
-use super::kernel::{KernelModel, inverse_beta, sweep_lanes};
+use super::kernel::{KernelModel, LaneValue, inverse_beta, sweep_lanes};
 use super::*;
 use crate::rng::{LaneRng, Xoshiro128p};
 
@@ -41,28 +41,30 @@ pub(super) fn random_starts<const L: usize>(
         .unzip()
 }
 
-/// Replicas on the f32 CSR kernel (`kernel::sweep_lanes`).
-pub(super) struct CsrReplicas<'a, const L: usize> {
-    m: &'a KernelModel,
-    field: Vec<[f32; L]>,
-    sign: Vec<[f32; L]>,
+/// Replicas on the CSR lane kernel (`kernel::sweep_lanes`), in f32 or in i16 where the model
+/// is integral (`KernelModel::<i16>::integral`; the same decisions either way).
+pub(super) struct CsrReplicas<'a, const L: usize, T: LaneValue = f32> {
+    m: &'a KernelModel<T>,
+    field: Vec<[T; L]>,
+    sign: Vec<[T; L]>,
     energy: [f32; L],
     rng: LaneRng<L>,
 }
 
-impl<'a, const L: usize> CsrReplicas<'a, L> {
-    pub(super) fn new(m: &'a KernelModel, seed: u64, stream: u64) -> Self {
+impl<'a, const L: usize, T: LaneValue> CsrReplicas<'a, L, T> {
+    pub(super) fn new(m: &'a KernelModel<T>, seed: u64, stream: u64) -> Self {
         let (starts, rngs) = random_starts::<L>(m.n, seed, stream);
-        let mut sign = vec![[1f32; L]; m.n];
+        let minus = T::default().sub(T::ONE);
+        let mut sign = vec![[T::ONE; L]; m.n];
         for (l, x) in starts.iter().enumerate() {
             for (s, &b) in sign.iter_mut().zip(x) {
-                s[l] = if b != 0 { -1.0 } else { 1.0 };
+                s[l] = if b != 0 { minus } else { T::ONE };
             }
         }
         let states: [[u32; 4]; L] = std::array::from_fn(|l| rngs[l].state());
         let mut r = CsrReplicas {
             m,
-            field: vec![[0f32; L]; m.n],
+            field: vec![[T::default(); L]; m.n],
             sign,
             energy: [0f32; L],
             rng: LaneRng::from_states(&states),
@@ -72,14 +74,14 @@ impl<'a, const L: usize> CsrReplicas<'a, L> {
     }
 }
 
-impl<const L: usize> Replicas<L> for CsrReplicas<'_, L> {
+impl<const L: usize, T: LaneValue> Replicas<L> for CsrReplicas<'_, L, T> {
     #[inline(always)]
     fn sweep(&mut self, inv_beta: &[f32; L], count: bool) -> [u32; L] {
         let (m, field, sign) = (self.m, &mut self.field[..], &mut self.sign[..]);
         if count {
-            sweep_lanes::<L, true, f32>(m, inv_beta, field, sign, &mut self.rng, &mut self.energy)
+            sweep_lanes::<L, true, T>(m, inv_beta, field, sign, &mut self.rng, &mut self.energy)
         } else {
-            sweep_lanes::<L, false, f32>(m, inv_beta, field, sign, &mut self.rng, &mut self.energy)
+            sweep_lanes::<L, false, T>(m, inv_beta, field, sign, &mut self.rng, &mut self.energy)
         }
     }
 
@@ -88,10 +90,13 @@ impl<const L: usize> Replicas<L> for CsrReplicas<'_, L> {
     }
 
     fn state(&self, lane: usize) -> Vec<u8> {
-        self.sign.iter().map(|s| (s[lane] < 0.0) as u8).collect()
+        self.sign
+            .iter()
+            .map(|s| (s[lane] < T::default()) as u8)
+            .collect()
     }
 
-    /// Fields and energies recomputed from the states (in f64, stored as f32).
+    /// Fields and energies recomputed from the states (in f64, stored as T).
     fn resync(&mut self) {
         for l in 0..L {
             let (f, e) = self.m.fields(&self.state(l));
@@ -164,6 +169,8 @@ where
 #[derive(Clone, Copy)]
 pub(in crate::sampler) enum Engine<'a> {
     Csr(&'a KernelModel),
+    /// The CSR in i16, for integral models (`KernelModel::<i16>::integral`).
+    Csr16(&'a KernelModel<i16>),
     Grouped(&'a LaneTables),
 }
 
@@ -172,6 +179,7 @@ impl Engine<'_> {
     pub(super) fn scale(&self) -> f64 {
         match self {
             Engine::Csr(m) => m.scale,
+            Engine::Csr16(m) => m.scale,
             Engine::Grouped(_) => 1.0,
         }
     }
@@ -179,6 +187,7 @@ impl Engine<'_> {
     pub(super) fn num_variables(&self) -> usize {
         match self {
             Engine::Csr(m) => m.n,
+            Engine::Csr16(m) => m.n,
             Engine::Grouped(t) => t.num_variables(),
         }
     }
@@ -187,6 +196,7 @@ impl Engine<'_> {
     pub(super) fn name(&self) -> &'static str {
         match self {
             Engine::Csr(_) => "lanes",
+            Engine::Csr16(_) => "lanes16",
             Engine::Grouped(_) => "grouped",
         }
     }
@@ -224,6 +234,18 @@ macro_rules! on_ladder {
                 }
                 (Engine::Csr(m), _) => {
                     let r = $crate::sampler::replicas::CsrReplicas::<32>::new(m, seed, stream);
+                    $run(Ladder::new(r, beta, seed, stream) $(, $arg)*)
+                }
+                (Engine::Csr16(m), 0..=8) => {
+                    let r = $crate::sampler::replicas::CsrReplicas::<8, i16>::new(m, seed, stream);
+                    $run(Ladder::new(r, beta, seed, stream) $(, $arg)*)
+                }
+                (Engine::Csr16(m), 9..=16) => {
+                    let r = $crate::sampler::replicas::CsrReplicas::<16, i16>::new(m, seed, stream);
+                    $run(Ladder::new(r, beta, seed, stream) $(, $arg)*)
+                }
+                (Engine::Csr16(m), _) => {
+                    let r = $crate::sampler::replicas::CsrReplicas::<32, i16>::new(m, seed, stream);
                     $run(Ladder::new(r, beta, seed, stream) $(, $arg)*)
                 }
                 (Engine::Grouped(t), 0..=8) => {

@@ -473,18 +473,29 @@ impl Sampler for ParallelTempering {
             },
             self.memory_estimate(model, tables.as_ref(), threads),
         )?;
-        let (km, warning) = match &tables {
-            Some(_) => (None, None),
+        // On the CSR: 16-bit lanes where the model is integral (the same decisions as f32).
+        let (km, km16, warning) = match &tables {
+            Some(_) => (None, None, None),
             None => {
                 let csr = Csr::of_model(model);
-                let scale = KernelScale::for_f32(&csr);
-                (Some(KernelModel::new(&csr, scale.factor)), scale.warning)
+                match KernelModel::integral(&csr) {
+                    Some(km16) => (None, Some(km16), None),
+                    None => {
+                        let scale = KernelScale::for_f32(&csr);
+                        (
+                            Some(KernelModel::new(&csr, scale.factor)),
+                            None,
+                            scale.warning,
+                        )
+                    }
+                }
             }
         };
-        let engine = match (&km, &tables) {
-            (Some(km), _) => Engine::Csr(km),
-            (None, Some(t)) => Engine::Grouped(t),
-            (None, None) => unreachable!("one kernel is always built"),
+        let engine = match (&km, &km16, &tables) {
+            (Some(km), _, _) => Engine::Csr(km),
+            (None, Some(km16), _) => Engine::Csr16(km16),
+            (None, None, Some(t)) => Engine::Grouped(t),
+            (None, None, None) => unreachable!("one kernel is always built"),
         };
         let seed = self.seed.unwrap_or_else(rand::random);
         let (hot, cold) = match self.beta_range {

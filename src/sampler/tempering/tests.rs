@@ -306,3 +306,48 @@ fn a_target_energy_stops_the_run_at_a_ground_state() {
     assert_eq!(set.num_reads(), 3);
     assert_eq!(set.info.params["reads_at_target"], 0);
 }
+
+#[test]
+fn the_integer_lanes_give_the_ladders_of_the_f32_lanes() {
+    // Integer coefficients take the 16-bit lanes; the same model scaled by 2⁻¹⁰ is no
+    // integer after any power the i16 kernel tries, so it takes the f32 lanes. Power-of-two
+    // scaling changes no decision, so every read must agree.
+    let linear = [3.0, -2.0, 1.0, -4.0, 2.0, 0.0, -1.0, 5.0];
+    let couplings: Vec<(usize, usize, f64)> = (0..8)
+        .flat_map(|i| (i + 1..8).map(move |j| (i, j, ((i * 7 + j * 3) % 9) as f64 - 4.0)))
+        .collect();
+    let scaled = |f: f64| {
+        StoredModel::new(
+            Qubo::new(
+                linear.iter().map(|v| v * f).collect(),
+                couplings.iter().map(|&(i, j, v)| (i, j, v * f)),
+                0.0,
+            )
+            .unwrap(),
+        )
+    };
+    let pt = ParallelTempering {
+        num_reads: 3,
+        num_replicas: 12,
+        num_sweeps: Some(200),
+        seed: Some(4),
+        ..ParallelTempering::default()
+    };
+    let control = RunControl::new();
+    let (ints, floats) = (
+        pt.sample(&scaled(1.0), &control).unwrap(),
+        pt.sample(&scaled(2f64.powi(-10)), &control).unwrap(),
+    );
+    assert_eq!(ints.info.params["kernel"], "lanes16");
+    assert_eq!(floats.info.params["kernel"], "lanes");
+    let samples = |s: &SampleSet| {
+        let mut rows: Vec<(Vec<u8>, usize)> = s
+            .rows
+            .iter()
+            .map(|r| (r.sample.clone(), r.num_occurrences))
+            .collect();
+        rows.sort();
+        rows
+    };
+    assert_eq!(samples(&ints), samples(&floats));
+}
