@@ -16,20 +16,18 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::control::ProgressTracker;
-use super::kernel::{
-    BLOCK, KernelModel, LaneValue, inverse_beta, lowest, run_bytes, sweep_lanes, with_avx2,
-};
+use super::kernel::{KernelModel, lowest, run_bytes};
 use super::moves::run::{Anneal, prepare};
 use super::moves::{MovePlan, MoveSet};
 use super::precision::KernelScale;
-use super::schedule::{BetaScheduleType, Schedule, ScheduleSpec};
+use super::schedule::{BetaScheduleType, ScheduleSpec};
 use super::{
     RunControl, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry, build_from_json,
 };
 use crate::budget::{bytes_of, check_memory};
 use crate::params::{ParamDefault, ParamSpec, ParamType};
 use crate::qubo::{Csr, Model};
-use crate::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
+use crate::rng::Xoshiro128p;
 
 /// Replicas of the β-range pilot's ladder on the CSR kernel.
 const PILOT_REPLICAS: usize = 16;
@@ -213,171 +211,6 @@ impl Default for SimulatedAnnealing {
             moves: MoveSet::Auto,
         }
     }
-}
-
-/// Everything a read needs besides its index: model, schedule, seed, starting states.
-struct Job<'a> {
-    model: &'a KernelModel,
-    /// The model in 16-bit integers, when the lanes run on it.
-    integral: Option<&'a KernelModel<i16>>,
-    schedule: &'a Schedule,
-    num_sweeps: usize,
-    seed: u64,
-    initial_states: &'a [Vec<u8>],
-    tracker: &'a ProgressTracker<'a>,
-}
-
-impl Job<'_> {
-    /// The read's generator and starting state.
-    fn start(&self, read: usize) -> (Xoshiro128p, Vec<u8>) {
-        let mut rng = Xoshiro128p::for_read(self.seed, read as u64);
-        let x = match self.initial_states.get(read) {
-            Some(s) => s.clone(),
-            None => (0..self.model.n)
-                .map(|_| (rng.next_u32() >> 31) as u8)
-                .collect(),
-        };
-        (rng, x)
-    }
-
-    fn report_due(&self, sweep: usize) -> bool {
-        self.tracker.wants_reports()
-            && ((sweep + 1).is_multiple_of(self.tracker.every()) || sweep + 1 == self.num_sweeps)
-    }
-
-    /// The kernel's β at `sweep`: the schedule's, divided by the model's scale (see
-    /// `precision`), in f32.
-    #[inline(always)]
-    fn beta(&self, sweep: usize) -> f32 {
-        (self.schedule.beta(sweep) / self.model.scale) as f32
-    }
-
-    /// One read on the scalar kernel; `None` when cancelled.
-    fn run_scalar(&self, read: usize) -> Option<Vec<u8>> {
-        let m = self.model;
-        let (mut rng, x) = self.start(read);
-        let (mut field, e0) = m.fields(&x);
-        let mut energy = e0 as f32;
-        let mut sign: Vec<f32> = x.iter().map(|&b| if b != 0 { -1.0 } else { 1.0 }).collect();
-        let mut reported = 0;
-        let mut draws = [0u32; BLOCK];
-        let mut threshold = [0f32; BLOCK];
-        for s in 0..self.num_sweeps {
-            let inv_beta = inverse_beta(self.beta(s));
-            for block in (0..m.n).step_by(BLOCK) {
-                let end = (block + BLOCK).min(m.n);
-                // Draw serially, then take logarithms in a loop that vectorises.
-                for r in &mut draws[..end - block] {
-                    *r = rng.next_u32();
-                }
-                for (t, &r) in threshold.iter_mut().zip(&draws[..end - block]) {
-                    *t = neg_ln_uniform(r) * inv_beta;
-                }
-                for i in block..end {
-                    let de = field[i] * sign[i];
-                    if de <= threshold[i - block] {
-                        let d = sign[i];
-                        sign[i] = d - 2.0 * d;
-                        energy += de;
-                        let (lo, hi) = (m.start[i], m.start[i + 1]);
-                        for (&j, &w) in m.cols[lo..hi].iter().zip(&m.vals[lo..hi]) {
-                            // SAFETY: KernelModel::new checked every column is < n = field.len().
-                            unsafe { *field.get_unchecked_mut(j as usize) += w * d };
-                        }
-                    }
-                }
-            }
-            if self.tracker.is_cancelled() {
-                return None;
-            }
-            if self.report_due(s) {
-                self.tracker
-                    .add((s + 1 - reported) as u64, m.unscaled(energy));
-                self.tracker.offer(m.unscaled(energy), || {
-                    sign.iter().map(|&v| (v < 0.0) as u8).collect()
-                });
-                reported = s + 1;
-            }
-        }
-        Some(sign.iter().map(|&v| (v < 0.0) as u8).collect())
-    }
-
-    /// Up to L reads on the lane kernel over `m` (the f32 model, or its i16 twin: the same
-    /// decisions either way); padding lanes run spare reads whose results are dropped. `None`
-    /// when cancelled.
-    #[inline(always)]
-    fn run_lanes<const L: usize, T: LaneValue>(
-        &self,
-        m: &KernelModel<T>,
-        reads: &[usize],
-    ) -> Option<Vec<Vec<u8>>> {
-        let spare = usize::MAX / 2;
-        let starts: Vec<(Xoshiro128p, Vec<u8>)> = (0..L)
-            .map(|l| self.start(reads.get(l).copied().unwrap_or(spare + l)))
-            .collect();
-        let rng_states: [[u32; 4]; L] = std::array::from_fn(|l| starts[l].0.state());
-        let mut rng = LaneRng::<L>::from_states(&rng_states);
-        let mut field = vec![[T::default(); L]; m.n];
-        let mut sign = vec![[T::ONE; L]; m.n];
-        let mut energy = [0f32; L];
-        for (l, (_, x)) in starts.iter().enumerate() {
-            let (f, e) = m.fields(x);
-            for i in 0..m.n {
-                field[i][l] = f[i];
-                if x[i] != 0 {
-                    sign[i][l] = T::default().sub(T::ONE);
-                }
-            }
-            energy[l] = e as f32;
-        }
-        let zero = T::default();
-        let mut reported = 0;
-        for s in 0..self.num_sweeps {
-            let beta = (self.schedule.beta(s) / m.scale) as f32;
-            sweep_lanes::<L, false, T>(
-                m,
-                &[inverse_beta(beta); L],
-                &mut field,
-                &mut sign,
-                &mut rng,
-                &mut energy,
-            );
-            if self.tracker.is_cancelled() {
-                return None;
-            }
-            if self.report_due(s) {
-                let (lane, best) = lowest(&energy[..reads.len()]);
-                self.tracker
-                    .add(((s + 1 - reported) * reads.len()) as u64, m.unscaled(best));
-                self.tracker.offer(m.unscaled(best), || {
-                    sign.iter().map(|v| (v[lane] < zero) as u8).collect()
-                });
-                reported = s + 1;
-            }
-        }
-        Some(
-            (0..reads.len())
-                .map(|l| sign.iter().map(|v| (v[l] < zero) as u8).collect())
-                .collect(),
-        )
-    }
-}
-
-/// Runs a lane group of up to 32 reads, on AVX2 when the CPU has it (runtime dispatch keeps
-/// the binary portable; the arithmetic, and so the result, is the same either way: no FMA
-/// contraction is used), in i16 when the job has the model's integral twin. A short group (the
-/// remainder of num_reads) gets a narrower kernel.
-fn run_lane_group(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
-    with_avx2!(by_width(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
-        match (job.integral, reads.len()) {
-            (Some(m), 0..=8) => job.run_lanes::<8, i16>(m, reads),
-            (Some(m), 9..=16) => job.run_lanes::<16, i16>(m, reads),
-            (Some(m), _) => job.run_lanes::<LANES, i16>(m, reads),
-            (None, 0..=8) => job.run_lanes::<8, f32>(job.model, reads),
-            (None, 9..=16) => job.run_lanes::<16, f32>(job.model, reads),
-            (None, _) => job.run_lanes::<LANES, f32>(job.model, reads),
-        }
-    })
 }
 
 impl SimulatedAnnealing {
@@ -856,6 +689,9 @@ fn lane_starts(
         })
         .unzip()
 }
+
+mod reads;
+use reads::{Job, run_lane_group};
 
 #[cfg(test)]
 mod tests;
