@@ -24,6 +24,7 @@ use super::lanes::LANES;
 use super::pilot::{RatePer, geometric, pilot_range};
 use super::precision::KernelScale;
 use super::replicas::Engine;
+use super::schedule::{BetaScheduleType, ScheduleSpec};
 use super::{
     RunControl, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry, build_from_json,
 };
@@ -273,14 +274,15 @@ impl Sampler for PopulationAnnealing {
     fn sample(&self, model: &dyn Model, control: &RunControl) -> Result<SampleSet, SampleError> {
         let t0 = Instant::now();
         let n = model.num_variables();
-        if let Some([hot, cold]) = self.beta_range
-            && !(hot.is_finite() && cold.is_finite() && 0.0 <= hot && hot <= cold)
-        {
-            return Err(SampleError::InvalidParameter {
-                name: "beta_range",
-                message: format!("[{hot}, {cold}]: the hot β must be ≥ 0 and at most the cold β"),
-            });
+        // The range obeys SA's rules for a geometric schedule (one check for both samplers).
+        ScheduleSpec {
+            num_sweeps: self.num_sweeps,
+            num_sweeps_per_beta: 1,
+            beta_range: self.beta_range,
+            kind: BetaScheduleType::Geometric,
+            custom: None,
         }
+        .validate()?;
         let r = self.num_reads;
         let threads = control.threads_for(r.div_ceil(LANES));
         check_memory(
@@ -316,7 +318,7 @@ impl Sampler for PopulationAnnealing {
             }
         };
         let steps = self.steps();
-        let betas = geometric(hot.max(f64::MIN_POSITIVE), cold, steps.len());
+        let betas = geometric(hot, cold, steps.len());
         let total: usize = steps.iter().sum();
         let tracker = ProgressTracker::new(control, (r as u64).saturating_mul(total as u64));
         let t_sample = Instant::now();
