@@ -7,7 +7,7 @@
 //! model's own resolution (`Ground::tolerance`), and the ground energy of a puzzle is known only
 //! from a valid classical reference (never guessed from the samples).
 
-use crate::puzzle::{AnyPuzzle, AnySolution, Reference, Violation};
+use crate::puzzle::{AnyPuzzle, AnySolution, ObjectiveValue, Reference, Violation};
 use crate::qubo::{ConstraintReport, Encoding, Qubo, Weights, energy_matches};
 use crate::sampler::SampleSet;
 
@@ -113,6 +113,8 @@ pub struct RowVerdict {
     pub groups_reported: bool,
     /// The candidate solution.
     pub decoded: Option<AnySolution>,
+    /// The candidate's objective, for kinds that optimise one (constrained models).
+    pub objective: Option<ObjectiveValue>,
 }
 
 impl RowVerdict {
@@ -214,6 +216,7 @@ impl Outcome {
                         broken,
                         unenforced,
                         groups_reported,
+                        objective: ctx.puzzle.objective(&decoded),
                         decoded: Some(decoded),
                     }
                 }
@@ -224,6 +227,7 @@ impl Outcome {
                     unenforced: Vec::new(),
                     groups_reported: false,
                     decoded: None,
+                    objective: None,
                 },
             })
             .collect::<Vec<RowVerdict>>();
@@ -261,6 +265,26 @@ impl Outcome {
                 "shape": [valid.len()], "use_bytes": false
             });
         }
+        if self.rows.iter().any(|r| r.objective.is_some()) {
+            // As LeapHybridCQMSampler's sample sets: feasibility per row, and the objective
+            // apart from the penalties.
+            let feasible: Vec<bool> = self.rows.iter().map(|r| r.valid == Some(true)).collect();
+            let objective: Vec<f64> = self
+                .rows
+                .iter()
+                .map(|r| r.objective.map_or(f64::NAN, |o| o.value))
+                .collect();
+            v["vectors"]["is_feasible"] = serde_json::json!({
+                "type": "array", "data": feasible, "data_type": "bool",
+                "shape": [feasible.len()], "use_bytes": false
+            });
+            v["vectors"]["objective"] = serde_json::json!({
+                "type": "array", "data": objective, "data_type": "float64",
+                "shape": [objective.len()], "use_bytes": false
+            });
+            v["info"]["best_feasible_objective"] =
+                serde_json::json!(self.best_feasible_objective().map(|o| o.value));
+        }
         let info = &mut v["info"];
         info["seed"] = serde_json::json!(self.samples.info.seed);
         info["num_reads"] = serde_json::json!(self.num_reads());
@@ -287,6 +311,38 @@ impl Outcome {
         } else {
             self.samples.save(path, labels)
         }
+    }
+
+    /// The best objective among the valid (feasible) reads, for kinds that optimise one.
+    pub fn best_feasible_objective(&self) -> Option<ObjectiveValue> {
+        self.rows
+            .iter()
+            .filter(|v| v.valid == Some(true))
+            .filter_map(|v| v.objective)
+            .reduce(|best, o| if o.better_than(&best) { o } else { best })
+    }
+
+    /// Share of reads that are valid with an objective at least as good as `target` (the
+    /// reference's optimum), within the objective's resolution.
+    pub fn optimal_fraction(&self, target: ObjectiveValue) -> Option<f64> {
+        if self.num_reads() == 0 || self.rows.iter().all(|v| v.objective.is_none()) {
+            return None;
+        }
+        let tolerance = crate::qubo::running_tolerance(target.value);
+        let hits = self
+            .samples
+            .rows
+            .iter()
+            .zip(&self.rows)
+            .filter(|(_, v)| {
+                v.valid == Some(true)
+                    && v.objective.is_some_and(|o| {
+                        o.better_than(&target) || (o.value - target.value).abs() <= tolerance
+                    })
+            })
+            .map(|(r, _)| r.num_occurrences)
+            .sum();
+        Some(self.share(hits))
     }
 
     /// Reads in the run.

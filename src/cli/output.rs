@@ -372,12 +372,28 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
             r.solution_line
         );
     }
+    if let Some(best) = o.best_feasible_objective {
+        let optimum = match (o.reference_objective, o.optimal_fraction) {
+            (Some(r), Some(f)) => format!(
+                "; the reference's {} reached by {}",
+                number_text(r),
+                percent(f)
+            ),
+            (Some(r), None) => format!("; the reference's {}", number_text(r)),
+            _ => String::new(),
+        };
+        println!(
+            "  best feasible objective {} (apart from the penalties){optimum}",
+            number_text(best)
+        );
+    }
     if let Some(b) = &o.best {
         println!(
             "  best: {}{}  {}",
             if b.valid { "valid" } else { "INVALID" },
-            match (b.score, b.max_score) {
-                (Some(s), Some(m)) => format!(" (score {s} / {m})"),
+            match (b.score, b.max_score, b.objective) {
+                (Some(s), Some(m), _) => format!(" (score {s} / {m})"),
+                (_, _, Some(v)) => format!(" (objective {})", number_text(v)),
                 _ => String::new(),
             },
             b.solution_line

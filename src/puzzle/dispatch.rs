@@ -205,6 +205,24 @@ macro_rules! registry {
                     _ => None,
                 }
             }
+            /// The weight a sweep offers first for this instance: the kind's, where `encoding`
+            /// has it, else the encoding's first (a constrained model's families are its own).
+            pub fn sweep_weight(&self, encoding: &Encoding) -> String {
+                let names = encoding.weight_names();
+                let kind = self.kind().default_sweep_weight();
+                if names.contains(&kind) {
+                    kind.to_string()
+                } else {
+                    names.first().map_or(kind, |n| n).to_string()
+                }
+            }
+            /// The candidate's objective value, for kinds that optimise one.
+            pub fn objective(&self, solution: &AnySolution) -> Option<ObjectiveValue> {
+                match (self, solution) {
+                    $((AnyPuzzle::$variant(p), AnySolution::$variant(s)) => p.objective(s),)+
+                    _ => None,
+                }
+            }
             /// The exact per-cell probabilities (kinds that have them).
             pub fn exact_probabilities(&self, node_budget: u64) -> Option<Result<CellProbabilities, PuzzleError>> {
                 match self { $(AnyPuzzle::$variant(p) => p.exact_probabilities(node_budget),)+ }

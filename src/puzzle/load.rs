@@ -139,6 +139,33 @@ pub fn load_puzzles_with(
     hints: &ParseHints,
 ) -> Result<Vec<LoadedPuzzle>, PuzzleError> {
     let origin = path.display().to_string();
+    // dimod's CQM files are binary: recognised by their first bytes before any text check.
+    let head = crate::io::read_bytes_checked(path, MAX_PUZZLE_FILE_BYTES, |b| {
+        if b.len() >= constrained::cqm_file::MAGIC.len() && !constrained::cqm_file::looks_like(b) {
+            Err("text".into())
+        } else {
+            Ok(())
+        }
+    });
+    if let Ok(bytes) = &head
+        && constrained::cqm_file::looks_like(bytes)
+    {
+        if kind.is_some_and(|k| k != Kind::Constrained) {
+            return Err(PuzzleError::parse(
+                &origin,
+                format!("a dimod CQM file, but a {} was asked for", kind.unwrap_or(Kind::Constrained)),
+            ));
+        }
+        let mut model = constrained::cqm_file::parse(bytes, &origin).map_err(PuzzleError::Invalid)?;
+        model.name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
+        return Ok(vec![LoadedPuzzle {
+            puzzle: AnyPuzzle::Constrained(model),
+            origin,
+        }]);
+    }
     let text = crate::io::read_text_limited(path, MAX_PUZZLE_FILE_BYTES)
         .map_err(|e| PuzzleError::parse(&origin, e.problem.to_string()))?;
     let puzzles = parse_puzzles_with(&text, kind, &origin, hints)?;

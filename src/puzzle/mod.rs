@@ -4,6 +4,7 @@
 //! — plus one line in `registry.rs`'s `registry!`, which generates `Kind`, `AnyPuzzle`, `AnySolution`
 //! and every dispatch `match`, so no arm can be forgotten.
 
+pub mod constrained;
 pub mod edge_matching;
 pub mod generating;
 pub mod minesweeper;
@@ -157,6 +158,27 @@ pub struct Score {
     pub value: u64,
     /// Points a perfect solution scores.
     pub max: u64,
+}
+
+/// An objective's value, for kinds that optimise one (constrained models): valid answers are
+/// then compared by it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ObjectiveValue {
+    /// The objective as the model states it.
+    pub value: f64,
+    /// Whether larger is better.
+    pub maximize: bool,
+}
+
+impl ObjectiveValue {
+    /// Whether this value is better than `other` (same model).
+    pub fn better_than(&self, other: &ObjectiveValue) -> bool {
+        if self.maximize {
+            self.value > other.value
+        } else {
+            self.value < other.value
+        }
+    }
 }
 
 /// Per-cell probabilities, row-major, for kinds whose question is "how likely" (Minesweeper:
@@ -563,6 +585,11 @@ pub trait Puzzle:
     }
     /// The solution's score, for kinds scored by degree (`None`: valid or not is all).
     fn score(&self, _solution: &Self::Solution) -> Option<Score> {
+        None
+    }
+    /// The objective's value of a candidate, for kinds that optimise one (`None`: valid or not
+    /// is all).
+    fn objective(&self, _solution: &Self::Solution) -> Option<ObjectiveValue> {
         None
     }
     /// An exact classical solution, searched within `node_budget`.

@@ -11,4 +11,6 @@ registry! {
     Numberlink = "numberlink" => numberlink::Numberlink, example "numberlink/generated/7x7-6pairs-seed1.txt";
     /// Eternity II style tiles.
     EdgeMatching = "edge-matching" => edge_matching::EdgeMatching, example "edge-matching/seed-article-4x4.txt";
+    /// Models with an objective and labelled constraints (dimod CQM, LP, our JSON).
+    Constrained = "constrained" => constrained::ConstrainedModel, example "constrained/knapsack-12.lp";
 }

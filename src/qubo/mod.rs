@@ -87,6 +87,10 @@ pub enum QuboError {
     /// The model is too large to store and exists only as a structure (sampled by SA).
     #[error("{0}")]
     Unstored(String),
+    /// The encoding's groups do not decide its ground energy (an objective, or an inequality
+    /// priced without slack).
+    #[error("the model has an objective, so no ground energy follows from its constraints alone")]
+    NoGroundFromGroups,
     /// A weight name the encoding does not declare.
     #[error("unknown weight '{name}' (this model's weights: {known})")]
     UnknownWeight {

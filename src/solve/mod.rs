@@ -167,7 +167,10 @@ impl<'a> Subject<'a> {
             return Ok(None);
         }
         Ok(Some(
-            if !p.encoding.weights_nonnegative(weights)? {
+            if !p.encoding.ground_from_groups() {
+                "the model has an objective: its optimum, not its constraints alone, sets the \
+                 ground energy"
+            } else if !p.encoding.weights_nonnegative(weights)? {
                 "a negative weight leaves the ground energy unknown (a broken constraint may \
                  then lower the energy)"
             } else if !self.model.is_stored() {

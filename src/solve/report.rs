@@ -23,6 +23,9 @@ pub struct Best {
     /// The score of a perfect solution.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_score: Option<u64>,
+    /// Its objective, apart from the penalties (constrained models).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub objective: Option<f64>,
     /// The candidate solution.
     #[serde(skip)]
     pub decoded: Option<AnySolution>,
@@ -78,6 +81,16 @@ pub struct SolveOutcome {
     pub success_fraction: f64,
     /// Time to a valid solution with 99 % confidence.
     pub tts99_s: Option<f64>,
+    /// The best objective among the feasible reads, apart from the penalties (constrained
+    /// models).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_feasible_objective: Option<f64>,
+    /// The classical reference's objective (the optimum when its search finished).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference_objective: Option<f64>,
+    /// Share of reads feasible and at the reference's objective or better.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub optimal_fraction: Option<f64>,
     /// What the classical reference found: `solved`, `no solution`, or `gave up after N nodes`.
     pub reference: String,
     /// The best read.
@@ -210,11 +223,19 @@ pub(super) fn summarise(
                 .unwrap_or_default(),
             score: score.map(|s| s.value),
             max_score: score.map(|s| s.max),
+            objective: verdict.objective.map(|o| o.value),
             decoded: verdict.decoded.clone(),
         }
     });
     let info = &outcome.samples.info;
+    let reference_objective = problem
+        .reference
+        .solution()
+        .and_then(|s| puzzle.objective(s));
     SolveOutcome {
+        best_feasible_objective: outcome.best_feasible_objective().map(|o| o.value),
+        reference_objective: reference_objective.map(|o| o.value),
+        optimal_fraction: reference_objective.and_then(|o| outcome.optimal_fraction(o)),
         kind: puzzle.kind().name().into(),
         description: puzzle.describe(),
         num_variables: problem.encoding.num_variables(),
@@ -261,6 +282,7 @@ pub(super) fn best_of(puzzle: &AnyPuzzle, energy: f64, solution: &AnySolution) -
         solution_line: puzzle.solution_to_string(solution),
         score: score.map(|s| s.value),
         max_score: score.map(|s| s.max),
+        objective: puzzle.objective(solution).map(|o| o.value),
         decoded: Some(solution.clone()),
     }
 }

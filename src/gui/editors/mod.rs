@@ -2,6 +2,7 @@
 //! same things (the canvas response, where the drawing landed, the document) and asks it for its
 //! toolbar. `editor_for` matches on `AnyPuzzle`, so a kind without an editor does not compile.
 
+mod constrained;
 mod edge_matching;
 mod minesweeper;
 mod numberlink;
@@ -26,6 +27,7 @@ pub(super) fn edit_as<P: Variant>(
     doc.edit(|p| P::of_mut(p).map_or(Ok(()), f)).err()
 }
 
+pub use constrained::ConstrainedEditor;
 pub use edge_matching::EdgeMatchingEditor;
 pub use minesweeper::{MinesweeperEditor, Mode as MinesweeperMode};
 pub use numberlink::NumberlinkEditor;
@@ -82,6 +84,7 @@ pub fn editor_for(puzzle: &AnyPuzzle) -> Box<dyn KindEditor> {
         AnyPuzzle::EdgeMatching(_) => Box::new(EdgeMatchingEditor::default()),
         AnyPuzzle::Minesweeper(_) => Box::new(MinesweeperEditor::default()),
         AnyPuzzle::Numberlink(_) => Box::new(NumberlinkEditor::default()),
+        AnyPuzzle::Constrained(_) => Box::new(ConstrainedEditor::default()),
     }
 }
 

@@ -315,7 +315,7 @@ impl SweepPanel {
             let kind_default = s
                 .doc
                 .puzzle()
-                .map(|p| p.kind().default_sweep_weight().to_string())
+                .map(|p| p.sweep_weight(enc))
                 .filter(|w| usable.contains(&w));
             s.settings.sweep.weight = kind_default
                 .or_else(|| usable.first().map(|n| n.to_string()))

@@ -78,6 +78,7 @@ impl EncodingBuilder {
                 terms: vars.iter().map(|&v| (v, 1.0)).collect(),
             }),
             satisfied: 0.0,
+            role: Role::AtMinimum,
         });
     }
 
@@ -97,6 +98,7 @@ impl EncodingBuilder {
                 terms: terms.to_vec(),
             }),
             satisfied: 0.0,
+            role: Role::AtMinimum,
         });
     }
 
@@ -143,6 +145,56 @@ impl EncodingBuilder {
             quadratic,
             square: None,
             satisfied,
+            role: Role::AtMinimum,
+        });
+    }
+
+    /// An objective's terms, weight · (constant + Σ linear + Σ quadratic): priced like a
+    /// group, but never held or broken (a constrained model's objective). An encoding with one
+    /// has no ground energy known from its groups (`Encoding::ground_from_groups`).
+    pub fn add_objective(
+        &mut self,
+        label: String,
+        weight: u16,
+        constant: f64,
+        linear: Vec<(u32, f64)>,
+        quadratic: Vec<(u32, u32, f64)>,
+    ) {
+        self.groups.push(Group {
+            label,
+            weight,
+            constant,
+            linear,
+            quadratic,
+            square: None,
+            satisfied: 0.0,
+            role: Role::Objective,
+        });
+    }
+
+    /// An inequality Σ cᵢxᵢ ≤ bound priced without slack variables by the terms given (the
+    /// unbalanced penalty: −λ₁h + λ₂h² of h = bound − Σ cᵢxᵢ): it holds when the sum is within
+    /// the bound, whatever its energy there.
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_at_most(
+        &mut self,
+        label: String,
+        weight: u16,
+        constant: f64,
+        linear: Vec<(u32, f64)>,
+        quadratic: Vec<(u32, u32, f64)>,
+        terms: Vec<(u32, f64)>,
+        bound: f64,
+    ) {
+        self.groups.push(Group {
+            label,
+            weight,
+            constant,
+            linear,
+            quadratic,
+            square: None,
+            satisfied: 0.0,
+            role: Role::AtMost { terms, bound },
         });
     }
 

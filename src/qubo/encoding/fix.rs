@@ -83,6 +83,21 @@ impl Encoding {
                     quadratic,
                     square,
                     satisfied: g.satisfied,
+                    role: match &g.role {
+                        // The fixed terms move the bound, as they move a square's target.
+                        Role::AtMost { terms, bound } => {
+                            let mut bound = *bound;
+                            let mut free = Vec::new();
+                            for &(v, c) in terms {
+                                match value(v) {
+                                    Some(x) => bound -= c * x,
+                                    None => free.push((new_index[v as usize], c)),
+                                }
+                            }
+                            Role::AtMost { terms: free, bound }
+                        }
+                        other => other.clone(),
+                    },
                 }
             })
             .collect();

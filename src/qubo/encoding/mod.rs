@@ -161,6 +161,26 @@ struct Group {
     square: Option<SquareTerms>,
     /// The group's unweighted energy when it holds (its minimum).
     satisfied: f64,
+    /// What the group is: a constraint (held at its minimum), an inequality that holds on a
+    /// side rather than at a minimum, or part of an objective (never "broken").
+    role: Role,
+}
+
+/// What a group stands for, so reports know when it holds.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Role {
+    /// Holds at its minimum energy (`satisfied`).
+    AtMinimum,
+    /// Holds when Σ cᵢxᵢ ≤ bound (an inequality priced without slack: its energy varies
+    /// among the assignments that satisfy it).
+    AtMost {
+        /// (variable, coefficient).
+        terms: Vec<(u32, f64)>,
+        /// The bound.
+        bound: f64,
+    },
+    /// An objective's terms: reported by the model's own objective, never held or broken.
+    Objective,
 }
 
 /// factor · (Σ cᵢxᵢ − target)² over distinct variables.
@@ -199,6 +219,23 @@ impl Group {
             + self.quadratic.iter().map(|t| t.2.abs()).sum::<f64>()
             + square;
         super::energy_tolerance(scale)
+    }
+
+    /// Whether the group holds in `x`, whose energy is `e` (objective groups always do).
+    fn holds(&self, x: &[u8], e: f64) -> bool {
+        match &self.role {
+            Role::AtMinimum => crate::qubo::energy_matches(e, self.satisfied, self.tolerance()),
+            Role::AtMost { terms, bound } => {
+                let sum: f64 = terms
+                    .iter()
+                    .filter(|t| x[t.0 as usize] != 0)
+                    .map(|t| t.1)
+                    .sum();
+                let scale = bound.abs() + terms.iter().map(|t| t.1.abs()).sum::<f64>();
+                sum <= bound + super::energy_tolerance(scale)
+            }
+            Role::Objective => true,
+        }
     }
 
     fn energy(&self, x: &[u8]) -> f64 {

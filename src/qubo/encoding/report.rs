@@ -6,13 +6,25 @@ use super::*;
 impl Encoding {
     /// Energy every assignment that satisfies all groups has: the ground energy when the
     /// puzzle has a solution and all weights are ≥ 0 (each group is then at its minimum).
+    /// An encoding whose groups do not decide the ground (`ground_from_groups` false) has
+    /// none: `Unstored`'s sibling error says why.
     pub fn satisfied_energy(&self, weights: &Weights) -> Result<f64, QuboError> {
         let w = self.resolve(weights)?;
+        if !self.ground_from_groups() {
+            return Err(QuboError::NoGroundFromGroups);
+        }
         Ok(self
             .groups
             .iter()
             .map(|g| w[g.weight as usize] * g.satisfied)
             .sum())
+    }
+
+    /// Whether every group holds at its minimum, so that an assignment satisfying all of them
+    /// is a ground state: false with an objective (its minimum need not be feasible) or an
+    /// inequality priced without slack.
+    pub fn ground_from_groups(&self) -> bool {
+        self.groups.iter().all(|g| g.role == Role::AtMinimum)
     }
 
     /// Whether every weight is ≥ 0 (needed for `satisfied_energy` to be the ground energy).
@@ -36,8 +48,11 @@ impl Encoding {
         let w = self.resolve(weights)?;
         let mut out = Vec::new();
         for (g, group) in self.groups.iter().enumerate() {
+            if group.role == Role::Objective {
+                continue;
+            }
             let e = group.energy(sample);
-            let holds = crate::qubo::energy_matches(e, group.satisfied, group.tolerance());
+            let holds = group.holds(sample, e);
             if only_broken && holds {
                 continue;
             }

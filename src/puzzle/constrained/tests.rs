@@ -1,0 +1,332 @@
+use super::model::{family_of, value_of};
+use super::*;
+use crate::params::ParamValues;
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(format!("{}/tests/data/cqm/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+fn generated(problem: &str, size: u64) -> ConstrainedModel {
+    let mut v = ParamValues::new();
+    v.insert("problem".into(), problem.into());
+    v.insert("size".into(), size.into());
+    generate::generate(&v).unwrap()
+}
+
+/// Every assignment of `n` bits.
+fn all_bits(n: usize) -> impl Iterator<Item = Vec<u8>> {
+    (0u64..1 << n).map(move |m| (0..n).map(|i| ((m >> i) & 1) as u8).collect())
+}
+
+#[test]
+fn a_dimod_cqm_file_reads_as_dimod_evaluates_it() {
+    // Written by tools/make_cqm_fixtures.py: binary and spin variables, a quadratic
+    // objective, ≤ ≥ = constraints, a discrete one and a soft one; the JSON holds dimod's own
+    // objective, violations and feasibility for 40 random samples.
+    let expected: serde_json::Value =
+        serde_json::from_slice(&fixture("mixed.json")).unwrap();
+    for file in ["mixed.cqm", "mixed-deflate.cqm"] {
+        let m = cqm_file::parse(&fixture(file), file).unwrap();
+        assert_eq!(m.variables.len(), 11);
+        assert_eq!(
+            m.variables.iter().filter(|v| v.vartype == VarType::Spin).count(),
+            3
+        );
+        let one_of = m.constraints.iter().find(|c| c.label == "one_of").unwrap();
+        assert!(one_of.discrete);
+        let soft = m.constraints.iter().find(|c| c.label == "soft_pair").unwrap();
+        assert_eq!(soft.soft_weight, Some(3.0));
+        for s in expected["samples"].as_array().unwrap() {
+            let bits: Vec<u8> = m
+                .variables
+                .iter()
+                .map(|v| match s["sample"][&v.label].as_i64().unwrap() {
+                    1 => 1,
+                    _ => 0,
+                })
+                .collect();
+            let want = s["objective"].as_f64().unwrap();
+            assert!((m.objective_value(&bits) - want).abs() < 1e-9, "{file}: objective");
+            for c in &m.constraints {
+                let want = s["violations"][&c.label].as_f64().unwrap();
+                let got = c.violation(&m.variables, &bits);
+                assert!((got - want).abs() < 1e-9, "{file}: {} {got} vs {want}", c.label);
+            }
+            // dimod's check_feasible counts soft constraints too; ours requires hard ones only.
+            let all_hold = m
+                .constraints
+                .iter()
+                .all(|c| c.violation(&m.variables, &bits) <= 1e-6);
+            assert_eq!(all_hold, s["feasible"].as_bool().unwrap());
+        }
+    }
+}
+
+#[test]
+fn cqm_labels_and_refusals_name_what_they_found() {
+    let m = cqm_file::parse(&fixture("tuple.cqm"), "t").unwrap();
+    assert_eq!(m.variables[0].label, "('x', 1)");
+    assert_eq!(m.constraints[0].label, "('c', 1)");
+    assert_eq!(family_of("('c', 1)"), "c");
+    let m = cqm_file::parse(&fixture("range.cqm"), "r").unwrap();
+    assert_eq!(m.variables[2].label, "2");
+    assert_eq!(m.constraints[0].weight_name(), "constraint");
+    let e = cqm_file::parse(&fixture("integer.cqm"), "i.cqm").unwrap_err();
+    assert!(e.starts_with("i.cqm: variable 'count' is an integer variable"), "{e}");
+    // Cut short anywhere: an error, never a panic.
+    let bytes = fixture("mixed-deflate.cqm");
+    for cut in (0..bytes.len()).step_by(97) {
+        let _ = cqm_file::parse(&bytes[..cut], "cut");
+    }
+    let mut flipped = bytes.clone();
+    for k in (20..flipped.len()).step_by(53) {
+        flipped[k] ^= 0x5a;
+        let _ = cqm_file::parse(&flipped, "flipped");
+    }
+}
+
+#[test]
+fn lp_files_read_as_written() {
+    let text = r"\ a comment
+\Problem name: demo
+Maximize
+ obj: 3 x + 2 y - z + [ 4 x * y - 2 z ^ 2 ] / 2 + 1.5
+Subject To
+ cap: 2 x + 3 y + z <= 4
+ c2: x + y >= 1
+ eq: x - z + 2 = 2
+ q: [ x * z ] <= 0
+Bounds
+ 0 <= y <= 1
+ z = 0
+Binaries
+ x y
+Generals
+ z
+End
+";
+    let m = lp::parse(text, "demo.lp").unwrap();
+    assert_eq!(m.direction, Direction::Maximize);
+    let names: Vec<&str> = m.variables.iter().map(|v| v.label.as_str()).collect();
+    assert_eq!(names, ["x", "y", "z"]);
+    // z² = z for a binary: −2·z²/2 = −z, with −z: −2z; x·y: 4/2 = 2.
+    assert_eq!(m.objective.constant, 1.5);
+    assert_eq!(m.objective.linear, vec![(0, 3.0), (1, 2.0), (2, -2.0)]);
+    assert_eq!(m.objective.quadratic, vec![(0, 1, 2.0)]);
+    let eq = m.constraints.iter().find(|c| c.label == "eq").unwrap();
+    assert_eq!((eq.sense, eq.rhs), (Sense::Eq, 0.0));
+    assert_eq!(m.constraints[3].lhs.quadratic, vec![(0, 2, 1.0)]);
+    // The fixing bound became a constraint.
+    let fixed = m.constraints.iter().find(|c| c.label == "bound[z]").unwrap();
+    assert_eq!((fixed.sense, fixed.rhs), (Sense::Eq, 0.0));
+    // Written and read again: the same model.
+    let back = lp::parse(&lp::write(&m).unwrap(), "again").unwrap();
+    assert_eq!(back.objective, m.objective);
+    assert_eq!(back.constraints, m.constraints);
+
+    for (text, want) in [
+        ("Minimize\n obj: x\nSubject To\n c: x <= 1\nEnd\n", "variable 'x' is continuous"),
+        (
+            "Minimize\n obj: x\nSubject To\n c: x <= 1\nGeneral\n x\nEnd\n",
+            "integer variable 'x' ranges over [0, inf]",
+        ),
+        ("Minimize\n obj: x\nSubject To\n c: x <=\nBinary\n x\nEnd\n", "demo.lp:4"),
+        ("Minimize\n obj: [ x ] / 2\nBinary\n x\nEnd\n", "a product (x * y)"),
+        ("Minimize\n obj: [ x * y ]\nBinary\n x y\nEnd\n", "written [ … ] / 2"),
+        ("Minimize\n obj: x\nSOS\n s1: x:1\nEnd\n", "SOS constraints are not supported"),
+        ("obj: x\n", "expected Minimize"),
+        ("Minimize\n obj: 2 x § 3\nBinary\n x\nEnd\n", "unexpected character '§'"),
+    ] {
+        let e = lp::parse(text, "demo.lp").unwrap_err();
+        assert!(e.contains(want), "{text:?}: {e}");
+    }
+}
+
+#[test]
+fn generated_models_round_trip_through_their_text() {
+    for (problem, size) in [("knapsack", 12), ("colouring", 6), ("tsp", 4)] {
+        let m = generated(problem, size);
+        let text = m.to_text();
+        let back = ConstrainedModel::parse_text(&text, "x", &ParseHints::default()).unwrap();
+        assert_eq!(back[0].puzzle.variables, m.variables, "{problem}");
+        assert_eq!(back[0].puzzle.objective, m.objective, "{problem}");
+        assert_eq!(back[0].puzzle.constraints, m.constraints, "{problem}");
+    }
+    // Spins cannot be said in LP: the text is our JSON, read back by the JSON path.
+    let mut m = generated("knapsack", 3);
+    m.variables[0].vartype = VarType::Spin;
+    let text = m.to_text();
+    assert!(text.starts_with('{'));
+    let back = parse_puzzles(&text, None, "x").unwrap();
+    assert_eq!(back[0].puzzle, AnyPuzzle::Constrained(m));
+}
+
+/// The encoding's promise, checked by enumeration: for every assignment of the model's
+/// variables, the least energy over its slack is the objective (its sign for maximising) when
+/// the assignment is feasible and higher when it is not; so the QUBO's ground decodes to the
+/// optimum that branch and bound finds.
+fn check_encoding(m: &ConstrainedModel, formulation: &str) {
+    let options = EncodeOptions {
+        formulation: Some(formulation.into()),
+        ..EncodeOptions::default()
+    };
+    let enc = m.encode(&options).unwrap();
+    let weights = enc.default_weights();
+    let q = enc.qubo(&weights).unwrap();
+    let n = m.variables.len();
+    let total = enc.num_variables();
+    assert!(total <= 22, "enumerable");
+    let sign = if m.direction == Direction::Maximize { -1.0 } else { 1.0 };
+    let mut least = vec![f64::INFINITY; 1 << n];
+    for x in all_bits(total) {
+        let k = x[..n].iter().enumerate().map(|(i, &b)| (b as usize) << i).sum::<usize>();
+        least[k] = least[k].min(q.energy(&x).unwrap());
+    }
+    let mut best_feasible = f64::INFINITY;
+    for (k, bits) in all_bits(n).enumerate() {
+        let objective = sign * m.objective_value(&bits);
+        let feasible = m.is_feasible(&bits);
+        if feasible {
+            best_feasible = best_feasible.min(objective);
+        }
+        if formulation == "slack" {
+            if feasible {
+                assert!((least[k] - objective).abs() < 1e-9, "{bits:?}: {} vs {objective}", least[k]);
+                let sample = m
+                    .solution_sample(&enc, &ConstrainedSolution { bits: bits.clone() })
+                    .unwrap();
+                assert!((q.energy(&sample).unwrap() - objective).abs() < 1e-9);
+            } else {
+                assert!(least[k] > objective + 1e-9, "{bits:?} is infeasible yet not penalised");
+            }
+        }
+        // The groups' report agrees with the referee on what is broken.
+        let sample = [bits.clone(), vec![0; total - n]].concat();
+        let broken = enc.report(&sample, &weights, true).unwrap();
+        if feasible && formulation == "unbalanced" {
+            assert!(broken.is_empty(), "{bits:?}: {broken:?}");
+        }
+        if !feasible {
+            assert!(!broken.is_empty(), "{bits:?}");
+        }
+    }
+    let ground = least.iter().copied().fold(f64::INFINITY, f64::min);
+    let found = search(m, 1 << 20);
+    let (bits, value) = found.best.unwrap();
+    assert!(!found.gave_up);
+    assert!((sign * value - best_feasible).abs() < 1e-9);
+    assert!(m.is_feasible(&bits));
+    if formulation == "slack" {
+        assert!((ground - best_feasible).abs() < 1e-9, "the ground is the optimum");
+    }
+}
+
+#[test]
+fn encodings_price_exactly_what_the_referee_says() {
+    check_encoding(&generated("knapsack", 8), "slack");
+    check_encoding(&generated("knapsack", 8), "unbalanced");
+    check_encoding(&generated("colouring", 4), "slack");
+    check_encoding(&generated("tsp", 3), "slack");
+    let mixed = cqm_file::parse(&fixture("mixed.cqm"), "m").unwrap();
+    check_encoding(&mixed, "slack");
+}
+
+#[test]
+fn inequalities_without_a_common_step_need_the_unbalanced_formulation() {
+    let m = lp::parse(
+        "Minimize\n obj: - x - y\nSubject To\n c: 0.3 x + 0.7071067811865476 y <= 0.8\nBinary\n x y\nEnd\n",
+        "s",
+    )
+    .unwrap();
+    let e = m.encode(&EncodeOptions::default()).unwrap_err().to_string();
+    assert!(e.contains("choose the unbalanced formulation"), "{e}");
+    let options = EncodeOptions {
+        formulation: Some("unbalanced".into()),
+        ..EncodeOptions::default()
+    };
+    assert!(m.encode(&options).is_ok());
+}
+
+#[test]
+fn branch_and_bound_agrees_with_enumeration() {
+    // Random small models with mixed senses and a quadratic objective.
+    let mut state = 11u64;
+    let mut r = |k: u64| crate::rng::splitmix64(&mut state) % k;
+    for _ in 0..60 {
+        let n = 2 + r(7) as usize;
+        let mut m = ConstrainedModel::default();
+        for i in 0..n {
+            m.variables.push(Variable {
+                label: format!("v{i}"),
+                vartype: if r(4) == 0 { VarType::Spin } else { VarType::Binary },
+            });
+        }
+        m.objective.linear = (0..n as u32).map(|i| (i, r(11) as f64 - 5.0)).collect();
+        m.objective.quadratic = vec![(0, 1, r(7) as f64 - 3.0)];
+        for c in 0..r(4) {
+            let sense = [Sense::Le, Sense::Ge, Sense::Eq][r(3) as usize];
+            m.constraints.push(Constraint {
+                label: format!("c{c}"),
+                lhs: Expr {
+                    constant: 0.0,
+                    linear: (0..n as u32)
+                        .filter_map(|i| (r(2) == 0).then_some(i))
+                        .collect::<Vec<u32>>()
+                        .into_iter()
+                        .map(|i| (i, r(5) as f64 - 1.0))
+                        .collect(),
+                    quadratic: Vec::new(),
+                },
+                sense,
+                rhs: r(4) as f64 - 1.0,
+                discrete: false,
+                soft_weight: None,
+                weight: None,
+            });
+        }
+        let brute = all_bits(n)
+            .filter(|b| m.is_feasible(b))
+            .map(|b| m.objective_value(&b))
+            .fold(None, |best: Option<f64>, v| Some(best.map_or(v, |b| b.min(v))));
+        let found = search(&m, 1 << 20);
+        assert!(!found.gave_up);
+        assert_eq!(found.best.map(|b| b.1), brute, "{m:?}");
+    }
+}
+
+#[test]
+fn families_come_from_labels() {
+    for (label, family) in [
+        ("capacity[3]", "capacity"),
+        ("capacity", "capacity"),
+        ("c12", "c"),
+        ("cap_3", "cap"),
+        ("row(2,3)", "row"),
+        ("c0c31ca", "constraint"),
+        ("0f1e2d3c4b5a69788796a5b4c3d2e1f0", "constraint"),
+        ("17", "constraint"),
+    ] {
+        assert_eq!(family_of(label), family, "{label}");
+    }
+    let m = generated("colouring", 6);
+    let names: Vec<String> = m.families().into_iter().map(|f| f.0).collect();
+    assert_eq!(names, ["node", "edge"]);
+    let enc = m.encode(&EncodeOptions::default()).unwrap();
+    assert_eq!(enc.weight_names(), ["node", "edge", "objective"]);
+}
+
+#[test]
+fn the_referee_names_each_broken_constraint() {
+    let m = generated("knapsack", 6);
+    let all = ConstrainedSolution { bits: vec![1; 6] };
+    let v = m.check(&all);
+    assert_eq!(v.len(), 1);
+    assert_eq!(v[0].constraint, "capacity");
+    assert!(v[0].detail.contains("does not hold"), "{}", v[0].detail);
+    assert!(m.check(&ConstrainedSolution { bits: vec![0; 6] }).is_empty());
+    assert_eq!(value_of(VarType::Spin, 0), -1.0);
+    let json = m.solution_to_json(&all);
+    assert_eq!(m.parse_solution(&json.to_string()).unwrap(), all);
+    assert_eq!(m.parse_solution("111111").unwrap(), all);
+    assert!(m.parse_solution("1111").is_err());
+}
