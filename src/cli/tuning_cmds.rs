@@ -130,9 +130,9 @@ fn weight_text(v: f64) -> String {
 }
 
 /// One point as a row of the sweep table.
-fn sweep_row(p: &SweepPoint) -> String {
+fn sweep_row(p: &SweepPoint, objective: bool) -> String {
     format!(
-        "{:>10} {:>10} {:>6.1}% [{:>5.1}, {:>5.1}] {:>9} {:>11} {:>4} {:<8}  {}",
+        "{:>10} {:>10} {:>6.1}% [{:>5.1}, {:>5.1}] {:>9} {:>11} {:>4} {:<8} {}  {}",
         weight_text(p.value),
         p.value2.map_or(String::new(), weight_text),
         100.0 * p.success_fraction,
@@ -143,13 +143,25 @@ fn sweep_row(p: &SweepPoint) -> String {
         p.tts99_s.map_or("—".into(), |t| format!("{t:.3e} s")),
         p.runs,
         p.stop.name(),
-        match &p.witness {
-            Some(w) => format!(
+        if objective {
+            format!(
+                "{:>10}",
+                p.best_feasible_objective.map_or("—".into(), number_text)
+            )
+        } else {
+            String::new()
+        },
+        match (&p.witness, p.valid_energy) {
+            (Some(w), Some(v)) => format!(
                 "YES (E {} ≤ valid {})",
                 number_text(w.energy),
-                number_text(p.valid_energy.unwrap_or(f64::NAN))
+                number_text(v)
             ),
-            None => "no".into(),
+            (Some(w), None) => format!(
+                "YES (E {} ≤ the lowest feasible read's)",
+                number_text(w.energy)
+            ),
+            (None, _) => "no".into(),
         }
     )
 }
@@ -197,7 +209,7 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
     let mut finished = 0;
     let points = crate::sweep::run(&spec, t.sampler.as_ref(), &control, |p: &SweepPoint| {
         finished += 1;
-        let line = format!("point {finished}/{total}: {}", sweep_row(p));
+        let line = format!("point {finished}/{total}: {}", sweep_row(p, p.best_feasible_objective.is_some()));
         match &bar {
             Some(b) => b.println(line),
             None => eprintln!("{line}"),
@@ -317,8 +329,9 @@ fn report_sweep(
     }
     let best = crate::sweep::best_point(points, metric);
     if !a.json {
+        let objective = points.iter().any(|p| p.best_feasible_objective.is_some());
         println!(
-            "{:>10} {:>10} {:>22} {:>9} {:>11} {:>4} {:<8}  penalty too weak",
+            "{:>10} {:>10} {:>22} {:>9} {:>11} {:>4} {:<8} {}  penalty too weak",
             a.weight,
             a.weight2.as_deref().unwrap_or(""),
             "valid [95 % interval]",
@@ -326,9 +339,14 @@ fn report_sweep(
             "TTS99",
             "runs",
             "stop",
+            if objective {
+                format!("{:>10}", "objective")
+            } else {
+                String::new()
+            },
         );
         for p in points {
-            println!("{}", sweep_row(p));
+            println!("{}", sweep_row(p, objective));
         }
     }
     if a.json {

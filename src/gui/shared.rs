@@ -123,7 +123,14 @@ impl Shared {
             &self.settings.sampler,
             crate::samplers::Task {
                 num_variables: n,
-                has_target: self.doc.puzzle().is_some() && !no_solution,
+                // A model with an objective has no target: its optimum is not known ahead.
+                has_target: self.doc.puzzle().is_some()
+                    && !no_solution
+                    && self
+                        .doc
+                        .encoding
+                        .as_ref()
+                        .is_none_or(|e| e.ground_from_groups()),
                 stored: self
                     .doc
                     .encoding

@@ -229,6 +229,19 @@ impl Drawing {
         }
     }
 
+    /// This drawing with `below` under it (the width the wider's, both left-aligned): two
+    /// charts that share an x axis, one above the other.
+    pub fn stacked(mut self, below: Drawing) -> Drawing {
+        let dy = self.height;
+        self.shapes.extend(below.shapes.into_iter().map(|mut s| {
+            s.shift_down(dy);
+            s
+        }));
+        self.height += below.height;
+        self.width = self.width.max(below.width);
+        self
+    }
+
     /// Appends a shape on top of the others.
     pub fn push(&mut self, shape: Shape) {
         self.shapes.push(shape);

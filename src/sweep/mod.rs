@@ -76,7 +76,15 @@ pub struct SweepPoint {
     pub valid_energy: Option<f64>,
     /// Mean number of broken constraint groups per read, by weight name.
     pub broken_per_read: BTreeMap<String, f64>,
-    /// Whether some invalid read had energy ≤ `valid_energy`: the weights let it win.
+    /// The best objective among the feasible reads, apart from the penalties (constrained
+    /// models): with `success_fraction`, the trade-off a penalty weight buys.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_feasible_objective: Option<f64>,
+    /// Whether that objective is maximised.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub maximize: bool,
+    /// Whether some invalid read had energy ≤ `valid_energy` (for a model with an objective,
+    /// ≤ the lowest feasible read's energy): the weights let it win.
     pub penalty_too_weak: bool,
     /// The lowest such read.
     pub witness: Option<Witness>,
@@ -103,11 +111,13 @@ pub enum Metric {
     Valid,
     /// Penalty too weak: 1 when flagged, else 0.
     Weak,
+    /// The best feasible objective (constrained models; better in the model's direction).
+    Objective,
 }
 
 impl Metric {
     /// Every metric, in the order menus list them.
-    pub const ALL: [Metric; 3] = [Metric::Tts99, Metric::Valid, Metric::Weak];
+    pub const ALL: [Metric; 4] = [Metric::Tts99, Metric::Valid, Metric::Weak, Metric::Objective];
 
     /// The word the CLI and JSON use.
     pub fn name(self) -> &'static str {
@@ -115,6 +125,7 @@ impl Metric {
             Metric::Tts99 => "tts99",
             Metric::Valid => "valid",
             Metric::Weak => "weak",
+            Metric::Objective => "objective",
         }
     }
 
@@ -124,6 +135,7 @@ impl Metric {
             Metric::Tts99 => "TTS99 (s, lower is better)",
             Metric::Valid => "valid fraction",
             Metric::Weak => "penalty too weak (1 = an invalid read wins)",
+            Metric::Objective => "best feasible objective",
         }
     }
 
@@ -138,6 +150,7 @@ impl Metric {
             Metric::Tts99 => p.tts99_s,
             Metric::Valid => Some(p.success_fraction),
             Metric::Weak => Some(if p.penalty_too_weak { 1.0 } else { 0.0 }),
+            Metric::Objective => p.best_feasible_objective,
         }
     }
 }
@@ -466,6 +479,11 @@ struct Pool {
     broken: BTreeMap<String, f64>,
     valid_energy: Option<f64>,
     witness: Option<Witness>,
+    /// The model has an objective: the lowest feasible read's energy stands in for
+    /// `valid_energy` (no energy is known for a feasible state ahead).
+    objective_model: bool,
+    lowest_feasible: Option<f64>,
+    best_objective: Option<crate::puzzle::ObjectiveValue>,
 }
 
 impl Pool {
@@ -485,6 +503,9 @@ impl Pool {
             broken: BTreeMap::new(),
             valid_energy,
             witness: None,
+            objective_model: !problem.encoding.ground_from_groups(),
+            lowest_feasible: None,
+            best_objective: None,
         }
     }
 
@@ -496,6 +517,26 @@ impl Pool {
         self.sample_s += out.timing.sample_s;
         // Energies resolve to the model's own tolerance, at least 1e-9 relative.
         let tolerance = |e: f64| o.energy_tolerance.max(crate::qubo::running_tolerance(e));
+        if self.objective_model {
+            // Rows come lowest energy first: the first feasible one is this run's lowest.
+            let lowest = o
+                .samples
+                .rows
+                .iter()
+                .zip(&o.rows)
+                .find(|(_, v)| v.valid == Some(true))
+                .map(|(r, _)| r.energy);
+            if let Some(e) = lowest {
+                self.lowest_feasible = Some(self.lowest_feasible.map_or(e, |l| l.min(e)));
+            }
+            if let Some(b) = o.best_feasible_objective() {
+                self.best_objective = Some(match self.best_objective {
+                    Some(old) if !b.better_than(&old) => old,
+                    _ => b,
+                });
+            }
+        }
+        let valid_energy = self.valid_energy.or(self.lowest_feasible);
         for (row, verdict) in o.samples.rows.iter().zip(&o.rows) {
             let n = row.num_occurrences as f64;
             if verdict.valid == Some(true) {
@@ -513,9 +554,7 @@ impl Pool {
             for b in verdict.broken.iter().chain(&verdict.unenforced) {
                 *self.broken.entry(b.weight.clone()).or_default() += n;
             }
-            let beats_valid = self
-                .valid_energy
-                .is_some_and(|v| row.energy <= v + tolerance(v));
+            let beats_valid = valid_energy.is_some_and(|v| row.energy <= v + tolerance(v));
             if verdict.valid == Some(false)
                 && beats_valid
                 && self.witness.as_ref().is_none_or(|w| row.energy < w.energy)
@@ -584,6 +623,8 @@ impl Pool {
                 self.min_energy
             },
             valid_energy: self.valid_energy,
+            best_feasible_objective: self.best_objective.map(|o| o.value),
+            maximize: self.best_objective.is_some_and(|o| o.maximize),
             broken_per_read: self.broken.into_iter().map(|(k, v)| (k, v / n)).collect(),
             penalty_too_weak: self.witness.is_some(),
             witness: self.witness,

@@ -18,6 +18,9 @@ pub fn best_point(points: &[SweepPoint], metric: Metric) -> Option<usize> {
         match metric {
             Metric::Tts99 => p.tts99_s.map(|t| -t),
             Metric::Valid | Metric::Weak => Some(p.success_fraction),
+            Metric::Objective => p
+                .best_feasible_objective
+                .map(|o| if p.maximize { o } else { -o }),
         }
     };
     let mut best: Option<(usize, f64)> = None;
@@ -53,6 +56,7 @@ pub fn to_csv(points: &[SweepPoint]) -> String {
             "mean_energy",
             "min_energy",
             "valid_energy",
+            "best_feasible_objective",
             "penalty_too_weak",
             "sample_s",
             "runs",
@@ -79,6 +83,7 @@ pub fn to_csv(points: &[SweepPoint]) -> String {
             p.mean_energy.to_string(),
             p.min_energy.to_string(),
             opt(p.valid_energy),
+            opt(p.best_feasible_objective),
             p.penalty_too_weak.to_string(),
             p.sample_s.to_string(),
             p.runs.to_string(),
@@ -99,6 +104,10 @@ pub fn to_csv(points: &[SweepPoint]) -> String {
 pub enum SweepChart {
     /// One weight: fractions or TTS99 against it.
     Line(crate::render::chart::LineChart),
+    /// One weight of a model with an objective: the best feasible objective above the
+    /// feasible share, both against the weight on the same x axis — the trade-off a penalty
+    /// weight buys (clicks read the upper chart's axis).
+    Tradeoff(crate::render::chart::LineChart, crate::render::chart::LineChart),
     /// Two weights: a heatmap of the metric.
     Heat(crate::render::chart::Heatmap),
 }
@@ -108,6 +117,7 @@ impl SweepChart {
     pub fn drawing(&self) -> Drawing {
         match self {
             SweepChart::Line(c) => c.drawing(),
+            SweepChart::Tradeoff(objective, share) => objective.drawing().stacked(share.drawing()),
             SweepChart::Heat(c) => c.drawing(),
         }
     }
@@ -140,6 +150,45 @@ pub fn chart(
         return grid_chart(points, [weight, w2], metric, description);
     }
     let weak: Vec<&SweepPoint> = points.iter().filter(|p| p.penalty_too_weak).collect();
+    if metric == Metric::Objective {
+        let SweepChart::Line(share) = chart(points, weight, None, Metric::Valid, description)
+        else {
+            unreachable!("one weight draws a line");
+        };
+        let share = LineChart {
+            title: format!("Feasible reads against {weight}"),
+            ..share
+        };
+        let direction = if points.iter().any(|p| p.maximize) {
+            "higher is better"
+        } else {
+            "lower is better"
+        };
+        let objective = LineChart {
+            title: format!("Best feasible objective against {weight}"),
+            x_label: weight.to_string(),
+            y_label: format!("objective ({direction})"),
+            series: vec![Series {
+                name: "best feasible objective".into(),
+                color: colors::TTS,
+                points: points
+                    .iter()
+                    .filter_map(|p| Some([p.value, p.best_feasible_objective?]))
+                    .collect(),
+                ..Series::default()
+            }],
+            flags: weak
+                .iter()
+                .filter_map(|p| Some([p.value, p.best_feasible_objective?]))
+                .collect(),
+            flag_name,
+            y_range: None,
+            note: "a weight too small lets infeasible reads win (flagged); too large, the \
+                   objective is lost while feasibility holds: the best weight is between"
+                .into(),
+        };
+        return SweepChart::Tradeoff(objective, share);
+    }
     if metric == Metric::Tts99 {
         // Without a valid read anywhere there is no TTS99 to draw: the chart says so
         // rather than showing an empty frame.

@@ -35,7 +35,7 @@ impl Default for SweepSetup {
 }
 
 /// The metric words, as `Metric::ALL` names them.
-const METRIC_NAMES: &[&str] = &["tts99", "valid", "weak"];
+const METRIC_NAMES: &[&str] = &["tts99", "valid", "weak", "objective"];
 
 impl SweepSetup {
     /// The settings described once (names as in JSON and the saved settings; flags
@@ -73,7 +73,8 @@ impl SweepSetup {
             ty: ParamType::Choice(METRIC_NAMES),
             default: ParamDefault::Word("valid"),
             help: "what the plot (one weight), the heatmap (two) and \"best by\" show: tts99, \
-                   valid or weak (penalty too weak)",
+                   valid, weak (penalty too weak) or objective (constrained models: the best \
+                   feasible objective above the feasible share, the trade-off a weight buys)",
             alias: None,
             exposed: true,
         },

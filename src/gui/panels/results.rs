@@ -124,6 +124,20 @@ impl ResultsPanel {
         if let Some(why) = &r.ground_unknown {
             ui.weak(format!("ground energy unknown: {why}"));
         }
+        // A model with an objective: the best feasible read's, apart from the penalties.
+        if r.rows.iter().any(|v| v.objective.is_some()) {
+            match r.best_feasible_objective() {
+                Some(o) => ui.label(format!(
+                    "best feasible objective {} ({}, apart from the penalties)",
+                    crate::io::number_text(o.value),
+                    if o.maximize { "maximised" } else { "minimised" }
+                )),
+                None => ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    "⚠ no read is feasible: raise the broken constraints' weights",
+                ),
+            };
+        }
         if !r.samples.info.details.is_empty() {
             // Remote timing (queue, QPU or solver time), chain breaks, what the polish changed.
             ui.label(crate::sampler::SampleInfo::details_line(
@@ -189,10 +203,15 @@ impl ResultsPanel {
                 egui::Grid::new("samples-grid")
                     .striped(true)
                     .show(ui, |ui| {
+                        // Constrained models: "feasible" and their objective beside it.
+                        let objective = r.rows.iter().any(|v| v.objective.is_some());
                         ui.strong("#");
                         ui.strong("energy");
                         ui.strong("count");
-                        ui.strong("valid");
+                        ui.strong(if objective { "feasible" } else { "valid" });
+                        if objective {
+                            ui.strong("objective");
+                        }
                         ui.strong("broken").on_hover_text(
                             "constraint groups the sample breaks; for a model too large to \
                              store, the referee's findings (such as mismatched joints)",
@@ -220,6 +239,11 @@ impl ResultsPanel {
                                 Some(false) => ui.colored_label(INVALID, "no"),
                                 None => ui.weak("—"),
                             };
+                            if objective {
+                                ui.label(info.objective.map_or("—".into(), |o| {
+                                    crate::io::number_text(o.value)
+                                }));
+                            }
                             ui.label(info.broken_count().to_string());
                             ui.end_row();
                         }

@@ -516,7 +516,7 @@ impl SweepPanel {
                     .iter()
                     .position(|p| p.value == x && p.value2 == Some(y))
             }),
-            SweepChart::Line(line) => line.x_at(at).and_then(|x| {
+            SweepChart::Line(line) | SweepChart::Tradeoff(line, _) => line.x_at(at).and_then(|x| {
                 (0..self.points.len()).min_by(|&a, &b| {
                     (self.points[a].value - x)
                         .abs()
@@ -558,6 +558,9 @@ impl SweepPanel {
             Some(t) => format!("\nTTS99 {t:.4} s"),
             None => "\nTTS99 — (no valid read)".into(),
         };
+        if let Some(o) = p.best_feasible_objective {
+            text += &format!("\nbest feasible objective {}", crate::io::number_text(o));
+        }
         if p.penalty_too_weak {
             text += "\npenalty too weak (click to see the witness)";
         }

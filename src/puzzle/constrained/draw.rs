@@ -14,7 +14,7 @@ const TOP: f32 = 1.0;
 /// Height of one constraint line.
 const ROW: f32 = 0.8;
 /// Constraint lines drawn at most (then a line saying how many more, and how many broken).
-const MAX_ROWS: usize = 24;
+const MAX_ROWS: usize = 12;
 
 const ON: Color = Color::rgb(40, 70, 140);
 const OFF: Color = Color::rgb(225, 232, 245);
@@ -29,6 +29,8 @@ pub struct Layout {
     pub rows: usize,
     /// The picture's width in cells.
     pub width: f32,
+    /// The first column's left edge (the grid is centred).
+    pub left: f32,
 }
 
 /// The layout for `n` variables: about twice as wide as tall, at least 16 cells of width (the
@@ -36,17 +38,19 @@ pub struct Layout {
 pub fn layout(n: usize) -> Layout {
     let cols = ((2.0 * n as f64).sqrt().ceil() as usize).clamp(1, 64);
     let rows = n.div_ceil(cols).max(1);
+    let width = (cols as f32).max(16.0) + 2.0 * MARGIN;
     Layout {
         cols,
         rows,
-        width: (cols as f32).max(16.0) + 2.0 * MARGIN,
+        width,
+        left: (width - cols as f32) / 2.0,
     }
 }
 
 /// The variable under `pos` (puzzle units), if any.
 pub fn cell_at(model: &ConstrainedModel, pos: [f32; 2]) -> Option<usize> {
     let l = layout(model.variables.len());
-    let (x, y) = (pos[0] - MARGIN, pos[1] - MARGIN - TOP);
+    let (x, y) = (pos[0] - l.left, pos[1] - MARGIN - TOP);
     if x < 0.0 || y < 0.0 {
         return None;
     }
@@ -81,15 +85,15 @@ pub fn draw(model: &ConstrainedModel, bits: Option<&[u8]>) -> Drawing {
     let head = match bits {
         Some(b) => format!("objective {} ({direction})", num(model.objective_value(b))),
         None => format!(
-            "{} variables · {} constraints · {direction}",
-            n,
-            model.constraints.len()
+            "{} · {} · {direction}",
+            crate::io::count(n, "variable"),
+            crate::io::count(model.constraints.len(), "constraint")
         ),
     };
     text(&mut d, l.width / 2.0, MARGIN + TOP / 2.0, 0.5, head, palette::GIVEN, true);
     for (k, v) in model.variables.iter().enumerate() {
         let (c, r) = (k % l.cols, k / l.cols);
-        let min = [MARGIN + c as f32 + 0.04, MARGIN + TOP + r as f32 + 0.04];
+        let min = [l.left + c as f32 + 0.04, MARGIN + TOP + r as f32 + 0.04];
         let max = [min[0] + 0.92, min[1] + 0.92];
         let bit = bits.and_then(|b| b.get(k).copied());
         let fill = match bit {
@@ -106,6 +110,16 @@ pub fn draw(model: &ConstrainedModel, bits: Option<&[u8]>) -> Drawing {
                 color: palette::GRID_THIN,
             }),
         });
+        // Small models name their variables in the cell's top (a long label is cut).
+        if n <= 100 {
+            let label: String = if v.label.chars().count() > 9 {
+                v.label.chars().take(8).chain(['…']).collect()
+            } else {
+                v.label.clone()
+            };
+            let color = if bit == Some(1) { palette::BACKGROUND } else { palette::GRID };
+            text(&mut d, (min[0] + max[0]) / 2.0, min[1] + 0.2, 0.2, label, color, false);
+        }
         if let Some(b) = bit
             && n <= 400
         {
@@ -119,8 +133,8 @@ pub fn draw(model: &ConstrainedModel, bits: Option<&[u8]>) -> Drawing {
             text(
                 &mut d,
                 (min[0] + max[0]) / 2.0,
-                (min[1] + max[1]) / 2.0,
-                0.45,
+                (min[1] + max[1]) / 2.0 + 0.08,
+                0.42,
                 s,
                 color,
                 false,
