@@ -3,6 +3,7 @@
     import dimod, qubo_workbench as qw
     sampleset = qw.SimulatedAnnealingSampler().sample(bqm, num_reads=100, seed=1)
     qw.inspect(bqm, sampleset)
+    sampleset = qw.sample_cqm(cqm, sampler="sa", weights={"capacity": 80})
 """
 
 from ._native import version
@@ -14,6 +15,7 @@ from .samplers import (
     SimulatedQuantumAnnealingSampler,
     TabuSampler,
 )
+from .constrained import sample_cqm
 from .window import inspect, open_puzzle
 
 __all__ = [
@@ -24,6 +26,7 @@ __all__ = [
     "SimulatedQuantumAnnealingSampler",
     "TabuSampler",
     "inspect",
+    "sample_cqm",
     "open_puzzle",
     "version",
 ]

@@ -22,16 +22,28 @@ def _launch(args, remove_after=None, wait=False):
 def inspect(bqm, sampleset=None, *, screenshot=None):
     """Opens the workbench on `bqm` (its heatmap, statistics and samplers) and, if given,
     `sampleset` as the model's last run (energy histogram, samples), columns matched by label.
+    A ConstrainedQuadraticModel opens as a constrained model: a weight slider per constraint
+    family, feasibility and the objective per read.
 
     Returns the window's `subprocess.Popen` at once. With `screenshot` (a .png path) the window
     saves a picture once it has settled, closes, and this call waits for it.
     """
-    if not isinstance(bqm, dimod.BinaryQuadraticModel):
-        raise TypeError(f"expected a dimod.BinaryQuadraticModel, got {type(bqm).__name__}")
     folder = tempfile.mkdtemp(prefix="qubo-workbench-")
-    model = os.path.join(folder, "model.json")
-    with open(model, "w") as f:
-        json.dump(bqm.to_serializable(use_bytes=False), f)
+    if isinstance(bqm, dimod.ConstrainedQuadraticModel):
+        # Opened as a constrained model: its families' weights as sliders, feasibility refereed.
+        model = os.path.join(folder, "model.cqm")
+        with open(model, "wb") as f:
+            f.write(bqm.to_file().read())
+    elif isinstance(bqm, dimod.BinaryQuadraticModel):
+        model = os.path.join(folder, "model.json")
+        with open(model, "w") as f:
+            json.dump(bqm.to_serializable(use_bytes=False), f)
+    else:
+        os.rmdir(folder)
+        raise TypeError(
+            "expected a dimod.BinaryQuadraticModel or ConstrainedQuadraticModel, "
+            f"got {type(bqm).__name__}"
+        )
     args = ["gui", model]
     if sampleset is not None:
         samples = os.path.join(folder, "samples.json")

@@ -170,6 +170,25 @@ fn sample<'py>(
         Qubo::new(linear, terms, offset).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let model = StoredModel::new(qubo);
 
+    let set = sample_on_worker(py, built, model, threads)?;
+    let mut bytes = Vec::with_capacity(set.rows.len() * num_variables);
+    for row in &set.rows {
+        bytes.extend_from_slice(&row.sample);
+    }
+    let energies = set.rows.iter().map(|r| r.energy).collect();
+    let counts = set.rows.iter().map(|r| r.num_occurrences).collect();
+    let info = serde_json::to_string(&set.info).unwrap_or_else(|_| "{}".into());
+    Ok((PyBytes::new(py, &bytes), energies, counts, info))
+}
+
+/// Samples `model` on a worker thread while this thread waits without the GIL, looking for
+/// Ctrl-C every `SIGNAL_CHECK` (which cancels the run and raises `KeyboardInterrupt`).
+fn sample_on_worker(
+    py: Python<'_>,
+    built: Box<dyn qubo_workbench::sampler::Sampler>,
+    model: StoredModel,
+    threads: Option<usize>,
+) -> PyResult<SampleSet> {
     let control = RunControl::new().with_threads(threads);
     let worker = control.clone();
     let (tx, mut rx) = channel();
@@ -201,15 +220,125 @@ fn sample<'py>(
         }
     };
     handle.join().ok();
-    let set: SampleSet = answer.map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let mut bytes = Vec::with_capacity(set.rows.len() * num_variables);
-    for row in &set.rows {
-        bytes.extend_from_slice(&row.sample);
+    answer.map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// A constrained model's run for Python: per distinct read, the model's variables (one byte
+/// each, 0/1 bits), the penalty model's energy, its count, whether it is feasible, each
+/// constraint's verdict (rows × constraints bytes, 1 = satisfied), the objective; then the
+/// constraint labels and the run's info as JSON.
+type CqmAnswer<'py> = (
+    Bound<'py, PyBytes>,
+    Vec<f64>,
+    Vec<usize>,
+    Vec<bool>,
+    Bound<'py, PyBytes>,
+    Vec<f64>,
+    Vec<String>,
+    String,
+);
+
+/// Samples a constrained model given as dimod's CQM file bytes (`cqm.to_file()`): encoded as
+/// the workbench encodes it (a weight per constraint family, `weights_json` overriding the
+/// defaults; `formulation`: `slack` or `unbalanced`), sampled by the registry's sampler, each
+/// read refereed on the model itself (feasibility per constraint, the objective apart from
+/// the penalties).
+#[pyfunction]
+#[pyo3(signature = (sampler, cqm_bytes, params_json, weights_json, formulation=None, threads=None))]
+fn sample_cqm<'py>(
+    py: Python<'py>,
+    sampler: &str,
+    cqm_bytes: &[u8],
+    params_json: &str,
+    weights_json: &str,
+    formulation: Option<String>,
+    threads: Option<usize>,
+) -> PyResult<CqmAnswer<'py>> {
+    use qubo_workbench::puzzle::constrained::{ConstrainedModel, cqm_file};
+    use qubo_workbench::puzzle::{AnyPuzzle, EncodeOptions};
+    if threads == Some(0) {
+        return Err(PyValueError::new_err("threads must be at least 1"));
     }
+    let entry = qubo_workbench::samplers::entry(sampler)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    if !entry.is_local() {
+        return Err(PyValueError::new_err(format!(
+            "{sampler} runs remotely; the Python bridge offers the local samplers"
+        )));
+    }
+    let params: ParamValues = match serde_json::from_str(params_json) {
+        Ok(Value::Object(map)) => map,
+        _ => return Err(PyValueError::new_err("parameters must be a JSON object")),
+    };
+    let built = entry
+        .build_with(&params)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let model: ConstrainedModel = cqm_file::parse(cqm_bytes, "the CQM")
+        .map_err(PyValueError::new_err)?;
+    let puzzle = AnyPuzzle::Constrained(model);
+    let options = EncodeOptions {
+        formulation,
+        ..EncodeOptions::default()
+    };
+    let encoding = puzzle
+        .encode(&options)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let mut weights = qubo_workbench::qubo::Weights::new();
+    let given: serde_json::Map<String, Value> = match serde_json::from_str(weights_json) {
+        Ok(Value::Object(map)) => map,
+        _ => return Err(PyValueError::new_err("weights must be a mapping of name to number")),
+    };
+    for (name, value) in given {
+        let v = value.as_f64().ok_or_else(|| {
+            PyValueError::new_err(format!("weight '{name}': {value} is not a number"))
+        })?;
+        weights
+            .set(&name, v)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    }
+    let stored = puzzle
+        .stored_model(&encoding, &weights)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let set = sample_on_worker(py, built, stored, threads)?;
+    let AnyPuzzle::Constrained(model) = &puzzle else {
+        unreachable!("built above");
+    };
+    let n = model.variables.len();
+    let m = model.constraints.len();
+    let (mut bits, mut satisfied) = (Vec::new(), Vec::new());
+    let (mut feasible, mut objective) = (Vec::new(), Vec::new());
+    for row in &set.rows {
+        let x = &row.sample[..n];
+        bits.extend_from_slice(x);
+        for c in &model.constraints {
+            let ok = c.violation(&model.variables, x)
+                <= qubo_workbench::puzzle::constrained::model::FEASIBILITY_TOLERANCE;
+            satisfied.push(ok as u8);
+        }
+        feasible.push(model.is_feasible(x));
+        objective.push(model.objective_value(x));
+    }
+    debug_assert_eq!(satisfied.len(), set.rows.len() * m);
     let energies = set.rows.iter().map(|r| r.energy).collect();
     let counts = set.rows.iter().map(|r| r.num_occurrences).collect();
-    let info = serde_json::to_string(&set.info).unwrap_or_else(|_| "{}".into());
-    Ok((PyBytes::new(py, &bytes), energies, counts, info))
+    let mut info = serde_json::to_value(&set.info).unwrap_or_else(|_| json!({}));
+    info["weights"] = json!(
+        encoding
+            .weight_specs()
+            .iter()
+            .map(|s| (s.name.clone(), json!(weights.get(&s.name).unwrap_or(s.default))))
+            .collect::<serde_json::Map<String, Value>>()
+    );
+    Ok((
+        PyBytes::new(py, &bits),
+        energies,
+        counts,
+        feasible,
+        PyBytes::new(py, &satisfied),
+        objective,
+        model.constraints.iter().map(|c| c.label.clone()).collect(),
+        info.to_string(),
+    ))
 }
 
 /// Runs the workbench's command line in this process (`argv` without the program name), as
@@ -234,6 +363,7 @@ fn version() -> &'static str {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(describe_samplers, m)?)?;
     m.add_function(wrap_pyfunction!(sample, m)?)?;
+    m.add_function(wrap_pyfunction!(sample_cqm, m)?)?;
     m.add_function(wrap_pyfunction!(main, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     Ok(())
