@@ -14,7 +14,10 @@ pub(super) fn sample(a: SampleArgs) -> Result<i32, Failure> {
     if let Some(out) = &a.save_samples {
         check_output("--save-samples", out, Output::Samples, &[&a.model])?;
     }
-    let file = read_model(&a.model)?;
+    let file = match read_model(&a.model) {
+        Ok(file) => file,
+        Err(e) => constrained_as_model(&a.model).unwrap_or(Err(e.into()))?,
+    };
     for w in &file.warnings {
         eprintln!("warning: {w}");
     }
@@ -93,6 +96,37 @@ pub(super) fn sample(a: SampleArgs) -> Result<i32, Failure> {
         }
     }
     Ok(0)
+}
+
+/// A constrained model (dimod CQM or LP file) as a bare model: its encoding at the default
+/// weights, variables labelled (slack included); `None` when the file is not one.
+fn constrained_as_model(
+    path: &std::path::Path,
+) -> Option<Result<crate::qubo::formats::ModelFile, Failure>> {
+    use crate::puzzle::{AnyPuzzle, EncodeOptions, Kind, load_puzzles};
+    let is_lp = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("lp"));
+    let is_cqm = crate::io::read_bytes_limited(path, 64 << 10)
+        .is_ok_and(|b| crate::puzzle::constrained::cqm_file::looks_like(&b))
+        || path.extension().is_some_and(|e| e.eq_ignore_ascii_case("cqm"));
+    if !is_lp && !is_cqm {
+        return None;
+    }
+    Some((|| {
+        let loaded = load_puzzles(path, Some(Kind::Constrained))?;
+        let puzzle: &AnyPuzzle = &loaded[0].puzzle;
+        let encoding = puzzle.encode(&EncodeOptions::default())?;
+        let qubo = encoding.qubo(&encoding.default_weights())?;
+        Ok(crate::qubo::formats::ModelFile {
+            qubo,
+            labels: Some(encoding.labels().iter().map(|l| l.to_string()).collect()),
+            warnings: vec![format!(
+                "{}: a constrained model, sampled at its default weights ({}); `solve` referees \
+                 feasibility and reports the objective apart from the penalties",
+                path.display(),
+                encoding.default_weights().describe()
+            )],
+        })
+    })())
 }
 
 /// `bench`: time every sampler.

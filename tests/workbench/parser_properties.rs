@@ -79,6 +79,7 @@ const PARSERS: &[Parser] = &[
     ("edge-matching", |t| puzzles(Some(Kind::EdgeMatching), t)),
     ("minesweeper", |t| puzzles(Some(Kind::Minesweeper), t)),
     ("numberlink", |t| puzzles(Some(Kind::Numberlink), t)),
+    ("constrained (LP)", |t| puzzles(Some(Kind::Constrained), t)),
     ("sample set json", |t| samples(t, false)),
     ("sample set csv", |t| samples(t, true)),
 ];
@@ -133,7 +134,9 @@ fn seeds() -> Vec<String> {
             let path = entry.path();
             if path.is_dir() {
                 dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "txt" || e == "json")
+            } else if path
+                .extension()
+                .is_some_and(|e| e == "txt" || e == "json" || e == "lp")
                 && let Ok(text) = std::fs::read_to_string(&path)
             {
                 // A few lines are enough to seed mutations.
@@ -285,6 +288,29 @@ proptest! {
         prop_assert!(LARGEST.load(Ordering::Relaxed) <= ALLOCATION_LIMIT);
         if let Err(e) = result {
             let message = e.to_string();
+            prop_assert!(message.starts_with(ORIGIN), "{}", message);
+            prop_assert!(!message.contains('\n'), "{}", message);
+        }
+    }
+
+    #[test]
+    fn mutated_cqm_files_never_panic(flips in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..8), cut in any::<prop::sample::Index>(), truncate in any::<bool>(), deflated in any::<bool>()) {
+        // dimod's CQM file (a header, then a zip of sections): mutated byte by byte.
+        use qubo_workbench::puzzle::constrained::cqm_file;
+        let name = if deflated { "mixed-deflate.cqm" } else { "mixed.cqm" };
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cqm").join(name);
+        let mut bytes = std::fs::read(path).unwrap();
+        for (at, value) in &flips {
+            let k = at.index(bytes.len());
+            bytes[k] = *value;
+        }
+        if truncate {
+            bytes.truncate(cut.index(bytes.len() + 1));
+        }
+        LARGEST.store(0, Ordering::Relaxed);
+        let result = cqm_file::parse(&bytes, ORIGIN);
+        prop_assert!(LARGEST.load(Ordering::Relaxed) <= ALLOCATION_LIMIT);
+        if let Err(message) = result {
             prop_assert!(message.starts_with(ORIGIN), "{}", message);
             prop_assert!(!message.contains('\n'), "{}", message);
         }

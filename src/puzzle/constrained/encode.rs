@@ -225,7 +225,7 @@ pub(super) fn default_penalty(model: &ConstrainedModel) -> f64 {
 pub(super) fn family_weight(model: &ConstrainedModel, k: usize) -> String {
     let c = &model.constraints[k];
     let name = match c.soft_weight {
-        Some(_) => c.weight.clone().unwrap_or_else(|| format!("soft {}", c.label)),
+        Some(_) => c.weight.clone().unwrap_or_else(|| format!("{}.soft", c.label)),
         None => c.weight_name(),
     };
     if name == "objective" {

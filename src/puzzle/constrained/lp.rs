@@ -298,6 +298,12 @@ fn expression(cur: &mut Cursor, halve: bool) -> Result<RawTerms, String> {
             cur.next();
         }
         if !signed && !first {
+            if matches!(cur.peek(), Some(Tok::Op("*" | "^"))) {
+                return Err(cur.err(
+                    "a product outside brackets: quadratic terms are written [ x * y ] (and \
+                     halved, [ … ] / 2, in the objective)",
+                ));
+            }
             break;
         }
         match cur.peek() {
