@@ -448,6 +448,8 @@ mod tests {
             mean_energy: 0.0,
             min_energy: 0.0,
             valid_energy: None,
+            best_feasible_objective: None,
+            maximize: false,
             broken_per_read: Default::default(),
             penalty_too_weak: false,
             witness: None,
@@ -461,8 +463,34 @@ mod tests {
     fn line(chart: SweepChart) -> LineChart {
         match chart {
             SweepChart::Line(c) => c,
-            SweepChart::Heat(_) => panic!("a line chart"),
+            _ => panic!("a line chart"),
         }
+    }
+
+    #[test]
+    fn the_trade_off_puts_the_objective_over_the_feasible_share() {
+        // A knapsack (maximised): weak weights win infeasibly, strong ones lose the objective.
+        let mut points: Vec<SweepPoint> = [(1.0, 0.3, 140.0), (10.0, 0.9, 132.0), (100.0, 1.0, 118.0)]
+            .into_iter()
+            .map(|(w, share, objective)| SweepPoint {
+                best_feasible_objective: Some(objective),
+                maximize: true,
+                ..point(w, share, share, Some(1.0))
+            })
+            .collect();
+        points[0].penalty_too_weak = true;
+        let SweepChart::Tradeoff(objective, share) = chart(&points, "capacity", None, Metric::Objective, "")
+        else {
+            panic!("a trade-off chart");
+        };
+        assert_eq!(objective.series[0].points, vec![[1.0, 140.0], [10.0, 132.0], [100.0, 118.0]]);
+        assert_eq!(objective.flags, vec![[1.0, 140.0]]);
+        assert!(objective.y_label.contains("higher is better"));
+        assert_eq!(share.series[0].points[2], [100.0, 1.0]);
+        // The best by objective is the best feasible objective among points not too weak.
+        assert_eq!(best_point(&points, Metric::Objective), Some(1));
+        let d = chart(&points, "capacity", None, Metric::Objective, "").drawing();
+        assert!(d.height > objective.drawing().height * 1.9, "two charts stacked");
     }
 
     #[test]
