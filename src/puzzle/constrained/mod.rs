@@ -226,7 +226,13 @@ impl Puzzle for ConstrainedModel {
         if let Some(f) = &found {
             if let Some((_, value)) = &f.best {
                 let what = if f.gave_up { "best found" } else { "optimum" };
-                facts.push((what.into(), (*value).into()));
+                // Whole numbers print as such (132, not 132.0).
+                let v: serde_json::Value = if value.fract() == 0.0 && value.abs() < 9e15 {
+                    (*value as i64).into()
+                } else {
+                    (*value).into()
+                };
+                facts.push((what.into(), v));
             }
             facts.push(("search nodes".into(), f.nodes.into()));
         }
