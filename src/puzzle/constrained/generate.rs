@@ -12,11 +12,11 @@ use crate::rng::splitmix64;
 pub(super) const PARAMS: &[ParamSpec] = &[
     ParamSpec {
         name: "problem",
-        ty: ParamType::Choice(&["knapsack", "colouring", "tsp"]),
+        ty: ParamType::Choice(&["knapsack", "colouring", "tsp", "qap"]),
         default: ParamDefault::Word("knapsack"),
         help: "knapsack: items with weights and values under a capacity; colouring: a random \
                graph's nodes coloured so no edge joins two of one colour; tsp: a tour through \
-               random cities",
+               random cities; qap: facilities placed on locations, flow × distance minimised",
         alias: None,
         exposed: true,
     },
@@ -24,7 +24,7 @@ pub(super) const PARAMS: &[ParamSpec] = &[
         name: "size",
         ty: ParamType::Int { min: 2, max: 200 },
         default: ParamDefault::Int(12),
-        help: "items (knapsack), nodes (colouring) or cities (tsp)",
+        help: "items (knapsack), nodes (colouring), cities (tsp) or facilities (qap)",
         alias: None,
         exposed: true,
     },
@@ -52,6 +52,7 @@ pub(super) fn generate(params: &ParamValues) -> Result<ConstrainedModel, PuzzleE
     Ok(match problem {
         "colouring" => colouring(size, int("colours", 3) as usize, &mut rng, seed),
         "tsp" => tsp(size.min(30), &mut rng, seed),
+        "qap" => qap(size.min(30), &mut rng, seed),
         _ => knapsack(size, &mut rng, seed),
     })
 }
@@ -220,6 +221,76 @@ fn tsp(n: usize, rng: &mut u64, seed: u64) -> ConstrainedModel {
     );
     ConstrainedModel {
         name: format!("travelling salesman, {n} cities, seed {seed}"),
+        direction: Direction::Minimize,
+        variables,
+        objective,
+        constraints,
+    }
+}
+
+/// A quadratic assignment: n facilities with random flows (0–9) between them, n locations on a
+/// line of random spacing; x[f][l]: facility f at location l, one-hot per facility and per
+/// location (a permutation: two-way one-hot); the objective Σ flow(f, g)·dist(l, k) over the
+/// pairs placed.
+fn qap(n: usize, rng: &mut u64, seed: u64) -> ConstrainedModel {
+    let mut flow = vec![vec![0.0; n]; n];
+    for f in 0..n {
+        for g in f + 1..n {
+            let v = below(rng, 10) as f64;
+            flow[f][g] = v;
+            flow[g][f] = v;
+        }
+    }
+    let mut at = vec![0.0f64; n];
+    for l in 1..n {
+        at[l] = at[l - 1] + 1.0 + below(rng, 5) as f64;
+    }
+    let var = |f: usize, l: usize| (f * n + l) as u32;
+    let mut quadratic = Vec::new();
+    for f in 0..n {
+        for g in f + 1..n {
+            if flow[f][g] == 0.0 {
+                continue;
+            }
+            for l in 0..n {
+                for k in 0..n {
+                    if l != k {
+                        quadratic.push((var(f, l), var(g, k), flow[f][g] * (at[l] - at[k]).abs()));
+                    }
+                }
+            }
+        }
+    }
+    let mut constraints = Vec::new();
+    for f in 0..n {
+        constraints.push(constraint(
+            format!("facility[{f}]"),
+            (0..n).map(|l| (var(f, l), 1.0)).collect(),
+            Sense::Eq,
+            1.0,
+        ));
+    }
+    for l in 0..n {
+        constraints.push(constraint(
+            format!("location[{l}]"),
+            (0..n).map(|f| (var(f, l), 1.0)).collect(),
+            Sense::Eq,
+            1.0,
+        ));
+    }
+    let variables: Vec<Variable> = (0..n)
+        .flat_map(|f| (0..n).map(move |l| binary(format!("x[{f}][{l}]"))))
+        .collect();
+    let objective = super::model::tidy(
+        &variables,
+        Expr {
+            constant: 0.0,
+            linear: Vec::new(),
+            quadratic,
+        },
+    );
+    ConstrainedModel {
+        name: format!("quadratic assignment, {n} facilities, seed {seed}"),
         direction: Direction::Minimize,
         variables,
         objective,

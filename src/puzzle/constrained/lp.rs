@@ -129,9 +129,8 @@ fn tokenize(text: &str, first_line: usize, origin: &str) -> Result<Vec<Token>, S
                     '[' => Some(("[", 1)),
                     ']' => Some(("]", 1)),
                     ':' => Some((":", 1)),
-                    '/' if !chars.get(i + 1).is_some_and(|&d| name_char(d) && d != '/') => {
-                        Some(("/", 1))
-                    }
+                    // At a token's start `/` divides (`]/2`); inside a name it is a name's.
+                    '/' => Some(("/", 1)),
                     _ => None,
                 },
             };
@@ -527,12 +526,32 @@ impl<'a> Reader<'a> {
                         if cur.eat("=") || matches!(cur.peek(), Some(Tok::Op("<=" | ">="))) {
                             return Err(cur.err("indicator and ranged constraints are not supported"));
                         }
-                        let rhs = signed_number(&mut cur)
-                            .map_err(|e| format!("{e} (the right side of '{label}' is a constant)"))?;
-                        if !rhs.is_finite() {
+                        // The right side: a constant, or (as some writers do) terms on the
+                        // relation's line, moved to the left.
+                        let line = cur.line();
+                        let end = cur.at
+                            + toks[cur.at..].iter().take_while(|t| t.line == line).count();
+                        let mut right = Cursor {
+                            toks: &toks[..end],
+                            at: cur.at,
+                            origin,
+                            last_line: line,
+                        };
+                        let (rc, rlin, rquad) = expression(&mut right, false)?;
+                        if right.at == cur.at {
+                            return Err(cur.err(format!(
+                                "constraint '{label}': expected its right side after the relation"
+                            )));
+                        }
+                        cur.at = right.at;
+                        if !rc.is_finite() {
                             return Err(cur.err(format!("constraint '{label}': infinite right side")));
                         }
-                        constraints.push((label, (c, lin, quad), sense, rhs, at));
+                        let mut lin = lin;
+                        let mut quad = quad;
+                        lin.extend(rlin.into_iter().map(|(n, a)| (n, -a)));
+                        quad.extend(rquad.into_iter().map(|(x, y, b)| (x, y, -b)));
+                        constraints.push((label, (c, lin, quad), sense, rc, at));
                         k += 1;
                     }
                 }

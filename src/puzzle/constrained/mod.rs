@@ -140,6 +140,7 @@ impl Puzzle for ConstrainedModel {
             ("Knapsack, 12 items", "knapsack", 12),
             ("Graph colouring, 8 nodes", "colouring", 8),
             ("Travelling salesman, 5 cities", "tsp", 5),
+            ("Quadratic assignment, 5 facilities", "qap", 5),
         ]
         .into_iter()
         .filter_map(|(name, problem, size)| {

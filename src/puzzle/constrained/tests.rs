@@ -144,7 +144,7 @@ End
 
 #[test]
 fn generated_models_round_trip_through_their_text() {
-    for (problem, size) in [("knapsack", 12), ("colouring", 6), ("tsp", 4)] {
+    for (problem, size) in [("knapsack", 12), ("colouring", 6), ("tsp", 4), ("qap", 4)] {
         let m = generated(problem, size);
         let text = m.to_text();
         let back = ConstrainedModel::parse_text(&text, "x", &ParseHints::default()).unwrap();
@@ -227,6 +227,7 @@ fn encodings_price_exactly_what_the_referee_says() {
     check_encoding(&generated("knapsack", 8), "unbalanced");
     check_encoding(&generated("colouring", 4), "slack");
     check_encoding(&generated("tsp", 3), "slack");
+    check_encoding(&generated("qap", 3), "slack");
     let mixed = cqm_file::parse(&fixture("mixed.cqm"), "m").unwrap();
     check_encoding(&mixed, "slack");
 }
@@ -329,4 +330,31 @@ fn the_referee_names_each_broken_constraint() {
     assert_eq!(m.parse_solution(&json.to_string()).unwrap(), all);
     assert_eq!(m.parse_solution("111111").unwrap(), all);
     assert!(m.parse_solution("1111").is_err());
+}
+
+#[test]
+fn an_lp_file_written_by_dimod_and_one_written_by_hand_read_as_the_cqm() {
+    let read = |name: &str| -> ConstrainedModel {
+        let bytes = fixture(name);
+        ConstrainedModel::from_bytes(&bytes, name).unwrap()
+    };
+    let cqm = read("dimod-written.cqm");
+    for name in ["dimod-written.lp", "hand-written.lp"] {
+        let lp = read(name);
+        assert_eq!(lp.variables, cqm.variables, "{name}");
+        assert_eq!(lp.objective, cqm.objective, "{name}");
+        // The hand-written `x1 = x2` has its variable on the right: compare as functions.
+        assert_eq!(lp.constraints.len(), cqm.constraints.len());
+        for (a, b) in lp.constraints.iter().zip(&cqm.constraints) {
+            assert_eq!(a.label, b.label, "{name}");
+            for bits in all_bits(4) {
+                assert_eq!(
+                    a.violation(&lp.variables, &bits),
+                    b.violation(&cqm.variables, &bits),
+                    "{name}: {} at {bits:?}",
+                    a.label
+                );
+            }
+        }
+    }
 }
