@@ -399,10 +399,12 @@ pub(super) fn tune(a: TuneArgs) -> Result<i32, Failure> {
         |p, moved| {
             if !a.json {
                 println!(
-                    "{} {:>6.1}% valid  TTS99 {:>11}{}  {}",
+                    "{} {:>6.1}% valid  TTS99 {:>11}{}{}  {}",
                     if moved { "→" } else { " " },
                     100.0 * p.success_fraction,
                     p.tts99_s.map_or("—".into(), |t| format!("{t:.3e} s")),
+                    p.best_feasible_objective
+                        .map_or(String::new(), |o| format!("  objective {}", number_text(o))),
                     if p.penalty_too_weak {
                         "  penalty too weak"
                     } else {

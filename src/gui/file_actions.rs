@@ -45,14 +45,19 @@ impl FileAction {
     /// Its title, filters and suggested name; the native dialog uses the same filters.
     pub fn kind(self) -> FileKind {
         let (title, extensions, writes, stem): (_, &'static [&'static str], _, _) = match self {
-            FileAction::OpenPuzzle => ("Open puzzle", &["txt", "json", "csv"], false, "puzzle"),
+            FileAction::OpenPuzzle => (
+                "Open puzzle or constrained model",
+                &["txt", "json", "csv", "lp", "cqm"],
+                false,
+                "puzzle",
+            ),
             FileAction::OpenModel => (
                 "Open model",
                 &["qubo", "coo", "json", "bqm", "txt"],
                 false,
                 "model",
             ),
-            FileAction::SaveAs => ("Save puzzle as", &["txt", "json"], true, "puzzle"),
+            FileAction::SaveAs => ("Save puzzle as", &["txt", "json", "lp"], true, "puzzle"),
             FileAction::ExportImage => ("Export image", &["png", "svg"], true, "puzzle"),
             FileAction::ExportQubo => (
                 "Export QUBO",

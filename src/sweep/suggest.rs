@@ -1,5 +1,6 @@
-//! `suggest`: weights by a coordinate search on TTS99 — one weight at a time, multiplied or
-//! divided by a shrinking factor, a move kept only when a re-measurement with fresh seeds
+//! `suggest`: weights by a coordinate search on TTS99 (for a model with an objective, on its
+//! best feasible objective first) — one weight at a time, multiplied or divided by a shrinking
+//! factor, a move kept only when a re-measurement with fresh seeds
 //! confirms it and the point is not "penalty too weak" (the CLI's `tune`, the sweep panel's
 //! Suggest weights).
 
@@ -54,12 +55,22 @@ pub struct TuneEffort {
     pub budget: std::time::Duration,
 }
 
-/// How good a point is for `suggest`: lower is better (TTS99, then fewer invalid reads).
-fn tuning_score(p: &SweepPoint) -> (f64, f64) {
+/// How good a point is for `suggest`: lower is better. Puzzles: TTS99, then fewer invalid
+/// reads. A model with an objective (`objective`): the best feasible objective first (in the
+/// model's direction; none feasible is worst), then TTS99 to a feasible read — so the search
+/// aims at the best answer the budget finds, not only at feasibility.
+fn tuning_score(p: &SweepPoint, objective: bool) -> (f64, f64, f64) {
     if p.penalty_too_weak {
-        return (f64::INFINITY, f64::INFINITY);
+        return (f64::INFINITY, f64::INFINITY, f64::INFINITY);
     }
-    (p.tts99_s.unwrap_or(f64::INFINITY), -p.success_fraction)
+    let tts = p.tts99_s.unwrap_or(f64::INFINITY);
+    if objective {
+        let o = p
+            .best_feasible_objective
+            .map_or(f64::INFINITY, |o| if p.maximize { -o } else { o });
+        return (o, tts, -p.success_fraction);
+    }
+    (tts, -p.success_fraction, 0.0)
 }
 
 /// Suggests weights: a coordinate search on TTS99 over every weight with terms, multiplying one
@@ -83,6 +94,8 @@ pub fn suggest(
     } = effort;
     let encoding = problem.encoding;
     let names = tunable_names(encoding)?;
+    let objective = !encoding.ground_from_groups();
+    let score = |p: &SweepPoint| tuning_score(p, objective);
     let repeats = repeats.clamp(1, MAX_REPEATS);
     let samplers = (0..repeats)
         .map(|r| reseeded(sampler, r))
@@ -139,7 +152,7 @@ pub fn suggest(
                 let Some(point) = evaluate(&first, &weights, next, against)? else {
                     break 'search "cancelled".to_string();
                 };
-                let mut better = tuning_score(&point) < tuning_score(&current.1);
+                let mut better = score(&point) < score(&current.1);
                 let mut kept = point.clone();
                 if better {
                     // Confirm with fresh seeds, both sides (the winner's curse: the current
@@ -148,7 +161,7 @@ pub fn suggest(
                     let again = |w: &Weights| evaluate(&again, w, next, against);
                     match (again(&weights)?, again(&current.0)?) {
                         (Some(new), Some(old)) => {
-                            better = tuning_score(&new) < tuning_score(&old);
+                            better = score(&new) < score(&old);
                             kept = new;
                         }
                         _ => break 'search "cancelled".to_string(),
@@ -169,7 +182,13 @@ pub fn suggest(
             if factor < 1.1 {
                 // Converged only where there was a TTS99 to improve.
                 break if current.1.tts99_s.is_some() {
-                    "converged (no factor above 1.1 improves TTS99)".to_string()
+                    if objective {
+                        "converged (no factor above 1.1 improves the best feasible objective \
+                         or TTS99)"
+                            .to_string()
+                    } else {
+                        "converged (no factor above 1.1 improves TTS99)".to_string()
+                    }
                 } else {
                     "no factor tried down to 1.1 gave a valid read".to_string()
                 };
