@@ -1,7 +1,9 @@
 //! Generated constrained models: the textbook problems users bring from notebooks — a
 //! knapsack (one inequality), a graph colouring (one-hot per node, at most one colour per
 //! edge end) and a travelling salesman (one-hot rows and columns, distances in the objective).
-//! The same parameters always give the same model.
+//! The same parameters always give the same model. Labels are LP names (`x_3_1`, `node_3`:
+//! no brackets, which CPLEX's format and the readers built on it refuse), so the models
+//! written as LP read anywhere.
 
 use super::model::{ConstrainedModel, Constraint, Direction, Expr, Sense, VarType, Variable};
 use crate::params::{ParamDefault, ParamSpec, ParamType, ParamValues};
@@ -92,7 +94,7 @@ fn knapsack(n: usize, rng: &mut u64, seed: u64) -> ConstrainedModel {
     ConstrainedModel {
         name: format!("knapsack, {n} items, seed {seed}"),
         direction: Direction::Maximize,
-        variables: (0..n).map(|i| binary(format!("x[{i}]"))).collect(),
+        variables: (0..n).map(|i| binary(format!("x_{i}"))).collect(),
         objective: Expr {
             constant: 0.0,
             linear: values.iter().enumerate().map(|(i, &v)| (i as u32, v)).collect(),
@@ -135,7 +137,7 @@ fn colouring(n: usize, k: usize, rng: &mut u64, seed: u64) -> ConstrainedModel {
     let mut constraints = Vec::new();
     for v in 0..n {
         constraints.push(constraint(
-            format!("node[{v}]"),
+            format!("node_{v}"),
             (0..k).map(|c| (var(v, c), 1.0)).collect(),
             Sense::Eq,
             1.0,
@@ -144,7 +146,7 @@ fn colouring(n: usize, k: usize, rng: &mut u64, seed: u64) -> ConstrainedModel {
     for &(u, v) in &edges {
         for c in 0..k {
             constraints.push(constraint(
-                format!("edge[{u}][{v}][{c}]"),
+                format!("edge_{u}_{v}_{c}"),
                 vec![(var(u, c), 1.0), (var(v, c), 1.0)],
                 Sense::Le,
                 1.0,
@@ -155,7 +157,7 @@ fn colouring(n: usize, k: usize, rng: &mut u64, seed: u64) -> ConstrainedModel {
         name: format!("colouring, {n} nodes, {} edges, {k} colours, seed {seed}", edges.len()),
         direction: Direction::Minimize,
         variables: (0..n)
-            .flat_map(|v| (0..k).map(move |c| binary(format!("x[{v}][{c}]"))))
+            .flat_map(|v| (0..k).map(move |c| binary(format!("x_{v}_{c}"))))
             .collect(),
         objective: Expr {
             constant: 0.0,
@@ -194,7 +196,7 @@ fn tsp(n: usize, rng: &mut u64, seed: u64) -> ConstrainedModel {
     let mut constraints = Vec::new();
     for c in 0..n {
         constraints.push(constraint(
-            format!("city[{c}]"),
+            format!("city_{c}"),
             (0..n).map(|t| (var(c, t), 1.0)).collect(),
             Sense::Eq,
             1.0,
@@ -202,14 +204,14 @@ fn tsp(n: usize, rng: &mut u64, seed: u64) -> ConstrainedModel {
     }
     for t in 0..n {
         constraints.push(constraint(
-            format!("step[{t}]"),
+            format!("step_{t}"),
             (0..n).map(|c| (var(c, t), 1.0)).collect(),
             Sense::Eq,
             1.0,
         ));
     }
     let variables: Vec<Variable> = (0..n)
-        .flat_map(|c| (0..n).map(move |t| binary(format!("x[{c}][{t}]"))))
+        .flat_map(|c| (0..n).map(move |t| binary(format!("x_{c}_{t}"))))
         .collect();
     let objective = super::model::tidy(
         &variables,
@@ -264,7 +266,7 @@ fn qap(n: usize, rng: &mut u64, seed: u64) -> ConstrainedModel {
     let mut constraints = Vec::new();
     for f in 0..n {
         constraints.push(constraint(
-            format!("facility[{f}]"),
+            format!("facility_{f}"),
             (0..n).map(|l| (var(f, l), 1.0)).collect(),
             Sense::Eq,
             1.0,
@@ -272,14 +274,14 @@ fn qap(n: usize, rng: &mut u64, seed: u64) -> ConstrainedModel {
     }
     for l in 0..n {
         constraints.push(constraint(
-            format!("location[{l}]"),
+            format!("location_{l}"),
             (0..n).map(|f| (var(f, l), 1.0)).collect(),
             Sense::Eq,
             1.0,
         ));
     }
     let variables: Vec<Variable> = (0..n)
-        .flat_map(|f| (0..n).map(move |l| binary(format!("x[{f}][{l}]"))))
+        .flat_map(|f| (0..n).map(move |l| binary(format!("x_{f}_{l}"))))
         .collect();
     let objective = super::model::tidy(
         &variables,

@@ -745,7 +745,9 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Whether `label` can be written as an LP name (so the model round-trips through LP text).
+/// Whether `label` can be written as an LP name that CPLEX's format allows (so the model
+/// round-trips through LP text and other readers take it): brackets, which this reader
+/// accepts inside names, are not written.
 pub fn is_lp_name(label: &str) -> bool {
     let mut chars = label.chars();
     let Some(first) = chars.next() else {
@@ -756,7 +758,7 @@ pub fn is_lp_name(label: &str) -> bool {
     !reserved
         && (first.is_alphabetic() || ("!\"#$%&()/,;?@_`'{}|~".contains(first)))
         && !(matches!(first, 'e' | 'E') && chars.clone().next().is_some_and(|c| c.is_ascii_digit()))
-        && label.chars().all(|c| name_char(c) || c == '[' || c == ']')
+        && label.chars().all(name_char)
         && tokenize(label, 1, "").is_ok_and(|t| t.len() == 1 && t[0].tok == Tok::Name(label.into()))
 }
 
@@ -771,7 +773,7 @@ pub fn write(model: &ConstrainedModel) -> Option<String> {
             c.soft_weight.is_none()
                 && !c.discrete
                 && c.weight.is_none()
-                && is_lp_name(&c.label)
+                && (is_lp_name(&c.label) || fixing_bound(model, c).is_some())
         });
     if !lp_able {
         return None;
@@ -834,7 +836,12 @@ pub fn write(model: &ConstrainedModel) -> Option<String> {
     });
     out.push_str(&format!(" obj: {}\n", expr(&model.objective, true)));
     out.push_str("Subject To\n");
+    let mut bounds = Vec::new();
     for c in &model.constraints {
+        if let Some((name, value)) = fixing_bound(model, c) {
+            bounds.push(format!(" {name} = {}\n", num(value)));
+            continue;
+        }
         let op = match c.sense {
             Sense::Le => "<=",
             Sense::Ge => ">=",
@@ -851,6 +858,10 @@ pub fn write(model: &ConstrainedModel) -> Option<String> {
             num(c.rhs - c.lhs.constant)
         ));
     }
+    if !bounds.is_empty() {
+        out.push_str("Bounds\n");
+        out.extend(bounds);
+    }
     out.push_str("Binary\n");
     for chunk in model.variables.chunks(10) {
         let names: Vec<&str> = chunk.iter().map(|v| v.label.as_str()).collect();
@@ -858,6 +869,22 @@ pub fn write(model: &ConstrainedModel) -> Option<String> {
     }
     out.push_str("End\n");
     Some(out)
+}
+
+/// The variable and value of a constraint that a Bounds line fixed (`bound[x]`: x = v, as the
+/// reader makes them), written back as that line.
+fn fixing_bound<'a>(model: &'a ConstrainedModel, c: &Constraint) -> Option<(&'a str, f64)> {
+    let [(i, a)] = c.lhs.linear[..] else {
+        return None;
+    };
+    let name = model.variables.get(i as usize)?.label.as_str();
+    (c.sense == Sense::Eq
+        && a == 1.0
+        && c.lhs.quadratic.is_empty()
+        && c.lhs.constant == 0.0
+        && c.label == format!("bound[{name}]")
+        && is_lp_name(name))
+    .then_some((name, c.rhs))
 }
 
 /// A number as LP text that reads back to the same f64 (integers without a point).
