@@ -273,8 +273,8 @@ fn sample_cqm<'py>(
     let built = entry
         .build_with(&params)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let model: ConstrainedModel = cqm_file::parse(cqm_bytes, "the CQM")
-        .map_err(PyValueError::new_err)?;
+    let model: ConstrainedModel =
+        cqm_file::parse(cqm_bytes, "the CQM").map_err(PyValueError::new_err)?;
     let puzzle = AnyPuzzle::Constrained(model);
     let options = EncodeOptions {
         formulation,
@@ -286,7 +286,11 @@ fn sample_cqm<'py>(
     let mut weights = qubo_workbench::qubo::Weights::new();
     let given: serde_json::Map<String, Value> = match serde_json::from_str(weights_json) {
         Ok(Value::Object(map)) => map,
-        _ => return Err(PyValueError::new_err("weights must be a mapping of name to number")),
+        _ => {
+            return Err(PyValueError::new_err(
+                "weights must be a mapping of name to number",
+            ));
+        }
     };
     for (name, value) in given {
         let v = value.as_f64().ok_or_else(|| {
@@ -326,7 +330,10 @@ fn sample_cqm<'py>(
         encoding
             .weight_specs()
             .iter()
-            .map(|s| (s.name.clone(), json!(weights.get(&s.name).unwrap_or(s.default))))
+            .map(|s| (
+                s.name.clone(),
+                json!(weights.get(&s.name).unwrap_or(s.default))
+            ))
             .collect::<serde_json::Map<String, Value>>()
     );
     Ok((

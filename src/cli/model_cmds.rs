@@ -104,10 +104,14 @@ fn constrained_as_model(
     path: &std::path::Path,
 ) -> Option<Result<crate::qubo::formats::ModelFile, Failure>> {
     use crate::puzzle::{AnyPuzzle, EncodeOptions, Kind, load_puzzles};
-    let is_lp = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("lp"));
+    let is_lp = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("lp"));
     let is_cqm = crate::io::read_bytes_limited(path, 64 << 10)
         .is_ok_and(|b| crate::puzzle::constrained::cqm_file::looks_like(&b))
-        || path.extension().is_some_and(|e| e.eq_ignore_ascii_case("cqm"));
+        || path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("cqm"));
     if !is_lp && !is_cqm {
         return None;
     }

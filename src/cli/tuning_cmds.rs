@@ -209,7 +209,10 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
     let mut finished = 0;
     let points = crate::sweep::run(&spec, t.sampler.as_ref(), &control, |p: &SweepPoint| {
         finished += 1;
-        let line = format!("point {finished}/{total}: {}", sweep_row(p, p.best_feasible_objective.is_some()));
+        let line = format!(
+            "point {finished}/{total}: {}",
+            sweep_row(p, p.best_feasible_objective.is_some())
+        );
         match &bar {
             Some(b) => b.println(line),
             None => eprintln!("{line}"),

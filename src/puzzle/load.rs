@@ -153,10 +153,14 @@ pub fn load_puzzles_with(
         if kind.is_some_and(|k| k != Kind::Constrained) {
             return Err(PuzzleError::parse(
                 &origin,
-                format!("a dimod CQM file, but a {} was asked for", kind.unwrap_or(Kind::Constrained)),
+                format!(
+                    "a dimod CQM file, but a {} was asked for",
+                    kind.unwrap_or(Kind::Constrained)
+                ),
             ));
         }
-        let mut model = constrained::cqm_file::parse(bytes, &origin).map_err(PuzzleError::Invalid)?;
+        let mut model =
+            constrained::cqm_file::parse(bytes, &origin).map_err(PuzzleError::Invalid)?;
         model.name = path
             .file_stem()
             .map(|s| s.to_string_lossy().to_string())

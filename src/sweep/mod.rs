@@ -117,7 +117,12 @@ pub enum Metric {
 
 impl Metric {
     /// Every metric, in the order menus list them.
-    pub const ALL: [Metric; 4] = [Metric::Tts99, Metric::Valid, Metric::Weak, Metric::Objective];
+    pub const ALL: [Metric; 4] = [
+        Metric::Tts99,
+        Metric::Valid,
+        Metric::Weak,
+        Metric::Objective,
+    ];
 
     /// The word the CLI and JSON use.
     pub fn name(self) -> &'static str {

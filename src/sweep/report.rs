@@ -107,7 +107,10 @@ pub enum SweepChart {
     /// One weight of a model with an objective: the best feasible objective above the
     /// feasible share, both against the weight on the same x axis — the trade-off a penalty
     /// weight buys (clicks read the upper chart's axis).
-    Tradeoff(crate::render::chart::LineChart, crate::render::chart::LineChart),
+    Tradeoff(
+        crate::render::chart::LineChart,
+        crate::render::chart::LineChart,
+    ),
     /// Two weights: a heatmap of the metric.
     Heat(crate::render::chart::Heatmap),
 }
@@ -470,27 +473,35 @@ mod tests {
     #[test]
     fn the_trade_off_puts_the_objective_over_the_feasible_share() {
         // A knapsack (maximised): weak weights win infeasibly, strong ones lose the objective.
-        let mut points: Vec<SweepPoint> = [(1.0, 0.3, 140.0), (10.0, 0.9, 132.0), (100.0, 1.0, 118.0)]
-            .into_iter()
-            .map(|(w, share, objective)| SweepPoint {
-                best_feasible_objective: Some(objective),
-                maximize: true,
-                ..point(w, share, share, Some(1.0))
-            })
-            .collect();
+        let mut points: Vec<SweepPoint> =
+            [(1.0, 0.3, 140.0), (10.0, 0.9, 132.0), (100.0, 1.0, 118.0)]
+                .into_iter()
+                .map(|(w, share, objective)| SweepPoint {
+                    best_feasible_objective: Some(objective),
+                    maximize: true,
+                    ..point(w, share, share, Some(1.0))
+                })
+                .collect();
         points[0].penalty_too_weak = true;
-        let SweepChart::Tradeoff(objective, share) = chart(&points, "capacity", None, Metric::Objective, "")
+        let SweepChart::Tradeoff(objective, share) =
+            chart(&points, "capacity", None, Metric::Objective, "")
         else {
             panic!("a trade-off chart");
         };
-        assert_eq!(objective.series[0].points, vec![[1.0, 140.0], [10.0, 132.0], [100.0, 118.0]]);
+        assert_eq!(
+            objective.series[0].points,
+            vec![[1.0, 140.0], [10.0, 132.0], [100.0, 118.0]]
+        );
         assert_eq!(objective.flags, vec![[1.0, 140.0]]);
         assert!(objective.y_label.contains("higher is better"));
         assert_eq!(share.series[0].points[2], [100.0, 1.0]);
         // The best by objective is the best feasible objective among points not too weak.
         assert_eq!(best_point(&points, Metric::Objective), Some(1));
         let d = chart(&points, "capacity", None, Metric::Objective, "").drawing();
-        assert!(d.height > objective.drawing().height * 1.9, "two charts stacked");
+        assert!(
+            d.height > objective.drawing().height * 1.9,
+            "two charts stacked"
+        );
     }
 
     #[test]

@@ -2566,7 +2566,9 @@ fn a_constrained_model_opens_with_family_sliders_its_cells_flip_and_runs_report_
         Settings::default(),
     );
     wait_for_model(&mut h);
-    wait_for(&mut h, "the design facts", |wb| wb.shared.current_facts().is_some());
+    wait_for(&mut h, "the design facts", |wb| {
+        wb.shared.current_facts().is_some()
+    });
     let enc = h.state().shared.doc.encoding.clone().unwrap();
     assert_eq!(enc.weight_names(), ["capacity", "objective"]);
     // The sliders are the families' weights, named as in the model.

@@ -240,9 +240,10 @@ impl ResultsPanel {
                                 None => ui.weak("—"),
                             };
                             if objective {
-                                ui.label(info.objective.map_or("—".into(), |o| {
-                                    crate::io::number_text(o.value)
-                                }));
+                                ui.label(
+                                    info.objective
+                                        .map_or("—".into(), |o| crate::io::number_text(o.value)),
+                                );
                             }
                             ui.label(info.broken_count().to_string());
                             ui.end_row();

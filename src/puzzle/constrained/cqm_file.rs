@@ -36,7 +36,8 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<ConstrainedModel, String> {
     }
     let num_variables = header.data["num_variables"]
         .as_u64()
-        .ok_or_else(|| fail("the header has no num_variables".into()))? as usize;
+        .ok_or_else(|| fail("the header has no num_variables".into()))?
+        as usize;
     if num_variables > MAX_VARIABLES {
         return Err(fail(format!(
             "{num_variables} variables: more than the {MAX_VARIABLES} a model may have"
@@ -51,7 +52,7 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<ConstrainedModel, String> {
     }
     let mut budget = MAX_MEMBER_BYTES;
     let mut member = |zip: &mut zip::ZipArchive<Cursor<&[u8]>>, name: &str| {
-        read_member(zip, name, &mut budget).map_err(|e| fail(e))
+        read_member(zip, name, &mut budget).map_err(&fail)
     };
 
     // Variables: vartype (i8), lower and upper bounds (f64 each), packed.
@@ -84,7 +85,9 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<ConstrainedModel, String> {
     let mut variables = Vec::with_capacity(num_variables);
     for k in 0..num_variables {
         let rec = &data[17 * k..17 * k + 17];
-        let label = labels.as_ref().map_or_else(|| k.to_string(), |l| l[k].clone());
+        let label = labels
+            .as_ref()
+            .map_or_else(|| k.to_string(), |l| l[k].clone());
         let lb = f64::from_le_bytes(rec[1..9].try_into().unwrap_or_default());
         let ub = f64::from_le_bytes(rec[9..17].try_into().unwrap_or_default());
         let vartype = match rec[0] {
@@ -102,15 +105,20 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<ConstrainedModel, String> {
                     "variable '{label}' is a real variable: only binary and spin variables are supported"
                 )));
             }
-            t => return Err(fail(format!("variable '{label}' has an unknown vartype {t}"))),
+            t => {
+                return Err(fail(format!(
+                    "variable '{label}' has an unknown vartype {t}"
+                )));
+            }
         };
         variables.push(Variable { label, vartype });
     }
 
-    let objective = member(&mut zip, "objective")?.ok_or_else(|| fail("no objective member".into()))?;
-    let mut terms = 0usize;
     let objective =
-        expression(&objective, num_variables, &mut terms).map_err(|e| fail(format!("objective: {e}")))?;
+        member(&mut zip, "objective")?.ok_or_else(|| fail("no objective member".into()))?;
+    let mut terms = 0usize;
+    let objective = expression(&objective, num_variables, &mut terms)
+        .map_err(|e| fail(format!("objective: {e}")))?;
 
     // Constraints, by their directory (the label as JSON); sorted for a stable order.
     let mut dirs: BTreeMap<String, ()> = BTreeMap::new();
@@ -148,9 +156,15 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<ConstrainedModel, String> {
         let lhs = expression(&lhs, num_variables, &mut terms).map_err(|e| fail(at(&e)))?;
         let rhs = get(&mut zip, &mut budget, "rhs")
             .map_err(&fail)?
-            .and_then(|b| b.get(..8).map(|b| f64::from_le_bytes(b.try_into().unwrap_or_default())))
+            .and_then(|b| {
+                b.get(..8)
+                    .map(|b| f64::from_le_bytes(b.try_into().unwrap_or_default()))
+            })
             .ok_or_else(|| fail(at("no rhs")))?;
-        let sense = match get(&mut zip, &mut budget, "sense").map_err(&fail)?.as_deref() {
+        let sense = match get(&mut zip, &mut budget, "sense")
+            .map_err(&fail)?
+            .as_deref()
+        {
             Some(b"==") => Sense::Eq,
             Some(b"<=") => Sense::Le,
             Some(b">=") => Sense::Ge,
@@ -167,7 +181,10 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<ConstrainedModel, String> {
             .is_some_and(|b| b.iter().any(|&x| x != 0));
         let weight = get(&mut zip, &mut budget, "weight")
             .map_err(&fail)?
-            .and_then(|b| b.get(..8).map(|b| f64::from_le_bytes(b.try_into().unwrap_or_default())));
+            .and_then(|b| {
+                b.get(..8)
+                    .map(|b| f64::from_le_bytes(b.try_into().unwrap_or_default()))
+            });
         let penalty = get(&mut zip, &mut budget, "penalty").map_err(&fail)?;
         let soft_weight = match (weight, penalty.as_deref()) {
             (None, _) => None,
@@ -398,7 +415,9 @@ fn expression(bytes: &[u8], num_variables: usize, terms: &mut usize) -> Result<E
     let (quad, _) = section_rest(rest, b"QUAD", 8)?;
     let need = |what: &str, have: usize, want: usize| {
         if have < want {
-            Err(format!("the {what} section holds {have} bytes, {want} are needed"))
+            Err(format!(
+                "the {what} section holds {have} bytes, {want} are needed"
+            ))
         } else {
             Ok(())
         }
@@ -412,7 +431,9 @@ fn expression(bytes: &[u8], num_variables: usize, terms: &mut usize) -> Result<E
     for k in 0..n {
         let v = itype.read(&indices[k * itype.size()..]);
         if !(v >= 0.0 && (v as usize) < num_variables) {
-            return Err(format!("variable index {v} outside the model's {num_variables}"));
+            return Err(format!(
+                "variable index {v} outside the model's {num_variables}"
+            ));
         }
         var.push(v as u32);
     }
@@ -433,7 +454,9 @@ fn expression(bytes: &[u8], num_variables: usize, terms: &mut usize) -> Result<E
         let local = |x: f64| {
             (x >= 0.0 && (x as usize) < n)
                 .then(|| var[x as usize])
-                .ok_or_else(|| format!("interaction index {x} outside the expression's {n} variables"))
+                .ok_or_else(|| {
+                    format!("interaction index {x} outside the expression's {n} variables")
+                })
         };
         e.quadratic.push((local(u)?, local(w)?, b));
     }

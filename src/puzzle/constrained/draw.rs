@@ -90,7 +90,15 @@ pub fn draw(model: &ConstrainedModel, bits: Option<&[u8]>) -> Drawing {
             crate::io::count(model.constraints.len(), "constraint")
         ),
     };
-    text(&mut d, l.width / 2.0, MARGIN + TOP / 2.0, 0.5, head, palette::GIVEN, true);
+    text(
+        &mut d,
+        l.width / 2.0,
+        MARGIN + TOP / 2.0,
+        0.5,
+        head,
+        palette::GIVEN,
+        true,
+    );
     for (k, v) in model.variables.iter().enumerate() {
         let (c, r) = (k % l.cols, k / l.cols);
         let min = [l.left + c as f32 + 0.04, MARGIN + TOP + r as f32 + 0.04];
@@ -117,8 +125,20 @@ pub fn draw(model: &ConstrainedModel, bits: Option<&[u8]>) -> Drawing {
             } else {
                 v.label.clone()
             };
-            let color = if bit == Some(1) { palette::BACKGROUND } else { palette::GRID };
-            text(&mut d, (min[0] + max[0]) / 2.0, min[1] + 0.2, 0.2, label, color, false);
+            let color = if bit == Some(1) {
+                palette::BACKGROUND
+            } else {
+                palette::GRID
+            };
+            text(
+                &mut d,
+                (min[0] + max[0]) / 2.0,
+                min[1] + 0.2,
+                0.2,
+                label,
+                color,
+                false,
+            );
         }
         if let Some(b) = bit
             && n <= 400
@@ -129,7 +149,11 @@ pub fn draw(model: &ConstrainedModel, bits: Option<&[u8]>) -> Drawing {
                 VarType::Spin if value > 0.0 => "+".into(),
                 VarType::Spin => "−".into(),
             };
-            let color = if b != 0 { palette::BACKGROUND } else { palette::GIVEN };
+            let color = if b != 0 {
+                palette::BACKGROUND
+            } else {
+                palette::GIVEN
+            };
             text(
                 &mut d,
                 (min[0] + max[0]) / 2.0,
@@ -152,7 +176,9 @@ pub fn draw(model: &ConstrainedModel, bits: Option<&[u8]>) -> Drawing {
     order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let broken = order
         .iter()
-        .filter(|(k, v)| *v > super::model::FEASIBILITY_TOLERANCE && model.constraints[*k].is_hard())
+        .filter(|(k, v)| {
+            *v > super::model::FEASIBILITY_TOLERANCE && model.constraints[*k].is_hard()
+        })
         .count();
     for (row, &(k, violation)) in order.iter().take(shown).enumerate() {
         let c = &model.constraints[k];
@@ -168,7 +194,12 @@ pub fn draw(model: &ConstrainedModel, bits: Option<&[u8]>) -> Drawing {
                 let holds = violation <= super::model::FEASIBILITY_TOLERANCE;
                 let mark = if holds { "holds" } else { "broken" };
                 (
-                    format!("{}{soft}: {} {op} {} · {mark}", c.label, num(lhs), num(c.rhs)),
+                    format!(
+                        "{}{soft}: {} {op} {} · {mark}",
+                        c.label,
+                        num(lhs),
+                        num(c.rhs)
+                    ),
                     if holds { HOLDS } else { palette::CONFLICT_TEXT },
                 )
             }

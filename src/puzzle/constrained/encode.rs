@@ -90,9 +90,8 @@ fn gcd(a: u64, b: u64) -> u64 {
 /// How each constraint is priced under `formulation` (0 slack, 1 unbalanced).
 pub(super) fn plan(model: &ConstrainedModel, formulation: usize) -> Result<Vec<Plan>, PuzzleError> {
     let vars = &model.variables;
-    let invalid = |label: &str, why: String| {
-        PuzzleError::Invalid(format!("constraint '{label}': {why}"))
-    };
+    let invalid =
+        |label: &str, why: String| PuzzleError::Invalid(format!("constraint '{label}': {why}"));
     let mut out = Vec::with_capacity(model.constraints.len());
     for c in &model.constraints {
         let lhs = c.lhs.to_binary(vars);
@@ -108,7 +107,11 @@ pub(super) fn plan(model: &ConstrainedModel, formulation: usize) -> Result<Vec<P
                 let e = Expr {
                     constant: 0.0,
                     linear: lhs.linear.iter().map(|&(i, a)| (i, sign * a)).collect(),
-                    quadratic: lhs.quadratic.iter().map(|&(i, j, b)| (i, j, sign * b)).collect(),
+                    quadratic: lhs
+                        .quadratic
+                        .iter()
+                        .map(|&(i, j, b)| (i, j, sign * b))
+                        .collect(),
                 };
                 out.push(Plan::Itself(e));
                 continue;
@@ -139,9 +142,12 @@ pub(super) fn plan(model: &ConstrainedModel, formulation: usize) -> Result<Vec<P
                 continue;
             }
             let step = step_of(terms.iter().map(|t| t.1), target)
-                .or_else(|| terms.iter().map(|t| t.1.abs()).fold(None, |m: Option<f64>, a| {
-                    Some(m.map_or(a, |m| m.min(a)))
-                }))
+                .or_else(|| {
+                    terms
+                        .iter()
+                        .map(|t| t.1.abs())
+                        .fold(None, |m: Option<f64>, a| Some(m.map_or(a, |m| m.min(a))))
+                })
                 .unwrap_or(1.0);
             out.push(Plan::Square {
                 terms: terms.iter().map(|&(i, a)| (i, a / step)).collect(),
@@ -161,7 +167,10 @@ pub(super) fn plan(model: &ConstrainedModel, formulation: usize) -> Result<Vec<P
         let step = step_of(terms.iter().map(|t| t.1), target);
         if formulation == 1 {
             let step = step.unwrap_or_else(|| {
-                terms.iter().map(|t| t.1.abs()).fold(f64::INFINITY, f64::min)
+                terms
+                    .iter()
+                    .map(|t| t.1.abs())
+                    .fold(f64::INFINITY, f64::min)
             });
             out.push(Plan::Unbalanced {
                 terms: terms.iter().map(|&(i, a)| (i, a / step)).collect(),
@@ -225,7 +234,10 @@ pub(super) fn default_penalty(model: &ConstrainedModel) -> f64 {
 pub(super) fn family_weight(model: &ConstrainedModel, k: usize) -> String {
     let c = &model.constraints[k];
     let name = match c.soft_weight {
-        Some(_) => c.weight.clone().unwrap_or_else(|| format!("{}.soft", c.label)),
+        Some(_) => c
+            .weight
+            .clone()
+            .unwrap_or_else(|| format!("{}.soft", c.label)),
         None => c.weight_name(),
     };
     if name == "objective" {
@@ -253,7 +265,10 @@ pub fn encode(model: &ConstrainedModel, options: &EncodeOptions) -> Result<Encod
         let name = family_weight(model, k);
         let default = c.soft_weight.unwrap_or(penalty);
         let help = match c.soft_weight {
-            Some(_) => format!("soft constraint '{}' (its file's weight by default)", c.label),
+            Some(_) => format!(
+                "soft constraint '{}' (its file's weight by default)",
+                c.label
+            ),
             None => format!("penalty of the '{name}' constraints (one step off costs this)"),
         };
         let w = b.weight(&name, default, (0.0, 10.0 * default.max(1e-9)), &help);
@@ -262,7 +277,9 @@ pub fn encode(model: &ConstrainedModel, options: &EncodeOptions) -> Result<Encod
             Plan::Free => {}
             Plan::OneHot(vars) => b.add_one_hot(label, w, vars),
             Plan::AtMostOne(vars) => b.add_at_most_one(label, w, vars),
-            Plan::Itself(e) => b.add_group(label, w, 0.0, e.linear.clone(), e.quadratic.clone(), 0.0),
+            Plan::Itself(e) => {
+                b.add_group(label, w, 0.0, e.linear.clone(), e.quadratic.clone(), 0.0)
+            }
             Plan::Square {
                 terms,
                 target,
@@ -310,7 +327,11 @@ pub fn encode(model: &ConstrainedModel, options: &EncodeOptions) -> Result<Encod
             "objective".into(),
             w,
             sign * objective.constant,
-            objective.linear.iter().map(|&(i, a)| (i, sign * a)).collect(),
+            objective
+                .linear
+                .iter()
+                .map(|&(i, a)| (i, sign * a))
+                .collect(),
             objective
                 .quadratic
                 .iter()

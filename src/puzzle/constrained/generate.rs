@@ -43,7 +43,8 @@ pub(super) const PARAMS: &[ParamSpec] = &[
 
 /// The model the parameters describe.
 pub(super) fn generate(params: &ParamValues) -> Result<ConstrainedModel, PuzzleError> {
-    let int = |name: &str, default: u64| params.get(name).and_then(|v| v.as_u64()).unwrap_or(default);
+    let int =
+        |name: &str, default: u64| params.get(name).and_then(|v| v.as_u64()).unwrap_or(default);
     let size = int("size", 12) as usize;
     let seed = int("seed", 1);
     let problem = params
@@ -97,12 +98,20 @@ fn knapsack(n: usize, rng: &mut u64, seed: u64) -> ConstrainedModel {
         variables: (0..n).map(|i| binary(format!("x_{i}"))).collect(),
         objective: Expr {
             constant: 0.0,
-            linear: values.iter().enumerate().map(|(i, &v)| (i as u32, v)).collect(),
+            linear: values
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| (i as u32, v))
+                .collect(),
             quadratic: Vec::new(),
         },
         constraints: vec![constraint(
             "capacity".into(),
-            weights.iter().enumerate().map(|(i, &w)| (i as u32, w)).collect(),
+            weights
+                .iter()
+                .enumerate()
+                .map(|(i, &w)| (i as u32, w))
+                .collect(),
             Sense::Le,
             capacity,
         )],
@@ -154,7 +163,10 @@ fn colouring(n: usize, k: usize, rng: &mut u64, seed: u64) -> ConstrainedModel {
         }
     }
     ConstrainedModel {
-        name: format!("colouring, {n} nodes, {} edges, {k} colours, seed {seed}", edges.len()),
+        name: format!(
+            "colouring, {n} nodes, {} edges, {k} colours, seed {seed}",
+            edges.len()
+        ),
         direction: Direction::Minimize,
         variables: (0..n)
             .flat_map(|v| (0..k).map(move |c| binary(format!("x_{v}_{c}"))))
@@ -235,14 +247,11 @@ fn tsp(n: usize, rng: &mut u64, seed: u64) -> ConstrainedModel {
 /// location (a permutation: two-way one-hot); the objective Σ flow(f, g)·dist(l, k) over the
 /// pairs placed.
 fn qap(n: usize, rng: &mut u64, seed: u64) -> ConstrainedModel {
-    let mut flow = vec![vec![0.0; n]; n];
-    for f in 0..n {
-        for g in f + 1..n {
-            let v = below(rng, 10) as f64;
-            flow[f][g] = v;
-            flow[g][f] = v;
-        }
-    }
+    // Flows of the pairs f < g, row by row.
+    let flows: Vec<f64> = (0..n * n.saturating_sub(1) / 2)
+        .map(|_| below(rng, 10) as f64)
+        .collect();
+    let pair = |f: usize, g: usize| f * n - f * (f + 1) / 2 + (g - f - 1);
     let mut at = vec![0.0f64; n];
     for l in 1..n {
         at[l] = at[l - 1] + 1.0 + below(rng, 5) as f64;
@@ -251,13 +260,14 @@ fn qap(n: usize, rng: &mut u64, seed: u64) -> ConstrainedModel {
     let mut quadratic = Vec::new();
     for f in 0..n {
         for g in f + 1..n {
-            if flow[f][g] == 0.0 {
+            let flow = flows[pair(f, g)];
+            if flow == 0.0 {
                 continue;
             }
-            for l in 0..n {
-                for k in 0..n {
+            for (l, &x) in at.iter().enumerate() {
+                for (k, &y) in at.iter().enumerate() {
                     if l != k {
-                        quadratic.push((var(f, l), var(g, k), flow[f][g] * (at[l] - at[k]).abs()));
+                        quadratic.push((var(f, l), var(g, k), flow * (x - y).abs()));
                     }
                 }
             }

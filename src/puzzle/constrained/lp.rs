@@ -65,7 +65,10 @@ fn section_of(line: &str) -> Option<(Section, &str)> {
         ("gen", Section::General),
         ("integers", Section::General),
         ("integer", Section::General),
-        ("semi-continuous", Section::Unsupported("semi-continuous variables")),
+        (
+            "semi-continuous",
+            Section::Unsupported("semi-continuous variables"),
+        ),
         ("semis", Section::Unsupported("semi-continuous variables")),
         ("semi", Section::Unsupported("semi-continuous variables")),
         ("sos", Section::Unsupported("SOS constraints")),
@@ -142,7 +145,8 @@ fn tokenize(text: &str, first_line: usize, origin: &str) -> Result<Vec<Token>, S
                 i += len;
                 continue;
             }
-            if c.is_ascii_digit() || (c == '.' && chars.get(i + 1).is_some_and(char::is_ascii_digit))
+            if c.is_ascii_digit()
+                || (c == '.' && chars.get(i + 1).is_some_and(char::is_ascii_digit))
             {
                 let start = i;
                 while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '.') {
@@ -180,7 +184,9 @@ fn tokenize(text: &str, first_line: usize, origin: &str) -> Result<Vec<Token>, S
                     } else if d == '[' {
                         // `x[3]` is a name; `[ x * y ]` opens a quadratic part.
                         match chars[i..].iter().position(|&e| e == ']') {
-                            Some(p) if chars[i + 1..i + p].iter().all(|&e| name_char(e)) && p > 1 => {
+                            Some(p)
+                                if chars[i + 1..i + p].iter().all(|&e| name_char(e)) && p > 1 =>
+                            {
                                 i += p + 1
                             }
                             _ => break,
@@ -199,9 +205,7 @@ fn tokenize(text: &str, first_line: usize, origin: &str) -> Result<Vec<Token>, S
                 out.push(Token { tok, line: line_no });
                 continue;
             }
-            return Err(format!(
-                "{origin}:{line_no}: unexpected character '{c}'"
-            ));
+            return Err(format!("{origin}:{line_no}: unexpected character '{c}'"));
         }
     }
     Ok(out)
@@ -313,9 +317,7 @@ fn expression(cur: &mut Cursor, halve: bool) -> Result<RawTerms, String> {
                 let mut scale = factor;
                 if halve {
                     if !(cur.eat("/") && matches!(cur.next(), Some(Tok::Num(v)) if *v == 2.0)) {
-                        return Err(cur.err(
-                            "the objective's quadratic part is written [ … ] / 2",
-                        ));
+                        return Err(cur.err("the objective's quadratic part is written [ … ] / 2"));
                     }
                     scale *= 0.5;
                 }
@@ -524,13 +526,15 @@ impl<'a> Reader<'a> {
                             )));
                         };
                         if cur.eat("=") || matches!(cur.peek(), Some(Tok::Op("<=" | ">="))) {
-                            return Err(cur.err("indicator and ranged constraints are not supported"));
+                            return Err(
+                                cur.err("indicator and ranged constraints are not supported")
+                            );
                         }
                         // The right side: a constant, or (as some writers do) terms on the
                         // relation's line, moved to the left.
                         let line = cur.line();
-                        let end = cur.at
-                            + toks[cur.at..].iter().take_while(|t| t.line == line).count();
+                        let end =
+                            cur.at + toks[cur.at..].iter().take_while(|t| t.line == line).count();
                         let mut right = Cursor {
                             toks: &toks[..end],
                             at: cur.at,
@@ -545,7 +549,9 @@ impl<'a> Reader<'a> {
                         }
                         cur.at = right.at;
                         if !rc.is_finite() {
-                            return Err(cur.err(format!("constraint '{label}': infinite right side")));
+                            return Err(
+                                cur.err(format!("constraint '{label}': infinite right side"))
+                            );
                         }
                         let mut lin = lin;
                         let mut quad = quad;
@@ -569,7 +575,9 @@ impl<'a> Reader<'a> {
                                     (n, f64::NEG_INFINITY, f64::INFINITY)
                                 } else {
                                     let Some(sense) = relation(&mut cur) else {
-                                        return Err(cur.err(format!("bound on '{n}': expected <=, >=, = or free")));
+                                        return Err(cur.err(format!(
+                                            "bound on '{n}': expected <=, >=, = or free"
+                                        )));
                                     };
                                     let v = signed_number(&mut cur)?;
                                     match sense {
@@ -590,7 +598,9 @@ impl<'a> Reader<'a> {
                                     Some(Sense::Le) => (v, f64::INFINITY),
                                     Some(Sense::Ge) => (f64::NEG_INFINITY, v),
                                     Some(Sense::Eq) => (v, v),
-                                    None => return Err(cur.err("expected <=, >= or = in the bound")),
+                                    None => {
+                                        return Err(cur.err("expected <=, >= or = in the bound"));
+                                    }
                                 };
                                 if let Some(s) = relation(&mut cur) {
                                     let w = signed_number(&mut cur)?;
@@ -738,9 +748,7 @@ impl<'a> Reader<'a> {
                 weight: None,
             });
         }
-        model
-            .validate()
-            .map_err(|e| format!("{origin}: {e}"))?;
+        model.validate().map_err(|e| format!("{origin}: {e}"))?;
         Ok(model)
     }
 }
@@ -754,7 +762,8 @@ pub fn is_lp_name(label: &str) -> bool {
         return false;
     };
     let lower = label.to_ascii_lowercase();
-    let reserved = section_of(&lower).is_some() || lower == "free" || lower == "inf" || lower == "infinity";
+    let reserved =
+        section_of(&lower).is_some() || lower == "free" || lower == "inf" || lower == "infinity";
     !reserved
         && (first.is_alphabetic() || ("!\"#$%&()/,;?@_`'{}|~".contains(first)))
         && !(matches!(first, 'e' | 'E') && chars.clone().next().is_some_and(|c| c.is_ascii_digit()))

@@ -36,10 +36,11 @@ impl ConstrainedModel {
     /// The reader for a file's bytes: a dimod CQM file, else LP text or our JSON.
     pub fn from_bytes(bytes: &[u8], origin: &str) -> Result<ConstrainedModel, PuzzleError> {
         if cqm_file::looks_like(bytes) {
-            return cqm_file::parse(bytes, origin).map_err(|m| PuzzleError::Invalid(m));
+            return cqm_file::parse(bytes, origin).map_err(PuzzleError::Invalid);
         }
-        let text = std::str::from_utf8(bytes)
-            .map_err(|e| PuzzleError::parse(origin, format!("not text (byte {})", e.valid_up_to())))?;
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            PuzzleError::parse(origin, format!("not text (byte {})", e.valid_up_to()))
+        })?;
         lp::parse(text, origin).map_err(PuzzleError::Invalid)
     }
 
@@ -147,7 +148,9 @@ impl Puzzle for ConstrainedModel {
             let mut values = ParamValues::new();
             values.insert("problem".into(), problem.into());
             values.insert("size".into(), size.into());
-            generate::generate(&values).ok().map(|m| (name.to_string(), m))
+            generate::generate(&values)
+                .ok()
+                .map(|m| (name.to_string(), m))
         })
         .collect()
     }
@@ -268,7 +271,11 @@ impl Puzzle for ConstrainedModel {
         }
     }
 
-    fn solution_sample(&self, encoding: &Encoding, solution: &ConstrainedSolution) -> Option<Vec<u8>> {
+    fn solution_sample(
+        &self,
+        encoding: &Encoding,
+        solution: &ConstrainedSolution,
+    ) -> Option<Vec<u8>> {
         encode::sample_of(self, encoding.num_variables(), &solution.bits)
     }
 

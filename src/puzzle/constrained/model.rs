@@ -228,7 +228,9 @@ impl Constraint {
 
     /// The name of the penalty weight it is scaled by.
     pub fn weight_name(&self) -> String {
-        self.weight.clone().unwrap_or_else(|| family_of(&self.label))
+        self.weight
+            .clone()
+            .unwrap_or_else(|| family_of(&self.label))
     }
 
     /// Whether it is required (not soft).

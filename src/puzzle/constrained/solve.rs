@@ -104,7 +104,13 @@ impl Solver {
             sign,
         );
         for c in &model.constraints {
-            add(&c.lhs.to_binary(&model.variables), c.sense, c.rhs, c.is_hard(), 1.0);
+            add(
+                &c.lhs.to_binary(&model.variables),
+                c.sense,
+                c.rhs,
+                c.is_hard(),
+                1.0,
+            );
         }
         Solver {
             n,

@@ -3,7 +3,11 @@ use super::*;
 use crate::params::ParamValues;
 
 fn fixture(name: &str) -> Vec<u8> {
-    std::fs::read(format!("{}/tests/data/cqm/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    std::fs::read(format!(
+        "{}/tests/data/cqm/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
 }
 
 fn generated(problem: &str, size: u64) -> ConstrainedModel {
@@ -23,18 +27,24 @@ fn a_dimod_cqm_file_reads_as_dimod_evaluates_it() {
     // Written by tools/make_cqm_fixtures.py: binary and spin variables, a quadratic
     // objective, ≤ ≥ = constraints, a discrete one and a soft one; the JSON holds dimod's own
     // objective, violations and feasibility for 40 random samples.
-    let expected: serde_json::Value =
-        serde_json::from_slice(&fixture("mixed.json")).unwrap();
+    let expected: serde_json::Value = serde_json::from_slice(&fixture("mixed.json")).unwrap();
     for file in ["mixed.cqm", "mixed-deflate.cqm"] {
         let m = cqm_file::parse(&fixture(file), file).unwrap();
         assert_eq!(m.variables.len(), 11);
         assert_eq!(
-            m.variables.iter().filter(|v| v.vartype == VarType::Spin).count(),
+            m.variables
+                .iter()
+                .filter(|v| v.vartype == VarType::Spin)
+                .count(),
             3
         );
         let one_of = m.constraints.iter().find(|c| c.label == "one_of").unwrap();
         assert!(one_of.discrete);
-        let soft = m.constraints.iter().find(|c| c.label == "soft_pair").unwrap();
+        let soft = m
+            .constraints
+            .iter()
+            .find(|c| c.label == "soft_pair")
+            .unwrap();
         assert_eq!(soft.soft_weight, Some(3.0));
         for s in expected["samples"].as_array().unwrap() {
             let bits: Vec<u8> = m
@@ -46,11 +56,18 @@ fn a_dimod_cqm_file_reads_as_dimod_evaluates_it() {
                 })
                 .collect();
             let want = s["objective"].as_f64().unwrap();
-            assert!((m.objective_value(&bits) - want).abs() < 1e-9, "{file}: objective");
+            assert!(
+                (m.objective_value(&bits) - want).abs() < 1e-9,
+                "{file}: objective"
+            );
             for c in &m.constraints {
                 let want = s["violations"][&c.label].as_f64().unwrap();
                 let got = c.violation(&m.variables, &bits);
-                assert!((got - want).abs() < 1e-9, "{file}: {} {got} vs {want}", c.label);
+                assert!(
+                    (got - want).abs() < 1e-9,
+                    "{file}: {} {got} vs {want}",
+                    c.label
+                );
             }
             // dimod's check_feasible counts soft constraints too; ours requires hard ones only.
             let all_hold = m
@@ -72,7 +89,10 @@ fn cqm_labels_and_refusals_name_what_they_found() {
     assert_eq!(m.variables[2].label, "2");
     assert_eq!(m.constraints[0].weight_name(), "constraint");
     let e = cqm_file::parse(&fixture("integer.cqm"), "i.cqm").unwrap_err();
-    assert!(e.starts_with("i.cqm: variable 'count' is an integer variable"), "{e}");
+    assert!(
+        e.starts_with("i.cqm: variable 'count' is an integer variable"),
+        "{e}"
+    );
     // Cut short anywhere: an error, never a panic.
     let bytes = fixture("mixed-deflate.cqm");
     for cut in (0..bytes.len()).step_by(97) {
@@ -117,7 +137,11 @@ End
     assert_eq!((eq.sense, eq.rhs), (Sense::Eq, 0.0));
     assert_eq!(m.constraints[3].lhs.quadratic, vec![(0, 2, 1.0)]);
     // The fixing bound became a constraint.
-    let fixed = m.constraints.iter().find(|c| c.label == "bound[z]").unwrap();
+    let fixed = m
+        .constraints
+        .iter()
+        .find(|c| c.label == "bound[z]")
+        .unwrap();
     assert_eq!((fixed.sense, fixed.rhs), (Sense::Eq, 0.0));
     // Written and read again: the same model.
     let back = lp::parse(&lp::write(&m).unwrap(), "again").unwrap();
@@ -125,17 +149,35 @@ End
     assert_eq!(back.constraints, m.constraints);
 
     for (text, want) in [
-        ("Minimize\n obj: x\nSubject To\n c: x <= 1\nEnd\n", "variable 'x' is continuous"),
+        (
+            "Minimize\n obj: x\nSubject To\n c: x <= 1\nEnd\n",
+            "variable 'x' is continuous",
+        ),
         (
             "Minimize\n obj: x\nSubject To\n c: x <= 1\nGeneral\n x\nEnd\n",
             "integer variable 'x' ranges over [0, inf]",
         ),
-        ("Minimize\n obj: x\nSubject To\n c: x <=\nBinary\n x\nEnd\n", "demo.lp:4"),
-        ("Minimize\n obj: [ x ] / 2\nBinary\n x\nEnd\n", "a product (x * y)"),
-        ("Minimize\n obj: [ x * y ]\nBinary\n x y\nEnd\n", "written [ … ] / 2"),
-        ("Minimize\n obj: x\nSOS\n s1: x:1\nEnd\n", "SOS constraints are not supported"),
+        (
+            "Minimize\n obj: x\nSubject To\n c: x <=\nBinary\n x\nEnd\n",
+            "demo.lp:4",
+        ),
+        (
+            "Minimize\n obj: [ x ] / 2\nBinary\n x\nEnd\n",
+            "a product (x * y)",
+        ),
+        (
+            "Minimize\n obj: [ x * y ]\nBinary\n x y\nEnd\n",
+            "written [ … ] / 2",
+        ),
+        (
+            "Minimize\n obj: x\nSOS\n s1: x:1\nEnd\n",
+            "SOS constraints are not supported",
+        ),
         ("obj: x\n", "expected Minimize"),
-        ("Minimize\n obj: 2 x § 3\nBinary\n x\nEnd\n", "unexpected character '§'"),
+        (
+            "Minimize\n obj: 2 x § 3\nBinary\n x\nEnd\n",
+            "unexpected character '§'",
+        ),
     ] {
         let e = lp::parse(text, "demo.lp").unwrap_err();
         assert!(e.contains(want), "{text:?}: {e}");
@@ -176,10 +218,18 @@ fn check_encoding(m: &ConstrainedModel, formulation: &str) {
     let n = m.variables.len();
     let total = enc.num_variables();
     assert!(total <= 22, "enumerable");
-    let sign = if m.direction == Direction::Maximize { -1.0 } else { 1.0 };
+    let sign = if m.direction == Direction::Maximize {
+        -1.0
+    } else {
+        1.0
+    };
     let mut least = vec![f64::INFINITY; 1 << n];
     for x in all_bits(total) {
-        let k = x[..n].iter().enumerate().map(|(i, &b)| (b as usize) << i).sum::<usize>();
+        let k = x[..n]
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| (b as usize) << i)
+            .sum::<usize>();
         least[k] = least[k].min(q.energy(&x).unwrap());
     }
     let mut best_feasible = f64::INFINITY;
@@ -191,13 +241,20 @@ fn check_encoding(m: &ConstrainedModel, formulation: &str) {
         }
         if formulation == "slack" {
             if feasible {
-                assert!((least[k] - objective).abs() < 1e-9, "{bits:?}: {} vs {objective}", least[k]);
+                assert!(
+                    (least[k] - objective).abs() < 1e-9,
+                    "{bits:?}: {} vs {objective}",
+                    least[k]
+                );
                 let sample = m
                     .solution_sample(&enc, &ConstrainedSolution { bits: bits.clone() })
                     .unwrap();
                 assert!((q.energy(&sample).unwrap() - objective).abs() < 1e-9);
             } else {
-                assert!(least[k] > objective + 1e-9, "{bits:?} is infeasible yet not penalised");
+                assert!(
+                    least[k] > objective + 1e-9,
+                    "{bits:?} is infeasible yet not penalised"
+                );
             }
         }
         // The groups' report agrees with the referee on what is broken.
@@ -217,7 +274,10 @@ fn check_encoding(m: &ConstrainedModel, formulation: &str) {
     assert!((sign * value - best_feasible).abs() < 1e-9);
     assert!(m.is_feasible(&bits));
     if formulation == "slack" {
-        assert!((ground - best_feasible).abs() < 1e-9, "the ground is the optimum");
+        assert!(
+            (ground - best_feasible).abs() < 1e-9,
+            "the ground is the optimum"
+        );
     }
 }
 
@@ -259,7 +319,11 @@ fn branch_and_bound_agrees_with_enumeration() {
         for i in 0..n {
             m.variables.push(Variable {
                 label: format!("v{i}"),
-                vartype: if r(4) == 0 { VarType::Spin } else { VarType::Binary },
+                vartype: if r(4) == 0 {
+                    VarType::Spin
+                } else {
+                    VarType::Binary
+                },
             });
         }
         m.objective.linear = (0..n as u32).map(|i| (i, r(11) as f64 - 5.0)).collect();
@@ -271,7 +335,7 @@ fn branch_and_bound_agrees_with_enumeration() {
                 lhs: Expr {
                     constant: 0.0,
                     linear: (0..n as u32)
-                        .filter_map(|i| (r(2) == 0).then_some(i))
+                        .filter(|_| r(2) == 0)
                         .collect::<Vec<u32>>()
                         .into_iter()
                         .map(|i| (i, r(5) as f64 - 1.0))
@@ -288,7 +352,9 @@ fn branch_and_bound_agrees_with_enumeration() {
         let brute = all_bits(n)
             .filter(|b| m.is_feasible(b))
             .map(|b| m.objective_value(&b))
-            .fold(None, |best: Option<f64>, v| Some(best.map_or(v, |b| b.min(v))));
+            .fold(None, |best: Option<f64>, v| {
+                Some(best.map_or(v, |b| b.min(v)))
+            });
         let found = search(&m, 1 << 20);
         assert!(!found.gave_up);
         assert_eq!(found.best.map(|b| b.1), brute, "{m:?}");
@@ -324,7 +390,10 @@ fn the_referee_names_each_broken_constraint() {
     assert_eq!(v.len(), 1);
     assert_eq!(v[0].constraint, "capacity");
     assert!(v[0].detail.contains("does not hold"), "{}", v[0].detail);
-    assert!(m.check(&ConstrainedSolution { bits: vec![0; 6] }).is_empty());
+    assert!(
+        m.check(&ConstrainedSolution { bits: vec![0; 6] })
+            .is_empty()
+    );
     assert_eq!(value_of(VarType::Spin, 0), -1.0);
     let json = m.solution_to_json(&all);
     assert_eq!(m.parse_solution(&json.to_string()).unwrap(), all);
