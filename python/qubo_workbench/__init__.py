@@ -16,6 +16,7 @@ from .samplers import (
     TabuSampler,
 )
 from .constrained import sample_cqm
+from .pyqubo_bridge import Model, from_pyqubo
 from .window import inspect, open_puzzle
 
 __all__ = [
@@ -25,6 +26,8 @@ __all__ = [
     "SimulatedAnnealingSampler",
     "SimulatedQuantumAnnealingSampler",
     "TabuSampler",
+    "Model",
+    "from_pyqubo",
     "inspect",
     "sample_cqm",
     "open_puzzle",

@@ -13,6 +13,7 @@ import dimod
 import numpy as np
 
 from . import _native
+from .pyqubo_bridge import Model
 from .samplers import _DESCRIPTIONS, _jsonable
 
 
@@ -31,11 +32,21 @@ def sample_cqm(cqm, sampler="sa", *, weights=None, formulation=None, threads=Non
     `info["constraint_labels"]`), and `penalty_energy`, the encoded model's energy; `info`
     holds the weights used.
     """
-    if not isinstance(cqm, dimod.ConstrainedQuadraticModel):
-        raise TypeError(f"expected a dimod.ConstrainedQuadraticModel, got {type(cqm).__name__}")
+    if isinstance(cqm, Model):
+        raw, model_json = b"", cqm.to_json()
+        variables, spins = cqm.variables, []
+    elif isinstance(cqm, dimod.ConstrainedQuadraticModel):
+        raw, model_json = cqm.to_file().read(), None
+        variables = list(cqm.variables)
+        spins = [k for k, v in enumerate(variables) if cqm.vartype(v) is dimod.SPIN]
+    else:
+        raise TypeError(
+            "expected a dimod.ConstrainedQuadraticModel (or from_pyqubo's model), "
+            f"got {type(cqm).__name__}"
+        )
     if sampler not in _DESCRIPTIONS:
-        raise ValueError(f"unknown sampler {sampler!r} (local samplers: {', '.join(_DESCRIPTIONS)})")
-    raw = cqm.to_file().read()
+        known = ", ".join(_DESCRIPTIONS)
+        raise ValueError(f"unknown sampler {sampler!r} (local samplers: {known})")
     (bits, energies, counts, feasible, satisfied, objective, labels, info) = _native.sample_cqm(
         sampler,
         raw,
@@ -43,12 +54,11 @@ def sample_cqm(cqm, sampler="sa", *, weights=None, formulation=None, threads=Non
         json.dumps(weights or {}, default=_jsonable),
         formulation,
         None if threads is None else int(threads),
+        model_json,
     )
     info = json.loads(info)
-    variables = list(cqm.variables)
     rows = len(energies)
     samples = np.frombuffer(bits, dtype=np.uint8).reshape(rows, len(variables)).astype(np.int8)
-    spins = [k for k, v in enumerate(variables) if cqm.vartype(v) is dimod.SPIN]
     if spins:
         samples[:, spins] = 2 * samples[:, spins] - 1
     is_satisfied = (

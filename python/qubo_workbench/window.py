@@ -8,6 +8,8 @@ import tempfile
 
 import dimod
 
+from .pyqubo_bridge import Model
+
 
 def _launch(args, remove_after=None, wait=False):
     command = [sys.executable, "-m", "qubo_workbench"]
@@ -34,6 +36,10 @@ def inspect(bqm, sampleset=None, *, screenshot=None):
         model = os.path.join(folder, "model.cqm")
         with open(model, "wb") as f:
             f.write(bqm.to_file().read())
+    elif isinstance(bqm, Model):
+        model = os.path.join(folder, "model.json")
+        with open(model, "w") as f:
+            f.write(bqm.to_json())
     elif isinstance(bqm, dimod.BinaryQuadraticModel):
         model = os.path.join(folder, "model.json")
         with open(model, "w") as f:

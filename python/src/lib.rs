@@ -238,13 +238,15 @@ type CqmAnswer<'py> = (
     String,
 );
 
-/// Samples a constrained model given as dimod's CQM file bytes (`cqm.to_file()`): encoded as
+/// Samples a constrained model given as dimod's CQM file bytes (`cqm.to_file()`) or as the
+/// workbench's JSON form (`model_json`, what `from_pyqubo` makes): encoded as
 /// the workbench encodes it (a weight per constraint family, `weights_json` overriding the
 /// defaults; `formulation`: `slack` or `unbalanced`), sampled by the registry's sampler, each
 /// read refereed on the model itself (feasibility per constraint, the objective apart from
 /// the penalties).
 #[pyfunction]
-#[pyo3(signature = (sampler, cqm_bytes, params_json, weights_json, formulation=None, threads=None))]
+#[pyo3(signature = (sampler, cqm_bytes, params_json, weights_json, formulation=None, threads=None, model_json=None))]
+#[allow(clippy::too_many_arguments)]
 fn sample_cqm<'py>(
     py: Python<'py>,
     sampler: &str,
@@ -253,6 +255,7 @@ fn sample_cqm<'py>(
     weights_json: &str,
     formulation: Option<String>,
     threads: Option<usize>,
+    model_json: Option<&str>,
 ) -> PyResult<CqmAnswer<'py>> {
     use qubo_workbench::puzzle::constrained::{ConstrainedModel, cqm_file};
     use qubo_workbench::puzzle::{AnyPuzzle, EncodeOptions};
@@ -273,8 +276,25 @@ fn sample_cqm<'py>(
     let built = entry
         .build_with(&params)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let model: ConstrainedModel =
-        cqm_file::parse(cqm_bytes, "the CQM").map_err(PyValueError::new_err)?;
+    let model: ConstrainedModel = match model_json {
+        Some(text) => match qubo_workbench::puzzle::parse_puzzles(
+            text,
+            Some(qubo_workbench::puzzle::Kind::Constrained),
+            "the model",
+        )
+        .map_err(|e| PyValueError::new_err(e.to_string()))?
+        .pop()
+        .map(|l| l.puzzle)
+        {
+            Some(AnyPuzzle::Constrained(m)) => m,
+            _ => {
+                return Err(PyValueError::new_err(
+                    "the model: no constrained model in it",
+                ));
+            }
+        },
+        None => cqm_file::parse(cqm_bytes, "the CQM").map_err(PyValueError::new_err)?,
+    };
     let puzzle = AnyPuzzle::Constrained(model);
     let options = EncodeOptions {
         formulation,

@@ -94,3 +94,41 @@ def test_inspect_opens_a_constrained_model(tmp_path):
     window = qw.inspect(knapsack(), screenshot=shot)
     assert window.returncode == 0
     assert shot.stat().st_size > 10_000
+
+
+def test_a_pyqubo_model_keeps_its_constraints_and_placeholders():
+    pyqubo = pytest.importorskip("pyqubo")
+    x = pyqubo.Array.create("x", shape=(3, 3), vartype="BINARY")
+    cost = [[1, 4, 2], [3, 1, 5], [2, 2, 1]]
+    H = sum(cost[i][j] * x[i, j] for i in range(3) for j in range(3))
+    A, B = pyqubo.Placeholder("A"), pyqubo.Placeholder("B")
+    H += A * sum(
+        pyqubo.Constraint((sum(x[i, j] for j in range(3)) - 1) ** 2, label=f"row[{i}]")
+        for i in range(3)
+    )
+    H += B * sum(
+        pyqubo.Constraint((sum(x[i, j] for i in range(3)) - 1) ** 2, label=f"col[{j}]")
+        for j in range(3)
+    )
+    compiled = H.compile()
+    feed = {"A": 5.0, "B": 6.0}
+    model = qw.from_pyqubo(compiled, feed)
+    assert model.weights == feed
+    assert sorted(model.constraint_labels) == sorted(
+        [f"row[{i}]" for i in range(3)] + [f"col[{j}]" for j in range(3)]
+    )
+    # Every state: the encoded energy is PyQUBO's, feasibility PyQUBO's decode.
+    ss = qw.sample_cqm(model, sampler="exact", num_reads=512)
+    assert len(ss) == 512
+    for row in ss.data(["sample", "energy", "is_feasible", "penalty_energy"]):
+        sample = {k: int(v) for k, v in row.sample.items()}
+        assert row.penalty_energy == pytest.approx(
+            compiled.energy(sample, vartype="BINARY", feed_dict=feed)
+        )
+        decoded = compiled.decode_sample(sample, vartype="BINARY", feed_dict=feed)
+        assert bool(row.is_feasible) == all(ok for ok, _ in decoded.constraints().values())
+    # The placeholders are the weights: weak ones let the empty assignment win.
+    best = ss.filter(lambda d: d.is_feasible).first
+    assert best.energy == 3.0  # the diagonal
+    weak = qw.sample_cqm(model, sampler="exact", num_reads=1, weights={"A": 0.1, "B": 0.1})
+    assert not weak.first.is_feasible

@@ -207,6 +207,7 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<ConstrainedModel, String> {
             discrete,
             soft_weight,
             weight: None,
+            penalty: false,
         });
     }
     let model = ConstrainedModel {
@@ -215,6 +216,7 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<ConstrainedModel, String> {
         objective: tidy(&variables, objective),
         variables,
         constraints,
+        weights: Default::default(),
     };
     model.validate().map_err(fail)?;
     Ok(model)

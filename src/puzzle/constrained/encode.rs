@@ -96,6 +96,14 @@ pub(super) fn plan(model: &ConstrainedModel, formulation: usize) -> Result<Vec<P
     for c in &model.constraints {
         let lhs = c.lhs.to_binary(vars);
         let target = c.rhs - lhs.constant;
+        if c.penalty {
+            // Its own penalty (a PyQUBO constraint): priced as it stands, held at 0.
+            out.push(Plan::Itself(Expr {
+                constant: lhs.constant - c.rhs,
+                ..lhs
+            }));
+            continue;
+        }
         if lhs.is_quadratic() {
             let sign = match c.sense {
                 Sense::Ge => -1.0,
@@ -263,7 +271,12 @@ pub fn encode(model: &ConstrainedModel, options: &EncodeOptions) -> Result<Encod
     let penalty = default_penalty(model);
     for (k, (c, plan)) in model.constraints.iter().zip(&plans).enumerate() {
         let name = family_weight(model, k);
-        let default = c.soft_weight.unwrap_or(penalty);
+        let default = model
+            .weights
+            .get(&name)
+            .copied()
+            .or(c.soft_weight)
+            .unwrap_or(penalty);
         let help = match c.soft_weight {
             Some(_) => format!(
                 "soft constraint '{}' (its file's weight by default)",
@@ -277,9 +290,14 @@ pub fn encode(model: &ConstrainedModel, options: &EncodeOptions) -> Result<Encod
             Plan::Free => {}
             Plan::OneHot(vars) => b.add_one_hot(label, w, vars),
             Plan::AtMostOne(vars) => b.add_at_most_one(label, w, vars),
-            Plan::Itself(e) => {
-                b.add_group(label, w, 0.0, e.linear.clone(), e.quadratic.clone(), 0.0)
-            }
+            Plan::Itself(e) => b.add_group(
+                label,
+                w,
+                e.constant,
+                e.linear.clone(),
+                e.quadratic.clone(),
+                0.0,
+            ),
             Plan::Square {
                 terms,
                 target,
@@ -315,7 +333,7 @@ pub fn encode(model: &ConstrainedModel, options: &EncodeOptions) -> Result<Encod
     if objective.num_terms() > 0 || objective.constant != 0.0 {
         let w = b.weight(
             "objective",
-            1.0,
+            model.weights.get("objective").copied().unwrap_or(1.0),
             (0.0, 10.0),
             "scales the objective against the constraints' penalties",
         );

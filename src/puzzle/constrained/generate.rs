@@ -84,6 +84,7 @@ fn constraint(label: String, linear: Vec<(u32, f64)>, sense: Sense, rhs: f64) ->
         discrete: false,
         soft_weight: None,
         weight: None,
+        penalty: false,
     }
 }
 
@@ -115,6 +116,7 @@ fn knapsack(n: usize, rng: &mut u64, seed: u64) -> ConstrainedModel {
             Sense::Le,
             capacity,
         )],
+        weights: Default::default(),
     }
 }
 
@@ -180,6 +182,7 @@ fn colouring(n: usize, k: usize, rng: &mut u64, seed: u64) -> ConstrainedModel {
             quadratic: Vec::new(),
         },
         constraints,
+        weights: Default::default(),
     }
 }
 
@@ -239,6 +242,7 @@ fn tsp(n: usize, rng: &mut u64, seed: u64) -> ConstrainedModel {
         variables,
         objective,
         constraints,
+        weights: Default::default(),
     }
 }
 
@@ -307,5 +311,6 @@ fn qap(n: usize, rng: &mut u64, seed: u64) -> ConstrainedModel {
         variables,
         objective,
         constraints,
+        weights: Default::default(),
     }
 }

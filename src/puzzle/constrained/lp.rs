@@ -731,6 +731,7 @@ impl<'a> Reader<'a> {
                 discrete: false,
                 soft_weight: None,
                 weight: None,
+                penalty: false,
             });
         }
         for (i, v) in fixed {
@@ -746,6 +747,7 @@ impl<'a> Reader<'a> {
                 discrete: false,
                 soft_weight: None,
                 weight: None,
+                penalty: false,
             });
         }
         model.validate().map_err(|e| format!("{origin}: {e}"))?;
@@ -778,9 +780,11 @@ pub fn write(model: &ConstrainedModel) -> Option<String> {
         .variables
         .iter()
         .all(|v| v.vartype == VarType::Binary && is_lp_name(&v.label))
+        && model.weights.is_empty()
         && model.constraints.iter().all(|c| {
             c.soft_weight.is_none()
                 && !c.discrete
+                && !c.penalty
                 && c.weight.is_none()
                 && (is_lp_name(&c.label) || fixing_bound(model, c).is_some())
         });

@@ -212,6 +212,10 @@ pub struct Constraint {
     /// `None`: its family's, from the label (`family_of`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weight: Option<String>,
+    /// The left side is its own penalty (≥ 0 everywhere, 0 exactly where it holds: a PyQUBO
+    /// `Constraint`), priced as it stands rather than squared; with `= 0`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub penalty: bool,
 }
 
 impl Constraint {
@@ -295,6 +299,10 @@ pub struct ConstrainedModel {
     /// The constraints.
     #[serde(default)]
     pub constraints: Vec<Constraint>,
+    /// Default values of weights, by name, when the model's author chose them (PyQUBO's
+    /// feed_dict); the others take the encoder's defaults.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub weights: std::collections::BTreeMap<String, f64>,
 }
 
 fn is_minimize(d: &Direction) -> bool {
@@ -313,6 +321,8 @@ struct RawModel {
     objective: Expr,
     #[serde(default)]
     constraints: Vec<Constraint>,
+    #[serde(default)]
+    weights: std::collections::BTreeMap<String, f64>,
 }
 
 impl TryFrom<RawModel> for ConstrainedModel {
@@ -324,6 +334,7 @@ impl TryFrom<RawModel> for ConstrainedModel {
             variables: raw.variables,
             objective: raw.objective,
             constraints: raw.constraints,
+            weights: raw.weights,
         };
         model.validate()?;
         Ok(model)
@@ -383,6 +394,11 @@ impl ConstrainedModel {
                 ));
             }
             terms += c.lhs.num_terms();
+        }
+        for (name, v) in &self.weights {
+            if !v.is_finite() {
+                return Err(format!("weight '{name}': {v} is not a finite number"));
+            }
         }
         if terms > MAX_TERMS {
             return Err(format!(

@@ -347,6 +347,7 @@ fn branch_and_bound_agrees_with_enumeration() {
                 discrete: false,
                 soft_weight: None,
                 weight: None,
+                penalty: false,
             });
         }
         let brute = all_bits(n)
@@ -426,4 +427,36 @@ fn an_lp_file_written_by_dimod_and_one_written_by_hand_read_as_the_cqm() {
             }
         }
     }
+}
+
+#[test]
+fn a_constraint_that_is_its_own_penalty_is_priced_as_it_stands() {
+    // PyQUBO's Constraint((x0 + x1 + x2 − 1)²) under placeholder A = 100 (above what a flip
+    // gains on the objective): expanded, mixed signs.
+    let mut m = generated("knapsack", 3);
+    m.constraints = vec![Constraint {
+        label: "one".into(),
+        lhs: Expr {
+            constant: 1.0,
+            linear: vec![(0, -1.0), (1, -1.0), (2, -1.0)],
+            quadratic: vec![(0, 1, 2.0), (0, 2, 2.0), (1, 2, 2.0)],
+        },
+        sense: Sense::Eq,
+        rhs: 0.0,
+        discrete: false,
+        soft_weight: None,
+        weight: Some("A".into()),
+        penalty: true,
+    }];
+    m.weights.insert("A".into(), 100.0);
+    let enc = m.encode(&EncodeOptions::default()).unwrap();
+    assert_eq!(enc.default_weights().get("A"), Some(100.0));
+    check_encoding(&m, "slack");
+    // The LP form cannot say it: the text is our JSON, and it reads back whole.
+    let text = m.to_text();
+    assert!(text.starts_with('{'));
+    assert_eq!(
+        parse_puzzles(&text, None, "x").unwrap()[0].puzzle,
+        AnyPuzzle::Constrained(m)
+    );
 }
