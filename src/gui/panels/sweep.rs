@@ -417,7 +417,19 @@ impl SweepPanel {
     fn run_ui(&mut self, ui: &mut egui::Ui, s: &mut Shared) -> Metric {
         let setup = &mut s.settings.sweep.setup;
         setup_widgets(ui, setup, &["metric"]);
-        let metric = setup.metric;
+        // On a model with an objective the valid share alone hides what a weight costs: it is
+        // drawn under the best feasible objective (the trade-off chart).
+        let metric = match setup.metric {
+            Metric::Valid
+                if self
+                    .points
+                    .iter()
+                    .any(|p| p.best_feasible_objective.is_some()) =>
+            {
+                Metric::Objective
+            }
+            m => m,
+        };
         self.metric = Some(metric);
         ui.horizontal(|ui| {
             let idle = !self.is_running();
