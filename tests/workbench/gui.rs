@@ -2603,3 +2603,31 @@ fn a_constrained_model_opens_with_family_sliders_its_cells_flip_and_runs_report_
     assert_eq!(best.value, optimum);
     assert!(best.maximize);
 }
+
+#[test]
+fn one_constraint_can_leave_its_family_for_a_slider_of_its_own() {
+    let mut h = open(
+        Some(&file("puzzles/constrained/colouring-8.lp")),
+        Settings::default(),
+    );
+    wait_for_model(&mut h);
+    let names = |h: &Window| -> Vec<String> {
+        let enc = h.state().shared.doc.encoding.clone().unwrap();
+        enc.weight_names().iter().map(|n| n.to_string()).collect()
+    };
+    assert_eq!(names(&h), ["node", "edge", "objective"]);
+    // The toolbar's first constraint, node_0, gets its own weight: a fourth slider.
+    h.get_by_label("own weight").click();
+    frames(&mut h);
+    wait_for_model(&mut h);
+    assert_eq!(names(&h), ["node_0", "node", "edge", "objective"]);
+    let Some(AnyPuzzle::Constrained(m)) = h.state().shared.doc.puzzle() else {
+        panic!("a constrained model");
+    };
+    assert_eq!(m.constraints[0].weight.as_deref(), Some("node_0"));
+    // It is an edit of the model: undo puts the constraint back in its family.
+    h.get_by_label("Undo").click();
+    frames(&mut h);
+    wait_for_model(&mut h);
+    assert_eq!(names(&h), ["node", "edge", "objective"]);
+}

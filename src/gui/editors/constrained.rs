@@ -4,17 +4,27 @@
 //! are the solver panel's sliders.
 
 use super::KindEditor;
-use super::puzzle_of;
+use super::{edit_as, puzzle_of};
 use crate::gui::document::Document;
 use crate::gui::painter::Placement;
 use crate::puzzle::constrained::{ConstrainedModel, ConstrainedSolution, draw};
 use crate::puzzle::{AnyPuzzle, AnySolution};
 
-/// The trial assignment (empty: none yet).
+/// The trial assignment (empty: none yet), and the constraint chosen for a weight of its own.
 #[derive(Default)]
 pub struct ConstrainedEditor {
     /// One bit per variable, or empty before the first click.
     pub bits: Vec<u8>,
+    /// The constraint the toolbar's "own weight" acts on.
+    pub chosen: Option<String>,
+}
+
+/// Gives constraint `label` a weight of its own (named after it), or back to its family's:
+/// a per-constraint override of the family's slider, kept in the model (and its file).
+pub fn set_own_weight(model: &mut ConstrainedModel, label: &str, own: bool) {
+    if let Some(c) = model.constraints.iter_mut().find(|c| c.label == label) {
+        c.weight = own.then(|| label.to_string());
+    }
 }
 
 impl ConstrainedEditor {
@@ -71,6 +81,52 @@ impl KindEditor for ConstrainedEditor {
     fn toolbar_ui(&mut self, ui: &mut egui::Ui, doc: &mut Document) -> Option<String> {
         let model = puzzle_of::<ConstrainedModel>(doc)?;
         ui.label("Click a variable to flip it: the constraints say live whether they hold.");
+        // A per-constraint override: one constraint out of its family onto a slider of its own.
+        let labels: Vec<(String, bool)> = model
+            .constraints
+            .iter()
+            .take(2000)
+            .map(|c| {
+                (
+                    c.label.clone(),
+                    c.weight.as_deref() == Some(c.label.as_str()),
+                )
+            })
+            .collect();
+        let mut status = None;
+        if !labels.is_empty() {
+            let chosen = self
+                .chosen
+                .clone()
+                .filter(|c| labels.iter().any(|(l, _)| l == c))
+                .unwrap_or_else(|| labels[0].0.clone());
+            egui::ComboBox::from_label("constraint")
+                .selected_text(&chosen)
+                .show_ui(ui, |ui| {
+                    for (label, _) in &labels {
+                        if ui.selectable_label(*label == chosen, label).clicked() {
+                            self.chosen = Some(label.clone());
+                        }
+                    }
+                });
+            let own = labels.iter().any(|(l, o)| *l == chosen && *o);
+            let mut want = own;
+            ui.checkbox(&mut want, "own weight")
+                .on_hover_text("a slider for this constraint alone, apart from its family's");
+            if want != own {
+                status = match edit_as::<ConstrainedModel>(doc, |m| {
+                    set_own_weight(m, &chosen, want);
+                    Ok(())
+                }) {
+                    Some(e) => Some(e),
+                    None if want => Some(format!("'{chosen}' has a weight of its own")),
+                    None => Some(format!("'{chosen}' is back in its family")),
+                };
+                self.chosen = Some(chosen);
+                return status;
+            }
+        }
+        let model = puzzle_of::<ConstrainedModel>(doc)?;
         if ui
             .add_enabled(!self.bits.is_empty(), egui::Button::new("Clear assignment"))
             .clicked()
@@ -90,7 +146,7 @@ impl KindEditor for ConstrainedEditor {
                 }
             ));
         }
-        None
+        status
     }
 
     fn as_any(&self) -> &dyn std::any::Any {
