@@ -293,7 +293,8 @@ fn sample_cqm<'py>(
                 ));
             }
         },
-        None => cqm_file::parse(cqm_bytes, "the CQM").map_err(PyValueError::new_err)?,
+        None => cqm_file::parse(cqm_bytes, "the CQM")
+            .map_err(|e| PyValueError::new_err(e.to_string()))?,
     };
     let puzzle = AnyPuzzle::Constrained(model);
     let options = EncodeOptions {

@@ -159,8 +159,7 @@ pub fn load_puzzles_with(
                 ),
             ));
         }
-        let mut model =
-            constrained::cqm_file::parse(bytes, &origin).map_err(PuzzleError::Invalid)?;
+        let mut model = constrained::cqm_file::parse(bytes, &origin)?;
         model.name = path
             .file_stem()
             .map(|s| s.to_string_lossy().to_string())

@@ -310,7 +310,8 @@ proptest! {
         LARGEST.store(0, Ordering::Relaxed);
         let result = cqm_file::parse(&bytes, ORIGIN);
         prop_assert!(LARGEST.load(Ordering::Relaxed) <= ALLOCATION_LIMIT);
-        if let Err(message) = result {
+        if let Err(e) = result {
+            let message = e.to_string();
             prop_assert!(message.starts_with(ORIGIN), "{}", message);
             prop_assert!(!message.contains('\n'), "{}", message);
         }

@@ -24,7 +24,11 @@ pub fn looks_like(bytes: &[u8]) -> bool {
 }
 
 /// Reads a CQM file; errors name `origin` and the member at fault.
-pub fn parse(bytes: &[u8], origin: &str) -> Result<ConstrainedModel, String> {
+pub fn parse(bytes: &[u8], origin: &str) -> Result<ConstrainedModel, crate::puzzle::PuzzleError> {
+    read(bytes, origin).map_err(crate::puzzle::PuzzleError::Invalid)
+}
+
+fn read(bytes: &[u8], origin: &str) -> Result<ConstrainedModel, String> {
     let fail = |what: String| format!("{origin}: {what}");
     let (header, _) = header(bytes, MAGIC).map_err(fail)?;
     let version = header.version;

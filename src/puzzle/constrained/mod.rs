@@ -4,7 +4,7 @@
 //! reports, compare runs. Valid means feasible, checked on the model itself (never on the
 //! penalty); the objective is reported apart from the penalties.
 //!
-//! Files: `model.rs` (the model, feasibility), `lp.rs` (LP text, read and written),
+//! Files: `model.rs` (the model, feasibility), `lp/` (LP text, read and written),
 //! `cqm_file.rs` (dimod's CQM file), `encode.rs` (the penalty formulations), `solve.rs` (exact
 //! branch and bound), `generate.rs` (knapsack, colouring, travelling salesman), `draw.rs`.
 
@@ -36,12 +36,12 @@ impl ConstrainedModel {
     /// The reader for a file's bytes: a dimod CQM file, else LP text or our JSON.
     pub fn from_bytes(bytes: &[u8], origin: &str) -> Result<ConstrainedModel, PuzzleError> {
         if cqm_file::looks_like(bytes) {
-            return cqm_file::parse(bytes, origin).map_err(PuzzleError::Invalid);
+            return cqm_file::parse(bytes, origin);
         }
         let text = std::str::from_utf8(bytes).map_err(|e| {
             PuzzleError::parse(origin, format!("not text (byte {})", e.valid_up_to()))
         })?;
-        lp::parse(text, origin).map_err(PuzzleError::Invalid)
+        lp::parse(text, origin)
     }
 
     /// `label = value` for each violated required constraint, as the referee says it.
@@ -80,7 +80,7 @@ impl Puzzle for ConstrainedModel {
         if text.trim().is_empty() {
             return Ok(Vec::new());
         }
-        let mut model = lp::parse(text, origin).map_err(PuzzleError::Invalid)?;
+        let mut model = lp::parse(text, origin)?;
         if model.name.is_empty() {
             model.name = std::path::Path::new(origin)
                 .file_stem()

@@ -88,7 +88,9 @@ fn cqm_labels_and_refusals_name_what_they_found() {
     let m = cqm_file::parse(&fixture("range.cqm"), "r").unwrap();
     assert_eq!(m.variables[2].label, "2");
     assert_eq!(m.constraints[0].weight_name(), "constraint");
-    let e = cqm_file::parse(&fixture("integer.cqm"), "i.cqm").unwrap_err();
+    let e = cqm_file::parse(&fixture("integer.cqm"), "i.cqm")
+        .unwrap_err()
+        .to_string();
     assert!(
         e.starts_with("i.cqm: variable 'count' is an integer variable"),
         "{e}"
@@ -179,7 +181,7 @@ End
             "unexpected character '§'",
         ),
     ] {
-        let e = lp::parse(text, "demo.lp").unwrap_err();
+        let e = lp::parse(text, "demo.lp").unwrap_err().to_string();
         assert!(e.contains(want), "{text:?}: {e}");
     }
 }
