@@ -2631,3 +2631,43 @@ fn one_constraint_can_leave_its_family_for_a_slider_of_its_own() {
     wait_for_model(&mut h);
     assert_eq!(names(&h), ["node", "edge", "objective"]);
 }
+
+#[test]
+fn a_sweep_of_a_constrained_model_draws_the_trade_off() {
+    let mut settings = Settings::default();
+    set_sa(&mut settings, "num_sweeps", serde_json::json!(200));
+    set_sa(&mut settings, "seed", serde_json::json!(1));
+    settings.sweep.setup.steps = 3;
+    settings.sweep.setup.repeats = 1;
+    settings.sweep.num_reads = 30;
+    settings.sweep.from = 0.5;
+    settings.sweep.to = 50.0;
+    let mut h = open(Some(&file("puzzles/constrained/knapsack-12.lp")), settings);
+    wait_for_model(&mut h);
+    h.get_by_label("Run sweep").click();
+    h.step();
+    wait_for(&mut h, "the sweep", |wb| !wb.is_sweeping());
+    let wb = h.state();
+    assert_eq!(wb.shared.settings.sweep.weight, "capacity");
+    let pts = &wb.sweep.points;
+    assert_eq!(pts.len(), 3);
+    // Every point with a feasible read knows its best feasible objective (maximised).
+    assert!(
+        pts.iter()
+            .filter(|p| p.success_fraction > 0.0)
+            .all(|p| p.best_feasible_objective.is_some() && p.maximize),
+        "{pts:?}"
+    );
+    // The panel's "valid" draws the trade-off: the objective above the feasible share.
+    let d = wb.sweep.plot_drawing("knapsack");
+    assert!(
+        d.texts()
+            .any(|t| t.starts_with("Best feasible objective against capacity")),
+        "{:?}",
+        d.texts().collect::<Vec<_>>()
+    );
+    assert!(
+        d.texts()
+            .any(|t| t.starts_with("Feasible reads against capacity"))
+    );
+}
