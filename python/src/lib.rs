@@ -101,6 +101,32 @@ fn range(ty: ParamType) -> Value {
     }
 }
 
+/// The registry's local sampler `sampler`, built from `params_json` (checked by its own
+/// description, as the CLI checks flags), for a run on `threads` (`None`: every core).
+fn local_sampler(
+    sampler: &str,
+    params_json: &str,
+    threads: Option<usize>,
+) -> PyResult<Box<dyn qubo_workbench::sampler::Sampler>> {
+    if threads == Some(0) {
+        return Err(PyValueError::new_err("threads must be at least 1"));
+    }
+    let entry = qubo_workbench::samplers::entry(sampler)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    if !entry.is_local() {
+        return Err(PyValueError::new_err(format!(
+            "{sampler} runs remotely; the Python bridge offers the local samplers"
+        )));
+    }
+    let params: ParamValues = match serde_json::from_str(params_json) {
+        Ok(Value::Object(map)) => map,
+        _ => return Err(PyValueError::new_err("parameters must be a JSON object")),
+    };
+    entry
+        .build_with(&params)
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 /// A run's answer for Python: distinct samples as rows of 0/1 bytes, their energies, their
 /// occurrence counts, and the run's info as JSON.
 type Answer<'py> = (Bound<'py, PyBytes>, Vec<f64>, Vec<usize>, String);
@@ -124,23 +150,7 @@ fn sample<'py>(
     params_json: &str,
     threads: Option<usize>,
 ) -> PyResult<Answer<'py>> {
-    if threads == Some(0) {
-        return Err(PyValueError::new_err("threads must be at least 1"));
-    }
-    let entry = qubo_workbench::samplers::entry(sampler)
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    if !entry.is_local() {
-        return Err(PyValueError::new_err(format!(
-            "{sampler} runs remotely; the Python bridge offers the local samplers"
-        )));
-    }
-    let params: ParamValues = match serde_json::from_str(params_json) {
-        Ok(Value::Object(map)) => map,
-        _ => return Err(PyValueError::new_err("parameters must be a JSON object")),
-    };
-    let built = entry
-        .build_with(&params)
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let built = local_sampler(sampler, params_json, threads)?;
     let linear = f64s(linear, "linear biases")?;
     if linear.len() != num_variables {
         return Err(PyValueError::new_err(format!(
@@ -259,23 +269,7 @@ fn sample_cqm<'py>(
 ) -> PyResult<CqmAnswer<'py>> {
     use qubo_workbench::puzzle::constrained::{ConstrainedModel, cqm_file};
     use qubo_workbench::puzzle::{AnyPuzzle, EncodeOptions};
-    if threads == Some(0) {
-        return Err(PyValueError::new_err("threads must be at least 1"));
-    }
-    let entry = qubo_workbench::samplers::entry(sampler)
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    if !entry.is_local() {
-        return Err(PyValueError::new_err(format!(
-            "{sampler} runs remotely; the Python bridge offers the local samplers"
-        )));
-    }
-    let params: ParamValues = match serde_json::from_str(params_json) {
-        Ok(Value::Object(map)) => map,
-        _ => return Err(PyValueError::new_err("parameters must be a JSON object")),
-    };
-    let built = entry
-        .build_with(&params)
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let built = local_sampler(sampler, params_json, threads)?;
     let model: ConstrainedModel = match model_json {
         Some(text) => match qubo_workbench::puzzle::parse_puzzles(
             text,

@@ -208,42 +208,12 @@ fn tsp(n: usize, rng: &mut u64, seed: u64) -> ConstrainedModel {
             }
         }
     }
-    let mut constraints = Vec::new();
-    for c in 0..n {
-        constraints.push(constraint(
-            format!("city_{c}"),
-            (0..n).map(|t| (var(c, t), 1.0)).collect(),
-            Sense::Eq,
-            1.0,
-        ));
-    }
-    for t in 0..n {
-        constraints.push(constraint(
-            format!("step_{t}"),
-            (0..n).map(|c| (var(c, t), 1.0)).collect(),
-            Sense::Eq,
-            1.0,
-        ));
-    }
-    let variables: Vec<Variable> = (0..n)
-        .flat_map(|c| (0..n).map(move |t| binary(format!("x_{c}_{t}"))))
-        .collect();
-    let objective = super::model::tidy(
-        &variables,
-        Expr {
-            constant: 0.0,
-            linear: Vec::new(),
-            quadratic,
-        },
-    );
-    ConstrainedModel {
-        name: format!("travelling salesman, {n} cities, seed {seed}"),
-        direction: Direction::Minimize,
-        variables,
-        objective,
-        constraints,
-        weights: Default::default(),
-    }
+    permutation(
+        n,
+        ["city", "step"],
+        quadratic,
+        format!("travelling salesman, {n} cities, seed {seed}"),
+    )
 }
 
 /// A quadratic assignment: n facilities with random flows (0–9) between them, n locations on a
@@ -277,25 +247,43 @@ fn qap(n: usize, rng: &mut u64, seed: u64) -> ConstrainedModel {
             }
         }
     }
+    permutation(
+        n,
+        ["facility", "location"],
+        quadratic,
+        format!("quadratic assignment, {n} facilities, seed {seed}"),
+    )
+}
+
+/// An n × n permutation model (TSP, QAP): x_r_c over rows and columns, one-hot per row and per
+/// column (constraints `names[0]_r`, `names[1]_c`: a two-way one-hot), the quadratic
+/// objective given over x_r_c = r·n + c, minimised.
+fn permutation(
+    n: usize,
+    names: [&str; 2],
+    quadratic: Vec<(u32, u32, f64)>,
+    name: String,
+) -> ConstrainedModel {
+    let var = |r: usize, c: usize| (r * n + c) as u32;
     let mut constraints = Vec::new();
-    for f in 0..n {
+    for r in 0..n {
         constraints.push(constraint(
-            format!("facility_{f}"),
-            (0..n).map(|l| (var(f, l), 1.0)).collect(),
+            format!("{}_{r}", names[0]),
+            (0..n).map(|c| (var(r, c), 1.0)).collect(),
             Sense::Eq,
             1.0,
         ));
     }
-    for l in 0..n {
+    for c in 0..n {
         constraints.push(constraint(
-            format!("location_{l}"),
-            (0..n).map(|f| (var(f, l), 1.0)).collect(),
+            format!("{}_{c}", names[1]),
+            (0..n).map(|r| (var(r, c), 1.0)).collect(),
             Sense::Eq,
             1.0,
         ));
     }
     let variables: Vec<Variable> = (0..n)
-        .flat_map(|f| (0..n).map(move |l| binary(format!("x_{f}_{l}"))))
+        .flat_map(|r| (0..n).map(move |c| binary(format!("x_{r}_{c}"))))
         .collect();
     let objective = super::model::tidy(
         &variables,
@@ -306,7 +294,7 @@ fn qap(n: usize, rng: &mut u64, seed: u64) -> ConstrainedModel {
         },
     );
     ConstrainedModel {
-        name: format!("quadratic assignment, {n} facilities, seed {seed}"),
+        name,
         direction: Direction::Minimize,
         variables,
         objective,

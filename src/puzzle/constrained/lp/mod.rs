@@ -116,15 +116,7 @@ fn expression(cur: &mut Cursor, halve: bool) -> Result<RawTerms, String> {
     let (mut constant, mut linear, mut quadratic) = (0.0, Vec::new(), Vec::new());
     let mut first = true;
     loop {
-        let mut sign = 1.0;
-        let mut signed = false;
-        while let Some(Tok::Op(op @ ("+" | "-"))) = cur.peek() {
-            if *op == "-" {
-                sign = -sign;
-            }
-            signed = true;
-            cur.next();
-        }
+        let (sign, signed) = signs(cur);
         if !signed && !first {
             if matches!(cur.peek(), Some(Tok::Op("*" | "^"))) {
                 return Err(cur.err(
@@ -183,15 +175,7 @@ fn bracket(cur: &mut Cursor) -> Result<Vec<(String, String, f64)>, String> {
         if cur.eat("]") {
             return Ok(out);
         }
-        let mut sign = 1.0;
-        let mut signed = false;
-        while let Some(Tok::Op(op @ ("+" | "-"))) = cur.peek() {
-            if *op == "-" {
-                sign = -sign;
-            }
-            signed = true;
-            cur.next();
-        }
+        let (sign, signed) = signs(cur);
         if !signed && !first {
             return Err(cur.err("expected + or - between quadratic terms"));
         }
@@ -227,14 +211,21 @@ fn bracket(cur: &mut Cursor) -> Result<Vec<(String, String, f64)>, String> {
     }
 }
 
-fn signed_number(cur: &mut Cursor) -> Result<f64, String> {
-    let mut sign = 1.0;
+/// The run of `+` and `-` ahead: its sign (±1) and whether there was any.
+fn signs(cur: &mut Cursor) -> (f64, bool) {
+    let (mut sign, mut signed) = (1.0, false);
     while let Some(Tok::Op(op @ ("+" | "-"))) = cur.peek() {
         if *op == "-" {
             sign = -sign;
         }
+        signed = true;
         cur.next();
     }
+    (sign, signed)
+}
+
+fn signed_number(cur: &mut Cursor) -> Result<f64, String> {
+    let (sign, _) = signs(cur);
     match cur.next() {
         Some(Tok::Num(v)) => Ok(sign * v),
         _ => Err(cur.err("expected a number")),
