@@ -98,7 +98,7 @@ pub(super) fn sample(a: SampleArgs) -> Result<i32, Failure> {
     Ok(0)
 }
 
-/// A constrained model (dimod CQM or LP file) as a bare model: its encoding at the default
+/// A constrained model (dimod CQM, LP or QPLIB file) as a bare model: its encoding at the default
 /// weights, variables labelled (slack included); `None` when the file is not one.
 fn constrained_as_model(
     path: &std::path::Path,
@@ -106,7 +106,7 @@ fn constrained_as_model(
     use crate::puzzle::{AnyPuzzle, EncodeOptions, Kind, load_puzzles};
     let is_lp = path
         .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("lp"));
+        .is_some_and(|e| e.eq_ignore_ascii_case("lp") || e.eq_ignore_ascii_case("qplib"));
     let is_cqm = crate::io::read_bytes_limited(path, 64 << 10)
         .is_ok_and(|b| crate::puzzle::constrained::cqm_file::looks_like(&b))
         || path

@@ -47,7 +47,7 @@ impl FileAction {
         let (title, extensions, writes, stem): (_, &'static [&'static str], _, _) = match self {
             FileAction::OpenPuzzle => (
                 "Open puzzle or constrained model",
-                &["txt", "json", "csv", "lp", "cqm"],
+                &["txt", "json", "csv", "lp", "qplib", "cqm"],
                 false,
                 "puzzle",
             ),

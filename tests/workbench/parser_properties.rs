@@ -79,7 +79,9 @@ const PARSERS: &[Parser] = &[
     ("edge-matching", |t| puzzles(Some(Kind::EdgeMatching), t)),
     ("minesweeper", |t| puzzles(Some(Kind::Minesweeper), t)),
     ("numberlink", |t| puzzles(Some(Kind::Numberlink), t)),
-    ("constrained (LP)", |t| puzzles(Some(Kind::Constrained), t)),
+    ("constrained (LP, QPLIB)", |t| {
+        puzzles(Some(Kind::Constrained), t)
+    }),
     ("sample set json", |t| samples(t, false)),
     ("sample set csv", |t| samples(t, true)),
 ];
@@ -126,6 +128,9 @@ fn seeds() -> Vec<String> {
     out.push("01 01 01\n01 0F 01\n01 01 01".to_string());
     out.push("size 2 2\n1 0 1 2 0\n2 0 0 2 1\n3 2 1 0 0\n4 2 0 0 1\nfixed 1 1 1 0".to_string());
     out.push("SIZE 3X3X1\nLINE_NUM 2\nLINE#1 (0,0,1) (2,0,1)\nLINE#2 (0,2,1) (2,2,1)".to_string());
+    // A QPLIB file whole: its sections depend on each other's counts, so mutations need them all.
+    let toy = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cqm/toy.qplib");
+    out.push(std::fs::read_to_string(toy).expect("the QPLIB fixture"));
     // Every registered kind's shipped instances, subfolders included (ADC, official sets).
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles");
     let mut dirs: Vec<std::path::PathBuf> = Kind::ALL.iter().map(|k| root.join(k.name())).collect();

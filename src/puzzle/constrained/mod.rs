@@ -4,7 +4,8 @@
 //! reports, compare runs. Valid means feasible, checked on the model itself (never on the
 //! penalty); the objective is reported apart from the penalties.
 //!
-//! Files: `model.rs` (the model, feasibility), `lp/` (LP text, read and written),
+//! Files: `model.rs` (the model, feasibility), `lp/` (LP text, read and written), `qplib.rs`
+//! (QPLIB text, read),
 //! `cqm_file.rs` (dimod's CQM file), `encode.rs` (the penalty formulations), `solve.rs` (exact
 //! branch and bound), `generate.rs` (knapsack, colouring, travelling salesman), `draw.rs`.
 
@@ -14,6 +15,7 @@ mod encode;
 mod generate;
 pub mod lp;
 pub mod model;
+pub mod qplib;
 mod solve;
 #[cfg(test)]
 mod tests;
@@ -41,7 +43,16 @@ impl ConstrainedModel {
         let text = std::str::from_utf8(bytes).map_err(|e| {
             PuzzleError::parse(origin, format!("not text (byte {})", e.valid_up_to()))
         })?;
-        lp::parse(text, origin)
+        Self::from_text(text, origin)
+    }
+
+    /// The reader for a text file: QPLIB when it opens as one, else LP.
+    fn from_text(text: &str, origin: &str) -> Result<ConstrainedModel, PuzzleError> {
+        if qplib::looks_like(text) {
+            qplib::parse(text, origin)
+        } else {
+            lp::parse(text, origin)
+        }
     }
 
     /// `label = value` for each violated required constraint, as the referee says it.
@@ -80,7 +91,7 @@ impl Puzzle for ConstrainedModel {
         if text.trim().is_empty() {
             return Ok(Vec::new());
         }
-        let mut model = lp::parse(text, origin)?;
+        let mut model = Self::from_text(text, origin)?;
         if model.name.is_empty() {
             model.name = std::path::Path::new(origin)
                 .file_stem()
@@ -94,7 +105,7 @@ impl Puzzle for ConstrainedModel {
     }
 
     fn looks_like(text: &str) -> bool {
-        lp::looks_like(text)
+        lp::looks_like(text) || qplib::looks_like(text)
     }
 
     fn to_text(&self) -> String {

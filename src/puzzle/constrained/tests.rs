@@ -462,3 +462,92 @@ fn a_constraint_that_is_its_own_penalty_is_priced_as_it_stands() {
         AnyPuzzle::Constrained(m)
     );
 }
+
+/// The toy QPLIB file's model written as LP by hand (the file's header says it in words).
+const TOY_AS_LP: &str = "\\Problem name: TOY_QBL
+Maximize
+ obj: apple + x2 - x3 - 2 durian + 0.5 + [ 6 apple * x2 + 3 x2 * durian ] / 2
+Subject To
+ weight: 2 apple + 3 x2 + 4 x3 <= 5
+ c2: x3 + durian <= 5
+ lower[c2]: x3 + durian >= 1
+Binary
+ apple x2 x3 durian
+End
+";
+
+#[test]
+fn a_qplib_file_reads_as_the_same_model_written_as_lp() {
+    let bytes = fixture("toy.qplib");
+    let text = std::str::from_utf8(&bytes).unwrap();
+    assert!(qplib::looks_like(text));
+    assert!(!lp::looks_like(text));
+    assert!(!qplib::looks_like(TOY_AS_LP));
+    let q = ConstrainedModel::from_bytes(&bytes, "toy.qplib").unwrap();
+    let l = lp::parse(TOY_AS_LP, "toy.lp").unwrap();
+    assert_eq!(q.name, "TOY_QBL");
+    assert_eq!(q.direction, Direction::Maximize);
+    let labels = |m: &ConstrainedModel| -> Vec<String> {
+        m.variables.iter().map(|v| v.label.clone()).collect()
+    };
+    assert_eq!(labels(&q), ["apple", "x2", "x3", "durian"]);
+    assert_eq!(labels(&q), labels(&l));
+    let constraint_labels: Vec<&str> = q.constraints.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(constraint_labels, ["weight", "c2", "lower[c2]"]);
+    for bits in all_bits(4) {
+        assert_eq!(
+            q.objective_value(&bits),
+            l.objective_value(&bits),
+            "{bits:?}"
+        );
+        assert_eq!(q.violations(&bits), l.violations(&bits), "{bits:?}");
+    }
+    // The optimum the file's header gives, found by the exact reference.
+    let found = search(&q, 10_000);
+    assert_eq!(found.best.as_ref().map(|b| b.1), Some(5.0));
+    assert_eq!(q.objective_value(&[1, 1, 0, 1]), 5.0);
+}
+
+#[test]
+fn qplib_types_and_bounds_decide_what_is_binary() {
+    // An all-integer problem whose bounds are within 0..1 is binary; a variable fixed by its
+    // bounds becomes a `bound[x]` equality, as in LP files.
+    let text = "INT01\nQIL\nminimize\n3\n1\n1\n2 1 -2.0\n1.0\n0\n0.0\n2\n1 1 1.0\n1 3 1.0\n\
+                1e20\n1.0\n0\n1.0\n0\n0.0\n1\n3 1.0\n1.0\n0\n";
+    let m = qplib::parse(text, "int01").unwrap();
+    assert_eq!(m.variables.len(), 3);
+    let labels: Vec<&str> = m.constraints.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(labels, ["c1", "bound[x3]"]);
+    // x1 + x3 = 1 with x3 fixed at 1: x1 = 0, and x2 alone is free; the objective is
+    // x1 + x2 + x3 − 2 x1 x2.
+    assert!(m.is_feasible(&[0, 1, 1]));
+    assert!(!m.is_feasible(&[1, 1, 0]));
+    assert_eq!(m.objective_value(&[0, 1, 1]), 2.0);
+    // Mixed variables: a continuous one is refused by name, a binary-typed one is kept.
+    let mixed = "MIX\nLMN\nminimize\n2\n1.0\n0\n0.0\n1e20\n0.0\n0\n1.0\n0\n2\n1\n2 0\n";
+    let e = qplib::parse(mixed, "mix.qplib").unwrap_err().to_string();
+    assert!(e.contains("variable 'x2' is continuous"), "{e}");
+    // Errors say where.
+    for (bad, expected) in [
+        (
+            "X\nQBN\nminimise\n",
+            "x:3: 'minimise' is neither minimize nor maximize",
+        ),
+        ("X\nQBX\nminimize\n", "x:2: 'QBX' is not a QPLIB type"),
+        (
+            "X\nQBN\nminimize\n2\n1\n1 1 NaN\n",
+            "x:6: coefficient is not a number (NaN)",
+        ),
+        (
+            "X\nQBN\nminimize\n2\n1\n1 1 2e\n",
+            "x:6: coefficient '2e' is not a number",
+        ),
+        (
+            "X\nLBL\nminimize\n2\n1\n0.0\n0\n0.0\n1\n2 1 1.0\n",
+            "x:10: constraint '2' is not within 1..1",
+        ),
+    ] {
+        let e = qplib::parse(bad, "x").unwrap_err().to_string();
+        assert!(e.contains(expected), "{bad:?}: {e}");
+    }
+}
