@@ -115,6 +115,9 @@ pub struct RowVerdict {
     pub decoded: Option<AnySolution>,
     /// The candidate's objective, for kinds that optimise one (constrained models).
     pub objective: Option<ObjectiveValue>,
+    /// Per constraint the model states itself (`Outcome::constraint_labels`), whether the
+    /// candidate satisfies it; empty for the puzzles.
+    pub satisfied: Vec<bool>,
 }
 
 impl RowVerdict {
@@ -167,6 +170,9 @@ pub struct Outcome {
     /// Why the ground energy is not given although the puzzle's reference solved it (a
     /// negative weight; a model sampled through its structure), in words.
     pub ground_unknown: Option<String>,
+    /// The labels of the constraints the model states itself (constrained models): the
+    /// columns of each row's `satisfied`.
+    pub constraint_labels: Vec<String>,
 }
 
 impl Outcome {
@@ -217,6 +223,7 @@ impl Outcome {
                         unenforced,
                         groups_reported,
                         objective: ctx.puzzle.objective(&decoded),
+                        satisfied: ctx.puzzle.satisfied(&decoded),
                         decoded: Some(decoded),
                     }
                 }
@@ -228,6 +235,7 @@ impl Outcome {
                     groups_reported: false,
                     decoded: None,
                     objective: None,
+                    satisfied: Vec::new(),
                 },
             })
             .collect::<Vec<RowVerdict>>();
@@ -249,6 +257,9 @@ impl Outcome {
             sample_s,
             model_fingerprint: None,
             ground_unknown: None,
+            constraint_labels: puzzle
+                .map(|ctx| ctx.puzzle.constraint_labels())
+                .unwrap_or_default(),
         }
     }
 
@@ -284,6 +295,18 @@ impl Outcome {
             });
             v["info"]["best_feasible_objective"] =
                 serde_json::json!(self.best_feasible_objective().map(|o| o.value));
+            // Per row and constraint, as LeapHybridCQMSampler's `is_satisfied`, with the
+            // constraints' labels in `info`.
+            let k = self.constraint_labels.len();
+            if k > 0 && self.rows.iter().all(|r| r.satisfied.len() == k) {
+                let satisfied: Vec<&[bool]> =
+                    self.rows.iter().map(|r| r.satisfied.as_slice()).collect();
+                v["vectors"]["is_satisfied"] = serde_json::json!({
+                    "type": "array", "data": satisfied, "data_type": "bool",
+                    "shape": [satisfied.len(), k], "use_bytes": false
+                });
+                v["info"]["constraint_labels"] = serde_json::json!(self.constraint_labels);
+            }
         }
         let info = &mut v["info"];
         info["seed"] = serde_json::json!(self.samples.info.seed);

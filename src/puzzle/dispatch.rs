@@ -223,6 +223,17 @@ macro_rules! registry {
                     _ => None,
                 }
             }
+            /// The labels of the constraints the model states itself (constrained models).
+            pub fn constraint_labels(&self) -> Vec<String> {
+                match self { $(AnyPuzzle::$variant(p) => p.constraint_labels(),)+ }
+            }
+            /// Per constraint of `constraint_labels`, whether the candidate satisfies it.
+            pub fn satisfied(&self, solution: &AnySolution) -> Vec<bool> {
+                match (self, solution) {
+                    $((AnyPuzzle::$variant(p), AnySolution::$variant(s)) => p.satisfied(s),)+
+                    _ => Vec::new(),
+                }
+            }
             /// The exact per-cell probabilities (kinds that have them).
             pub fn exact_probabilities(&self, node_budget: u64) -> Option<Result<CellProbabilities, PuzzleError>> {
                 match self { $(AnyPuzzle::$variant(p) => p.exact_probabilities(node_budget),)+ }

@@ -592,6 +592,15 @@ pub trait Puzzle:
     fn objective(&self, _solution: &Self::Solution) -> Option<ObjectiveValue> {
         None
     }
+    /// The labels of the constraints the model states itself (constrained models; empty for
+    /// the puzzles): the columns of `satisfied` and of saved sample sets' `is_satisfied`.
+    fn constraint_labels(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Per constraint of `constraint_labels`, whether the candidate satisfies it.
+    fn satisfied(&self, _solution: &Self::Solution) -> Vec<bool> {
+        Vec::new()
+    }
     /// An exact classical solution, searched within `node_budget`.
     fn solve_classically(&self, node_budget: u64) -> Reference<Self::Solution>;
     /// The solution in the kind's one-line human form.

@@ -1724,3 +1724,47 @@ fn play_says_how_long_a_huge_sampled_game_will_take_before_it_starts() {
         "{first}"
     );
 }
+
+#[test]
+fn a_constrained_run_saves_is_feasible_and_is_satisfied_as_leap_hybrid_cqm_sample_sets_do() {
+    // Weak weights on the toy QPLIB model, so some reads break a constraint.
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("toy.json");
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cqm/toy.qplib");
+    let o = run(&[
+        "solve",
+        model.to_str().unwrap(),
+        "--sampler",
+        "sa",
+        "--num-reads",
+        "50",
+        "--seed",
+        "1",
+        "--weight",
+        "weight=0.1",
+        "--weight",
+        "lower=0.1",
+        "--save-samples",
+        saved.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let set: Value = serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+    assert_eq!(
+        set["info"]["constraint_labels"],
+        serde_json::json!(["weight", "c2", "lower[c2]"])
+    );
+    let rows = set["num_rows"].as_u64().unwrap() as usize;
+    assert_eq!(
+        set["vectors"]["is_satisfied"]["shape"],
+        serde_json::json!([rows, 3])
+    );
+    let satisfied = set["vectors"]["is_satisfied"]["data"].as_array().unwrap();
+    let feasible = set["vectors"]["is_feasible"]["data"].as_array().unwrap();
+    assert_eq!((satisfied.len(), feasible.len()), (rows, rows));
+    // Feasible exactly where every constraint is satisfied; the weak weights let some through.
+    for (s, f) in satisfied.iter().zip(feasible) {
+        let all = s.as_array().unwrap().iter().all(|b| b.as_bool().unwrap());
+        assert_eq!(all, f.as_bool().unwrap(), "{s} vs {f}");
+    }
+    assert!(feasible.iter().any(|f| f == false), "{feasible:?}");
+}

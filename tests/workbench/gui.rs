@@ -2602,6 +2602,15 @@ fn a_constrained_model_opens_with_family_sliders_its_cells_flip_and_runs_report_
         .expect("the optimum is a design fact");
     assert_eq!(best.value, optimum);
     assert!(best.maximize);
+    // is_satisfied per read and constraint: feasible exactly where all hold; the table's
+    // "satisfied" column says how many.
+    assert_eq!(r.constraint_labels, ["capacity"]);
+    for v in &r.rows {
+        assert_eq!(v.satisfied.len(), 1);
+        assert_eq!(v.valid, Some(v.satisfied[0]));
+    }
+    assert!(h.query_all_by_label("satisfied").count() >= 1);
+    assert!(h.query_all_by_label("1/1").count() >= 1);
 }
 
 #[test]

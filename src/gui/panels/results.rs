@@ -212,6 +212,13 @@ impl ResultsPanel {
                         if objective {
                             ui.strong("objective");
                         }
+                        let constraints = r.constraint_labels.len();
+                        if constraints > 0 {
+                            ui.strong("satisfied").on_hover_text(
+                                "the model's constraints the read satisfies (dimod's \
+                                 is_satisfied); hover a cell for the ones it does not",
+                            );
+                        }
                         ui.strong("broken").on_hover_text(
                             "constraint groups the sample breaks; for a model too large to \
                              store, the referee's findings (such as mismatched joints)",
@@ -244,6 +251,9 @@ impl ResultsPanel {
                                     info.objective
                                         .map_or("—".into(), |o| crate::io::number_text(o.value)),
                                 );
+                            }
+                            if constraints > 0 {
+                                satisfied_cell(ui, &r.constraint_labels, &info.satisfied);
                             }
                             ui.label(info.broken_count().to_string());
                             ui.end_row();
@@ -281,6 +291,39 @@ impl ResultsPanel {
                     ui.colored_label(INVALID, format!("referee — {}: {}", v.constraint, v.detail));
                 }
             });
+    }
+}
+
+/// "k/n" constraints satisfied, hovering to the labels of those that are not.
+fn satisfied_cell(ui: &mut egui::Ui, labels: &[String], satisfied: &[bool]) {
+    if satisfied.len() != labels.len() {
+        ui.weak("—");
+        return;
+    }
+    let unsatisfied: Vec<&str> = labels
+        .iter()
+        .zip(satisfied)
+        .filter(|(_, ok)| !**ok)
+        .map(|(l, _)| l.as_str())
+        .collect();
+    let text = format!("{}/{}", labels.len() - unsatisfied.len(), labels.len());
+    if unsatisfied.is_empty() {
+        ui.label(text);
+    } else {
+        let shown = unsatisfied
+            .iter()
+            .take(20)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", ");
+        let more = unsatisfied.len().saturating_sub(20);
+        let tail = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        ui.colored_label(INVALID, text)
+            .on_hover_text(format!("not satisfied: {shown}{tail}"));
     }
 }
 

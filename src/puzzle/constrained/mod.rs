@@ -319,6 +319,22 @@ impl Puzzle for ConstrainedModel {
         })
     }
 
+    fn constraint_labels(&self) -> Vec<String> {
+        self.constraints.iter().map(|c| c.label.clone()).collect()
+    }
+
+    /// As dimod's `is_satisfied`: every constraint, soft ones included, within the
+    /// feasibility tolerance.
+    fn satisfied(&self, solution: &ConstrainedSolution) -> Vec<bool> {
+        if solution.bits.len() != self.variables.len() {
+            return Vec::new();
+        }
+        self.constraints
+            .iter()
+            .map(|c| c.violation(&self.variables, &solution.bits) <= model::FEASIBILITY_TOLERANCE)
+            .collect()
+    }
+
     fn solve_classically(&self, node_budget: u64) -> Reference<ConstrainedSolution> {
         if !self.conflicts().is_empty() {
             return Reference::NoSolution;
