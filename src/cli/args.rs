@@ -6,7 +6,9 @@ use clap::Args;
 
 use super::params::{GeneratorFlags, SamplerFlags};
 use super::{Failure, usage};
-use crate::puzzle::{Hint, Kind, LoadedPuzzle, ParseHints, PuzzleError, load_puzzles_with};
+use crate::puzzle::{
+    AnyPuzzle, Hint, Kind, LoadedPuzzle, ParseHints, PuzzleError, load_puzzles_with,
+};
 use crate::qubo::{Encoding, Weights};
 use crate::sampler::Sampler;
 use crate::samplers::entry;
@@ -30,6 +32,10 @@ pub struct PuzzleArgs {
     /// Total mines, for Minesweeper boards whose form does not say (LewisGaul's positions).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=65536))]
     pub mines: Option<u32>,
+    /// Constrained models: give constraint LABEL a penalty weight of its own, named LABEL, apart
+    /// from its family's (set it with --weight LABEL=V; the window's "own weight"). Repeatable.
+    #[arg(long = "own-weight", value_name = "LABEL")]
+    pub own_weights: Vec<String>,
 }
 
 /// Encoding options and weights.
@@ -570,28 +576,29 @@ pub(super) fn load(args: &PuzzleArgs) -> Result<Vec<LoadedPuzzle>, Failure> {
         cols: args.cols.map(|c| c as usize),
         mines: args.mines.map(|m| m as usize),
     };
-    let loaded = load_puzzles_with(&args.puzzle, kind_of(args)?, &hints).map_err(|e| match e {
-        // The library says what is missing; the command line says which flag gives it.
-        PuzzleError::NeedsHint { hint, .. } => Failure::from(format!(
-            "{e} ({})",
-            match hint {
-                Hint::Size => "--rows R --cols C",
-                Hint::Mines => "--mines M",
+    let mut loaded =
+        load_puzzles_with(&args.puzzle, kind_of(args)?, &hints).map_err(|e| match e {
+            // The library says what is missing; the command line says which flag gives it.
+            PuzzleError::NeedsHint { hint, .. } => Failure::from(format!(
+                "{e} ({})",
+                match hint {
+                    Hint::Size => "--rows R --cols C",
+                    Hint::Mines => "--mines M",
+                }
+            )),
+            // A model file given where a puzzle is expected: say which command reads it.
+            other @ PuzzleError::Parse { .. }
+                if matches!(
+                    args.puzzle.extension().and_then(|e| e.to_str()),
+                    Some("qubo" | "coo" | "bqm")
+                ) =>
+            {
+                Failure::from(format!(
+                    "{other} (this looks like a QUBO model file: `sample FILE` samples a model)"
+                ))
             }
-        )),
-        // A model file given where a puzzle is expected: say which command reads it.
-        other @ PuzzleError::Parse { .. }
-            if matches!(
-                args.puzzle.extension().and_then(|e| e.to_str()),
-                Some("qubo" | "coo" | "bqm")
-            ) =>
-        {
-            Failure::from(format!(
-                "{other} (this looks like a QUBO model file: `sample FILE` samples a model)"
-            ))
-        }
-        other => other.into(),
-    })?;
+            other => other.into(),
+        })?;
     // A hint the puzzle's kind does not read would be silently ignored: refuse it.
     if let Some(first) = loaded.first() {
         let kind = first.puzzle.kind();
@@ -609,6 +616,21 @@ pub(super) fn load(args: &PuzzleArgs) -> Result<Vec<LoadedPuzzle>, Failure> {
                     args.puzzle.display()
                 )));
             }
+        }
+    }
+    // Per-constraint weights are an edit of the model, as the window's toggle makes it.
+    for label in &args.own_weights {
+        for l in &mut loaded {
+            let AnyPuzzle::Constrained(m) = &mut l.puzzle else {
+                return Err(usage(format!(
+                    "--own-weight {label}: {} is a {} file; only constrained models weight their \
+                     constraints one by one",
+                    args.puzzle.display(),
+                    l.puzzle.kind()
+                )));
+            };
+            m.set_own_weight(label, true)
+                .map_err(|e| usage(format!("--own-weight {label}: {e}")))?;
         }
     }
     Ok(loaded)

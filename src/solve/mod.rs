@@ -287,6 +287,7 @@ fn solve_watched(
     let outcome = sample_problem(subject, sampler, control, on_first_valid)?;
     Ok(summarise(
         problem,
+        weights,
         outcome,
         model.num_interactions(),
         encode_s,

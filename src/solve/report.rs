@@ -47,6 +47,8 @@ pub struct SolveOutcome {
     pub kind: String,
     /// One-line summary of the puzzle.
     pub description: String,
+    /// The penalty weights the model was built with, by name.
+    pub weights: std::collections::BTreeMap<String, f64>,
     /// Variables of the model sampled.
     pub num_variables: usize,
     /// Couplings of the model sampled.
@@ -200,6 +202,7 @@ pub fn reference_text(reference: &Reference<AnySolution>) -> String {
 /// The CLI's report of an evaluated run.
 pub(super) fn summarise(
     problem: Problem,
+    weights: &crate::qubo::Weights,
     outcome: Outcome,
     num_interactions: usize,
     encode_s: f64,
@@ -238,6 +241,7 @@ pub(super) fn summarise(
         optimal_fraction: reference_objective.and_then(|o| outcome.optimal_fraction(o)),
         kind: puzzle.kind().name().into(),
         description: puzzle.describe(),
+        weights: weights.iter().map(|(n, v)| (n.to_string(), v)).collect(),
         num_variables: problem.encoding.num_variables(),
         num_interactions,
         sampler: info.sampler.clone(),

@@ -1768,3 +1768,61 @@ fn a_constrained_run_saves_is_feasible_and_is_satisfied_as_leap_hybrid_cqm_sampl
     }
     assert!(feasible.iter().any(|f| f == false), "{feasible:?}");
 }
+
+#[test]
+fn own_weight_gives_one_constraint_a_weight_that_flags_set_and_sweep() {
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/constrained/colouring-8.lp");
+    let model = model.to_str().unwrap();
+    // node_0 alone at weight 0: the reads leave node 0 uncoloured, which the referee names.
+    let o = run(&[
+        "solve",
+        model,
+        "--own-weight",
+        "node_0",
+        "--weight",
+        "node_0=0",
+        "--sampler",
+        "sa",
+        "--num-reads",
+        "20",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let weights = v["weights"].as_object().expect("the weights used");
+    assert_eq!(weights["node_0"], serde_json::json!(0.0));
+    assert!(weights["node"].as_f64().unwrap() > 0.0);
+    // Without the flag the name is unknown.
+    let o = run(&["solve", model, "--weight", "node_0=0"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("unknown weight 'node_0'"),
+        "{}",
+        stderr(&o)
+    );
+    // It sweeps like a family's weight.
+    let o = run(&[
+        "sweep",
+        model,
+        "--own-weight",
+        "node_0",
+        "--weight",
+        "node_0",
+        "--from",
+        "0",
+        "--to",
+        "4",
+        "--steps",
+        "2",
+        "--num-reads",
+        "10",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["weight"], "node_0");
+}

@@ -8,7 +8,7 @@ use super::{edit_as, puzzle_of};
 use crate::gui::document::Document;
 use crate::gui::painter::Placement;
 use crate::puzzle::constrained::{ConstrainedModel, ConstrainedSolution, draw};
-use crate::puzzle::{AnyPuzzle, AnySolution};
+use crate::puzzle::{AnyPuzzle, AnySolution, PuzzleError};
 
 /// The trial assignment (empty: none yet), and the constraint chosen for a weight of its own.
 #[derive(Default)]
@@ -17,14 +17,6 @@ pub struct ConstrainedEditor {
     pub bits: Vec<u8>,
     /// The constraint the toolbar's "own weight" acts on.
     pub chosen: Option<String>,
-}
-
-/// Gives constraint `label` a weight of its own (named after it), or back to its family's:
-/// a per-constraint override of the family's slider, kept in the model (and its file).
-pub fn set_own_weight(model: &mut ConstrainedModel, label: &str, own: bool) {
-    if let Some(c) = model.constraints.iter_mut().find(|c| c.label == label) {
-        c.weight = own.then(|| label.to_string());
-    }
 }
 
 impl ConstrainedEditor {
@@ -115,8 +107,8 @@ impl KindEditor for ConstrainedEditor {
                 .on_hover_text("a slider for this constraint alone, apart from its family's");
             if want != own {
                 status = match edit_as::<ConstrainedModel>(doc, |m| {
-                    set_own_weight(m, &chosen, want);
-                    Ok(())
+                    m.set_own_weight(&chosen, want)
+                        .map_err(PuzzleError::Invalid)
                 }) {
                     Some(e) => Some(e),
                     None if want => Some(format!("'{chosen}' has a weight of its own")),

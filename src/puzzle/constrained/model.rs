@@ -459,6 +459,34 @@ impl ConstrainedModel {
             .collect()
     }
 
+    /// Gives constraint `label` a weight of its own (named after it), or back to its family's:
+    /// a per-constraint override of the family's slider, kept in the model (and its file).
+    pub fn set_own_weight(&mut self, label: &str, own: bool) -> Result<(), String> {
+        match self.constraints.iter_mut().find(|c| c.label == label) {
+            Some(c) => {
+                c.weight = own.then(|| label.to_string());
+                Ok(())
+            }
+            None => {
+                let some: Vec<&str> = self
+                    .constraints
+                    .iter()
+                    .take(8)
+                    .map(|c| c.label.as_str())
+                    .collect();
+                let more = if self.constraints.len() > 8 {
+                    ", …"
+                } else {
+                    ""
+                };
+                Err(format!(
+                    "no constraint '{label}' in the model (its constraints: {}{more})",
+                    some.join(", ")
+                ))
+            }
+        }
+    }
+
     /// Whether every required constraint holds (dimod's `check_feasible`).
     pub fn is_feasible(&self, bits: &[u8]) -> bool {
         self.violations(bits).is_empty()
