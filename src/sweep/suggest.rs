@@ -58,19 +58,22 @@ pub struct TuneEffort {
 /// How good a point is for `suggest`: lower is better. Puzzles: TTS99, then fewer invalid
 /// reads. A model with an objective (`objective`): the best feasible objective first (in the
 /// model's direction; none feasible is worst), then TTS99 to a feasible read — so the search
-/// aims at the best answer the budget finds, not only at feasibility.
-fn tuning_score(p: &SweepPoint, objective: bool) -> (f64, f64, f64) {
-    if p.penalty_too_weak {
-        return (f64::INFINITY, f64::INFINITY, f64::INFINITY);
-    }
+/// aims at the best answer the budget finds, not only at feasibility. A "penalty too weak"
+/// point is worse than any other, but among such points more valid reads is better: a search
+/// started from too weak a penalty climbs out (knapsack-12 from capacity 0.5 once stopped at
+/// its first point, every neighbour as flagged and so "no better").
+fn tuning_score(p: &SweepPoint, objective: bool) -> (f64, f64, f64, f64) {
     let tts = p.tts99_s.unwrap_or(f64::INFINITY);
+    if p.penalty_too_weak {
+        return (1.0, -p.success_fraction, tts, 0.0);
+    }
     if objective {
         let o = p
             .best_feasible_objective
             .map_or(f64::INFINITY, |o| if p.maximize { -o } else { o });
-        return (o, tts, -p.success_fraction);
+        return (0.0, o, tts, -p.success_fraction);
     }
-    (tts, -p.success_fraction, 0.0)
+    (0.0, tts, -p.success_fraction, 0.0)
 }
 
 /// Suggests weights: a coordinate search on TTS99 over every weight with terms, multiplying one

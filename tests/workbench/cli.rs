@@ -1826,3 +1826,38 @@ fn own_weight_gives_one_constraint_a_weight_that_flags_set_and_sweep() {
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["weight"], "node_0");
 }
+
+#[test]
+fn tune_climbs_out_of_too_weak_a_penalty_on_a_constrained_model() {
+    // capacity 0.5 lets overweight knapsacks score best: every read near the start is flagged
+    // "penalty too weak". The search must still move (it once stopped at its first point) and
+    // suggest weights whose best point is not flagged, aiming at the objective.
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/constrained/knapsack-12.lp");
+    let out = run(&[
+        "tune",
+        model.to_str().unwrap(),
+        "--sampler",
+        "sa",
+        "--num-reads",
+        "30",
+        "--num-sweeps",
+        "100",
+        "--seed",
+        "2",
+        "--set",
+        "capacity=0.5",
+        "--budget",
+        "20",
+        "--json",
+    ]);
+    let v = stdout_json(&out);
+    let path = v["path"].as_array().unwrap();
+    assert_eq!(path[0]["penalty_too_weak"], true, "{}", path[0]);
+    assert_eq!(v["best"]["penalty_too_weak"], false, "{}", v["best"]);
+    assert!(v["best"]["best_feasible_objective"].as_f64().unwrap() > 0.0);
+    let w = &v["weights"];
+    assert!(
+        w["capacity"].as_f64().unwrap() / w["objective"].as_f64().unwrap() > 0.5,
+        "{w}"
+    );
+}
