@@ -551,3 +551,30 @@ fn qplib_types_and_bounds_decide_what_is_binary() {
         assert!(e.contains(expected), "{bad:?}: {e}");
     }
 }
+
+#[test]
+fn a_dense_model_spends_its_budget_in_term_updates_and_an_unfinished_search_is_no_reference() {
+    // 300 variables, every pair coupled: a node costs ~300 term updates, so the search stops
+    // well before its node budget; what it found is not offered as the reference's optimum.
+    let n = 300;
+    let mut text = format!("DENSE\nQBN\nminimize\n{n}\n{}\n", n * (n - 1) / 2);
+    for i in 1..=n {
+        for j in 1..i {
+            text += &format!("{i} {j} {}\n", if (i * 7 + j * 3) % 5 < 2 { -1 } else { 1 });
+        }
+    }
+    text += "0\n0\n0\n1e30\n";
+    let m = qplib::parse(&text, "dense").unwrap();
+    let budget = 100_000;
+    let found = search(&m, budget);
+    assert!(found.gave_up);
+    assert!(found.best.is_some());
+    assert!(found.nodes < budget / 5, "{} nodes", found.nodes);
+    assert!(matches!(
+        m.solve_classically(budget),
+        Reference::GaveUp { .. }
+    ));
+    // A small model finishes within the same budget and is the reference.
+    let k = generated("knapsack", 8);
+    assert!(matches!(k.solve_classically(budget), Reference::Solved(_)));
+}
