@@ -2642,6 +2642,37 @@ fn one_constraint_can_leave_its_family_for_a_slider_of_its_own() {
 }
 
 #[test]
+fn suggest_weights_on_a_constrained_model_leaves_too_weak_a_penalty_and_aims_at_the_objective() {
+    let mut settings = Settings::default();
+    set_sa(&mut settings, "num_sweeps", serde_json::json!(100));
+    set_sa(&mut settings, "seed", serde_json::json!(2));
+    settings.sweep.num_reads = 30;
+    settings.sweep.tune.budget = 20.0;
+    let mut h = open(Some(&file("puzzles/constrained/knapsack-12.lp")), settings);
+    wait_for_model(&mut h);
+    // Too weak a capacity penalty: overweight knapsacks win.
+    h.state_mut()
+        .shared
+        .doc
+        .set_weight("capacity", 0.5)
+        .unwrap();
+    frames(&mut h);
+    h.get_by_label("Suggest weights").click();
+    h.step();
+    wait_for(&mut h, "the suggestion", |wb| !wb.is_sweeping());
+    let found = h.state().sweep.suggestion.clone().expect("a suggestion");
+    assert!(found.path[0].penalty_too_weak, "{:?}", found.path[0]);
+    assert!(!found.best.penalty_too_weak, "{:?}", found.best);
+    assert!(found.best.maximize && found.best.best_feasible_objective.is_some());
+    h.get_by_label("Use these").click();
+    frames(&mut h);
+    let doc = &h.state().shared.doc;
+    for (name, value) in &found.best.weights {
+        assert_eq!(doc.weight(name), Some(*value), "{name}");
+    }
+}
+
+#[test]
 fn a_sweep_of_a_constrained_model_draws_the_trade_off() {
     let mut settings = Settings::default();
     set_sa(&mut settings, "num_sweeps", serde_json::json!(200));
