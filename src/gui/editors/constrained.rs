@@ -8,7 +8,7 @@ use super::{edit_as, puzzle_of};
 use crate::gui::document::Document;
 use crate::gui::painter::Placement;
 use crate::puzzle::constrained::{ConstrainedModel, ConstrainedSolution, draw};
-use crate::puzzle::{AnyPuzzle, AnySolution, PuzzleError};
+use crate::puzzle::{AnyPuzzle, AnySolution};
 
 /// The trial assignment (empty: none yet), and the constraint chosen for a weight of its own.
 #[derive(Default)]
@@ -106,10 +106,8 @@ impl KindEditor for ConstrainedEditor {
             ui.checkbox(&mut want, "own weight")
                 .on_hover_text("a slider for this constraint alone, apart from its family's");
             if want != own {
-                status = match edit_as::<ConstrainedModel>(doc, |m| {
-                    m.set_own_weight(&chosen, want)
-                        .map_err(PuzzleError::Invalid)
-                }) {
+                status = match edit_as::<ConstrainedModel>(doc, |m| m.set_own_weight(&chosen, want))
+                {
                     Some(e) => Some(e),
                     None if want => Some(format!("'{chosen}' has a weight of its own")),
                     None => Some(format!("'{chosen}' is back in its family")),

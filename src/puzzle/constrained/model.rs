@@ -219,6 +219,39 @@ pub struct Constraint {
 }
 
 impl Constraint {
+    /// A required constraint `lhs ⋚ rhs` as files state it, the left side's constant moved to
+    /// the right.
+    pub fn required(label: String, lhs: Expr, sense: Sense, rhs: f64) -> Constraint {
+        Constraint {
+            label,
+            rhs: rhs - lhs.constant,
+            lhs: Expr {
+                constant: 0.0,
+                ..lhs
+            },
+            sense,
+            discrete: false,
+            soft_weight: None,
+            weight: None,
+            penalty: false,
+        }
+    }
+
+    /// `bound[x] : x = value`, for a variable its bounds fix (LP and QPLIB files).
+    pub fn fixed(vars: &[Variable], i: u32, value: f64) -> Constraint {
+        let lhs = Expr {
+            constant: 0.0,
+            linear: vec![(i, 1.0)],
+            quadratic: Vec::new(),
+        };
+        Constraint::required(
+            format!("bound[{}]", vars[i as usize].label),
+            lhs,
+            Sense::Eq,
+            value,
+        )
+    }
+
     /// How far the assignment is from satisfying it (0 when it holds; dimod's violation:
     /// lhs − rhs for ≤, rhs − lhs for ≥, |lhs − rhs| for =, clipped at 0).
     pub fn violation(&self, vars: &[Variable], bits: &[u8]) -> f64 {
@@ -461,7 +494,11 @@ impl ConstrainedModel {
 
     /// Gives constraint `label` a weight of its own (named after it), or back to its family's:
     /// a per-constraint override of the family's slider, kept in the model (and its file).
-    pub fn set_own_weight(&mut self, label: &str, own: bool) -> Result<(), String> {
+    pub fn set_own_weight(
+        &mut self,
+        label: &str,
+        own: bool,
+    ) -> Result<(), crate::puzzle::PuzzleError> {
         match self.constraints.iter_mut().find(|c| c.label == label) {
             Some(c) => {
                 c.weight = own.then(|| label.to_string());
@@ -479,10 +516,10 @@ impl ConstrainedModel {
                 } else {
                     ""
                 };
-                Err(format!(
+                Err(crate::puzzle::PuzzleError::Invalid(format!(
                     "no constraint '{label}' in the model (its constraints: {}{more})",
                     some.join(", ")
-                ))
+                )))
             }
         }
     }

@@ -342,15 +342,8 @@ fn read(text: &str, origin: &str) -> Result<ConstrainedModel, String> {
         variables,
         ..Default::default()
     };
-    let constraint = |label: String, lhs: &Expr, sense: Sense, rhs: f64| Constraint {
-        label,
-        lhs: lhs.clone(),
-        sense,
-        rhs: rhs - lhs.constant,
-        discrete: false,
-        soft_weight: None,
-        weight: None,
-        penalty: false,
+    let constraint = |label: String, lhs: &Expr, sense: Sense, rhs: f64| {
+        Constraint::required(label, lhs.clone(), sense, rhs)
     };
     for (k, e) in rows.into_iter().enumerate() {
         let lhs = tidy(&model.variables, e);
@@ -386,24 +379,9 @@ fn read(text: &str, origin: &str) -> Result<ConstrainedModel, String> {
             }
         }
     }
-    for c in &mut model.constraints {
-        c.lhs.constant = 0.0;
-    }
     for (i, v) in fixed {
-        model.constraints.push(Constraint {
-            label: format!("bound[{}]", model.variables[i as usize].label),
-            lhs: Expr {
-                constant: 0.0,
-                linear: vec![(i, 1.0)],
-                quadratic: Vec::new(),
-            },
-            sense: Sense::Eq,
-            rhs: v,
-            discrete: false,
-            soft_weight: None,
-            weight: None,
-            penalty: false,
-        });
+        let c = Constraint::fixed(&model.variables, i, v);
+        model.constraints.push(c);
     }
     model.validate().map_err(|e| format!("{origin}: {e}"))?;
     Ok(model)

@@ -534,37 +534,12 @@ impl<'a> Reader<'a> {
         model.objective = tidy(&vars, objective);
         for ((label, _, sense, rhs, _), e) in constraints.into_iter().zip(lhs) {
             let lhs = tidy(&vars, e);
-            // Constants on the left move to the right.
-            let rhs = rhs - lhs.constant;
-            model.constraints.push(Constraint {
-                label,
-                lhs: Expr {
-                    constant: 0.0,
-                    ..lhs
-                },
-                sense,
-                rhs,
-                discrete: false,
-                soft_weight: None,
-                weight: None,
-                penalty: false,
-            });
+            model
+                .constraints
+                .push(Constraint::required(label, lhs, sense, rhs));
         }
         for (i, v) in fixed {
-            model.constraints.push(Constraint {
-                label: format!("bound[{}]", vars[i as usize].label),
-                lhs: Expr {
-                    constant: 0.0,
-                    linear: vec![(i, 1.0)],
-                    quadratic: Vec::new(),
-                },
-                sense: Sense::Eq,
-                rhs: v,
-                discrete: false,
-                soft_weight: None,
-                weight: None,
-                penalty: false,
-            });
+            model.constraints.push(Constraint::fixed(&vars, i, v));
         }
         model.validate().map_err(|e| format!("{origin}: {e}"))?;
         Ok(model)
