@@ -187,13 +187,16 @@ fn value_ui(ui: &mut egui::Ui, spec: &ParamSpec, label: &str, value: &mut Value,
         }
         ParamType::Text { max_len } => {
             let mut t = value.as_str().unwrap_or("").to_string();
-            if !label.is_empty() {
-                ui.label(label);
-            }
+            let name = (!label.is_empty()).then(|| ui.label(label).id);
             let edit = egui::TextEdit::singleline(&mut t)
                 .char_limit(max_len)
                 .desired_width(220.0);
-            if ui.add(edit).on_hover_text(help).changed() {
+            let mut field = ui.add(edit);
+            // Named by its label, for screen readers (and tests).
+            if let Some(name) = name {
+                field = field.labelled_by(name);
+            }
+            if field.on_hover_text(help).changed() {
                 *value = Value::from(t);
             }
         }

@@ -94,6 +94,17 @@ impl OneHotGroups {
         }
     }
 
+    /// The family of this name.
+    pub fn family(&self, name: &str) -> Option<usize> {
+        self.families.iter().position(|f| f.name == name)
+    }
+
+    /// Whether families `a` and `b` form a permutation (two-way moves can hold them), over a
+    /// model of `n` variables.
+    pub fn is_permutation_pair(&self, n: usize, a: usize, b: usize) -> bool {
+        a != b && is_permutation(n, &self.families[a], &self.families[b])
+    }
+
     /// Whether there is nothing to hold.
     pub fn is_empty(&self) -> bool {
         self.families.is_empty()
@@ -116,9 +127,16 @@ impl OneHotGroups {
     }
 }
 
-/// The first two families (in order) over the same variables with as many groups each, every
-/// variable in one group of each.
+/// The first two families (in order) that form a permutation (`is_permutation`).
 fn find_permutation_pair(n: usize, families: &[Family]) -> Option<[usize; 2]> {
+    (0..families.len())
+        .flat_map(|a| (a + 1..families.len()).map(move |b| [a, b]))
+        .find(|&[a, b]| is_permutation(n, &families[a], &families[b]))
+}
+
+/// Whether two families over a model of `n` variables form a permutation: as many groups
+/// each, over the same variables, every variable in one group of each.
+fn is_permutation(n: usize, fa: &Family, fb: &Family) -> bool {
     let group_of = |f: &Family| {
         let mut of = vec![u32::MAX; n];
         for (g, vars) in f.groups.iter().enumerate() {
@@ -128,23 +146,13 @@ fn find_permutation_pair(n: usize, families: &[Family]) -> Option<[usize; 2]> {
         }
         of
     };
-    for a in 0..families.len() {
-        for b in a + 1..families.len() {
-            let (fa, fb) = (&families[a], &families[b]);
-            if fa.groups.len() != fb.groups.len() || fa.num_variables() != fb.num_variables() {
-                continue;
-            }
-            let (ga, gb) = (group_of(fa), group_of(fb));
-            let same_variables = ga
-                .iter()
-                .zip(&gb)
-                .all(|(&x, &y)| (x == u32::MAX) == (y == u32::MAX));
-            if same_variables {
-                return Some([a, b]);
-            }
-        }
+    if fa.groups.len() != fb.groups.len() || fa.num_variables() != fb.num_variables() {
+        return false;
     }
-    None
+    let (ga, gb) = (group_of(fa), group_of(fb));
+    ga.iter()
+        .zip(&gb)
+        .all(|(&x, &y)| (x == u32::MAX) == (y == u32::MAX))
 }
 
 #[cfg(test)]

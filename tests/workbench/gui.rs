@@ -2711,3 +2711,53 @@ fn a_sweep_of_a_constrained_model_draws_the_trade_off() {
             .any(|t| t.starts_with("Feasible reads against capacity"))
     );
 }
+
+/// The solver panel's `hold` field: typing `cell,box` makes the moves line name Sudoku's
+/// cells × box-digits, a run holds them, and a family the model lacks is said in the panel.
+#[test]
+fn typing_hold_changes_which_families_the_moves_keep() {
+    let mut settings = Settings::default();
+    set_sa(&mut settings, "moves", serde_json::json!("two-way"));
+    set_param(&mut settings, "sa", "num_reads", serde_json::json!(4));
+    set_param(&mut settings, "sa", "num_sweeps", serde_json::json!(2));
+    let mut h = open(Some(&puzzle("shidoku-6givens.txt")), settings);
+    wait_for_model(&mut h);
+    frames(&mut h);
+    assert!(
+        h.query_by_label_contains("cell and row groups held by two-way moves")
+            .is_some()
+    );
+    // The checkbox switches the parameter from auto to a text field.
+    h.get_by_label("hold").click();
+    frames(&mut h);
+    let field = egui::accesskit::Role::TextInput;
+    h.get_by_role(field).click();
+    frames(&mut h);
+    h.get_by_role(field).type_text("cell,blox");
+    frames(&mut h);
+    assert!(
+        h.query_by_label_contains(
+            "hold: the model has no family of exactly-one groups named 'blox'"
+        )
+        .is_some()
+    );
+    for _ in 0.."blox".len() {
+        h.key_press(egui::Key::Backspace);
+    }
+    h.get_by_role(field).type_text("box");
+    frames(&mut h);
+    assert_eq!(
+        h.state().shared.settings.sampler_params("sa").get("hold"),
+        Some(&serde_json::json!("cell,box"))
+    );
+    assert!(
+        h.query_by_label_contains("cell and box groups held by two-way moves")
+            .is_some()
+    );
+    run_to_end(&mut h, "the run holding boxes");
+    let r = h.state().shared.result.as_ref().unwrap();
+    assert_eq!(
+        r.samples.info.params["held_groups"],
+        serde_json::json!(["cell", "box"])
+    );
+}

@@ -178,14 +178,21 @@ fn moves_ui(ui: &mut egui::Ui, s: &Shared, e: &crate::sampler::SamplerEntry) {
     let Some(groups) = s.doc.model.as_deref().and_then(|m| m.one_hot()) else {
         return;
     };
-    let set = s
-        .settings
-        .sampler_params(e.name)
+    let params = s.settings.sampler_params(e.name);
+    let set = params
         .get("moves")
         .and_then(|v| serde_json::from_value(v.clone()).ok())
         .unwrap_or_default();
+    let hold = params.get("hold").and_then(|v| v.as_str());
+    let n = s.doc.model.as_deref().map_or(0, |m| m.num_variables());
     // Single flips (the default where groups are narrow) add no line: nothing is held.
-    if let Some(held) = crate::sampler::moves::describe(Some(groups), set) {
-        ui.label(format!("moves: {held}"));
+    match crate::sampler::moves::describe(Some(groups), set, hold, n) {
+        Ok(Some(held)) => {
+            ui.label(format!("moves: {held}"));
+        }
+        Ok(None) => {}
+        Err(why) => {
+            ui.colored_label(ui.visuals().error_fg_color, format!("hold: {why}"));
+        }
     }
 }

@@ -164,6 +164,7 @@ const PARAMS: &[ParamSpec] = &[
         exposed: true,
     },
     super::moves::MOVES_PARAM,
+    super::moves::HOLD_PARAM,
 ];
 
 /// Simulated annealing's parameters (see `PARAMS` for their meaning and ranges).
@@ -193,6 +194,8 @@ pub struct SimulatedAnnealing {
     pub kernel: Kernel,
     /// Single flips, or moves that hold the model's exactly-one groups.
     pub moves: MoveSet,
+    /// The families the moves hold, by name (`moves::HOLD_PARAM`); `None`: as `moves` chooses.
+    pub hold: Option<String>,
 }
 
 impl Default for SimulatedAnnealing {
@@ -209,6 +212,7 @@ impl Default for SimulatedAnnealing {
             initial_states: None,
             kernel: Kernel::Auto,
             moves: MoveSet::Auto,
+            hold: None,
         }
     }
 }
@@ -541,7 +545,13 @@ impl Sampler for SimulatedAnnealing {
         let t0 = Instant::now();
         let n = model.num_variables();
         self.validate(n)?;
-        if let Some(plan) = MovePlan::new(model.one_hot(), self.moves, n) {
+        let plan = MovePlan::new(model.one_hot(), self.moves, self.hold.as_deref(), n).map_err(
+            |message| SampleError::InvalidParameter {
+                name: "hold",
+                message,
+            },
+        )?;
+        if let Some(plan) = plan {
             return self.sample_moves(model, &plan, control, t0);
         }
         if self.kernel == Kernel::Auto

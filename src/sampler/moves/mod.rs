@@ -68,7 +68,24 @@ pub const MOVES_PARAM: crate::params::ParamSpec = crate::params::ParamSpec {
     exposed: true,
 };
 
+/// The `hold` parameter, shared by SA and PT: which families the moves hold, by name.
+pub const HOLD_PARAM: crate::params::ParamSpec = crate::params::ParamSpec {
+    name: "hold",
+    ty: crate::params::ParamType::Text { max_len: 200 },
+    default: crate::params::ParamDefault::Auto(
+        "as moves chooses: the widest family for one-hot, the first permutation pair for two-way",
+    ),
+    help: "the exactly-one families moves hold, by their groups' label names: one for one-hot \
+           (cell), two that form a permutation for two-way and assignment (cell,box: Sudoku's \
+           cells × box-digits, Lewis's box permutations, where the default pair is cells × \
+           row-digits); with moves = auto, one name makes one-hot moves and two make two-way",
+    alias: None,
+    exposed: true,
+};
+
 const NONE: u32 = u32::MAX;
+
+const NO_GROUPS: &str = "the model has no exactly-one groups to hold";
 
 /// `auto` takes two-way moves when the permutation's groups hold at least this many
 /// variables on average (see `MovePlan::new`).
@@ -116,10 +133,23 @@ const MAX_CELL_TABLE: usize = 1 << 22;
 impl MovePlan {
     /// The plan for `set` on a model of `n` variables with these groups; `None` for single
     /// flips (asked for, or nothing to hold). Asking for two-way without a permutation pair
-    /// falls back to one-hot (and says so through `describe`).
-    pub fn new(groups: Option<&OneHotGroups>, set: MoveSet, n: usize) -> Option<MovePlan> {
-        let groups = groups.filter(|g| !g.is_empty())?;
-        let (a, b) = held_families(groups, set)?;
+    /// falls back to one-hot (and says so through `describe`). `hold` names the families
+    /// (`HOLD_PARAM`); an error says why they cannot be held.
+    pub fn new(
+        groups: Option<&OneHotGroups>,
+        set: MoveSet,
+        hold: Option<&str>,
+        n: usize,
+    ) -> Result<Option<MovePlan>, String> {
+        let Some(groups) = groups.filter(|g| !g.is_empty()) else {
+            return match hold.map(str::trim) {
+                Some(h) if !h.is_empty() => Err(NO_GROUPS.into()),
+                _ => Ok(None),
+            };
+        };
+        let Some((a, b)) = held_families(groups, set, hold, n)? else {
+            return Ok(None);
+        };
         let fa = &groups.families[a];
         let mut a_of = vec![NONE; n];
         for (g, vars) in fa.groups.iter().enumerate() {
@@ -209,7 +239,7 @@ impl MovePlan {
                 plan.cells = cells;
             }
         }
-        Some(plan)
+        Ok(Some(plan))
     }
 
     /// Which moves these are ("assignment", "two-way" or "one-hot").
@@ -338,14 +368,28 @@ impl MovePlan {
     }
 }
 
-/// The families `set` holds on these groups (A, and B for two-way); `None` for single flips.
-fn held_families(groups: &OneHotGroups, set: MoveSet) -> Option<(usize, Option<usize>)> {
+/// The families `set` holds on these groups (A, and B for two-way), or the families `hold`
+/// names; `None` for single flips.
+fn held_families(
+    groups: &OneHotGroups,
+    set: MoveSet,
+    hold: Option<&str>,
+    n: usize,
+) -> Result<Option<(usize, Option<usize>)>, String> {
+    // An empty text (a cleared field in the window) is unset.
+    if let Some(hold) = hold.map(str::trim).filter(|h| !h.is_empty()) {
+        return named_families(groups, set, hold, n).map(Some);
+    }
     let pair = match set {
-        MoveSet::Flip => return None,
-        MoveSet::OneHot => (groups.widest()?, None),
-        MoveSet::TwoWay | MoveSet::Assignment => match groups.two_way {
-            Some([a, b]) => (a, Some(b)),
-            None => (groups.widest()?, None),
+        MoveSet::Flip => return Ok(None),
+        MoveSet::OneHot => match groups.widest() {
+            Some(a) => (a, None),
+            None => return Ok(None),
+        },
+        MoveSet::TwoWay | MoveSet::Assignment => match (groups.two_way, groups.widest()) {
+            (Some([a, b]), _) => (a, Some(b)),
+            (None, Some(a)) => (a, None),
+            (None, None) => return Ok(None),
         },
         // Moves pay where the groups are wide: a single flip then climbs a wall that a
         // move steps around, while small groups are crossed quickly by the SIMD flip
@@ -355,28 +399,101 @@ fn held_families(groups: &OneHotGroups, set: MoveSet) -> Option<(usize, Option<u
         // target: flips 0.9 s, two-way 60 s (94 %). The exact assignment step on top is not
         // auto's choice: Eternity II, PT 60 s, 405–408/480 against 396–403 two-way alone, but
         // 423 after 10 min (two-way: 431 last round); random 8×8 boards 108–110/112 either
-        // way; top95 #1–5 full model (rows re-solved) 0/5 either way.
+        // way; top95 #1–5 full model (rows re-solved) 0/5 either way. Sudoku's cells ×
+        // box-digits pair (`hold = cell,box`) beats the default cells × row-digits (top95
+        // #1–6, SA 100 × 5 000: 6/6 against 1/6 end one step above the ground) but flips get
+        // there on 5/6 in a thirtieth of the time, so auto stays with flips for groups of 9.
         MoveSet::Auto => match groups.two_way {
             Some([a, b]) if mean_group_size(groups, a) >= AUTO_MIN_GROUP => (a, Some(b)),
-            _ => return None,
+            _ => return Ok(None),
         },
     };
-    Some(pair)
+    Ok(Some(pair))
+}
+
+/// The families a `hold` text names ("cell" or "cell,box"), checked against `set`: one name
+/// for one-hot, two forming a permutation for two-way and assignment, either for auto.
+fn named_families(
+    groups: &OneHotGroups,
+    set: MoveSet,
+    hold: &str,
+    n: usize,
+) -> Result<(usize, Option<usize>), String> {
+    let names: Vec<&str> = hold.split(',').map(str::trim).collect();
+    let known = || {
+        groups
+            .families
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut found = Vec::new();
+    for name in &names {
+        match groups.family(name) {
+            Some(k) if !found.contains(&k) => found.push(k),
+            Some(_) => return Err(format!("the family '{name}' is named twice")),
+            None => {
+                return Err(format!(
+                    "the model has no family of exactly-one groups named '{name}' \
+                     (it has: {})",
+                    known()
+                ));
+            }
+        }
+    }
+    match (set, found.as_slice()) {
+        (MoveSet::Flip, _) => Err("moves = flip holds no families".into()),
+        (MoveSet::OneHot | MoveSet::Auto, &[a]) => Ok((a, None)),
+        (MoveSet::OneHot, _) => Err(format!(
+            "one-hot moves hold one family, not {}",
+            found.len()
+        )),
+        (MoveSet::TwoWay | MoveSet::Assignment | MoveSet::Auto, &[a, b]) => {
+            if groups.is_permutation_pair(n, a, b) {
+                Ok((a, Some(b)))
+            } else {
+                Err(format!(
+                    "'{}' and '{}' do not form a permutation (two-way moves need as many \
+                     groups in each over the same variables, every variable in one group of \
+                     each)",
+                    names[0], names[1]
+                ))
+            }
+        }
+        _ => Err(format!(
+            "two-way moves hold two families, not {}",
+            found.len()
+        )),
+    }
 }
 
 /// What `set` holds on a model with these groups, in the words reports use ("cell and row
 /// groups held by two-way moves; …"), or `None` when it makes single flips: for the window's
 /// solver panel before a run (cheap: no tables are built).
-pub fn describe(groups: Option<&OneHotGroups>, set: MoveSet) -> Option<String> {
-    let groups = groups.filter(|g| !g.is_empty())?;
-    let (a, b) = held_families(groups, set)?;
+/// An error says why `hold`'s families cannot be held.
+pub fn describe(
+    groups: Option<&OneHotGroups>,
+    set: MoveSet,
+    hold: Option<&str>,
+    n: usize,
+) -> Result<Option<String>, String> {
+    let Some(groups) = groups.filter(|g| !g.is_empty()) else {
+        return match hold.map(str::trim) {
+            Some(h) if !h.is_empty() => Err(NO_GROUPS.into()),
+            _ => Ok(None),
+        };
+    };
+    let Some((a, b)) = held_families(groups, set, hold, n)? else {
+        return Ok(None);
+    };
     let mut held = vec![groups.families[a].name.clone()];
     held.extend(b.map(|b| groups.families[b].name.clone()));
-    Some(sentence(
+    Ok(Some(sentence(
         &held,
         b.is_some(),
         b.is_some() && set == MoveSet::Assignment,
-    ))
+    )))
 }
 
 fn sentence(held: &[String], two_way: bool, assignment: bool) -> String {

@@ -427,8 +427,39 @@ pub(in crate::sampler) struct Temper<'a> {
     pub ending: &'a crate::sampler::ending::Ending,
     pub seed: u64,
     pub tracker: &'a ProgressTracker<'a>,
-    /// Swaps accepted per neighbouring pair, over every ladder.
-    pub swaps: &'a [AtomicUsize],
+    /// Swaps tried and accepted per neighbouring pair, over every ladder.
+    pub swaps: &'a SwapCounts,
+}
+
+/// Replica-exchange counts per neighbouring pair of temperatures, shared by a run's ladders.
+pub(in crate::sampler) struct SwapCounts {
+    tried: Vec<AtomicUsize>,
+    accepted: Vec<AtomicUsize>,
+}
+
+impl SwapCounts {
+    /// Counts for a ladder of `temperatures`.
+    pub fn new(temperatures: usize) -> Self {
+        let zeros = || (1..temperatures).map(|_| AtomicUsize::new(0)).collect();
+        SwapCounts {
+            tried: zeros(),
+            accepted: zeros(),
+        }
+    }
+
+    /// Accepted over tried, per pair (1 where none was tried). Counted, not inferred from the
+    /// sweeps: a pair is tried every other sweep, so an odd count of sweeps, or ladders that
+    /// stop at different sweeps, would otherwise give rates above 1.
+    pub fn rates(&self) -> Vec<f64> {
+        self.tried
+            .iter()
+            .zip(&self.accepted)
+            .map(|(t, a)| match t.load(Ordering::Relaxed) {
+                0 => 1.0,
+                t => a.load(Ordering::Relaxed) as f64 / t as f64,
+            })
+            .collect()
+    }
 }
 
 /// A finished ladder: the lowest state it visited, its sweeps, and how it ended.
@@ -512,10 +543,11 @@ impl Temper<'_> {
                 let d = (self.beta[t] - self.beta[t + 1])
                     * (replicas[t].energy - replicas[t + 1].energy);
                 let u = crate::rng::neg_ln_uniform(swap_rng.next_u32()) as f64;
+                self.swaps.tried[t].fetch_add(1, Ordering::Relaxed);
                 // Accept with min(1, e^d): −ln u ≥ −d.
                 if d >= 0.0 || u >= -d {
                     replicas.swap(t, t + 1);
-                    self.swaps[t].fetch_add(1, Ordering::Relaxed);
+                    self.swaps.accepted[t].fetch_add(1, Ordering::Relaxed);
                 }
             }
             sweeps += 1;

@@ -120,7 +120,9 @@ fn both_engines_sample_the_boltzmann_distribution_over_the_held_states() {
     for (set, free) in [(MoveSet::TwoWay, 1), (MoveSet::OneHot, 2)] {
         let (m, labelled) = model(free, 3);
         let n = m.num_variables();
-        let plan = MovePlan::new(Some(&groups(n, &labelled)), set, n).unwrap();
+        let plan = MovePlan::new(Some(&groups(n, &labelled)), set, None, n)
+            .unwrap()
+            .unwrap();
         assert_eq!(
             plan.kind(),
             if set == MoveSet::TwoWay {
@@ -165,7 +167,9 @@ fn every_move_keeps_the_groups_and_its_delta_is_the_energy_difference() {
     let n = m.num_variables();
     let csr = MoveCsr::new(&m);
     for set in [MoveSet::OneHot, MoveSet::TwoWay] {
-        let plan = MovePlan::new(Some(&groups(n, &labelled)), set, n).unwrap();
+        let plan = MovePlan::new(Some(&groups(n, &labelled)), set, None, n)
+            .unwrap()
+            .unwrap();
         // The structure with its held groups' pair weights zeroed walks exactly as the
         // stored model does.
         let run::EngineLayout::Grouped(kernel, all_held) = run::Layout::new(&m, &plan).engine
@@ -216,8 +220,14 @@ fn two_way_starts_are_perfect_matchings_and_impossible_ones_are_refused() {
     }
     let g = groups(64, &labelled);
     // Groups of 4: `auto` leaves them to single flips.
-    assert!(MovePlan::new(Some(&g), MoveSet::Auto, 64).is_none());
-    let plan = MovePlan::new(Some(&g), MoveSet::TwoWay, 64).unwrap();
+    assert!(
+        MovePlan::new(Some(&g), MoveSet::Auto, None, 64)
+            .unwrap()
+            .is_none()
+    );
+    let plan = MovePlan::new(Some(&g), MoveSet::TwoWay, None, 64)
+        .unwrap()
+        .unwrap();
     assert_eq!(plan.kind(), "two-way");
     assert_eq!(
         plan.describe(),
@@ -230,8 +240,16 @@ fn two_way_starts_are_perfect_matchings_and_impossible_ones_are_refused() {
         assert!(plan.holds(&start));
     }
     // Flip asked for, or no groups: no plan.
-    assert!(MovePlan::new(Some(&g), MoveSet::Flip, 64).is_none());
-    assert!(MovePlan::new(None, MoveSet::Auto, 64).is_none());
+    assert!(
+        MovePlan::new(Some(&g), MoveSet::Flip, None, 64)
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        MovePlan::new(None, MoveSet::Auto, None, 64)
+            .unwrap()
+            .is_none()
+    );
     // Two rows of two cells where both cells can take only digit 0: no permutation exists.
     let labelled = vec![
         ("a[0]".to_string(), vec![0, 1]),
@@ -239,7 +257,9 @@ fn two_way_starts_are_perfect_matchings_and_impossible_ones_are_refused() {
         ("b[0]".to_string(), vec![0, 2]),
         ("b[1]".to_string(), vec![1, 3]),
     ];
-    let plan = MovePlan::new(Some(&groups(4, &labelled)), MoveSet::TwoWay, 4).unwrap();
+    let plan = MovePlan::new(Some(&groups(4, &labelled)), MoveSet::TwoWay, None, 4)
+        .unwrap()
+        .unwrap();
     assert!(
         plan.random_start(&mut Xoshiro128p::for_read(1, 0))
             .is_some()
@@ -252,7 +272,9 @@ fn two_way_starts_are_perfect_matchings_and_impossible_ones_are_refused() {
         ("a[2]".to_string(), vec![4, 5]),
     ];
     // Families of unequal sizes are not a permutation: one-hot on the widest instead.
-    let plan = MovePlan::new(Some(&groups(6, &labelled)), MoveSet::TwoWay, 6).unwrap();
+    let plan = MovePlan::new(Some(&groups(6, &labelled)), MoveSet::TwoWay, None, 6)
+        .unwrap()
+        .unwrap();
     assert_eq!(plan.kind(), "one-hot");
 }
 
@@ -275,7 +297,9 @@ fn groups_no_state_can_hold_are_refused_by_name() {
         ],
         two_way: Some([0, 1]),
     };
-    let plan = MovePlan::new(Some(&g), MoveSet::TwoWay, 5).unwrap();
+    let plan = MovePlan::new(Some(&g), MoveSet::TwoWay, None, 5)
+        .unwrap()
+        .unwrap();
     let m = StoredModel::new(Qubo::new(vec![0.0; 5], [], 0.0).unwrap());
     let e = run::prepare(&m, &plan, 1, 1, 1, String::new).err().unwrap();
     assert!(
@@ -321,7 +345,9 @@ fn a_single_variable_group_in_a_held_family_stays_at_one() {
     let mut linear = vec![0.0; n];
     linear[0] = 5.0;
     let m = GroupedModel::from_terms(n, 0.25, linear, squares, Vec::new());
-    let plan = MovePlan::new(Some(&groups(n, &labelled)), MoveSet::TwoWay, n).unwrap();
+    let plan = MovePlan::new(Some(&groups(n, &labelled)), MoveSet::TwoWay, None, n)
+        .unwrap()
+        .unwrap();
     assert_eq!(plan.kind(), "two-way");
     assert!(
         !plan.holds(&[0, 1, 0, 0, 0, 0, 0, 1, 0]),
@@ -396,7 +422,9 @@ fn the_assignment_step_refills_its_set_optimally_and_exactly() {
     for seed in 0..6 {
         let (m, labelled) = paired_rows_model(seed);
         let n = m.num_variables();
-        let plan = MovePlan::new(Some(&groups(n, &labelled)), MoveSet::Assignment, n).unwrap();
+        let plan = MovePlan::new(Some(&groups(n, &labelled)), MoveSet::Assignment, None, n)
+            .unwrap()
+            .unwrap();
         assert_eq!(plan.kind(), "assignment");
         let layout = run::Layout::new(&m, &plan);
         let asg = layout.assignment.as_ref().expect("an assignment table");
@@ -460,4 +488,99 @@ fn the_assignment_step_refills_its_set_optimally_and_exactly() {
         }
         assert!(improved > 0, "seed {seed}: some step lowered the energy");
     }
+}
+
+/// `hold` picks the pair: on a full 4×4 Sudoku model, `cell,box` holds cells × box-digits
+/// (Lewis's box permutations) instead of the default cells × row-digits; every move keeps
+/// both families and its ΔE is the model's own. Names that cannot be held are refused with
+/// the reason.
+#[test]
+fn hold_names_the_families_and_box_moves_keep_the_boxes() {
+    use crate::puzzle::{EncodeOptions, Puzzle, sudoku::Sudoku};
+    let p = Sudoku::from_line("1.3...1.2.......").unwrap();
+    let encoding = p.encode(&EncodeOptions::default()).unwrap();
+    let weights = encoding.default_weights();
+    let m = crate::qubo::StoredModel::new(encoding.qubo(&weights).unwrap());
+    let n = m.num_variables();
+    let groups = &encoding.one_hot_groups(&weights).unwrap();
+    let default = MovePlan::new(Some(groups), MoveSet::TwoWay, None, n)
+        .unwrap()
+        .unwrap();
+    assert_eq!(default.held(), ["cell", "row"]);
+    let plan = MovePlan::new(Some(groups), MoveSet::TwoWay, Some("cell, box"), n)
+        .unwrap()
+        .unwrap();
+    assert_eq!(plan.held(), ["cell", "box"]);
+    // auto with two names makes two-way moves; with one, one-hot.
+    let auto = MovePlan::new(Some(groups), MoveSet::Auto, Some("cell,box"), n).unwrap();
+    assert_eq!(auto.map(|p| p.kind()), Some("two-way"));
+    let one = MovePlan::new(Some(groups), MoveSet::Auto, Some("box"), n).unwrap();
+    assert_eq!(
+        one.as_ref().map(|p| p.held().to_vec()),
+        Some(vec!["box".to_string()])
+    );
+
+    let box_of = |v: usize| {
+        let (r, c, d) = (v / 16, (v / 4) % 4, v % 4);
+        (2 * (r / 2) + c / 2) * 4 + d
+    };
+    let csr = MoveCsr::new(&m);
+    let start = plan.random_start(&mut Xoshiro128p::for_read(3, 0)).unwrap();
+    let mut state = MoveState::new(&plan, CsrEngine::new(&csr, start));
+    let mut rng = Xoshiro128p::for_read(9, 0);
+    for sweep in 0..200 {
+        state.sweep(&plan, &mut rng, 0.02 * sweep as f64);
+        let x = state.engine.state();
+        let mut per_box_digit = [0; 16];
+        for v in (0..n).filter(|&v| x[v] == 1) {
+            per_box_digit[box_of(v)] += 1;
+        }
+        assert_eq!(
+            per_box_digit, [1; 16],
+            "sweep {sweep}: a box holds a digit once"
+        );
+        assert!(
+            (state.energy - Model::energy(&m, &x)).abs() < 1e-9,
+            "sweep {sweep}"
+        );
+    }
+    assert!(state.accepted > 50);
+
+    let refused = |set, hold| MovePlan::new(Some(groups), set, Some(hold), n).unwrap_err();
+    let e = refused(MoveSet::TwoWay, "cell,block");
+    assert!(
+        e.contains("'block'") && e.contains("cell, row, col, box"),
+        "{e}"
+    );
+    // Rows × columns is a permutation too (per digit); a family of 3 groups against one of
+    // 2 is not.
+    assert_eq!(
+        MovePlan::new(Some(groups), MoveSet::TwoWay, Some("row,col"), n)
+            .unwrap()
+            .unwrap()
+            .held(),
+        ["row", "col"]
+    );
+    let uneven = self::groups(
+        4,
+        &[
+            ("a[0]".to_string(), vec![0, 1]),
+            ("a[1]".to_string(), vec![2, 3]),
+            ("b[0]".to_string(), vec![0, 1, 2, 3]),
+        ],
+    );
+    let e = MovePlan::new(Some(&uneven), MoveSet::TwoWay, Some("a,b"), 4).unwrap_err();
+    assert!(e.contains("'a' and 'b' do not form a permutation"), "{e}");
+    assert!(refused(MoveSet::OneHot, "cell,box").contains("one family"));
+    assert!(refused(MoveSet::TwoWay, "cell").contains("two families"));
+    assert!(refused(MoveSet::Flip, "cell").contains("flip"));
+    assert!(refused(MoveSet::TwoWay, "cell,cell").contains("named twice"));
+    assert!(MovePlan::new(None, MoveSet::Auto, Some("cell"), n).is_err());
+    // The window's line says the same.
+    assert_eq!(
+        describe(Some(groups), MoveSet::TwoWay, Some("cell,box"), n),
+        Ok(Some(
+            "cell and box groups held by two-way moves; their penalty terms are constant".into()
+        ))
+    );
 }

@@ -19,7 +19,6 @@
 //! recomputed from the states every `RESYNC_SWEEPS` sweeps, so rounding never accumulates.
 //! Without a timeout a seed gives the same samples at any thread count.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -138,6 +137,7 @@ const PARAMS: &[ParamSpec] = &[
         "seed: the same seed gives the same samples at any thread count (without a timeout)",
     ),
     super::moves::MOVES_PARAM,
+    super::moves::HOLD_PARAM,
 ];
 
 /// How the ladder's β values are placed.
@@ -174,6 +174,8 @@ pub struct ParallelTempering {
     pub seed: Option<u64>,
     /// Single flips, or moves that hold the model's exactly-one groups.
     pub moves: MoveSet,
+    /// The families the moves hold, by name (`moves::HOLD_PARAM`); `None`: as `moves` chooses.
+    pub hold: Option<String>,
 }
 
 impl Default for ParallelTempering {
@@ -188,6 +190,7 @@ impl Default for ParallelTempering {
             timeout_ms: None,
             seed: None,
             moves: MoveSet::Auto,
+            hold: None,
         }
     }
 }
@@ -455,7 +458,13 @@ impl Sampler for ParallelTempering {
         let t0 = Instant::now();
         self.validate()?;
         let n = model.num_variables();
-        if let Some(plan) = MovePlan::new(model.one_hot(), self.moves, n) {
+        let plan = MovePlan::new(model.one_hot(), self.moves, self.hold.as_deref(), n).map_err(
+            |message| SampleError::InvalidParameter {
+                name: "hold",
+                message,
+            },
+        )?;
+        if let Some(plan) = plan {
             return self.sample_moves(model, &plan, control, t0);
         }
         let threads = control.threads_for(self.num_reads);

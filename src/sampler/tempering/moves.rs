@@ -2,6 +2,7 @@
 //! model's exactly-one groups (`sampler::moves`).
 
 use super::*;
+use crate::sampler::moves::run::SwapCounts;
 
 impl ParallelTempering {
     /// The empty result of a run cancelled before its first ladder (during the pilot).
@@ -62,8 +63,7 @@ impl ParallelTempering {
                 .with_reads_and_time(0, t0, time_limit);
             let pilot_ending = Ending::new(pilot_deadline(t0, time_limit), false);
             for round in 0..PILOT_ROUNDS {
-                let swaps: Vec<AtomicUsize> =
-                    (1..beta.len()).map(|_| AtomicUsize::new(0)).collect();
+                let swaps = SwapCounts::new(beta.len());
                 let pilot = Temper {
                     plan,
                     layout: &layout,
@@ -79,12 +79,7 @@ impl ParallelTempering {
                 let Some(ran) = pilot.ladder(0) else {
                     return Ok(self.cancelled_before_sampling(model, seed));
                 };
-                // Each pair is tried every other sweep.
-                let tries = (ran.sweeps as f64 / 2.0).max(1.0);
-                let rates: Vec<f64> = swaps
-                    .iter()
-                    .map(|s| s.load(Ordering::Relaxed) as f64 / tries)
-                    .collect();
+                let rates = swaps.rates();
                 if ran.sweeps >= 2 {
                     beta = crate::sampler::pilot::respace(
                         &beta,
@@ -104,7 +99,7 @@ impl ParallelTempering {
             time_limit.map(|d| t0 + d),
             target.is_some() && control.end_at_first_target,
         );
-        let swaps: Vec<AtomicUsize> = (1..beta.len()).map(|_| AtomicUsize::new(0)).collect();
+        let swaps = SwapCounts::new(beta.len());
         let job = Temper {
             plan,
             layout: &layout,
@@ -132,7 +127,6 @@ impl ParallelTempering {
         });
         let sampling_ns = t_sample.elapsed().as_nanos() as u64;
         let sweeps: Vec<usize> = finished.iter().map(|r| r.sweeps).collect();
-        let total_sweeps: usize = sweeps.iter().sum::<usize>().max(1);
         let end = ending.reads_end(
             finished
                 .iter()
@@ -143,10 +137,7 @@ impl ParallelTempering {
         let (reads_at_target, timed_out) = (end.at_target, end.cut_by_time_limit);
         let mut params = self.params();
         if let Some(obj) = params.as_object_mut() {
-            let rates: Vec<f64> = swaps
-                .iter()
-                .map(|s| s.load(Ordering::Relaxed) as f64 * 2.0 / total_sweeps as f64)
-                .collect();
+            let rates = swaps.rates();
             obj.insert("beta_range".into(), serde_json::json!([hot, cold]));
             obj.insert("betas".into(), serde_json::json!(beta));
             obj.insert(
