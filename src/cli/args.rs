@@ -517,24 +517,49 @@ pub struct SweepArgs {
     /// The puzzle, its encoding, the sampler and when a point stops.
     #[command(flatten)]
     pub tuning: TuningArgs,
-    /// The weight to sweep (e.g. hint).
+    /// The weight to sweep (e.g. hint); or --sampler-param for a sampler parameter.
+    #[arg(
+        long,
+        required_unless_present = "sampler_param",
+        conflicts_with = "sampler_param"
+    )]
+    pub weight: Option<String>,
+    /// A sampler parameter to sweep instead of a weight (num_sweeps, num_replicas, gamma,
+    /// moves…; one end of a pair as beta_range[1], the other end as set).
+    #[arg(long, value_name = "NAME")]
+    pub sampler_param: Option<String>,
+    /// First value (numbers).
+    #[arg(long, allow_negative_numbers = true)]
+    pub from: Option<f64>,
+    /// Last value (numbers).
+    #[arg(long, allow_negative_numbers = true)]
+    pub to: Option<f64>,
+    /// Geometric steps from --from to --to (both above 0), as sweep counts are swept.
     #[arg(long)]
-    pub weight: String,
-    /// First value.
-    #[arg(long, allow_negative_numbers = true)]
-    pub from: f64,
-    /// Last value.
-    #[arg(long, allow_negative_numbers = true)]
-    pub to: f64,
+    pub log: bool,
+    /// The values themselves instead of a range, comma-separated: numbers, or a word
+    /// parameter's words (--sampler-param moves --values flip,two-way; all of them when
+    /// omitted).
+    #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
+    pub values: Vec<String>,
     /// A second weight: every pair of values is a point (a heatmap with --plot).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "sampler_param2")]
     pub weight2: Option<String>,
-    /// First value of the second weight (with --weight2).
+    /// A second sampler parameter instead of a second weight.
+    #[arg(long, value_name = "NAME")]
+    pub sampler_param2: Option<String>,
+    /// First value of the second axis.
     #[arg(long, allow_negative_numbers = true)]
     pub from2: Option<f64>,
-    /// Last value of the second weight (with --weight2).
+    /// Last value of the second axis.
     #[arg(long, allow_negative_numbers = true)]
     pub to2: Option<f64>,
+    /// Geometric steps on the second axis.
+    #[arg(long)]
+    pub log2: bool,
+    /// The second axis's values, comma-separated.
+    #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
+    pub values2: Vec<String>,
     /// Steps, runs per point, the metric and the stopping rule (from `SweepSetup::PARAMS`
     /// and `StopRule::PARAMS`).
     #[command(flatten)]

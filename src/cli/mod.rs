@@ -111,7 +111,7 @@ pub enum Command {
     Bench(BenchArgs),
     /// Sample a puzzle at several values of one weight (or a grid of two): valid fraction with
     /// its interval, ground fraction, TTS99, broken constraints and "penalty too weak" per point.
-    Sweep(SweepArgs),
+    Sweep(Box<SweepArgs>),
     /// Suggest penalty weights: a coordinate search on TTS99 within a time budget.
     Tune(TuneArgs),
     /// Compare runs: sample sets saved by --save-samples (or dimod SampleSet JSON) side by
@@ -265,7 +265,7 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
             a.screenshot = a.screenshot.or(cli.screenshot);
             gui(a)
         }
-        Command::Sweep(a) => tuning_cmds::sweep(a),
+        Command::Sweep(a) => tuning_cmds::sweep(*a),
         Command::Tune(a) => tuning_cmds::tune(a),
         Command::Compare(a) => compare_cmds::compare(a),
         Command::Play(a) => play_cmds::play(a),

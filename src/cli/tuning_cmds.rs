@@ -14,7 +14,7 @@ use crate::io::number_text;
 use crate::puzzle::{AnyPuzzle, EncodeOptions, REFERENCE_NODE_BUDGET, refuse_conflicts};
 use crate::samplers::Task;
 use crate::solve::Problem;
-use crate::sweep::{StopRule, SweepPoint, SweepSetup, TuneSetup};
+use crate::sweep::{Axis, StopRule, SweepPoint, SweepSetup, TuneSetup};
 
 /// What `sweep` and `tune` work on: the puzzle (its givens consistent), its encoding, the
 /// weights given with --set, the classical reference, the sampler and the stopping rule.
@@ -129,18 +129,42 @@ fn weight_text(v: f64) -> String {
     }
 }
 
+/// A parameter's value as the table prints it (a word without quotes).
+fn param_text(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// A point's value on an axis: the parameter's word for a category, else the number.
+fn axis_text(p: &SweepPoint, axis: Option<Axis>, v: f64) -> String {
+    match axis.and_then(|a| p.params.get(a.name())) {
+        Some(serde_json::Value::String(word)) => word.clone(),
+        Some(serde_json::Value::Bool(b)) => b.to_string(),
+        Some(serde_json::Value::Number(n)) if n.is_u64() => n.to_string(),
+        _ => weight_text(v),
+    }
+}
+
 /// One point as a row of the sweep table.
-fn sweep_row(p: &SweepPoint, objective: bool) -> String {
+/// (`in_sweeps`: the TTS99 column in the sampler's sweeps rather than seconds.)
+fn sweep_row(p: &SweepPoint, objective: bool, axes: [Option<Axis>; 2], in_sweeps: bool) -> String {
+    let tts = if in_sweeps {
+        p.tts99_sweeps.map_or("—".into(), |t| format!("{t:.3e} sw"))
+    } else {
+        p.tts99_s.map_or("—".into(), |t| format!("{t:.3e} s"))
+    };
     format!(
         "{:>10} {:>10} {:>6.1}% [{:>5.1}, {:>5.1}] {:>9} {:>11} {:>4} {:<8} {}  {}",
-        weight_text(p.value),
-        p.value2.map_or(String::new(), weight_text),
+        axis_text(p, axes[0], p.value),
+        p.value2.map_or(String::new(), |v| axis_text(p, axes[1], v)),
         100.0 * p.success_fraction,
         100.0 * p.success_ci95[0],
         100.0 * p.success_ci95[1],
         p.ground_fraction
             .map_or("—".into(), |g| format!("{:.1}%", 100.0 * g)),
-        p.tts99_s.map_or("—".into(), |t| format!("{t:.3e} s")),
+        tts,
         p.runs,
         p.stop.name(),
         if objective {
@@ -186,18 +210,18 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
         values,
         values2,
         runs,
-    } = sweep_ranges(&a, &setup, steps2_given, &t.encoding)?;
+    } = sweep_ranges(&a, &setup, steps2_given, &t.encoding, t.sampler.name())?;
     if let Some(note) = &t.sampler_note {
         eprintln!("{note}");
     }
     let note = long_run_note(t.sampler.as_ref(), runs, t.encoding.num_variables());
     let (control, bar) = control_with_progress(threads(&a.tuning.sampler)?, "sweep", note);
     let control = control.with_target_energy(a.tuning.sampler.target_energy);
-    let second = a.weight2.as_deref().zip(values2.as_deref());
+    let second = a.axis2().zip(values2.as_deref());
     let spec = crate::sweep::SweepSpec {
         problem: t.problem(),
         base: &t.base,
-        weight: &a.weight,
+        axis: a.axis(),
         values: &values,
         second,
         repeats: setup.repeats,
@@ -211,7 +235,12 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
         finished += 1;
         let line = format!(
             "point {finished}/{total}: {}",
-            sweep_row(p, p.best_feasible_objective.is_some())
+            sweep_row(
+                p,
+                p.best_feasible_objective.is_some(),
+                [Some(a.axis()), a.axis2()],
+                setup.metric == crate::sweep::Metric::Tts99Sweeps
+            )
         );
         match &bar {
             Some(b) => b.println(line),
@@ -232,61 +261,206 @@ struct SweepRanges {
     runs: usize,
 }
 
-/// The swept values (and the second weight's) from the flags, checked: the weights have terms
-/// and differ, --set leaves them alone, and the runs fit a sweep. Also the number of runs.
+/// One axis's flags: its name flag, range, spacing and listed values.
+struct AxisFlags<'a> {
+    axis: Axis<'a>,
+    /// The flag that named it (`--weight`, `--sampler-param2`…), for messages.
+    flag: String,
+    from: Option<f64>,
+    to: Option<f64>,
+    steps: usize,
+    log: bool,
+    listed: &'a [String],
+    /// The range flags' names: from, to, steps, log, values.
+    names: [&'static str; 5],
+}
+
+/// The values of one axis from its flags: a weight or numeric parameter takes a range (evenly
+/// or geometrically spaced) or listed numbers; a word, switch or set parameter its listed words
+/// (every one when none is listed).
+fn axis_values(f: &AxisFlags, sampler: &str) -> Result<Vec<f64>, Failure> {
+    let [from_flag, to_flag, steps_flag, log_flag, values_flag] = f.names;
+    let name = f.axis.name();
+    let at = |e: crate::sweep::SweepError| usage(format!("{} {name}: {e}", f.flag));
+    let param = match f.axis {
+        Axis::Param(p) => Some(crate::sweep::ParamAxis::of(sampler, p).map_err(at)?),
+        Axis::Weight(_) => None,
+    };
+    if let Some(p) = param.as_ref().filter(|p| p.categories().is_some()) {
+        if f.from.is_some() || f.to.is_some() || f.log {
+            return Err(usage(format!(
+                "{} {name}: its values are words ({}); list them with {values_flag}, or \
+                 leave it out for all of them ({from_flag}, {to_flag} and {log_flag} are for \
+                 numbers)",
+                f.flag,
+                p.categories().unwrap_or_default().join(", ")
+            )));
+        }
+        return crate::sweep::category_values(p, f.listed).map_err(at);
+    }
+    let whole = param.as_ref().is_some_and(|p| p.whole());
+    if !f.listed.is_empty() {
+        if f.from.is_some() || f.to.is_some() || f.log {
+            return Err(usage(format!(
+                "{values_flag} lists the values: {from_flag}, {to_flag} and {log_flag} would \
+                 describe them a second time"
+            )));
+        }
+        let mut values = Vec::new();
+        for v in f.listed {
+            let x: f64 = v.trim().parse().map_err(|_| {
+                usage(format!(
+                    "{values_flag}: '{v}' is not a number ({} {name} takes numbers)",
+                    f.flag
+                ))
+            })?;
+            if !x.is_finite() || (whole && (x.fract() != 0.0 || x < 0.0)) {
+                return Err(usage(format!(
+                    "{values_flag}: {v} is not {}",
+                    if whole {
+                        "a whole number"
+                    } else {
+                        "a finite number"
+                    }
+                )));
+            }
+            if values.contains(&x) {
+                return Err(usage(format!("{values_flag}: {v} is listed twice")));
+            }
+            values.push(x);
+        }
+        return Ok(values);
+    }
+    let (Some(from), Some(to)) = (f.from, f.to) else {
+        return Err(usage(format!(
+            "{} {name} needs {from_flag} and {to_flag} (or {values_flag})",
+            f.flag
+        )));
+    };
+    crate::sweep::numeric_values(from, to, f.steps, f.log, whole).map_err(|e| {
+        usage(format!(
+            "{from_flag} {} {to_flag} {} {steps_flag} {}{}: {e}",
+            number_text(from),
+            number_text(to),
+            f.steps,
+            if f.log {
+                format!(" {log_flag}")
+            } else {
+                String::new()
+            }
+        ))
+    })
+}
+
+impl SweepArgs {
+    /// The first axis (clap makes sure one of --weight and --sampler-param is given).
+    fn axis(&self) -> Axis<'_> {
+        match (&self.weight, &self.sampler_param) {
+            (Some(w), _) => Axis::Weight(w),
+            (None, Some(p)) => Axis::Param(p),
+            (None, None) => Axis::Weight(""),
+        }
+    }
+
+    /// The second axis, when there is one.
+    fn axis2(&self) -> Option<Axis<'_>> {
+        match (&self.weight2, &self.sampler_param2) {
+            (Some(w), _) => Some(Axis::Weight(w)),
+            (None, Some(p)) => Some(Axis::Param(p)),
+            (None, None) => None,
+        }
+    }
+}
+
+/// The swept values (and the second axis's) from the flags, checked: weights have terms,
+/// parameters are the sampler's, the axes differ, --set leaves swept weights alone, and the
+/// runs fit a sweep. Also the number of runs.
 fn sweep_ranges(
     a: &SweepArgs,
     setup: &SweepSetup,
     steps2_given: bool,
     encoding: &crate::qubo::Encoding,
+    sampler: &str,
 ) -> Result<SweepRanges, Failure> {
-    crate::sweep::check_sweepable(encoding, &a.weight)
-        .map_err(|e| usage(format!("--weight {}: {e}", a.weight)))?;
-    if a.weight2.as_deref() == Some(a.weight.as_str()) {
+    let axis = a.axis();
+    if let Axis::Weight(w) = axis {
+        crate::sweep::check_sweepable(encoding, w)
+            .map_err(|e| usage(format!("--weight {w}: {e}")))?;
+    }
+    if a.axis2().is_some_and(|a2| a2.name() == axis.name()) {
         return Err(usage(format!(
-            "--weight2 {}: the same weight as --weight; a grid needs two different weights",
-            a.weight
+            "the second axis is '{}' again: a grid needs two different axes",
+            axis.name()
         )));
     }
     // The swept weights take their values from the ranges: --set may not fix them too.
     for flag in &a.set {
         let name = flag.split_once('=').map_or(flag.as_str(), |(n, _)| n);
-        if name == a.weight || a.weight2.as_deref() == Some(name) {
+        let swept = [Some(axis), a.axis2()]
+            .into_iter()
+            .flatten()
+            .any(|x| matches!(x, Axis::Weight(w) if w == name));
+        if swept {
             return Err(usage(format!(
                 "--set {flag}: '{name}' is swept; its values come from its range"
             )));
         }
     }
-    let values = crate::sweep::values(a.from, a.to, setup.steps).map_err(|e| {
-        usage(format!(
-            "--from {} --to {} --steps {}: {e}",
-            number_text(a.from),
-            number_text(a.to),
-            setup.steps
-        ))
-    })?;
+    let values = axis_values(
+        &AxisFlags {
+            axis,
+            flag: if a.sampler_param.is_some() {
+                "--sampler-param"
+            } else {
+                "--weight"
+            }
+            .into(),
+            from: a.from,
+            to: a.to,
+            steps: setup.steps,
+            log: a.log,
+            listed: &a.values,
+            names: ["--from", "--to", "--steps", "--log", "--values"],
+        },
+        sampler,
+    )?;
     // Checked here rather than by clap, whose refusal listed flags as if all were required.
-    let steps2 = setup.steps2;
-    let values2 = match &a.weight2 {
-        None if a.from2.is_some() || a.to2.is_some() || steps2_given => {
+    let values2 = match a.axis2() {
+        None if a.from2.is_some()
+            || a.to2.is_some()
+            || steps2_given
+            || a.log2
+            || !a.values2.is_empty() =>
+        {
             return Err(usage(
-                "--from2, --to2 and --steps2 describe a second weight: name it with --weight2",
+                "--from2, --to2, --steps2, --log2 and --values2 describe a second axis: name it \
+                 with --weight2 or --sampler-param2",
             ));
         }
         None => None,
-        Some(w2) => {
-            crate::sweep::check_sweepable(encoding, w2)
-                .map_err(|e| usage(format!("--weight2 {w2}: {e}")))?;
-            let (Some(from2), Some(to2)) = (a.from2, a.to2) else {
-                return Err(usage(format!("--weight2 {w2} needs --from2 and --to2")));
-            };
-            Some(crate::sweep::values(from2, to2, steps2).map_err(|e| {
-                usage(format!(
-                    "--from2 {} --to2 {} --steps2 {steps2}: {e}",
-                    number_text(from2),
-                    number_text(to2)
-                ))
-            })?)
+        Some(axis2) => {
+            if let Axis::Weight(w2) = axis2 {
+                crate::sweep::check_sweepable(encoding, w2)
+                    .map_err(|e| usage(format!("--weight2 {w2}: {e}")))?;
+            }
+            Some(axis_values(
+                &AxisFlags {
+                    axis: axis2,
+                    flag: if a.sampler_param2.is_some() {
+                        "--sampler-param2"
+                    } else {
+                        "--weight2"
+                    }
+                    .into(),
+                    from: a.from2,
+                    to: a.to2,
+                    steps: setup.steps2,
+                    log: a.log2,
+                    listed: &a.values2,
+                    names: ["--from2", "--to2", "--steps2", "--log2", "--values2"],
+                },
+                sampler,
+            )?)
         }
     };
     let runs = values
@@ -318,12 +492,18 @@ fn report_sweep(
 ) -> Result<(), Failure> {
     let metric = setup.metric;
     if let Some(out) = &a.plot {
-        let d = crate::sweep::plot(points, &a.weight, a.weight2.as_deref(), metric, description);
+        let d = crate::sweep::plot(
+            points,
+            a.axis().name(),
+            a.axis2().map(|x| x.name()),
+            metric,
+            description,
+        );
         a.pictures.write(d, out)?;
     }
     if let Some(out) = &a.plot_broken {
         a.pictures.write(
-            crate::sweep::plot_broken(points, &a.weight, description),
+            crate::sweep::plot_broken(points, a.axis().name(), description),
             out,
         )?;
     }
@@ -333,10 +513,11 @@ fn report_sweep(
     let best = crate::sweep::best_point(points, metric);
     if !a.json {
         let objective = points.iter().any(|p| p.best_feasible_objective.is_some());
+        let in_sweeps = metric == crate::sweep::Metric::Tts99Sweeps;
         println!(
             "{:>10} {:>10} {:>22} {:>9} {:>11} {:>4} {:<8} {}  penalty too weak",
-            a.weight,
-            a.weight2.as_deref().unwrap_or(""),
+            a.axis().name(),
+            a.axis2().map_or("", |x| x.name()),
             "valid [95 % interval]",
             "ground",
             "TTS99",
@@ -349,13 +530,18 @@ fn report_sweep(
             },
         );
         for p in points {
-            println!("{}", sweep_row(p, objective));
+            println!(
+                "{}",
+                sweep_row(p, objective, [Some(a.axis()), a.axis2()], in_sweeps)
+            );
         }
     }
     if a.json {
         print_json(&json!({
             "weight": a.weight,
             "weight2": a.weight2,
+            "sampler_param": a.sampler_param,
+            "sampler_param2": a.sampler_param2,
             "metric": metric.name(),
             "repeats": setup.repeats,
             "stop_rule": stop,
@@ -368,9 +554,15 @@ fn report_sweep(
             "best by {}: {}",
             metric.name(),
             points[k]
-                .weights
+                .params
                 .iter()
-                .map(|(n, v)| format!("{n}={}", number_text(*v)))
+                .map(|(n, v)| format!("{n}={}", param_text(v)))
+                .chain(
+                    points[k]
+                        .weights
+                        .iter()
+                        .map(|(n, v)| format!("{n}={}", number_text(*v)))
+                )
                 .collect::<Vec<_>>()
                 .join(" ")
         );

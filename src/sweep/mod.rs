@@ -21,11 +21,13 @@ use crate::sampler::{RunControl, SampleError, Sampler};
 use crate::solve::{Problem, SolveError};
 use stopping::{PointWork, Runner};
 
+mod axis;
 mod report;
 mod setup;
 mod stopping;
 mod suggest;
 
+pub use axis::{Axis, ParamAxis, category_values, numeric_values};
 pub use report::{SweepChart, best_point, chart, plot, plot_broken, plot_suggestion, to_csv};
 pub use setup::{SweepSetup, TuneSetup};
 pub use stopping::{
@@ -58,6 +60,9 @@ pub struct SweepPoint {
     pub value: f64,
     /// The second swept weight's value (two-weight sweeps).
     pub value2: Option<f64>,
+    /// The sampler parameters a parameter axis set at this point (a category by its word).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, serde_json::Value>,
     /// Reads over all repeats.
     pub reads: usize,
     /// Share of reads decoding to a valid solution.
@@ -68,6 +73,14 @@ pub struct SweepPoint {
     pub ground_fraction: Option<f64>,
     /// Time to a valid solution with 99 % confidence (`None` when no read was valid).
     pub tts99_s: Option<f64>,
+    /// TTS99 at the ends of the valid share's 95 % interval (the upper end is `None` when
+    /// the interval reaches 0).
+    #[serde(default)]
+    pub tts99_ci95: [Option<f64>; 2],
+    /// TTS99 in sweeps: the sampler's sweeps per read times the reads needed for 99 % (a
+    /// machine-independent cost, as annealing studies plot it; samplers with `num_sweeps`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tts99_sweeps: Option<f64>,
     /// Mean energy over reads.
     pub mean_energy: f64,
     /// Lowest energy sampled.
@@ -103,10 +116,13 @@ pub struct SweepPoint {
 
 /// What a sweep point is judged by, for heatmaps and `tune`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum Metric {
     /// Time to a valid solution with 99 % confidence (lower is better).
     Tts99,
+    /// The same in sweeps, the sampler's `num_sweeps` per read (lower is better): the
+    /// machine-independent cost a sweep over `num_sweeps` is judged by.
+    Tts99Sweeps,
     /// Share of valid reads (higher is better).
     Valid,
     /// Penalty too weak: 1 when flagged, else 0.
@@ -117,8 +133,9 @@ pub enum Metric {
 
 impl Metric {
     /// Every metric, in the order menus list them.
-    pub const ALL: [Metric; 4] = [
+    pub const ALL: [Metric; 5] = [
         Metric::Tts99,
+        Metric::Tts99Sweeps,
         Metric::Valid,
         Metric::Weak,
         Metric::Objective,
@@ -128,6 +145,7 @@ impl Metric {
     pub fn name(self) -> &'static str {
         match self {
             Metric::Tts99 => "tts99",
+            Metric::Tts99Sweeps => "tts99_sweeps",
             Metric::Valid => "valid",
             Metric::Weak => "weak",
             Metric::Objective => "objective",
@@ -138,10 +156,28 @@ impl Metric {
     pub fn title(self) -> &'static str {
         match self {
             Metric::Tts99 => "TTS99 (s, lower is better)",
+            Metric::Tts99Sweeps => "TTS99 in sweeps (lower is better)",
             Metric::Valid => "valid fraction",
             Metric::Weak => "penalty too weak (1 = an invalid read wins)",
             Metric::Objective => "best feasible objective",
         }
+    }
+
+    /// Whether lower values are better (the times to solution).
+    pub fn lower_is_better(self) -> bool {
+        matches!(self, Metric::Tts99 | Metric::Tts99Sweeps)
+    }
+
+    /// The point's value of this metric with its 95 % interval, for the times to solution
+    /// (`None` at an end the interval leaves undefined).
+    pub fn interval(self, p: &SweepPoint) -> Option<[Option<f64>; 2]> {
+        let scale = match self {
+            Metric::Tts99 => 1.0,
+            // The same reads per 99 %, in sweeps instead of seconds.
+            Metric::Tts99Sweeps => p.tts99_sweeps? / p.tts99_s?,
+            _ => return None,
+        };
+        Some(p.tts99_ci95.map(|t| t.map(|t| t * scale)))
     }
 
     /// From its word.
@@ -153,6 +189,7 @@ impl Metric {
     pub fn of(self, p: &SweepPoint) -> Option<f64> {
         match self {
             Metric::Tts99 => p.tts99_s,
+            Metric::Tts99Sweeps => p.tts99_sweeps,
             Metric::Valid => Some(p.success_fraction),
             Metric::Weak => Some(if p.penalty_too_weak { 1.0 } else { 0.0 }),
             Metric::Objective => p.best_feasible_objective,
@@ -207,6 +244,9 @@ pub enum SweepError {
     /// A point's sampling failed.
     #[error(transparent)]
     Solve(#[from] SolveError),
+    /// An axis that cannot be swept, or a value it cannot take.
+    #[error("{0}")]
+    Axis(String),
     /// A point failed: which weights it had, and why.
     #[error("at {weights}: {source}")]
     AtPoint {
@@ -279,12 +319,12 @@ pub struct SweepSpec<'a> {
     pub problem: Problem<'a>,
     /// The other weights (unset ones take their defaults).
     pub base: &'a Weights,
-    /// The weight to sweep.
-    pub weight: &'a str,
-    /// Its values.
+    /// What to sweep: a weight or a sampler parameter.
+    pub axis: Axis<'a>,
+    /// Its values (a category's index for a word, switch or set parameter).
     pub values: &'a [f64],
-    /// A second weight and its values: every pair is a point (`values` outer).
-    pub second: Option<(&'a str, &'a [f64])>,
+    /// A second axis and its values: every pair is a point (`values` outer).
+    pub second: Option<(Axis<'a>, &'a [f64])>,
     /// Most runs per point, each with its own seed (1: one run).
     pub repeats: usize,
     /// When a point stops before its last run.
@@ -346,9 +386,19 @@ pub fn run(
     on_point: impl FnMut(&SweepPoint),
 ) -> Result<Vec<SweepPoint>, SweepError> {
     let encoding = spec.problem.encoding;
-    check_sweepable(encoding, spec.weight)?;
-    if let Some((w2, _)) = spec.second {
-        check_sweepable(encoding, w2)?;
+    let axes: Vec<Axis> = std::iter::once(spec.axis)
+        .chain(spec.second.map(|(a, _)| a))
+        .collect();
+    // Per axis: the parameter it sets (`None`: a weight).
+    let mut params: Vec<Option<ParamAxis>> = Vec::new();
+    for axis in &axes {
+        params.push(match *axis {
+            Axis::Weight(w) => {
+                check_sweepable(encoding, w)?;
+                None
+            }
+            Axis::Param(name) => Some(ParamAxis::of(sampler.name(), name)?),
+        });
     }
     if spec.num_points() > MAX_SWEEP_POINTS {
         return Err(SweepError::TooLarge(format!(
@@ -370,10 +420,13 @@ pub fn run(
             spec.repeats
         )));
     }
-    if spec.second.is_some_and(|(w2, _)| w2 == spec.weight) {
+    if spec
+        .second
+        .is_some_and(|(a2, _)| a2.name() == spec.axis.name())
+    {
         return Err(SweepError::TooLarge(format!(
-            "the second weight is '{}' again: a grid needs two different weights",
-            spec.weight
+            "the second axis is '{}' again: a grid needs two different axes",
+            spec.axis.name()
         )));
     }
     spec.stop.validate().map_err(SweepError::TooLarge)?;
@@ -381,17 +434,38 @@ pub fn run(
         .map(|r| reseeded(sampler, r))
         .collect::<Result<Vec<_>, _>>()?;
     let mut works = Vec::with_capacity(spec.num_points());
+    let mut most_reads = 0;
     for &value in spec.values {
         let seconds: Vec<Option<f64>> = match spec.second {
             None => vec![None],
             Some((_, v2s)) => v2s.iter().map(|&v| Some(v)).collect(),
         };
         for value2 in seconds {
-            let mut weights = spec.base.clone().with(spec.weight, value)?;
-            if let (Some((w2, _)), Some(v2)) = (spec.second, value2) {
-                weights = weights.with(w2, v2)?;
+            let at = [Some(value), value2];
+            let mut weights = spec.base.clone();
+            let mut set_params = Vec::new();
+            for ((axis, param), v) in axes.iter().zip(&params).zip(at) {
+                let Some(v) = v else { continue };
+                match param {
+                    None => weights = weights.with(axis.name(), v)?,
+                    Some(p) => set_params.push((p, v)),
+                }
             }
-            works.push(PointWork::new(spec.problem, weights, value, value2));
+            let mut work = PointWork::new(spec.problem, weights, value, value2);
+            if !set_params.is_empty() {
+                let point_error = |e: SweepError| SweepError::AtPoint {
+                    weights: at_text(&axes, &params, &at),
+                    source: Box::new(e),
+                };
+                let set = axis::point_params(sampler, &set_params).map_err(point_error)?;
+                let own = (0..spec.repeats)
+                    .map(|r| axis::sampler_with(sampler, &set, r))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(point_error)?;
+                most_reads = most_reads.max(reads_of(own[0].as_ref()));
+                work = work.with_samplers(set.into_iter().collect(), own);
+            }
+            works.push(work);
         }
     }
     // Points side by side, one per worker; each point's runs get the cores left to it. A
@@ -404,7 +478,11 @@ pub fn run(
     } else {
         cores.min(works.len()).max(1)
     };
-    check_evaluations_fit(sampler, encoding.num_variables(), workers)?;
+    check_evaluations_fit(
+        most_reads.max(reads_of(sampler)),
+        encoding.num_variables(),
+        workers,
+    )?;
     let runner = Runner {
         problem: spec.problem,
         sampler,
@@ -417,22 +495,42 @@ pub fn run(
     stopping::measure_all(&runner, works, order, workers, on_point)
 }
 
-/// Refuses, before the first point, a sweep whose points side by side would referee more
-/// reads than the memory budget holds: each point's run is checked alone when it ends, but
-/// `workers` of them hold their reads at once.
-fn check_evaluations_fit(
-    sampler: &dyn Sampler,
-    num_variables: usize,
-    workers: usize,
-) -> Result<(), SweepError> {
-    let Some(reads) = sampler
+/// A point's axis values in words (`num_sweeps=100, hint=2`), for errors.
+fn at_text(axes: &[Axis], params: &[Option<ParamAxis>], at: &[Option<f64>]) -> String {
+    axes.iter()
+        .zip(params)
+        .zip(at)
+        .filter_map(|((axis, param), v)| {
+            let v = (*v)?;
+            let text = param
+                .as_ref()
+                .map_or_else(|| crate::io::number_text(v), |p| p.text(v));
+            Some(format!("{}={text}", axis.name()))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The reads a sampler's runs return (0 when it has no `num_reads`).
+fn reads_of(sampler: &dyn Sampler) -> usize {
+    sampler
         .params()
         .get("num_reads")
         .and_then(serde_json::Value::as_u64)
-    else {
+        .map_or(0, |r| usize::try_from(r).unwrap_or(usize::MAX))
+}
+
+/// Refuses, before the first point, a sweep whose points side by side would referee more
+/// reads than the memory budget holds: each point's run is checked alone when it ends, but
+/// `workers` of them hold their reads at once (`reads`: the most any point's runs return).
+fn check_evaluations_fit(
+    reads: usize,
+    num_variables: usize,
+    workers: usize,
+) -> Result<(), SweepError> {
+    if reads == 0 {
         return Ok(());
-    };
-    let reads = usize::try_from(reads).unwrap_or(usize::MAX);
+    }
     let bytes = crate::outcome::Outcome::evaluation_bytes(reads, num_variables)
         .saturating_mul(workers as u64);
     crate::budget::check_memory(
@@ -595,15 +693,13 @@ impl Pool {
         weights: &Weights,
         value: f64,
         value2: Option<f64>,
+        sweeps_per_read: Option<f64>,
     ) -> SweepPoint {
         let n = self.reads.max(1) as f64;
         let p = self.valid as f64 / n;
         let t_read = self.sample_s / n;
-        let tts99_s = match p {
-            p if p <= 0.0 || self.reads == 0 => None,
-            p if p >= 1.0 => Some(t_read),
-            p => Some(t_read * 0.01f64.ln() / (1.0 - p).ln()),
-        };
+        let ci = wilson_interval(self.valid, self.reads);
+        let known = |cost: f64| (self.reads > 0).then(|| tts99(cost, p)).flatten();
         SweepPoint {
             weights: encoding
                 .weight_specs()
@@ -612,11 +708,19 @@ impl Pool {
                 .collect(),
             value,
             value2,
+            params: BTreeMap::new(),
             reads: self.reads,
             success_fraction: p,
-            success_ci95: wilson_interval(self.valid, self.reads),
+            success_ci95: ci,
             ground_fraction: self.ground_known.then(|| self.ground as f64 / n),
-            tts99_s,
+            tts99_s: known(t_read),
+            // A higher valid share is a shorter time: the interval's upper end gives the
+            // lower TTS99.
+            tts99_ci95: [
+                known(t_read).and(tts99(t_read, ci[1])),
+                known(t_read).and(tts99(t_read, ci[0])),
+            ],
+            tts99_sweeps: sweeps_per_read.and_then(known),
             mean_energy: if self.reads == 0 {
                 f64::NAN
             } else {
@@ -638,6 +742,16 @@ impl Pool {
             stop: StopReason::Runs,
             threads: 0,
         }
+    }
+}
+
+/// Time to a valid read with 99 % confidence, for runs costing `per_read` each with a valid
+/// share `p`: `per_read` · ln 0.01 / ln(1 − p) (one read when p = 1; `None` when p = 0).
+pub fn tts99(per_read: f64, p: f64) -> Option<f64> {
+    match p {
+        p if p <= 0.0 => None,
+        p if p >= 1.0 => Some(per_read),
+        p => Some(per_read * 0.01f64.ln() / (1.0 - p).ln()),
     }
 }
 

@@ -16,7 +16,7 @@ pub fn best_point(points: &[SweepPoint], metric: Metric) -> Option<usize> {
             return None;
         }
         match metric {
-            Metric::Tts99 => p.tts99_s.map(|t| -t),
+            Metric::Tts99 | Metric::Tts99Sweeps => metric.of(p).map(|t| -t),
             Metric::Valid | Metric::Weak => Some(p.success_fraction),
             Metric::Objective => p
                 .best_feasible_objective
@@ -34,9 +34,25 @@ pub fn best_point(points: &[SweepPoint], metric: Metric) -> Option<usize> {
     best.map(|(k, _)| k)
 }
 
-/// The points as CSV: the weights, then every metric (empty where unknown), broken groups per
-/// read as `broken:NAME` columns.
+/// A parameter's value in a CSV cell: a word as it is, a pair quoted (it holds a comma).
+fn csv_value(v: &serde_json::Value) -> String {
+    let text = match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    if text.contains([',', '"']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text
+    }
+}
+
+/// The points as CSV: the sampler parameters a parameter axis set, the weights, then every
+/// metric (empty where unknown), broken groups per read as `broken:NAME` columns.
 pub fn to_csv(points: &[SweepPoint]) -> String {
+    let params: Vec<&String> = points
+        .first()
+        .map_or(Vec::new(), |p| p.params.keys().collect());
     let weights: Vec<&String> = points
         .first()
         .map_or(Vec::new(), |p| p.weights.keys().collect());
@@ -44,7 +60,11 @@ pub fn to_csv(points: &[SweepPoint]) -> String {
         .first()
         .map_or(Vec::new(), |p| p.broken_per_read.keys().collect());
     let mut out = String::new();
-    let mut header: Vec<String> = weights.iter().map(|w| w.to_string()).collect();
+    let mut header: Vec<String> = params
+        .iter()
+        .chain(&weights)
+        .map(|w| w.to_string())
+        .collect();
     header.extend(
         [
             "reads",
@@ -53,6 +73,9 @@ pub fn to_csv(points: &[SweepPoint]) -> String {
             "valid_ci95_high",
             "ground_fraction",
             "tts99_s",
+            "tts99_ci95_low",
+            "tts99_ci95_high",
+            "tts99_sweeps",
             "mean_energy",
             "min_energy",
             "valid_energy",
@@ -69,10 +92,11 @@ pub fn to_csv(points: &[SweepPoint]) -> String {
     out.push('\n');
     let opt = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
     for p in points {
-        let mut row: Vec<String> = weights
+        let mut row: Vec<String> = params
             .iter()
-            .map(|w| opt(p.weights.get(*w).copied()))
+            .map(|name| p.params.get(*name).map_or(String::new(), csv_value))
             .collect();
+        row.extend(weights.iter().map(|w| opt(p.weights.get(*w).copied())));
         row.extend([
             p.reads.to_string(),
             p.success_fraction.to_string(),
@@ -80,6 +104,9 @@ pub fn to_csv(points: &[SweepPoint]) -> String {
             p.success_ci95[1].to_string(),
             opt(p.ground_fraction),
             opt(p.tts99_s),
+            opt(p.tts99_ci95[0]),
+            opt(p.tts99_ci95[1]),
+            opt(p.tts99_sweeps),
             p.mean_energy.to_string(),
             p.min_energy.to_string(),
             opt(p.valid_energy),
@@ -192,26 +219,38 @@ pub fn chart(
         };
         return SweepChart::Tradeoff(objective, share);
     }
-    if metric == Metric::Tts99 {
+    if metric.lower_is_better() {
         // Without a valid read anywhere there is no TTS99 to draw: the chart says so
         // rather than showing an empty frame.
-        let none_valid = points.iter().all(|p| p.tts99_s.is_none());
+        let none_valid = points.iter().all(|p| metric.of(p).is_none());
+        let unit = if metric == Metric::Tts99 {
+            "s"
+        } else {
+            "sweeps"
+        };
         return SweepChart::Line(LineChart {
             title: format!("TTS99 against {weight} — {description}"),
             x_label: weight.to_string(),
-            y_label: "TTS99 (s)".into(),
+            y_label: format!("TTS99 ({unit})"),
             series: vec![Series {
-                name: "TTS99 (no point: no valid read)".into(),
+                name: "TTS99 (95 % interval; no point: no valid read)".into(),
                 color: colors::TTS,
                 points: points
                     .iter()
-                    .filter_map(|p| Some([p.value, p.tts99_s?]))
+                    .filter_map(|p| Some([p.value, metric.of(p)?]))
                     .collect(),
-                ..Series::default()
+                band: points
+                    .iter()
+                    .filter_map(|p| match metric.interval(p)? {
+                        [Some(lo), Some(hi)] => Some([p.value, lo, hi]),
+                        _ => None,
+                    })
+                    .collect(),
+                band_color: Some(colors::TTS_BAND),
             }],
             flags: weak
                 .iter()
-                .filter_map(|p| Some([p.value, p.tts99_s?]))
+                .filter_map(|p| Some([p.value, metric.of(p)?]))
                 .collect(),
             flag_name,
             y_range: None,
@@ -314,10 +353,11 @@ fn grid_chart(
         flagged,
         flag_name,
         unsettled,
-        low_is_good: metric == Metric::Tts99,
-        log_scale: metric == Metric::Tts99,
+        low_is_good: metric.lower_is_better(),
+        log_scale: metric.lower_is_better(),
         value_label: match metric {
             Metric::Tts99 => "TTS99 (s)".into(),
+            Metric::Tts99Sweeps => "TTS99 (sweeps)".into(),
             m => m.name().into(),
         },
     })
@@ -443,11 +483,14 @@ mod tests {
             weights: Default::default(),
             value,
             value2: None,
+            params: Default::default(),
             reads: 100,
             success_fraction: valid,
             success_ci95: [0.0, ci_top],
             ground_fraction: None,
             tts99_s,
+            tts99_ci95: [None; 2],
+            tts99_sweeps: None,
             mean_energy: 0.0,
             min_energy: 0.0,
             valid_energy: None,

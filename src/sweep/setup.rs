@@ -35,7 +35,7 @@ impl Default for SweepSetup {
 }
 
 /// The metric words, as `Metric::ALL` names them.
-const METRIC_NAMES: &[&str] = &["tts99", "valid", "weak", "objective"];
+const METRIC_NAMES: &[&str] = &["tts99", "tts99_sweeps", "valid", "weak", "objective"];
 
 impl SweepSetup {
     /// The settings described once (names as in JSON and the saved settings; flags
@@ -72,7 +72,8 @@ impl SweepSetup {
             name: "metric",
             ty: ParamType::Choice(METRIC_NAMES),
             default: ParamDefault::Word("valid"),
-            help: "what the plot (one weight), the heatmap (two) and \"best by\" show: tts99, \
+            help: "what the plot (one axis), the heatmap (two) and \"best by\" show: tts99, \
+                   tts99_sweeps (the same in the sampler's sweeps, for sweeps over num_sweeps), \
                    valid, weak (penalty too weak) or objective (constrained models: the best \
                    feasible objective above the feasible share, the trade-off a weight buys)",
             alias: None,

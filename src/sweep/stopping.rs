@@ -228,6 +228,10 @@ pub(super) struct PointWork {
     pub(super) weights: Weights,
     pub(super) value: f64,
     pub(super) value2: Option<f64>,
+    /// The sampler parameters a parameter axis sets here, and the samplers of its runs (one
+    /// per repeat; empty: the runner's).
+    params: std::collections::BTreeMap<String, serde_json::Value>,
+    samplers: Vec<Box<dyn Sampler>>,
     pool: Pool,
     runs: usize,
     spend_s: f64,
@@ -262,20 +266,48 @@ impl PointWork {
             weights,
             value,
             value2,
+            params: Default::default(),
+            samplers: Vec::new(),
             runs: 0,
             spend_s: 0.0,
             slices: 0,
         }
     }
 
+    /// The point runs its own samplers (one per repeat), made with these parameters.
+    pub(super) fn with_samplers(
+        mut self,
+        params: std::collections::BTreeMap<String, serde_json::Value>,
+        samplers: Vec<Box<dyn Sampler>>,
+    ) -> Self {
+        self.params = params;
+        self.samplers = samplers;
+        self
+    }
+
+    /// The sampler of the point's run `r`.
+    fn sampler<'s>(&'s self, runner: &'s Runner, r: usize) -> &'s dyn Sampler {
+        match self.samplers.get(r) {
+            Some(own) => own.as_ref(),
+            None => runner.reseeded[r].as_deref().unwrap_or(runner.sampler),
+        }
+    }
+
     /// The point's figures as they stand.
     pub(super) fn point(self, runner: &Runner, stop: StopReason) -> SweepPoint {
+        let sweeps_per_read = self
+            .sampler(runner, 0)
+            .params()
+            .get("num_sweeps")
+            .and_then(serde_json::Value::as_f64);
         let mut p = self.pool.point(
             runner.problem.encoding,
             &self.weights,
             self.value,
             self.value2,
+            sweeps_per_read,
         );
+        p.params = self.params;
         p.runs = self.runs;
         p.stop = stop;
         p.threads = runner.threads;
@@ -316,7 +348,7 @@ impl Runner<'_> {
                 work.slices += 1;
                 return Ok(Slice::Paused);
             }
-            let sampler: &dyn Sampler = self.reseeded[work.runs].as_deref().unwrap_or(self.sampler);
+            let sampler = work.sampler(self, work.runs);
             let limit = RunLimit {
                 spent_before_s: work.spend_s,
                 slice_end_s: pausing.then_some(slice_start + slice_s),

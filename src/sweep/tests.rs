@@ -73,7 +73,7 @@ fn a_zero_hint_strength_loses_the_givens() {
     let spec = |weight, values| SweepSpec {
         problem: four.problem(),
         base: &base,
-        weight,
+        axis: Axis::Weight(weight),
         values,
         second: None,
         repeats: 1,
@@ -110,9 +110,9 @@ fn two_weights_make_a_grid_and_repeats_pool_their_reads() {
     let spec = SweepSpec {
         problem: four.problem(),
         base: &base,
-        weight: "hint",
+        axis: Axis::Weight("hint"),
         values: &[0.0, 1.0, 2.0],
-        second: Some(("cell", &[0.5, 1.0])),
+        second: Some((Axis::Weight("cell"), &[0.5, 1.0])),
         repeats: 3,
         stop: StopRule::NEVER,
     };
@@ -177,7 +177,7 @@ fn points_stop_when_settled_and_say_why_otherwise() {
     let spec = |stop| SweepSpec {
         problem: four.problem(),
         base: &base,
-        weight: "hint",
+        axis: Axis::Weight("hint"),
         values: &values,
         second: None,
         repeats: 6,
@@ -262,4 +262,50 @@ fn the_stopping_rule_is_described_once_for_widgets_and_checks() {
         "ci_width 2: a number from 0 to 1"
     );
     assert!(StopRule::from_values(&too_wide.values()).is_err());
+}
+
+/// A sweep over `num_sweeps` (a sampler parameter, log-spaced) finds TTS99 in sweeps
+/// smallest inside the range — too few sweeps rarely solve, too many waste sweeps on reads
+/// that were already solved — at the same value an exhaustive run (every repeat at every
+/// point) finds. Each point runs its own sampler, with seed + r for run r.
+#[test]
+fn a_num_sweeps_sweep_finds_the_interior_optimum_of_tts99_in_sweeps() {
+    let four = FourByFour::new();
+    let sa = annealer(20, 1000, 5);
+    let base = Weights::new();
+    let values = numeric_values(1.0, 1024.0, 11, true, true).unwrap();
+    assert_eq!(
+        values,
+        [
+            1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0
+        ]
+    );
+    let spec = |stop| SweepSpec {
+        problem: four.problem(),
+        base: &base,
+        axis: Axis::Param("num_sweeps"),
+        values: &values,
+        second: None,
+        repeats: 8,
+        stop,
+    };
+    let settled = StopRule {
+        ci_width: 0.12,
+        budget_factor: 0.0,
+        min_budget_s: 0.0,
+    };
+    let early = run(&spec(settled), &sa, &RunControl::new(), |_| {}).unwrap();
+    let exhaustive = run(&spec(StopRule::NEVER), &sa, &RunControl::new(), |_| {}).unwrap();
+    for (p, &v) in exhaustive.iter().zip(&values) {
+        assert_eq!(p.params["num_sweeps"], serde_json::json!(v as u64));
+        assert_eq!(p.reads, 8 * 20);
+    }
+    let tts: Vec<Option<f64>> = exhaustive.iter().map(|p| p.tts99_sweeps).collect();
+    let best = best_point(&exhaustive, Metric::Tts99Sweeps).unwrap();
+    assert!(0 < best && best + 1 < values.len(), "{tts:?}");
+    // Finite on both sides, and higher: an interior optimum, not the edge of solvability.
+    assert!(tts[best - 1].unwrap() > tts[best].unwrap(), "{tts:?}");
+    assert!(tts[best + 1].unwrap() > tts[best].unwrap(), "{tts:?}");
+    assert_eq!(best_point(&early, Metric::Tts99Sweeps), Some(best));
+    assert!(early.iter().map(|p| p.runs).sum::<usize>() < 8 * values.len());
 }

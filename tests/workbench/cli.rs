@@ -1940,3 +1940,131 @@ fn hold_chooses_the_families_moves_keep() {
         "{e}"
     );
 }
+
+/// `sweep --sampler-param`: a sampler parameter as the axis — counts on log steps with TTS99
+/// in sweeps, words as categories — with each point's value in the JSON, the table and the
+/// CSV; parameters the sampler lacks, words given as a range and rounding that would repeat a
+/// value are refused in a sentence.
+#[test]
+fn a_sweep_over_a_sampler_parameter() {
+    let shidoku = puzzle("shidoku-6givens.txt");
+    let file = shidoku.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("sweeps.csv");
+    let v = run_json(&[
+        "sweep",
+        file,
+        "--sampler",
+        "sa",
+        "--sampler-param",
+        "num_sweeps",
+        "--from",
+        "2",
+        "--to",
+        "200",
+        "--log",
+        "--steps",
+        "3",
+        "--metric",
+        "tts99_sweeps",
+        "--repeats",
+        "2",
+        "--num-reads",
+        "20",
+        "--seed",
+        "1",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(v["sampler_param"], "num_sweeps");
+    let points = v["points"].as_array().unwrap();
+    let sweeps: Vec<u64> = points
+        .iter()
+        .map(|p| p["params"]["num_sweeps"].as_u64().unwrap())
+        .collect();
+    assert_eq!(sweeps, [2, 20, 200]);
+    for p in points {
+        // TTS99 in sweeps is the sweeps per read times the reads 99 % needs.
+        if let (Some(t), Some(p_valid)) =
+            (p["tts99_sweeps"].as_f64(), p["success_fraction"].as_f64())
+        {
+            let s = p["params"]["num_sweeps"].as_f64().unwrap();
+            let expected = if p_valid >= 1.0 {
+                s
+            } else {
+                s * 0.01f64.ln() / (1.0 - p_valid).ln()
+            };
+            assert!((t - expected).abs() < 1e-9 * expected, "{p}");
+        }
+    }
+    let table = std::fs::read_to_string(&csv).unwrap();
+    assert!(
+        table.lines().next().unwrap().contains("num_sweeps"),
+        "{table}"
+    );
+
+    let out = run(&[
+        "sweep",
+        file,
+        "--sampler",
+        "sa",
+        "--sampler-param",
+        "moves",
+        "--values",
+        "flip,two-way",
+        "--repeats",
+        "1",
+        "--num-reads",
+        "4",
+        "--num-sweeps",
+        "10",
+        "--seed",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("two-way") && text.contains("flip"), "{text}");
+
+    for (args, says) in [
+        (
+            vec!["--sampler-param", "gama", "--from", "1", "--to", "2"],
+            "has no parameter 'gama'",
+        ),
+        (
+            vec!["--sampler-param", "moves", "--from", "1", "--to", "2"],
+            "its values are words",
+        ),
+        (
+            vec!["--sampler-param", "moves", "--values", "flop"],
+            "'flop' is not a value of 'moves'",
+        ),
+        (
+            vec![
+                "--sampler-param",
+                "num_sweeps",
+                "--from",
+                "1",
+                "--to",
+                "3",
+                "--steps",
+                "5",
+            ],
+            "repeat a value",
+        ),
+        (
+            vec!["--sampler-param", "seed", "--from", "1", "--to", "3"],
+            "cannot be swept",
+        ),
+        (
+            vec!["--weight", "hint", "--sampler-param", "num_sweeps"],
+            "cannot be used with",
+        ),
+    ] {
+        let mut full = vec!["sweep", file, "--sampler", "sa"];
+        full.extend(args);
+        let out = run(&full);
+        assert!(!out.status.success());
+        assert!(stderr(&out).contains(says), "{}", stderr(&out));
+    }
+}

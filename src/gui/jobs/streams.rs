@@ -125,12 +125,12 @@ impl SweepJob {
                     reference: &reference,
                 },
                 base: &input.weights,
-                weight: &request.weight,
+                axis: sweep::Axis::Weight(&request.weight),
                 values: &request.values,
                 second: request
                     .second
                     .as_ref()
-                    .map(|(w, v)| (w.as_str(), v.as_slice())),
+                    .map(|(w, v)| (sweep::Axis::Weight(w.as_str()), v.as_slice())),
                 repeats: request.repeats,
                 stop: request.stop,
             };

@@ -50,6 +50,8 @@ pub mod colors {
     pub const WEAK: Color = Color::rgb(210, 30, 30);
     /// TTS99 lines.
     pub const TTS: Color = Color::rgb(140, 60, 160);
+    /// The confidence band around TTS99.
+    pub const TTS_BAND: Color = Color::rgb(225, 205, 232);
 
     /// Series k's colour when several runs share a chart (Tableau's ten, then again).
     pub fn series(k: usize) -> Color {
