@@ -180,6 +180,7 @@ pub fn chart(
         return grid_chart(points, [weight, w2], metric, description);
     }
     let weak: Vec<&SweepPoint> = points.iter().filter(|p| p.penalty_too_weak).collect();
+    let look = AxisLook::of(points, weight);
     if metric == Metric::Objective {
         let SweepChart::Line(share) = chart(points, weight, None, Metric::Valid, description)
         else {
@@ -195,6 +196,9 @@ pub fn chart(
             "lower is better"
         };
         let objective = LineChart {
+            x_log: share.x_log,
+            x_words: share.x_words.clone(),
+            y_log: false,
             title: format!("Best feasible objective against {weight}"),
             x_label: weight.to_string(),
             y_label: format!("objective ({direction})"),
@@ -228,7 +232,15 @@ pub fn chart(
         } else {
             "sweeps"
         };
+        let ys: Vec<f64> = points.iter().filter_map(|p| metric.of(p)).collect();
+        let (lo, hi) = ys.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &y| {
+            (lo.min(y), hi.max(y))
+        });
         return SweepChart::Line(LineChart {
+            x_log: look.log,
+            x_words: look.words,
+            // Times to solution spanning decades read on a log axis.
+            y_log: lo > 0.0 && hi / lo >= 20.0,
             title: format!("TTS99 against {weight} — {description}"),
             x_label: weight.to_string(),
             y_label: format!("TTS99 ({unit})"),
@@ -288,6 +300,9 @@ pub fn chart(
         });
     }
     SweepChart::Line(LineChart {
+        x_log: look.log,
+        x_words: look.words,
+        y_log: false,
         title: format!("Valid reads against {weight} — {description}"),
         x_label: weight.to_string(),
         y_label: "share of reads".into(),
@@ -296,10 +311,17 @@ pub fn chart(
         flag_name,
         y_range: Some([0.0, share_axis_top(points)]),
         note: {
-            let mut note = "flagged: an invalid read at or below a valid solution's energy. \
-                            Valid falling with nothing flagged: a penalty so strong the sampler \
-                            freezes."
-                .to_string();
+            let mut note =
+                "flagged: an invalid read at or below a valid solution's energy.".to_string();
+            // Said of weights only: a sampler parameter is no penalty.
+            if points
+                .first()
+                .is_none_or(|p| !p.params.contains_key(weight))
+            {
+                note.push_str(
+                    " Valid falling with nothing flagged: a penalty so strong the sampler freezes.",
+                );
+            }
             let unsettled = points
                 .iter()
                 .filter(|p| p.stop != super::StopReason::Settled)
@@ -384,6 +406,45 @@ fn share_axis_top(points: &[SweepPoint]) -> f64 {
         .unwrap_or(1.0)
 }
 
+/// How a one-axis sweep's x axis reads, from its points: a word parameter's values by name,
+/// geometrically spaced values (a log sweep over sweep counts) on a log axis.
+struct AxisLook {
+    log: bool,
+    words: Vec<String>,
+}
+
+impl AxisLook {
+    fn of(points: &[SweepPoint], axis: &str) -> AxisLook {
+        let word = |p: &SweepPoint| match p.params.get(axis)? {
+            serde_json::Value::String(w) => Some(w.clone()),
+            serde_json::Value::Bool(b) => Some(b.to_string()),
+            _ => None,
+        };
+        if !points.is_empty() && points.iter().all(|p| word(p).is_some()) {
+            let top = points.iter().map(|p| p.value as usize).max().unwrap_or(0);
+            let mut words = vec![String::new(); top + 1];
+            for p in points {
+                words[p.value as usize] = word(p).unwrap_or_default();
+            }
+            return AxisLook { log: false, words };
+        }
+        let mut xs: Vec<f64> = points.iter().map(|p| p.value).collect();
+        xs.sort_by(f64::total_cmp);
+        xs.dedup();
+        let ratios: Vec<f64> = xs.windows(2).map(|w| w[1] / w[0]).collect();
+        // Constant ratios of 1.5 or more (within 15 %, as rounding to whole sweeps leaves
+        // them) over positive values: log steps.
+        let log = xs.len() >= 3
+            && xs[0] > 0.0
+            && ratios.iter().all(|&r| r >= 1.5)
+            && ratios.iter().all(|&r| (r / ratios[0] - 1.0).abs() <= 0.15);
+        AxisLook {
+            log,
+            words: Vec::new(),
+        }
+    }
+}
+
 /// A suggestion's search as a chart: TTS99 of every point `tried` (with whether the search
 /// moved there), in order, and the best so far (the path the search took), with flagged points
 /// marked; `stopped` says why it ended (or that it goes on).
@@ -400,6 +461,9 @@ pub fn plot_suggestion(tried: &[(SweepPoint, bool)], stopped: &str, description:
         }
     }
     LineChart {
+        x_log: false,
+        x_words: Vec::new(),
+        y_log: false,
         title: format!("Suggesting weights: TTS99 of each point tried — {description}"),
         x_label: "point tried".into(),
         y_label: "TTS99 (s)".into(),

@@ -73,8 +73,9 @@ impl BarChart {
         let f = Frame {
             x: padded_range(xs),
             y: [0.0, if top > 0.0 { top * 1.08 } else { 1.0 }],
+            ..Frame::default()
         };
-        axes(&mut d, &f, &self.title, &self.x_label, &self.y_label);
+        axes(&mut d, &f, &self.title, [&self.x_label, &self.y_label], &[]);
         for (x, w, parts) in &bars {
             let mut base = 0.0;
             for (k, &h) in parts.iter().enumerate() {
@@ -125,6 +126,7 @@ impl GroupedHistogram {
         Frame {
             x: padded_range(xs),
             y: [0.0, if top > 0.0 { top * 1.12 } else { 1.0 }],
+            ..Frame::default()
         }
     }
 
@@ -155,7 +157,7 @@ impl GroupedHistogram {
     pub fn drawing(&self) -> Drawing {
         let mut d = chart_drawing();
         let f = self.frame();
-        axes(&mut d, &f, &self.title, &self.x_label, &self.y_label);
+        axes(&mut d, &f, &self.title, [&self.x_label, &self.y_label], &[]);
         let k = self.series.len().max(1) as f64;
         // Each bin holds the series side by side in 90 % of its width.
         let slot = 0.9 * self.bin_width / k;

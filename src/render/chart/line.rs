@@ -36,6 +36,12 @@ pub struct LineChart {
     pub y_range: Option<[f64; 2]>,
     /// A line of small print under the x label (what to read into the plot).
     pub note: String,
+    /// A log x axis (a sweep over sweep counts in decades); points at x ≤ 0 are left out.
+    pub x_log: bool,
+    /// A log y axis (times to solution); points at y ≤ 0 are left out.
+    pub y_log: bool,
+    /// Category names for x = 0, 1, 2… (a sweep over a word parameter), as the x ticks.
+    pub x_words: Vec<String>,
 }
 
 impl LineChart {
@@ -55,33 +61,42 @@ impl LineChart {
                     .chain(s.band.iter().flat_map(|b| [b[1], b[2]]))
             })
             .chain(self.flags.iter().map(|p| p[1]));
+        let log = |on: bool, v: f64| if on { v.log10() } else { v };
         Frame {
-            x: padded_range(xs),
-            y: self.y_range.unwrap_or_else(|| padded_range(ys)),
+            x: padded_range(xs.map(|x| log(self.x_log, x))),
+            y: match self.y_range {
+                Some(r) => r.map(|y| log(self.y_log, y)),
+                None => padded_range(ys.map(|y| log(self.y_log, y))),
+            },
+            x_log: self.x_log,
+            y_log: self.y_log,
         }
     }
 
     /// The x value under a point of the drawing (in its units), when it is over the plot area.
     pub fn x_at(&self, [x, y]: [f32; 2]) -> Option<f64> {
         let inside = (Frame::X0..=Frame::X1).contains(&x) && (Frame::Y1..=Frame::Y0).contains(&y);
-        inside.then(|| {
-            let f = self.frame();
-            f.x[0] + (x - Frame::X0) as f64 / (Frame::X1 - Frame::X0) as f64 * (f.x[1] - f.x[0])
-        })
+        inside.then(|| self.frame().x_value(x))
     }
 
     /// The chart as a drawing.
     pub fn drawing(&self) -> Drawing {
         let mut d = chart_drawing();
         let f = self.frame();
-        axes(&mut d, &f, &self.title, &self.x_label, &self.y_label);
+        axes(
+            &mut d,
+            &f,
+            &self.title,
+            [&self.x_label, &self.y_label],
+            &self.x_words,
+        );
         for s in &self.series {
             let band: Vec<&[f64; 3]> = s
                 .band
                 .iter()
                 .filter(|b| b.iter().all(|v| v.is_finite()))
                 .collect();
-            if band.len() >= 2 {
+            if band.len() >= 2 && self.x_words.is_empty() {
                 let mut outline: Vec<[f32; 2]> =
                     band.iter().map(|b| [f.px(b[0]), f.py(b[2])]).collect();
                 outline.extend(band.iter().rev().map(|b| [f.px(b[0]), f.py(b[1])]));
@@ -97,6 +112,8 @@ impl LineChart {
                 line(&mut d, [x, f.py(b[1])], [x, f.py(b[2])], 1.0, s.color);
             }
         }
+        // Categories have no order between them: their points are not joined.
+        let joined = self.x_words.is_empty();
         // The first series is the main one: drawn last (on top) and thickest.
         for (k, s) in self.series.iter().enumerate().rev() {
             let width = if k == 0 { 2.5 } else { 1.5 };
@@ -106,7 +123,7 @@ impl LineChart {
                 .filter(|p| p[0].is_finite() && p[1].is_finite())
                 .map(|p| [f.px(p[0]), f.py(p[1])])
                 .collect();
-            for w in points.windows(2) {
+            for w in points.windows(2).filter(|_| joined) {
                 line(&mut d, w[0], w[1], width, s.color);
             }
             for p in &points {
@@ -134,15 +151,49 @@ impl LineChart {
             entries.push((self.flag_name.clone(), colors::WEAK, true));
         }
         legend(&mut d, &entries, Frame::X1);
-        if !self.note.is_empty() {
+        // The note in one line, or two where it is wider than the chart.
+        let lines = note_lines(&self.note, WIDTH - 20.0);
+        let first = if lines.len() > 1 {
+            HEIGHT - 19.0
+        } else {
+            HEIGHT - 10.0
+        };
+        for (k, l) in lines.into_iter().enumerate() {
             text(
                 &mut d,
-                [WIDTH / 2.0, HEIGHT - 10.0],
+                [WIDTH / 2.0, first + 12.5 * k as f32],
                 TICK_SIZE,
-                self.note.clone(),
+                l,
                 MUTED,
             );
         }
         d
     }
+}
+
+/// A note split at spaces into at most two lines no wider than `width` (the second ends in
+/// "…" when even two are not enough).
+fn note_lines(note: &str, width: f32) -> Vec<String> {
+    let fits = |t: &str| crate::render::image::text_width(t, TICK_SIZE, false) <= width;
+    if note.is_empty() {
+        return Vec::new();
+    }
+    if fits(note) {
+        return vec![note.to_string()];
+    }
+    let words: Vec<&str> = note.split(' ').collect();
+    let mut k = 1;
+    while k < words.len() && fits(&words[..k + 1].join(" ")) {
+        k += 1;
+    }
+    let mut second = words[k..].join(" ");
+    while !fits(&second) && second.len() > 1 {
+        let cut = second.char_indices().rev().nth(1).map_or(0, |(i, _)| i);
+        second.truncate(cut);
+        if fits(&format!("{second}…")) {
+            second.push('…');
+            break;
+        }
+    }
+    vec![words[..k].join(" "), second]
 }

@@ -78,9 +78,15 @@ pub mod colors {
 }
 
 /// Where the plot area is and how data maps onto it.
+#[derive(Default)]
 struct Frame {
+    /// The x range shown (in log10 units on a log axis).
     x: [f64; 2],
+    /// The y range shown (likewise).
     y: [f64; 2],
+    /// Log axes: data map through log10 (positive values only).
+    x_log: bool,
+    y_log: bool,
 }
 
 impl Frame {
@@ -90,13 +96,46 @@ impl Frame {
     const Y1: f32 = TOP;
 
     fn px(&self, x: f64) -> f32 {
+        let x = if self.x_log { x.log10() } else { x };
         let t = ((x - self.x[0]) / (self.x[1] - self.x[0])).clamp(0.0, 1.0) as f32;
         Self::X0 + t * (Self::X1 - Self::X0)
     }
 
     fn py(&self, y: f64) -> f32 {
+        let y = if self.y_log { y.log10() } else { y };
         let t = ((y - self.y[0]) / (self.y[1] - self.y[0])).clamp(0.0, 1.0) as f32;
         Self::Y0 + t * (Self::Y1 - Self::Y0)
+    }
+
+    /// The x value (in data units) at a horizontal place of the plot area.
+    fn x_value(&self, px: f32) -> f64 {
+        let v = self.x[0]
+            + (px - Self::X0) as f64 / (Self::X1 - Self::X0) as f64 * (self.x[1] - self.x[0]);
+        if self.x_log { 10f64.powf(v) } else { v }
+    }
+
+    /// Tick values (in data units) on one axis: round steps, or on a log axis the powers of
+    /// ten (with 2 and 5 between them when the range spans fewer than three decades).
+    fn ticks(range: [f64; 2], log: bool, target: usize) -> Vec<f64> {
+        if !log {
+            return nice_ticks(range[0], range[1], target);
+        }
+        let (lo, hi) = (range[0].floor() as i32, range[1].ceil() as i32);
+        let fine = range[1] - range[0] < 3.0;
+        let mut ticks = Vec::new();
+        for k in lo..=hi.min(lo + 40) {
+            for m in if fine {
+                &[1.0, 2.0, 5.0][..]
+            } else {
+                &[1.0][..]
+            } {
+                let v = m * 10f64.powi(k);
+                if (range[0]..=range[1]).contains(&v.log10()) {
+                    ticks.push(v);
+                }
+            }
+        }
+        ticks
     }
 }
 
@@ -188,10 +227,30 @@ fn line(d: &mut Drawing, from: [f32; 2], to: [f32; 2], width: f32, color: Color)
 }
 
 /// Title, axes with ticks, grid lines and axis labels.
-fn axes(d: &mut Drawing, f: &Frame, title: &str, x_label: &str, y_label: &str) {
+/// The axes with their ticks, grid, labels and the title. `x_words`: category names, one
+/// tick each at x = 0, 1, 2… (a sweep over a word parameter), instead of numbers.
+fn axes(
+    d: &mut Drawing,
+    f: &Frame,
+    title: &str,
+    [x_label, y_label]: [&str; 2],
+    x_words: &[String],
+) {
     text(d, [WIDTH / 2.0, 22.0], TITLE_SIZE, title, INK);
-    let x_ticks = nice_ticks(f.x[0], f.x[1], 8);
-    let y_ticks = nice_ticks(f.y[0], f.y[1], 6);
+    let x_ticks: Vec<(f64, String)> = if x_words.is_empty() {
+        let ticks = Frame::ticks(f.x, f.x_log, 8);
+        ticks
+            .iter()
+            .map(|&t| (t, axis_tick_text(t, &ticks, f.x_log)))
+            .collect()
+    } else {
+        x_words
+            .iter()
+            .enumerate()
+            .map(|(k, w)| (k as f64, w.clone()))
+            .collect()
+    };
+    let y_ticks = Frame::ticks(f.y, f.y_log, 6);
     for &t in &y_ticks {
         let y = f.py(t);
         line(d, [Frame::X0, y], [Frame::X1, y], 0.8, GRID);
@@ -200,21 +259,15 @@ fn axes(d: &mut Drawing, f: &Frame, title: &str, x_label: &str, y_label: &str) {
             d,
             [Frame::X0 - 30.0, y],
             TICK_SIZE,
-            tick_text(t, &y_ticks),
+            axis_tick_text(t, &y_ticks, f.y_log),
             INK,
         );
     }
-    for &t in &x_ticks {
+    for (t, label) in x_ticks.into_iter().filter(|(_, l)| !l.is_empty()) {
         let x = f.px(t);
         line(d, [x, Frame::Y0], [x, Frame::Y1], 0.8, GRID);
         line(d, [x, Frame::Y0], [x, Frame::Y0 + 5.0], 1.0, INK);
-        text(
-            d,
-            [x, Frame::Y0 + 16.0],
-            TICK_SIZE,
-            tick_text(t, &x_ticks),
-            INK,
-        );
+        text(d, [x, Frame::Y0 + 16.0], TICK_SIZE, label, INK);
     }
     line(d, [Frame::X0, Frame::Y0], [Frame::X1, Frame::Y0], 1.2, INK);
     line(d, [Frame::X0, Frame::Y0], [Frame::X0, Frame::Y1], 1.2, INK);
@@ -226,6 +279,20 @@ fn axes(d: &mut Drawing, f: &Frame, title: &str, x_label: &str, y_label: &str) {
         INK,
     );
     text(d, [Frame::X0, TOP - 14.0], LABEL_SIZE, y_label, INK);
+}
+
+/// A tick's text: on a log axis the value itself (1, 20, 500, 1e+05), else with the decimals
+/// the ticks' step needs.
+fn axis_tick_text(v: f64, ticks: &[f64], log: bool) -> String {
+    if !log {
+        return tick_text(v, ticks);
+    }
+    if (1e-3..1e5).contains(&v) {
+        let text = format!("{v:.3}");
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        format!("{v:.0e}")
+    }
 }
 
 /// Legend entries in a row under the title, right-aligned: (name, colour, is a flag).
@@ -276,6 +343,44 @@ mod tests {
         assert_eq!(nice_ticks(f64::NAN, 1.0, 5), Vec::<f64>::new());
     }
 
+    /// A log x axis ticks the decades (with 2 and 5 between when few) and places 10 halfway
+    /// between 1 and 100; word ticks name categories; a long note wraps onto a second line.
+    #[test]
+    fn log_axes_and_word_ticks() {
+        let points = vec![[1.0, 5.0], [10.0, 50.0], [100.0, 500.0]];
+        let chart = LineChart {
+            series: vec![Series {
+                points: points.clone(),
+                ..Series::default()
+            }],
+            x_log: true,
+            y_log: true,
+            note: "word ".repeat(40),
+            ..LineChart::default()
+        };
+        let f = chart.frame();
+        let mid = (f.px(1.0) + f.px(100.0)) / 2.0;
+        assert!((f.px(10.0) - mid).abs() < 1e-3);
+        assert!((f.x_value(f.px(10.0)) - 10.0).abs() < 1e-6);
+        let texts: Vec<String> = chart.drawing().texts().map(str::to_string).collect();
+        for t in ["1", "2", "5", "10", "20", "50", "100", "500"] {
+            assert!(texts.contains(&t.to_string()), "{t} missing from {texts:?}");
+        }
+        assert_eq!(texts.iter().filter(|t| t.starts_with("word")).count(), 2);
+        let words = LineChart {
+            series: vec![Series {
+                points: vec![[0.0, 20.0], [2.0, 40.0]],
+                ..Series::default()
+            }],
+            x_words: vec!["flip".into(), String::new(), "two-way".into()],
+            ..LineChart::default()
+        };
+        let texts: Vec<String> = words.drawing().texts().map(str::to_string).collect();
+        assert!(texts.contains(&"flip".to_string()) && texts.contains(&"two-way".to_string()));
+        // No numbers on the x axis (the y axis's ticks are 20 and up).
+        assert!(!texts.contains(&"1".to_string()), "{texts:?}");
+    }
+
     #[test]
     fn charts_carry_their_titles_labels_and_legends() {
         let chart = LineChart {
@@ -293,6 +398,7 @@ mod tests {
             flag_name: "penalty too weak".into(),
             y_range: Some([0.0, 1.0]),
             note: "a note".into(),
+            ..LineChart::default()
         };
         let d = chart.drawing();
         let texts: Vec<&str> = d.texts().collect();
