@@ -387,11 +387,19 @@ fn sweep_ranges(
         crate::sweep::check_sweepable(encoding, w)
             .map_err(|e| usage(format!("--weight {w}: {e}")))?;
     }
-    if a.axis2().is_some_and(|a2| a2.name() == axis.name()) {
-        return Err(usage(format!(
-            "the second axis is '{}' again: a grid needs two different axes",
-            axis.name()
-        )));
+    match (axis, a.axis2()) {
+        (Axis::Weight(w), Some(Axis::Weight(w2))) if w == w2 => {
+            return Err(usage(format!(
+                "--weight2 {w}: the same weight as --weight; a grid needs two different weights"
+            )));
+        }
+        (Axis::Param(p), Some(Axis::Param(p2))) if p == p2 => {
+            return Err(usage(format!(
+                "--sampler-param2 {p}: the same parameter as --sampler-param; a grid needs two \
+                 different axes"
+            )));
+        }
+        _ => {}
     }
     // The swept weights take their values from the ranges: --set may not fix them too.
     for flag in &a.set {

@@ -420,10 +420,7 @@ pub fn run(
             spec.repeats
         )));
     }
-    if spec
-        .second
-        .is_some_and(|(a2, _)| a2.name() == spec.axis.name())
-    {
+    if spec.second.is_some_and(|(a2, _)| a2 == spec.axis) {
         return Err(SweepError::TooLarge(format!(
             "the second axis is '{}' again: a grid needs two different axes",
             spec.axis.name()
