@@ -667,6 +667,9 @@ pub struct SavedSweep {
     pub weight: String,
     /// The second swept weight of a grid.
     pub weight2: Option<String>,
+    /// Which of the two axes are sampler parameters (else weights).
+    #[serde(default)]
+    pub params: [bool; 2],
     /// The points.
     pub points: Vec<crate::sweep::SweepPoint>,
     /// The last suggestion.

@@ -112,6 +112,11 @@ impl PictureSettings {
 pub struct SweepSettings {
     /// The weight to sweep (empty: the kind's default sweep weight).
     pub weight: String,
+    /// A sampler parameter to sweep instead (empty: the weight): a parameter of the solver
+    /// panel's sampler.
+    pub param: String,
+    /// Geometric steps (a parameter counted in decades, as sweeps are).
+    pub log: bool,
     /// First value.
     pub from: f64,
     /// Last value.
@@ -120,6 +125,10 @@ pub struct SweepSettings {
     pub num_reads: usize,
     /// A second weight (empty: one-weight sweep); every pair of values is a point.
     pub weight2: String,
+    /// A second sampler parameter instead (empty: the second weight).
+    pub param2: String,
+    /// Geometric steps on the second axis.
+    pub log2: bool,
     /// Its first value.
     pub from2: f64,
     /// Its last value.
@@ -138,10 +147,14 @@ impl Default for SweepSettings {
     fn default() -> Self {
         SweepSettings {
             weight: String::new(),
+            param: String::new(),
+            log: false,
             from: 0.0,
             to: 4.0,
             num_reads: 0,
             weight2: String::new(),
+            param2: String::new(),
+            log2: false,
             from2: 0.5,
             to2: 2.0,
             setup: crate::sweep::SweepSetup::default(),

@@ -2761,3 +2761,70 @@ fn typing_hold_changes_which_families_the_moves_keep() {
         serde_json::json!(["cell", "box"])
     );
 }
+
+/// The sweep panel offers the solver panel's sampler's parameters as axes: choosing
+/// num_sweeps starts it at a tenth to ten times its default in log steps, the sweep's points
+/// carry the counts, and a click on a point sets that count in the solver panel.
+#[test]
+fn a_sweep_over_num_sweeps_from_the_panel_sets_the_sampler_on_a_click() {
+    let mut settings = Settings::default();
+    set_sa(&mut settings, "seed", serde_json::json!(1));
+    settings.sweep.setup.steps = 3;
+    settings.sweep.num_reads = 16;
+    let mut h = open(Some(&puzzle("shidoku-6givens.txt")), settings);
+    wait_for_model(&mut h);
+    frames(&mut h);
+    h.get_by_label("axis to sweep").click();
+    frames(&mut h);
+    h.get_by_label("num_sweeps (sa)").click();
+    frames(&mut h);
+    let sw = &h.state().shared.settings.sweep;
+    assert_eq!(sw.param, "num_sweeps");
+    assert_eq!((sw.from, sw.to, sw.log), (100.0, 10_000.0, true));
+    // A word parameter lists its values instead of a range.
+    h.get_by_label("axis to sweep").click();
+    frames(&mut h);
+    // The last entries of the list are below its fold: scrolled to, as a user would.
+    h.get_by_label("moves (sa)").scroll_to_me();
+    frames(&mut h);
+    h.get_by_label("moves (sa)").click();
+    frames(&mut h);
+    assert_eq!(h.state().shared.settings.sweep.param, "moves");
+    assert!(
+        h.query_by_label_contains("every value: auto, flip")
+            .is_some()
+    );
+    h.get_by_label("axis to sweep").click();
+    frames(&mut h);
+    h.get_by_label("num_sweeps (sa)").click();
+    frames(&mut h);
+    // Kept short for the test suite.
+    h.state_mut().shared.settings.sweep.from = 2.0;
+    h.state_mut().shared.settings.sweep.to = 200.0;
+    frames(&mut h);
+    h.get_by_label("Run sweep").click();
+    h.step();
+    wait_for(&mut h, "the sweep", |wb| !wb.is_sweeping());
+    let counts: Vec<serde_json::Value> = h
+        .state()
+        .sweep
+        .points
+        .iter()
+        .map(|p| p.params["num_sweeps"].clone())
+        .collect();
+    assert_eq!(counts, [2, 20, 200].map(|c| serde_json::json!(c)));
+    h.get_by_label("sweep plot").scroll_to_me();
+    frames(&mut h);
+    h.get_by_label("sweep plot").click();
+    frames(&mut h);
+    assert_eq!(
+        h.state()
+            .shared
+            .settings
+            .sampler_params("sa")
+            .get("num_sweeps"),
+        Some(&serde_json::json!(20))
+    );
+    let status = &h.state().shared.status;
+    assert!(status.starts_with("set sa num_sweeps = 20"), "{status}");
+}

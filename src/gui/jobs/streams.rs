@@ -37,8 +37,10 @@ impl SweepInput {
 /// What a sweep measures: one weight over `values` (or a grid with a second), `repeats` runs
 /// per point.
 pub struct SweepRequest {
-    /// The swept weight.
+    /// The swept weight (or sampler parameter, with `params[0]`).
     pub weight: String,
+    /// Which axes are sampler parameters (else weights).
+    pub params: [bool; 2],
     /// Its values.
     pub values: Vec<f64>,
     /// A second weight and its values.
@@ -105,6 +107,15 @@ impl std::ops::Deref for SweepJob {
     }
 }
 
+/// An axis by name: a sampler parameter, or a weight.
+fn axis(name: &str, param: bool) -> sweep::Axis<'_> {
+    if param {
+        sweep::Axis::Param(name)
+    } else {
+        sweep::Axis::Weight(name)
+    }
+}
+
 impl SweepJob {
     /// Sweeps the request's weights on the document's encoding (never re-encoded).
     pub fn start(
@@ -125,12 +136,12 @@ impl SweepJob {
                     reference: &reference,
                 },
                 base: &input.weights,
-                axis: sweep::Axis::Weight(&request.weight),
+                axis: axis(&request.weight, request.params[0]),
                 values: &request.values,
                 second: request
                     .second
                     .as_ref()
-                    .map(|(w, v)| (sweep::Axis::Weight(w.as_str()), v.as_slice())),
+                    .map(|(w, v)| (axis(w, request.params[1]), v.as_slice())),
                 repeats: request.repeats,
                 stop: request.stop,
             };

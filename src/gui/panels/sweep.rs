@@ -21,9 +21,11 @@ pub struct SweepPanel {
     /// Points of the last (or running) sweep.
     pub points: Vec<SweepPoint>,
     job: Option<SweepJob>,
-    /// Weight the points belong to (and the second one of a grid).
+    /// Weight the points belong to (and the second one of a grid), or sampler parameters.
     weight: String,
     weight2: Option<String>,
+    /// Which of the two axes are sampler parameters.
+    params: [bool; 2],
     /// The running suggestion and the points it tried so far.
     tune: Option<TuneJob>,
     /// Points the running (or last) suggestion tried, with whether it moved there.
@@ -68,6 +70,7 @@ impl SweepPanel {
         (!self.points.is_empty() || self.suggestion.is_some()).then(|| SavedSweep {
             weight: self.weight.clone(),
             weight2: self.weight2.clone(),
+            params: self.params,
             points: self.points.clone(),
             suggestion: self.suggestion.clone(),
         })
@@ -78,6 +81,7 @@ impl SweepPanel {
         self.clear();
         self.weight = saved.weight;
         self.weight2 = saved.weight2;
+        self.params = saved.params;
         self.points = saved.points;
         self.suggestion = saved.suggestion;
     }
@@ -199,27 +203,53 @@ impl SweepPanel {
             return;
         };
         let sw = &s.settings.sweep;
-        let second = (!sw.weight2.is_empty() && sw.weight2 != sw.weight)
-            .then(|| values(sw.from2, sw.to2, sw.setup.steps2).map(|v| (sw.weight2.clone(), v)))
+        let sampler_name = sampler.name();
+        let first = AxisSetting {
+            weight: &sw.weight,
+            param: &sw.param,
+            from: sw.from,
+            to: sw.to,
+            steps: sw.setup.steps,
+            log: sw.log,
+        };
+        let second = AxisSetting {
+            weight: &sw.weight2,
+            param: &sw.param2,
+            from: sw.from2,
+            to: sw.to2,
+            steps: sw.setup.steps2,
+            log: sw.log2,
+        };
+        let values1 = first.values(sampler_name);
+        let values2 = (!second.name().is_empty()
+            && (second.name(), second.is_param()) != (first.name(), first.is_param()))
+            .then(|| {
+                second
+                    .values(sampler_name)
+                    .map(|v| (second.name().to_string(), v))
+            })
             .transpose();
-        let (values, second) = match (values(sw.from, sw.to, sw.setup.steps), second) {
+        let (values, second_values) = match (values1, values2) {
             (Ok(v), Ok(second)) => (v, second),
             (Err(e), _) | (_, Err(e)) => {
                 s.status = format!("not swept: {e}");
                 return;
             }
         };
-        self.weight = sw.weight.clone();
-        self.weight2 = second.as_ref().map(|(w, _)| w.clone());
+        let params = [first.is_param(), second.is_param()];
+        self.weight = first.name().to_string();
+        self.weight2 = second_values.as_ref().map(|(w, _)| w.clone());
+        self.params = params;
         self.points.clear();
         self.witness_of = None;
         // The plot is what a sweep is for: open it full size (the panel's copy is small).
         self.enlarged = true;
         let repaint = ctx.clone();
         let request = SweepRequest {
-            weight: sw.weight.clone(),
+            weight: self.weight.clone(),
+            params,
             values,
-            second,
+            second: second_values,
             repeats: sw.setup.repeats,
             stop: sw.stop,
         };
@@ -321,22 +351,50 @@ impl SweepPanel {
                 .or_else(|| usable.first().map(|n| n.to_string()))
                 .unwrap_or_default();
         }
+        // The solver panel's sampler's parameters are axes too (seed aside: repeats reseed).
+        let sampler = s.sampler_choice().0;
+        let params: Vec<crate::sweep::ParamAxis> = crate::samplers::entry(&sampler)
+            .map(|e| {
+                e.params
+                    .iter()
+                    .filter(|p| p.exposed)
+                    .filter_map(|p| crate::sweep::ParamAxis::of(&sampler, p.name).ok())
+                    .collect()
+            })
+            .unwrap_or_default();
         let sw = &mut s.settings.sweep;
-        let weight_choice = |ui: &mut egui::Ui, label: &str, chosen: &mut String, none: bool| {
+        let axis_choice = |ui: &mut egui::Ui,
+                           label: &str,
+                           [weight, param]: [&mut String; 2],
+                           [from, to]: [&mut f64; 2],
+                           log: &mut bool,
+                           none: bool| {
+            let shown = match (weight.is_empty(), param.is_empty()) {
+                (_, false) => format!("{param} ({sampler})"),
+                (true, true) => "(none)".to_string(),
+                (false, true) => weight.clone(),
+            };
             egui::ComboBox::from_label(label)
-                .selected_text(if chosen.is_empty() {
-                    "(none)".to_string()
-                } else {
-                    chosen.clone()
-                })
+                .selected_text(shown)
                 .show_ui(ui, |ui| {
-                    if none {
-                        ui.selectable_value(chosen, String::new(), "(none)");
+                    if none
+                        && ui
+                            .selectable_label(weight.is_empty() && param.is_empty(), "(none)")
+                            .clicked()
+                    {
+                        weight.clear();
+                        param.clear();
                     }
                     for n in &names {
                         match idle(n) {
                             None => {
-                                ui.selectable_value(chosen, n.clone(), n);
+                                if ui
+                                    .selectable_label(param.is_empty() && weight == n, n)
+                                    .clicked()
+                                {
+                                    *weight = n.clone();
+                                    param.clear();
+                                }
                             }
                             Some(why) => {
                                 ui.add_enabled(false, egui::Button::selectable(false, n))
@@ -344,27 +402,65 @@ impl SweepPanel {
                             }
                         }
                     }
+                    ui.separator();
+                    ui.weak(format!("{sampler}'s parameters"));
+                    for p in &params {
+                        let chosen = param.as_str() == p.spec.name;
+                        if ui
+                            .selectable_label(chosen, format!("{} ({sampler})", p.spec.name))
+                            .on_hover_text(p.spec.help)
+                            .clicked()
+                            && !chosen
+                        {
+                            *param = p.spec.name.to_string();
+                            (*from, *to, *log) = starting_range(&p.spec);
+                        }
+                    }
                 });
+            let axis = params.iter().find(|p| p.spec.name == param.as_str());
+            if let Some(words) = axis.and_then(|a| a.categories()) {
+                ui.weak(format!("every value: {}", words.join(", ")));
+                return false;
+            }
+            !(weight.is_empty() && param.is_empty())
         };
-        weight_choice(ui, "weight to sweep", &mut sw.weight, false);
+        let ranged = axis_choice(
+            ui,
+            "axis to sweep",
+            [&mut sw.weight, &mut sw.param],
+            [&mut sw.from, &mut sw.to],
+            &mut sw.log,
+            false,
+        );
         ui.horizontal(|ui| {
-            ui.add(
-                egui::DragValue::new(&mut sw.from)
-                    .speed(0.1)
-                    .prefix("from "),
-            );
-            ui.add(egui::DragValue::new(&mut sw.to).speed(0.1).prefix("to "));
+            if ranged {
+                range_widgets(
+                    ui,
+                    [&mut sw.from, &mut sw.to],
+                    &mut sw.log,
+                    !sw.param.is_empty(),
+                );
+            }
             setup_widgets(ui, &mut sw.setup, &["steps"]);
         });
-        weight_choice(ui, "second weight", &mut sw.weight2, true);
-        if !sw.weight2.is_empty() {
+        let ranged2 = axis_choice(
+            ui,
+            "second axis",
+            [&mut sw.weight2, &mut sw.param2],
+            [&mut sw.from2, &mut sw.to2],
+            &mut sw.log2,
+            true,
+        );
+        if !(sw.weight2.is_empty() && sw.param2.is_empty()) {
             ui.horizontal(|ui| {
-                ui.add(
-                    egui::DragValue::new(&mut sw.from2)
-                        .speed(0.1)
-                        .prefix("from "),
-                );
-                ui.add(egui::DragValue::new(&mut sw.to2).speed(0.1).prefix("to "));
+                if ranged2 {
+                    range_widgets(
+                        ui,
+                        [&mut sw.from2, &mut sw.to2],
+                        &mut sw.log2,
+                        !sw.param2.is_empty(),
+                    );
+                }
                 setup_widgets(ui, &mut sw.setup, &["steps2"]);
             });
         }
@@ -552,9 +648,10 @@ impl SweepPanel {
             return;
         };
         let p = &self.points[k];
-        let mut text = format!("{} = {}", self.weight, p.value);
+        let at = |name: &str, v: f64| p.params.get(name).map_or_else(|| v.to_string(), axis_word);
+        let mut text = format!("{} = {}", self.weight, at(&self.weight, p.value));
         if let (Some(w2), Some(v2)) = (&self.weight2, p.value2) {
-            text += &format!(", {w2} = {v2}");
+            text += &format!(", {w2} = {}", at(w2, v2));
         }
         text += &format!(
             "\nvalid {:.1} % (95 %: {:.1}–{:.1} %) of {} reads",
@@ -585,12 +682,24 @@ impl SweepPanel {
             return;
         };
         let p = &self.points[k];
-        let mut set = vec![(self.weight.clone(), p.value)];
+        let mut set = vec![(self.weight.clone(), p.value, self.params[0])];
         if let (Some(w2), Some(v2)) = (&self.weight2, p.value2) {
-            set.push((w2.clone(), v2));
+            set.push((w2.clone(), v2, self.params[1]));
         }
         let mut said = Vec::new();
-        for (w, v) in set {
+        for (w, v, param) in set {
+            // A sampler parameter goes to the solver panel's sampler; a weight to the model.
+            if param {
+                let sampler = s.sampler_choice().0;
+                let value = p.params.get(&w).cloned().unwrap_or(serde_json::json!(v));
+                said.push(format!("{sampler} {w} = {}", axis_word(&value)));
+                s.settings
+                    .sampler_params
+                    .entry(sampler)
+                    .or_default()
+                    .insert(w, value);
+                continue;
+            }
             if let Err(e) = s.doc.set_weight(&w, v) {
                 s.status = e;
                 return;
@@ -732,6 +841,93 @@ impl SweepPanel {
             });
             crate::gui::painter::paint(ui.painter(), &drawing, rect, s.fonts_installed);
         }
+    }
+}
+
+/// An axis's from/to (and, for a parameter, log steps).
+fn range_widgets(ui: &mut egui::Ui, [from, to]: [&mut f64; 2], log: &mut bool, param: bool) {
+    let speed = if param {
+        (to.abs() / 100.0).max(0.1)
+    } else {
+        0.1
+    };
+    ui.add(egui::DragValue::new(from).speed(speed).prefix("from "));
+    ui.add(egui::DragValue::new(to).speed(speed).prefix("to "));
+    if param {
+        ui.checkbox(log, "log steps").on_hover_text(
+            "geometric steps from the first value to the last (sweep counts in decades)",
+        );
+    }
+}
+
+/// Where a parameter axis starts when chosen: a tenth to ten times its default, in log steps,
+/// for counts (num_sweeps 100–10 000); half to twice it for other numbers; clamped to its range.
+fn starting_range(spec: &crate::params::ParamSpec) -> (f64, f64, bool) {
+    use crate::params::{ParamDefault, ParamType};
+    let default = match spec.default {
+        ParamDefault::Int(v) => v as f64,
+        ParamDefault::Float(v) => v,
+        _ => 1.0,
+    };
+    match spec.ty {
+        ParamType::Int { min, max } => (
+            (default / 10.0)
+                .round()
+                .clamp(min.max(1) as f64, max as f64),
+            (default * 10.0).clamp(min.max(1) as f64, max as f64),
+            true,
+        ),
+        ParamType::Float { min, max } | ParamType::FloatPair { min, max } => {
+            let d = if default > 0.0 { default } else { 1.0 };
+            ((d / 2.0).clamp(min, max), (d * 2.0).clamp(min, max), false)
+        }
+        _ => (0.0, 1.0, false),
+    }
+}
+
+/// A parameter's value as the panel says it (a word without quotes).
+fn axis_word(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(w) => w.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// One axis as the settings describe it: a weight, or a sampler parameter when `param` is set.
+struct AxisSetting<'a> {
+    weight: &'a str,
+    param: &'a str,
+    from: f64,
+    to: f64,
+    steps: usize,
+    log: bool,
+}
+
+impl AxisSetting<'_> {
+    fn is_param(&self) -> bool {
+        !self.param.is_empty()
+    }
+
+    fn name(&self) -> &str {
+        if self.is_param() {
+            self.param
+        } else {
+            self.weight
+        }
+    }
+
+    /// The axis's values: a range (log-spaced when asked; whole numbers for counts), or every
+    /// category of a word parameter.
+    fn values(&self, sampler: &str) -> Result<Vec<f64>, String> {
+        if !self.is_param() {
+            return values(self.from, self.to, self.steps).map_err(|e| e.to_string());
+        }
+        let axis = crate::sweep::ParamAxis::of(sampler, self.param).map_err(|e| e.to_string())?;
+        if axis.categories().is_some() {
+            return crate::sweep::category_values(&axis, &[]).map_err(|e| e.to_string());
+        }
+        crate::sweep::numeric_values(self.from, self.to, self.steps, self.log, axis.whole())
+            .map_err(|e| format!("{}: {e}", self.param))
     }
 }
 
