@@ -13,6 +13,8 @@ pub mod autoplay;
 pub mod bench;
 /// The memory budget checked before allocations sized by input.
 pub mod budget;
+/// Campaigns: a sweep axis over many instances, resumable, as one tidy table with its plots.
+pub mod campaign;
 /// The command line.
 pub mod cli;
 /// Comparing runs: kept summaries, their table and the overlay of their energy histograms.

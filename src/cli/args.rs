@@ -585,6 +585,65 @@ pub struct SweepArgs {
     pub json: bool,
 }
 
+/// `campaign`.
+#[derive(Args)]
+#[command(allow_negative_numbers = true)]
+pub struct CampaignArgs {
+    /// Instances: puzzle or model files, or folders of them (every file in a folder; every
+    /// puzzle of a file that holds several, as `FILE#k`).
+    #[arg(required = true, value_name = "INSTANCES")]
+    pub instances: Vec<PathBuf>,
+    /// At most this many puzzles from each file (the first ones).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
+    /// The campaign's folder: its settings, the journal of finished points, the table
+    /// (campaign.csv, campaign.json) and the plots (tts.png, scaling.png). Run the same command
+    /// again to resume; run it with another --sampler to add that sampler's rows.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Presolve on, off or the kind's default.
+    #[command(flatten)]
+    pub presolve: PresolveArgs,
+    /// The sampler (a named one when the axis is one of its parameters).
+    #[command(flatten)]
+    pub sampler: SamplerArgs,
+    /// The weight to sweep; or --sampler-param.
+    #[arg(
+        long,
+        required_unless_present = "sampler_param",
+        conflicts_with = "sampler_param"
+    )]
+    pub weight: Option<String>,
+    /// A sampler parameter to sweep (num_sweeps, num_replicas, moves…).
+    #[arg(long, value_name = "NAME")]
+    pub sampler_param: Option<String>,
+    /// First value (numbers).
+    #[arg(long, allow_negative_numbers = true)]
+    pub from: Option<f64>,
+    /// Last value (numbers).
+    #[arg(long, allow_negative_numbers = true)]
+    pub to: Option<f64>,
+    /// Geometric steps from --from to --to.
+    #[arg(long)]
+    pub log: bool,
+    /// The values themselves, comma-separated (numbers, or a word parameter's words).
+    #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
+    pub values: Vec<String>,
+    /// Steps, runs per point, the metric the plots draw (tts99 or tts99_sweeps) and the
+    /// stopping rule.
+    #[command(flatten)]
+    pub settings: super::params::SweepSettingFlags,
+    /// Every point does all its --repeats runs (no stopping rule).
+    #[arg(long, conflicts_with_all = ["ci_width", "budget_factor", "min_budget_s"])]
+    pub no_early_stop: bool,
+    /// The plots' size.
+    #[command(flatten)]
+    pub pictures: ChartArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// The `--kind` flag, parsed.
 pub(super) fn kind_of(args: &PuzzleArgs) -> Result<Option<Kind>, Failure> {
     args.kind

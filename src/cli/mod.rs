@@ -4,6 +4,7 @@
 //! descriptions, `output.rs` the printing; one file per group of commands.
 
 mod args;
+mod campaign_cmds;
 mod compare_cmds;
 mod model_cmds;
 mod output;
@@ -114,6 +115,9 @@ pub enum Command {
     Sweep(Box<SweepArgs>),
     /// Suggest penalty weights: a coordinate search on TTS99 within a time budget.
     Tune(TuneArgs),
+    /// Sweep one axis (a sampler parameter or a weight) over many instances: a resumable
+    /// journal, one table (CSV, JSON) and the TTS99 and scaling plots.
+    Campaign(Box<CampaignArgs>),
     /// Compare runs: sample sets saved by --save-samples (or dimod SampleSet JSON) side by
     /// side — a table of their figures and their energy histograms overlaid on one chart.
     Compare(CompareArgs),
@@ -266,6 +270,7 @@ pub fn run(args: impl IntoIterator<Item = std::ffi::OsString>) -> i32 {
             gui(a)
         }
         Command::Sweep(a) => tuning_cmds::sweep(*a),
+        Command::Campaign(a) => campaign_cmds::campaign(*a),
         Command::Tune(a) => tuning_cmds::tune(a),
         Command::Compare(a) => compare_cmds::compare(a),
         Command::Play(a) => play_cmds::play(a),

@@ -71,6 +71,20 @@ fn sweep_settings(a: &SweepArgs) -> Result<(SweepSetup, StopRule, bool), Failure
     Ok((setup, stop, steps2_given))
 }
 
+/// A campaign's sweep settings from its flags: the setup and the stopping rule.
+pub(super) fn campaign_settings(
+    flags: &super::params::SweepSettingFlags,
+    no_early_stop: bool,
+) -> Result<(SweepSetup, StopRule), Failure> {
+    let owners = super::params::sweep_owners();
+    let (setup, stop) = settings_and_stop(&flags.0, &owners, no_early_stop)?;
+    if setup.contains_key("steps2") {
+        return Err(usage("--steps2: a campaign sweeps one axis"));
+    }
+    let setup = SweepSetup::from_values(&setup).map_err(|e| usage(e.to_string()))?;
+    Ok((setup, stop))
+}
+
 /// A tuning search's settings from its flags: the setup and the stopping rule.
 fn tune_settings(a: &TuneArgs) -> Result<(TuneSetup, StopRule), Failure> {
     let owners = super::params::tune_owners();
@@ -262,23 +276,23 @@ struct SweepRanges {
 }
 
 /// One axis's flags: its name flag, range, spacing and listed values.
-struct AxisFlags<'a> {
-    axis: Axis<'a>,
+pub(super) struct AxisFlags<'a> {
+    pub(super) axis: Axis<'a>,
     /// The flag that named it (`--weight`, `--sampler-param2`…), for messages.
-    flag: String,
-    from: Option<f64>,
-    to: Option<f64>,
-    steps: usize,
-    log: bool,
-    listed: &'a [String],
+    pub(super) flag: String,
+    pub(super) from: Option<f64>,
+    pub(super) to: Option<f64>,
+    pub(super) steps: usize,
+    pub(super) log: bool,
+    pub(super) listed: &'a [String],
     /// The range flags' names: from, to, steps, log, values.
-    names: [&'static str; 5],
+    pub(super) names: [&'static str; 5],
 }
 
 /// The values of one axis from its flags: a weight or numeric parameter takes a range (evenly
 /// or geometrically spaced) or listed numbers; a word, switch or set parameter its listed words
 /// (every one when none is listed).
-fn axis_values(f: &AxisFlags, sampler: &str) -> Result<Vec<f64>, Failure> {
+pub(super) fn axis_values(f: &AxisFlags, sampler: &str) -> Result<Vec<f64>, Failure> {
     let [from_flag, to_flag, steps_flag, log_flag, values_flag] = f.names;
     let name = f.axis.name();
     let at = |e: crate::sweep::SweepError| usage(format!("{} {name}: {e}", f.flag));

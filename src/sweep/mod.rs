@@ -81,9 +81,11 @@ pub struct SweepPoint {
     /// machine-independent cost, as annealing studies plot it; samplers with `num_sweeps`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tts99_sweeps: Option<f64>,
-    /// Mean energy over reads.
+    /// Mean energy over reads (NaN, written as null, when the point has none).
+    #[serde(deserialize_with = "null_as_nan")]
     pub mean_energy: f64,
-    /// Lowest energy sampled.
+    /// Lowest energy sampled (likewise).
+    #[serde(deserialize_with = "null_as_nan")]
     pub min_energy: f64,
     /// A valid solution's energy at these weights (when the reference found one).
     pub valid_energy: Option<f64>,
@@ -112,6 +114,11 @@ pub struct SweepPoint {
     /// Threads each run used (points run side by side, so TTS99 is per this many cores).
     #[serde(default)]
     pub threads: usize,
+}
+
+/// A number that JSON wrote as null (serde_json writes NaN so) read back as NaN.
+fn null_as_nan<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
 }
 
 /// What a sweep point is judged by, for heatmaps and `tune`.

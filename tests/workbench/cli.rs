@@ -2068,3 +2068,120 @@ fn a_sweep_over_a_sampler_parameter() {
         assert!(stderr(&out).contains(says), "{}", stderr(&out));
     }
 }
+
+/// `campaign`: num_sweeps over three generated 4×4 Sudokus, journalled point by point. Killed
+/// part-way (the journal cut after four points, in the middle of the fifth), the same command
+/// measures only what is missing and writes the same table; other settings in the same folder
+/// are refused; the plots are written beside the table.
+#[test]
+fn a_campaign_resumed_after_a_kill_writes_the_same_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let instances = dir.path().join("instances");
+    std::fs::create_dir(&instances).unwrap();
+    for seed in ["1", "2", "3"] {
+        let file = instances.join(format!("s{seed}.txt"));
+        let out = run(&[
+            "generate",
+            "sudoku",
+            "--size",
+            "4",
+            "--givens",
+            "5",
+            "--seed",
+            seed,
+            "-o",
+            file.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let campaign = |folder: &std::path::Path, values: &str| {
+        run(&[
+            "campaign",
+            instances.to_str().unwrap(),
+            "--out",
+            folder.to_str().unwrap(),
+            "--sampler",
+            "sa",
+            "--sampler-param",
+            "num_sweeps",
+            "--values",
+            values,
+            "--repeats",
+            "3",
+            "--num-reads",
+            "10",
+            "--seed",
+            "1",
+            "--ci-width",
+            "0.3",
+            "--budget-factor",
+            "0",
+            "--json",
+        ])
+    };
+    // The deterministic part of a table (times and thread counts aside).
+    let table = |folder: &std::path::Path| {
+        let text = std::fs::read_to_string(folder.join("campaign.json")).unwrap();
+        let mut rows: Vec<Value> = serde_json::from_str(&text).unwrap();
+        for r in &mut rows {
+            let p = r["point"].as_object_mut().unwrap();
+            for timing in ["sample_s", "tts99_s", "tts99_ci95", "threads"] {
+                p.remove(timing);
+            }
+        }
+        rows
+    };
+    let whole = dir.path().join("whole");
+    let out = campaign(&whole, "2,8,32");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = stdout_json(&out);
+    assert_eq!(
+        (v["rows"].as_u64(), v["measured"].as_u64()),
+        (Some(9), Some(9))
+    );
+    let first = table(&whole);
+    assert_eq!(first.len(), 9);
+    assert!(
+        first
+            .iter()
+            .all(|r| r["sampler"] == "sa" && r["num_variables"].as_u64() == Some(64))
+    );
+    let csv = std::fs::read_to_string(whole.join("campaign.csv")).unwrap();
+    assert!(
+        csv.starts_with("instance,sampler,num_variables,num_sweeps,"),
+        "{csv}"
+    );
+    assert_eq!(csv.lines().count(), 10);
+    for plot in ["tts.png", "scaling.png"] {
+        assert!(png_size(&whole.join(plot)).0 > 100);
+    }
+
+    // The kill: four points written, the fifth cut in the middle of its line.
+    let journal = std::fs::read_to_string(whole.join("points.jsonl")).unwrap();
+    let lines: Vec<&str> = journal.lines().collect();
+    let cut = format!(
+        "{}\n{}",
+        lines[..4].join("\n"),
+        &lines[4][..lines[4].len() / 2]
+    );
+    let resumed = dir.path().join("resumed");
+    std::fs::create_dir(&resumed).unwrap();
+    std::fs::copy(whole.join("settings.json"), resumed.join("settings.json")).unwrap();
+    std::fs::write(resumed.join("points.jsonl"), cut).unwrap();
+    let out = campaign(&resumed, "2,8,32");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = stdout_json(&out);
+    assert_eq!(
+        (v["measured"].as_u64(), v["kept_from_journal"].as_u64()),
+        (Some(5), Some(4))
+    );
+    assert_eq!(table(&resumed), first);
+
+    let out = campaign(&resumed, "2,8");
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("holds a campaign of other settings"),
+        "{}",
+        stderr(&out)
+    );
+}

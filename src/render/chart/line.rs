@@ -145,6 +145,8 @@ impl LineChart {
         let mut entries: Vec<(String, Color, bool)> = self
             .series
             .iter()
+            // A series without a name (one of many thin lines) has no legend entry.
+            .filter(|s| !s.name.is_empty())
             .map(|s| (s.name.clone(), s.color, false))
             .collect();
         if !self.flag_name.is_empty() {

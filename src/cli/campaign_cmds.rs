@@ -1,0 +1,271 @@
+//! `campaign`: one sweep axis over many instances, journalled point by point so a rerun
+//! resumes, written as one table with its plots (`crate::campaign`).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use super::args::{CampaignArgs, build_sampler};
+use super::output::{control_with_progress, print_json};
+use super::tuning_cmds::{AxisFlags, axis_values, campaign_settings};
+use super::{Failure, usage};
+use crate::campaign::{CampaignRow, CampaignSettings, Folder};
+use crate::puzzle::{AnyPuzzle, EncodeOptions, REFERENCE_NODE_BUDGET};
+use crate::samplers::Task;
+use crate::solve::Problem;
+use crate::sweep::Axis;
+
+/// Most instances one campaign takes (each is a sweep of its own).
+const MAX_INSTANCES: usize = 100_000;
+
+/// An instance: its name in the table and the puzzle.
+struct Instance {
+    name: String,
+    puzzle: AnyPuzzle,
+}
+
+/// Every instance the arguments name: files, every file of a folder (sorted), every puzzle of a
+/// file of several (`FILE#k`, at most `limit` of them). A puzzle whose givens conflict is said
+/// and left out.
+fn instances(paths: &[PathBuf], limit: Option<u64>) -> Result<Vec<Instance>, Failure> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut inside: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(|e| Failure::from(format!("{}: {e}", path.display())))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.is_file()
+                        && !p
+                            .file_name()
+                            .and_then(|n| n.to_str())
+                            .is_some_and(|n| n.starts_with('.'))
+                })
+                .collect();
+            inside.sort();
+            files.extend(inside);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    let mut out = Vec::new();
+    for file in &files {
+        let loaded = crate::puzzle::load_puzzles(file, None)?;
+        let several = loaded.len() > 1;
+        let take = limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
+        for (k, l) in loaded.into_iter().enumerate().take(take) {
+            if let Some(c) = l.puzzle.conflicts().first() {
+                eprintln!("{}: left out: the givens conflict: {}", l.origin, c.detail);
+                continue;
+            }
+            let name = if several {
+                format!("{}#{}", file.display(), k + 1)
+            } else {
+                file.display().to_string()
+            };
+            out.push(Instance {
+                name,
+                puzzle: l.puzzle,
+            });
+            if out.len() > MAX_INSTANCES {
+                return Err(usage(format!(
+                    "more than {MAX_INSTANCES} instances: split the campaign"
+                )));
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err(usage("no instance to sweep: every one was left out"));
+    }
+    Ok(out)
+}
+
+/// `campaign INSTANCES… --out DIR --sampler-param NAME …`.
+pub(super) fn campaign(a: CampaignArgs) -> Result<i32, Failure> {
+    a.pictures.image.export_options().map_err(usage)?;
+    let (setup, stop) = campaign_settings(&a.settings, a.no_early_stop)?;
+    let axis = match (&a.weight, &a.sampler_param) {
+        (_, Some(p)) => Axis::Param(p),
+        (Some(w), None) => Axis::Weight(w),
+        (None, None) => {
+            return Err(usage(
+                "name the axis: --sampler-param NAME or --weight NAME",
+            ));
+        }
+    };
+    let sampler_name = a.sampler.sampler.as_str();
+    if matches!(axis, Axis::Param(_)) && sampler_name == crate::samplers::AUTO {
+        return Err(usage(
+            "--sampler-param sweeps a parameter of one sampler: name it with --sampler",
+        ));
+    }
+    let values = axis_values(
+        &AxisFlags {
+            axis,
+            flag: if a.sampler_param.is_some() {
+                "--sampler-param"
+            } else {
+                "--weight"
+            }
+            .into(),
+            from: a.from,
+            to: a.to,
+            steps: setup.steps,
+            log: a.log,
+            listed: &a.values,
+            names: ["--from", "--to", "--steps", "--log", "--values"],
+        },
+        sampler_name,
+    )?;
+    let instances = instances(&a.instances, a.limit)?;
+    let settings = CampaignSettings {
+        axis: axis.name().to_string(),
+        axis_is_param: matches!(axis, Axis::Param(_)),
+        values: values.clone(),
+        repeats: setup.repeats,
+        stop,
+    };
+    let folder = Folder::open(&a.out, &settings).map_err(|e| Failure::from(e.to_string()))?;
+    let journal = folder.rows().map_err(|e| Failure::from(e.to_string()))?;
+    let (control, bar) = control_with_progress(super::args::threads(&a.sampler)?, "campaign", None);
+    let say = |line: String| match &bar {
+        Some(b) => b.println(line),
+        None => eprintln!("{line}"),
+    };
+    let (mut measured, mut kept) = (0usize, 0usize);
+    for (k, inst) in instances.iter().enumerate() {
+        if control.is_cancelled() {
+            break;
+        }
+        let options = EncodeOptions {
+            presolve: a.presolve.on_for(inst.puzzle.kind()),
+            ..Default::default()
+        };
+        let encoding = inst.puzzle.encode(&options)?;
+        let base = encoding.default_weights();
+        let reference = inst.puzzle.solve_classically(REFERENCE_NODE_BUDGET);
+        let (sampler, _) = build_sampler(
+            &a.sampler,
+            Task {
+                num_variables: encoding.num_variables(),
+                has_target: a.sampler.target_energy.is_some()
+                    || crate::outcome::target_energy(&inst.puzzle, &encoding, &base, &reference)
+                        .is_some(),
+                stored: encoding.unstored().is_none(),
+                marginals: inst.puzzle.kind().has_probabilities(),
+            },
+        )?;
+        let todo: Vec<f64> = values
+            .iter()
+            .copied()
+            .filter(|&v| !crate::campaign::done(&journal, &inst.name, sampler.name(), v))
+            .collect();
+        kept += values.len() - todo.len();
+        if todo.is_empty() {
+            continue;
+        }
+        let spec = crate::sweep::SweepSpec {
+            problem: Problem {
+                puzzle: &inst.puzzle,
+                encoding: &encoding,
+                reference: &reference,
+            },
+            base: &base,
+            axis,
+            values: &todo,
+            second: None,
+            repeats: setup.repeats,
+            stop,
+        };
+        let mut failed = None;
+        crate::sweep::run(&spec, sampler.as_ref(), &control, |p| {
+            let row = CampaignRow {
+                instance: inst.name.clone(),
+                sampler: sampler.name().to_string(),
+                num_variables: encoding.num_variables(),
+                point: p.clone(),
+            };
+            measured += 1;
+            say(format!(
+                "instance {}/{} {}: {}={} valid {:.1} %{}",
+                k + 1,
+                instances.len(),
+                inst.name,
+                axis.name(),
+                crate::io::number_text(p.value),
+                100.0 * p.success_fraction,
+                p.tts99_s
+                    .map_or(String::new(), |t| format!(", TTS99 {t:.3e} s"))
+            ));
+            if let Err(e) = folder.append(&row) {
+                failed.get_or_insert(e);
+                control.cancel();
+            }
+        })
+        .map_err(|e| Failure::from(format!("{}: {e}", inst.name)))?;
+        if let Some(e) = failed {
+            return Err(Failure::from(e.to_string()));
+        }
+    }
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let rows = folder
+        .write_table()
+        .map_err(|e| Failure::from(e.to_string()))?;
+    let plots = write_plots(&a, &rows, axis.name(), setup.metric)?;
+    let cancelled = control.is_cancelled();
+    if a.json {
+        print_json(&json!({
+            "folder": a.out,
+            "instances": instances.len(),
+            "values": values,
+            "rows": rows.len(),
+            "measured": measured,
+            "kept_from_journal": kept,
+            "cancelled": cancelled,
+            "table": [a.out.join("campaign.csv"), a.out.join("campaign.json")],
+            "plots": plots,
+            "optima": crate::campaign::optima(&rows, setup.metric)
+                .into_iter()
+                .map(|(s, n, t)| json!({"sampler": s, "num_variables": n, "tts99": t}))
+                .collect::<Vec<_>>(),
+        }))?;
+    } else {
+        println!(
+            "{} rows in {} ({measured} measured now, {kept} kept from the journal){}",
+            rows.len(),
+            a.out.join("campaign.csv").display(),
+            if cancelled {
+                "; cancelled: rerun to resume"
+            } else {
+                ""
+            }
+        );
+        for p in &plots {
+            println!("plot: {}", p.display());
+        }
+    }
+    Ok(if cancelled { 130 } else { 0 })
+}
+
+/// The TTS99 and scaling plots, into the campaign's folder.
+fn write_plots(
+    a: &CampaignArgs,
+    rows: &[CampaignRow],
+    axis: &str,
+    metric: crate::sweep::Metric,
+) -> Result<Vec<PathBuf>, Failure> {
+    let dir: &Path = &a.out;
+    let tts = dir.join("tts.png");
+    a.pictures.write(
+        crate::campaign::tts_chart(rows, axis, metric).drawing(),
+        &tts,
+    )?;
+    let scaling = dir.join("scaling.png");
+    a.pictures.write(
+        crate::campaign::scaling_chart(rows, metric).drawing(),
+        &scaling,
+    )?;
+    Ok(vec![tts, scaling])
+}
