@@ -93,6 +93,8 @@ pub struct Workbench {
     pub results: ResultsPanel,
     /// The weight sweep (left, below the solver).
     pub sweep: SweepPanel,
+    /// An open campaign table, in its own window.
+    pub campaign: super::panels::CampaignView,
     /// UI time per frame.
     pub frame_stats: FrameStats,
     pub(super) dialog: Option<DialogJob>,
@@ -128,6 +130,7 @@ impl Workbench {
             solver: SolverPanel::default(),
             results: ResultsPanel::default(),
             sweep: SweepPanel::default(),
+            campaign: Default::default(),
             frame_stats: FrameStats::default(),
             dialog: None,
             file_form: None,
@@ -558,6 +561,7 @@ impl Workbench {
         }
         self.confirm_replace_ui(ui.ctx());
         self.export_form_ui(ui.ctx());
+        self.campaign.ui(ui.ctx(), &mut self.shared);
         self.file_form_ui(ui.ctx());
         let commands = std::mem::take(&mut self.shared.commands);
         for c in commands {

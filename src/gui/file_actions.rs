@@ -27,6 +27,10 @@ pub enum FileAction {
     ExportRunsChart,
     /// Export the table of the ticked runs.
     ExportRunsTable,
+    /// Open a campaign's table (campaign.json) in its window.
+    OpenCampaign,
+    /// Save the campaign window's chart.
+    ExportCampaignPlot,
 }
 
 /// What a file action accepts and suggests.
@@ -71,6 +75,10 @@ impl FileAction {
             FileAction::ExportSweepPlot => ("Save sweep plot", &["png", "svg"], true, "sweep"),
             FileAction::ExportRunsChart => ("Save runs chart", &["png", "svg"], true, "runs"),
             FileAction::ExportRunsTable => ("Save runs table", &["csv", "json"], true, "runs"),
+            FileAction::OpenCampaign => ("Open campaign table", &["json"], false, "campaign"),
+            FileAction::ExportCampaignPlot => {
+                ("Save campaign plot", &["png", "svg"], true, "campaign")
+            }
         };
         FileKind {
             title,
@@ -100,6 +108,16 @@ impl super::app::Workbench {
             FileAction::SaveAs => self.save_to(path, ctx),
             // After the file being opened (`gui MODEL --samples FILE`), on its model.
             FileAction::ImportSamples => self.shared.samples_when_built = Some(path),
+            FileAction::OpenCampaign => match self.campaign.load(&path) {
+                Ok(()) => {
+                    self.shared.status = format!(
+                        "campaign: {} rows from {}",
+                        self.campaign.rows.len(),
+                        path.display()
+                    );
+                }
+                Err(why) => self.shared.status = why,
+            },
             export => match self.export_payload(export, &path) {
                 Ok(write) => {
                     let job = super::jobs::FileJob::write(
@@ -193,6 +211,13 @@ impl super::app::Workbench {
                 let bytes = self.sweep.points_bytes(path)?;
                 Box::new(move |p| crate::io::write_atomic(p, &bytes).map_err(|e| e.to_string()))
             }
+            FileAction::ExportCampaignPlot => {
+                if self.campaign.rows.is_empty() {
+                    return Err("no campaign is open".into());
+                }
+                let drawing = self.campaign.plot_drawing();
+                Box::new(move |p| export(&drawing, p, 2.0).map_err(|e| e.to_string()))
+            }
             FileAction::ExportSweepPlot => {
                 let drawing = self.sweep.plot_drawing(&description());
                 Box::new(move |p| export(&drawing, p, 2.0).map_err(|e| e.to_string()))
@@ -220,7 +245,8 @@ impl super::app::Workbench {
             FileAction::OpenPuzzle
             | FileAction::OpenModel
             | FileAction::SaveAs
-            | FileAction::ImportSamples => return Err("not an export".into()),
+            | FileAction::ImportSamples
+            | FileAction::OpenCampaign => return Err("not an export".into()),
         })
     }
 }

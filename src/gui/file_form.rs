@@ -28,6 +28,7 @@ pub fn suggested_path(action: FileAction, document: Option<&Path>, stem: &str) -
         FileAction::ExportSamples
             | FileAction::ExportSweep
             | FileAction::ExportSweepPlot
+            | FileAction::ExportCampaignPlot
             | FileAction::ExportRunsChart
             | FileAction::ExportRunsTable
     ) && stem != kind.stem

@@ -122,6 +122,16 @@ impl Workbench {
         {
             self.shared.send(Command::Dialog(FileAction::ImportSamples));
         }
+        if ui
+            .button("Open campaign table…")
+            .on_hover_text(
+                "A campaign's campaign.json (qubo-workbench campaign --out DIR): TTS99 per \
+                 instance and its scaling with problem size",
+            )
+            .clicked()
+        {
+            self.shared.send(Command::Dialog(FileAction::OpenCampaign));
+        }
         ui.separator();
         ui.checkbox(
             &mut self.shared.settings.builtin_file_dialog,

@@ -2828,3 +2828,67 @@ fn a_sweep_over_num_sweeps_from_the_panel_sets_the_sampler_on_a_click() {
     let status = &h.state().shared.status;
     assert!(status.starts_with("set sa num_sweeps = 20"), "{status}");
 }
+
+/// File ▸ Open campaign table: a campaign written by the CLI opens in its window with its
+/// rows, instances and axis; the scaling chart is a click away; *Save plot* writes it.
+#[test]
+fn a_campaign_table_opens_in_its_window_and_its_plot_saves() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("c");
+    let out = run(&[
+        "campaign",
+        puzzle("shidoku-6givens.txt").to_str().unwrap(),
+        "--out",
+        folder.to_str().unwrap(),
+        "--sampler",
+        "sa",
+        "--sampler-param",
+        "num_sweeps",
+        "--values",
+        "4,16,64",
+        "--repeats",
+        "2",
+        "--num-reads",
+        "10",
+        "--seed",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut h = open(None, Settings::default());
+    h.state_mut().shared.send(Command::File(
+        FileAction::OpenCampaign,
+        folder.join("campaign.json"),
+    ));
+    frames(&mut h);
+    assert!(h.state().campaign.open);
+    assert!(
+        h.query_by_label_contains("3 rows: 1 instances, axis num_sweeps")
+            .is_some()
+    );
+    assert!(h.query_by_label("campaign plot").is_some());
+    h.get_by_label("scaling").click();
+    frames(&mut h);
+    assert_eq!(
+        h.state().campaign.chart,
+        qubo_workbench::gui::panels::CampaignChart::Scaling
+    );
+    let png = dir.path().join("scaling.png");
+    h.state_mut()
+        .shared
+        .send(Command::File(FileAction::ExportCampaignPlot, png.clone()));
+    wait_for(&mut h, "the plot's file", |wb| wb.shared.files.is_empty());
+    assert!(png_size(&png).0 > 100);
+    // Not a campaign table: said, and nothing opens.
+    let mut h = open(None, Settings::default());
+    h.state_mut().shared.send(Command::File(
+        FileAction::OpenCampaign,
+        puzzle("shidoku-6givens.txt"),
+    ));
+    frames(&mut h);
+    assert!(!h.state().campaign.open);
+    assert!(
+        h.state().shared.status.contains("not a campaign table"),
+        "{}",
+        h.state().shared.status
+    );
+}

@@ -1,6 +1,7 @@
 //! The window's panels. Each is a state struct with a `ui(ui, shared)` function; cross-panel
 //! actions go through `Shared` (state) and `Command`s (actions the app applies after layout).
 
+mod campaign;
 mod inspector;
 mod puzzle;
 mod remote;
@@ -9,6 +10,7 @@ mod sampler_plots;
 mod solver;
 mod sweep;
 
+pub use campaign::{CampaignChart, CampaignView};
 pub use inspector::InspectorPanel;
 pub use puzzle::PuzzlePanel;
 pub use remote::RemoteSection;
