@@ -15,6 +15,7 @@ from .samplers import (
     SimulatedQuantumAnnealingSampler,
     TabuSampler,
 )
+from .campaign import campaign
 from .constrained import sample_cqm
 from .pyqubo_bridge import Model, from_pyqubo
 from .window import inspect, open_puzzle
@@ -27,6 +28,7 @@ __all__ = [
     "SimulatedQuantumAnnealingSampler",
     "TabuSampler",
     "Model",
+    "campaign",
     "from_pyqubo",
     "inspect",
     "sample_cqm",
