@@ -548,7 +548,7 @@ impl Sampler for SimulatedAnnealing {
         let plan = MovePlan::new(model.one_hot(), self.moves, self.hold.as_deref(), n).map_err(
             |message| SampleError::InvalidParameter {
                 name: "hold",
-                message,
+                message: message.to_string(),
             },
         )?;
         if let Some(plan) = plan {

@@ -85,7 +85,39 @@ pub const HOLD_PARAM: crate::params::ParamSpec = crate::params::ParamSpec {
 
 const NONE: u32 = u32::MAX;
 
-const NO_GROUPS: &str = "the model has no exactly-one groups to hold";
+/// Why the families `hold` names cannot be held.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HoldError {
+    /// The model has no exactly-one groups.
+    #[error("the model has no exactly-one groups to hold")]
+    NoGroups,
+    /// A name that is no family of the model.
+    #[error("the model has no family of exactly-one groups named '{name}' (it has: {known})")]
+    Unknown {
+        /// The name given.
+        name: String,
+        /// The model's families.
+        known: String,
+    },
+    /// A family named twice.
+    #[error("the family '{0}' is named twice")]
+    Twice(String),
+    /// Families named for single flips.
+    #[error("moves = flip holds no families")]
+    Flip,
+    /// One-hot moves hold one family.
+    #[error("one-hot moves hold one family, not {0}")]
+    OneHotTakesOne(usize),
+    /// Two-way moves hold two families.
+    #[error("two-way moves hold two families, not {0}")]
+    TwoWayTakesTwo(usize),
+    /// Two families that do not form a permutation.
+    #[error(
+        "'{0}' and '{1}' do not form a permutation (two-way moves need as many groups in each \
+         over the same variables, every variable in one group of each)"
+    )]
+    NotAPermutation(String, String),
+}
 
 /// `auto` takes two-way moves when the permutation's groups hold at least this many
 /// variables on average (see `MovePlan::new`).
@@ -140,14 +172,8 @@ impl MovePlan {
         set: MoveSet,
         hold: Option<&str>,
         n: usize,
-    ) -> Result<Option<MovePlan>, String> {
-        let Some(groups) = groups.filter(|g| !g.is_empty()) else {
-            return match hold.map(str::trim) {
-                Some(h) if !h.is_empty() => Err(NO_GROUPS.into()),
-                _ => Ok(None),
-            };
-        };
-        let Some((a, b)) = held_families(groups, set, hold, n)? else {
+    ) -> Result<Option<MovePlan>, HoldError> {
+        let Some((groups, (a, b))) = held(groups, set, hold, n)? else {
             return Ok(None);
         };
         let fa = &groups.families[a];
@@ -368,6 +394,25 @@ impl MovePlan {
     }
 }
 
+/// The groups and the families `set` holds on them, or `hold` names; `None` for single flips
+/// or a model without groups (an error when `hold` names families there).
+fn held<'g>(
+    groups: Option<&'g OneHotGroups>,
+    set: MoveSet,
+    hold: Option<&str>,
+    n: usize,
+) -> Result<Option<(&'g OneHotGroups, (usize, Option<usize>))>, HoldError> {
+    // An empty text (a cleared field in the window) is unset.
+    let hold = hold.map(str::trim).filter(|h| !h.is_empty());
+    let Some(groups) = groups.filter(|g| !g.is_empty()) else {
+        return match hold {
+            Some(_) => Err(HoldError::NoGroups),
+            None => Ok(None),
+        };
+    };
+    Ok(held_families(groups, set, hold, n)?.map(|pair| (groups, pair)))
+}
+
 /// The families `set` holds on these groups (A, and B for two-way), or the families `hold`
 /// names; `None` for single flips.
 fn held_families(
@@ -375,9 +420,8 @@ fn held_families(
     set: MoveSet,
     hold: Option<&str>,
     n: usize,
-) -> Result<Option<(usize, Option<usize>)>, String> {
-    // An empty text (a cleared field in the window) is unset.
-    if let Some(hold) = hold.map(str::trim).filter(|h| !h.is_empty()) {
+) -> Result<Option<(usize, Option<usize>)>, HoldError> {
+    if let Some(hold) = hold {
         return named_families(groups, set, hold, n).map(Some);
     }
     let pair = match set {
@@ -418,53 +462,41 @@ fn named_families(
     set: MoveSet,
     hold: &str,
     n: usize,
-) -> Result<(usize, Option<usize>), String> {
+) -> Result<(usize, Option<usize>), HoldError> {
     let names: Vec<&str> = hold.split(',').map(str::trim).collect();
-    let known = || {
-        groups
-            .families
-            .iter()
-            .map(|f| f.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let mut found = Vec::new();
     for name in &names {
         match groups.family(name) {
             Some(k) if !found.contains(&k) => found.push(k),
-            Some(_) => return Err(format!("the family '{name}' is named twice")),
+            Some(_) => return Err(HoldError::Twice(name.to_string())),
             None => {
-                return Err(format!(
-                    "the model has no family of exactly-one groups named '{name}' \
-                     (it has: {})",
-                    known()
-                ));
+                return Err(HoldError::Unknown {
+                    name: name.to_string(),
+                    known: groups
+                        .families
+                        .iter()
+                        .map(|f| f.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                });
             }
         }
     }
     match (set, found.as_slice()) {
-        (MoveSet::Flip, _) => Err("moves = flip holds no families".into()),
+        (MoveSet::Flip, _) => Err(HoldError::Flip),
         (MoveSet::OneHot | MoveSet::Auto, &[a]) => Ok((a, None)),
-        (MoveSet::OneHot, _) => Err(format!(
-            "one-hot moves hold one family, not {}",
-            found.len()
-        )),
+        (MoveSet::OneHot, _) => Err(HoldError::OneHotTakesOne(found.len())),
         (MoveSet::TwoWay | MoveSet::Assignment | MoveSet::Auto, &[a, b]) => {
             if groups.is_permutation_pair(n, a, b) {
                 Ok((a, Some(b)))
             } else {
-                Err(format!(
-                    "'{}' and '{}' do not form a permutation (two-way moves need as many \
-                     groups in each over the same variables, every variable in one group of \
-                     each)",
-                    names[0], names[1]
+                Err(HoldError::NotAPermutation(
+                    names[0].to_string(),
+                    names[1].to_string(),
                 ))
             }
         }
-        _ => Err(format!(
-            "two-way moves hold two families, not {}",
-            found.len()
-        )),
+        _ => Err(HoldError::TwoWayTakesTwo(found.len())),
     }
 }
 
@@ -477,14 +509,8 @@ pub fn describe(
     set: MoveSet,
     hold: Option<&str>,
     n: usize,
-) -> Result<Option<String>, String> {
-    let Some(groups) = groups.filter(|g| !g.is_empty()) else {
-        return match hold.map(str::trim) {
-            Some(h) if !h.is_empty() => Err(NO_GROUPS.into()),
-            _ => Ok(None),
-        };
-    };
-    let Some((a, b)) = held_families(groups, set, hold, n)? else {
+) -> Result<Option<String>, HoldError> {
+    let Some((groups, (a, b))) = held(groups, set, hold, n)? else {
         return Ok(None);
     };
     let mut held = vec![groups.families[a].name.clone()];

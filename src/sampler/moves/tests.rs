@@ -546,7 +546,11 @@ fn hold_names_the_families_and_box_moves_keep_the_boxes() {
     }
     assert!(state.accepted > 50);
 
-    let refused = |set, hold| MovePlan::new(Some(groups), set, Some(hold), n).unwrap_err();
+    let refused = |set, hold| {
+        MovePlan::new(Some(groups), set, Some(hold), n)
+            .unwrap_err()
+            .to_string()
+    };
     let e = refused(MoveSet::TwoWay, "cell,block");
     assert!(
         e.contains("'block'") && e.contains("cell, row, col, box"),
@@ -569,7 +573,9 @@ fn hold_names_the_families_and_box_moves_keep_the_boxes() {
             ("b[0]".to_string(), vec![0, 1, 2, 3]),
         ],
     );
-    let e = MovePlan::new(Some(&uneven), MoveSet::TwoWay, Some("a,b"), 4).unwrap_err();
+    let e = MovePlan::new(Some(&uneven), MoveSet::TwoWay, Some("a,b"), 4)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("'a' and 'b' do not form a permutation"), "{e}");
     assert!(refused(MoveSet::OneHot, "cell,box").contains("one family"));
     assert!(refused(MoveSet::TwoWay, "cell").contains("two families"));

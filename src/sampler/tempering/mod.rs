@@ -461,7 +461,7 @@ impl Sampler for ParallelTempering {
         let plan = MovePlan::new(model.one_hot(), self.moves, self.hold.as_deref(), n).map_err(
             |message| SampleError::InvalidParameter {
                 name: "hold",
-                message,
+                message: message.to_string(),
             },
         )?;
         if let Some(plan) = plan {
