@@ -517,31 +517,9 @@ pub struct SweepArgs {
     /// The puzzle, its encoding, the sampler and when a point stops.
     #[command(flatten)]
     pub tuning: TuningArgs,
-    /// The weight to sweep (e.g. hint); or --sampler-param for a sampler parameter.
-    #[arg(
-        long,
-        required_unless_present = "sampler_param",
-        conflicts_with = "sampler_param"
-    )]
-    pub weight: Option<String>,
-    /// A sampler parameter to sweep instead of a weight (num_sweeps, num_replicas, gamma,
-    /// moves…; one end of a pair as beta_range[1], the other end as set).
-    #[arg(long, value_name = "NAME")]
-    pub sampler_param: Option<String>,
-    /// First value (numbers).
-    #[arg(long, allow_negative_numbers = true)]
-    pub from: Option<f64>,
-    /// Last value (numbers).
-    #[arg(long, allow_negative_numbers = true)]
-    pub to: Option<f64>,
-    /// Geometric steps from --from to --to (both above 0), as sweep counts are swept.
-    #[arg(long)]
-    pub log: bool,
-    /// The values themselves instead of a range, comma-separated: numbers, or a word
-    /// parameter's words (--sampler-param moves --values flip,two-way; all of them when
-    /// omitted).
-    #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
-    pub values: Vec<String>,
+    /// The swept axis and its values.
+    #[command(flatten)]
+    pub axis: AxisArgs,
     /// A second weight: every pair of values is a point (a heatmap with --plot).
     #[arg(long, conflicts_with = "sampler_param2")]
     pub weight2: Option<String>,
@@ -585,6 +563,36 @@ pub struct SweepArgs {
     pub json: bool,
 }
 
+/// The swept axis (`sweep`'s first, `campaign`'s only) and its values.
+#[derive(Args)]
+pub struct AxisArgs {
+    /// The weight to sweep (e.g. hint); or --sampler-param for a sampler parameter.
+    #[arg(
+        long,
+        required_unless_present = "sampler_param",
+        conflicts_with = "sampler_param"
+    )]
+    pub weight: Option<String>,
+    /// A sampler parameter to sweep instead of a weight (num_sweeps, num_replicas, gamma,
+    /// moves…; one end of a pair as beta_range[1], the other end as set).
+    #[arg(long, value_name = "NAME")]
+    pub sampler_param: Option<String>,
+    /// First value (numbers).
+    #[arg(long, allow_negative_numbers = true)]
+    pub from: Option<f64>,
+    /// Last value (numbers).
+    #[arg(long, allow_negative_numbers = true)]
+    pub to: Option<f64>,
+    /// Geometric steps from --from to --to (both above 0), as sweep counts are swept.
+    #[arg(long)]
+    pub log: bool,
+    /// The values themselves instead of a range, comma-separated: numbers, or a word
+    /// parameter's words (--sampler-param moves --values flip,two-way; all of them when
+    /// omitted).
+    #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
+    pub values: Vec<String>,
+}
+
 /// `campaign`.
 #[derive(Args)]
 #[command(allow_negative_numbers = true)]
@@ -607,28 +615,9 @@ pub struct CampaignArgs {
     /// The sampler (a named one when the axis is one of its parameters).
     #[command(flatten)]
     pub sampler: SamplerArgs,
-    /// The weight to sweep; or --sampler-param.
-    #[arg(
-        long,
-        required_unless_present = "sampler_param",
-        conflicts_with = "sampler_param"
-    )]
-    pub weight: Option<String>,
-    /// A sampler parameter to sweep (num_sweeps, num_replicas, moves…).
-    #[arg(long, value_name = "NAME")]
-    pub sampler_param: Option<String>,
-    /// First value (numbers).
-    #[arg(long, allow_negative_numbers = true)]
-    pub from: Option<f64>,
-    /// Last value (numbers).
-    #[arg(long, allow_negative_numbers = true)]
-    pub to: Option<f64>,
-    /// Geometric steps from --from to --to.
-    #[arg(long)]
-    pub log: bool,
-    /// The values themselves, comma-separated (numbers, or a word parameter's words).
-    #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
-    pub values: Vec<String>,
+    /// The swept axis and its values.
+    #[command(flatten)]
+    pub axis: AxisArgs,
     /// Steps, runs per point, the metric the plots draw (tts99 or tts99_sweeps) and the
     /// stopping rule.
     #[command(flatten)]

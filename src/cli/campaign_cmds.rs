@@ -5,13 +5,12 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::args::{CampaignArgs, build_sampler};
+use super::args::CampaignArgs;
 use super::output::{control_with_progress, print_json};
-use super::tuning_cmds::{AxisFlags, axis_values, campaign_settings};
+use super::tuning_cmds::{axis_values, campaign_settings, sampler_for};
 use super::{Failure, usage};
 use crate::campaign::{CampaignRow, CampaignSettings, Folder};
 use crate::puzzle::{AnyPuzzle, EncodeOptions, REFERENCE_NODE_BUDGET};
-use crate::samplers::Task;
 use crate::solve::Problem;
 use crate::sweep::Axis;
 
@@ -84,39 +83,14 @@ fn instances(paths: &[PathBuf], limit: Option<u64>) -> Result<Vec<Instance>, Fai
 pub(super) fn campaign(a: CampaignArgs) -> Result<i32, Failure> {
     a.pictures.image.export_options().map_err(usage)?;
     let (setup, stop) = campaign_settings(&a.settings, a.no_early_stop)?;
-    let axis = match (&a.weight, &a.sampler_param) {
-        (_, Some(p)) => Axis::Param(p),
-        (Some(w), None) => Axis::Weight(w),
-        (None, None) => {
-            return Err(usage(
-                "name the axis: --sampler-param NAME or --weight NAME",
-            ));
-        }
-    };
+    let axis = a.axis.axis();
     let sampler_name = a.sampler.sampler.as_str();
     if matches!(axis, Axis::Param(_)) && sampler_name == crate::samplers::AUTO {
         return Err(usage(
             "--sampler-param sweeps a parameter of one sampler: name it with --sampler",
         ));
     }
-    let values = axis_values(
-        &AxisFlags {
-            axis,
-            flag: if a.sampler_param.is_some() {
-                "--sampler-param"
-            } else {
-                "--weight"
-            }
-            .into(),
-            from: a.from,
-            to: a.to,
-            steps: setup.steps,
-            log: a.log,
-            listed: &a.values,
-            names: ["--from", "--to", "--steps", "--log", "--values"],
-        },
-        sampler_name,
-    )?;
+    let values = axis_values(&a.axis.flags(setup.steps), sampler_name)?;
     let instances = instances(&a.instances, a.limit)?;
     let settings = CampaignSettings {
         axis: axis.name().to_string(),
@@ -144,17 +118,7 @@ pub(super) fn campaign(a: CampaignArgs) -> Result<i32, Failure> {
         let encoding = inst.puzzle.encode(&options)?;
         let base = encoding.default_weights();
         let reference = inst.puzzle.solve_classically(REFERENCE_NODE_BUDGET);
-        let (sampler, _) = build_sampler(
-            &a.sampler,
-            Task {
-                num_variables: encoding.num_variables(),
-                has_target: a.sampler.target_energy.is_some()
-                    || crate::outcome::target_energy(&inst.puzzle, &encoding, &base, &reference)
-                        .is_some(),
-                stored: encoding.unstored().is_none(),
-                marginals: inst.puzzle.kind().has_probabilities(),
-            },
-        )?;
+        let (sampler, _) = sampler_for(&a.sampler, &inst.puzzle, &encoding, &base, &reference)?;
         let todo: Vec<f64> = values
             .iter()
             .copied()

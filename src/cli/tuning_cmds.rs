@@ -112,16 +112,7 @@ fn prepare_tuning(
     let encoding = puzzle.encode(&options)?;
     let base = weights_for(&encoding, "--set", set)?;
     let reference = puzzle.solve_classically(REFERENCE_NODE_BUDGET);
-    let (sampler, reason) = build_sampler(
-        sampler_args,
-        Task {
-            num_variables: encoding.num_variables(),
-            has_target: sampler_args.target_energy.is_some()
-                || crate::outcome::target_energy(&puzzle, &encoding, &base, &reference).is_some(),
-            stored: encoding.unstored().is_none(),
-            marginals: puzzle.kind().has_probabilities(),
-        },
-    )?;
+    let (sampler, reason) = sampler_for(sampler_args, &puzzle, &encoding, &base, &reference)?;
     Ok(Tuning {
         puzzle,
         encoding,
@@ -131,6 +122,27 @@ fn prepare_tuning(
         sampler,
         stop,
     })
+}
+
+/// The sampler the flags ask for, built for this encoded puzzle (`auto` chooses by its size,
+/// target and kind), and why `auto` chose it.
+pub(super) fn sampler_for(
+    sampler_args: &super::args::SamplerArgs,
+    puzzle: &AnyPuzzle,
+    encoding: &crate::qubo::Encoding,
+    weights: &crate::qubo::Weights,
+    reference: &crate::puzzle::Reference<crate::puzzle::AnySolution>,
+) -> Result<(Box<dyn crate::sampler::Sampler>, Option<String>), Failure> {
+    build_sampler(
+        sampler_args,
+        Task {
+            num_variables: encoding.num_variables(),
+            has_target: sampler_args.target_energy.is_some()
+                || crate::outcome::target_energy(puzzle, encoding, weights, reference).is_some(),
+            stored: encoding.unstored().is_none(),
+            marginals: puzzle.kind().has_probabilities(),
+        },
+    )
 }
 
 /// A swept weight in the table: four decimals in the usual range, else e-notation (a weight of
@@ -366,14 +378,40 @@ pub(super) fn axis_values(f: &AxisFlags, sampler: &str) -> Result<Vec<f64>, Fail
     })
 }
 
-impl SweepArgs {
-    /// The first axis (clap makes sure one of --weight and --sampler-param is given).
-    fn axis(&self) -> Axis<'_> {
+impl super::args::AxisArgs {
+    /// The axis (clap makes sure one of --weight and --sampler-param is given).
+    pub(super) fn axis(&self) -> Axis<'_> {
         match (&self.weight, &self.sampler_param) {
             (Some(w), _) => Axis::Weight(w),
             (None, Some(p)) => Axis::Param(p),
             (None, None) => Axis::Weight(""),
         }
+    }
+
+    /// Its flags for `axis_values`, with this many steps.
+    pub(super) fn flags(&self, steps: usize) -> AxisFlags<'_> {
+        AxisFlags {
+            axis: self.axis(),
+            flag: if self.sampler_param.is_some() {
+                "--sampler-param"
+            } else {
+                "--weight"
+            }
+            .into(),
+            from: self.from,
+            to: self.to,
+            steps,
+            log: self.log,
+            listed: &self.values,
+            names: ["--from", "--to", "--steps", "--log", "--values"],
+        }
+    }
+}
+
+impl SweepArgs {
+    /// The first axis.
+    fn axis(&self) -> Axis<'_> {
+        self.axis.axis()
     }
 
     /// The second axis, when there is one.
@@ -428,24 +466,7 @@ fn sweep_ranges(
             )));
         }
     }
-    let values = axis_values(
-        &AxisFlags {
-            axis,
-            flag: if a.sampler_param.is_some() {
-                "--sampler-param"
-            } else {
-                "--weight"
-            }
-            .into(),
-            from: a.from,
-            to: a.to,
-            steps: setup.steps,
-            log: a.log,
-            listed: &a.values,
-            names: ["--from", "--to", "--steps", "--log", "--values"],
-        },
-        sampler,
-    )?;
+    let values = axis_values(&a.axis.flags(setup.steps), sampler)?;
     // Checked here rather than by clap, whose refusal listed flags as if all were required.
     let values2 = match a.axis2() {
         None if a.from2.is_some()
@@ -560,9 +581,9 @@ fn report_sweep(
     }
     if a.json {
         print_json(&json!({
-            "weight": a.weight,
+            "weight": a.axis.weight,
             "weight2": a.weight2,
-            "sampler_param": a.sampler_param,
+            "sampler_param": a.axis.sampler_param,
             "sampler_param2": a.sampler_param2,
             "metric": metric.name(),
             "repeats": setup.repeats,

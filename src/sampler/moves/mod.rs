@@ -394,6 +394,9 @@ impl MovePlan {
     }
 }
 
+/// Family A, and B for two-way moves (indices into `OneHotGroups::families`).
+type Held = (usize, Option<usize>);
+
 /// The groups and the families `set` holds on them, or `hold` names; `None` for single flips
 /// or a model without groups (an error when `hold` names families there).
 fn held<'g>(
@@ -401,7 +404,7 @@ fn held<'g>(
     set: MoveSet,
     hold: Option<&str>,
     n: usize,
-) -> Result<Option<(&'g OneHotGroups, (usize, Option<usize>))>, HoldError> {
+) -> Result<Option<(&'g OneHotGroups, Held)>, HoldError> {
     // An empty text (a cleared field in the window) is unset.
     let hold = hold.map(str::trim).filter(|h| !h.is_empty());
     let Some(groups) = groups.filter(|g| !g.is_empty()) else {
