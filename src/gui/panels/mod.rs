@@ -9,6 +9,7 @@ mod results;
 mod sampler_plots;
 mod solver;
 mod sweep;
+mod sweep_axes;
 
 pub use campaign::{CampaignChart, CampaignView};
 pub use inspector::InspectorPanel;

@@ -7,13 +7,14 @@
 
 use std::path::Path;
 
+use super::sweep_axes::{AxisSetting, axis_word, range_widgets, starting_range};
 use crate::gui::document::SavedSweep;
 use crate::gui::file_actions::FileAction;
 use crate::gui::jobs::{
     SweepInput, SweepJob, SweepMessage, SweepRequest, TuneJob, TuneMessage, start_tune,
 };
 use crate::gui::shared::{Command, Shared};
-use crate::sweep::{Metric, Suggestion, SweepChart, SweepPoint, values};
+use crate::sweep::{Metric, Suggestion, SweepChart, SweepPoint};
 
 /// The sweep panel: its points, the running sweep or suggestion, and what was clicked.
 #[derive(Default)]
@@ -841,93 +842,6 @@ impl SweepPanel {
             });
             crate::gui::painter::paint(ui.painter(), &drawing, rect, s.fonts_installed);
         }
-    }
-}
-
-/// An axis's from/to (and, for a parameter, log steps).
-fn range_widgets(ui: &mut egui::Ui, [from, to]: [&mut f64; 2], log: &mut bool, param: bool) {
-    let speed = if param {
-        (to.abs() / 100.0).max(0.1)
-    } else {
-        0.1
-    };
-    ui.add(egui::DragValue::new(from).speed(speed).prefix("from "));
-    ui.add(egui::DragValue::new(to).speed(speed).prefix("to "));
-    if param {
-        ui.checkbox(log, "log steps").on_hover_text(
-            "geometric steps from the first value to the last (sweep counts in decades)",
-        );
-    }
-}
-
-/// Where a parameter axis starts when chosen: a tenth to ten times its default, in log steps,
-/// for counts (num_sweeps 100–10 000); half to twice it for other numbers; clamped to its range.
-fn starting_range(spec: &crate::params::ParamSpec) -> (f64, f64, bool) {
-    use crate::params::{ParamDefault, ParamType};
-    let default = match spec.default {
-        ParamDefault::Int(v) => v as f64,
-        ParamDefault::Float(v) => v,
-        _ => 1.0,
-    };
-    match spec.ty {
-        ParamType::Int { min, max } => (
-            (default / 10.0)
-                .round()
-                .clamp(min.max(1) as f64, max as f64),
-            (default * 10.0).clamp(min.max(1) as f64, max as f64),
-            true,
-        ),
-        ParamType::Float { min, max } | ParamType::FloatPair { min, max } => {
-            let d = if default > 0.0 { default } else { 1.0 };
-            ((d / 2.0).clamp(min, max), (d * 2.0).clamp(min, max), false)
-        }
-        _ => (0.0, 1.0, false),
-    }
-}
-
-/// A parameter's value as the panel says it (a word without quotes).
-fn axis_word(v: &serde_json::Value) -> String {
-    match v {
-        serde_json::Value::String(w) => w.clone(),
-        other => other.to_string(),
-    }
-}
-
-/// One axis as the settings describe it: a weight, or a sampler parameter when `param` is set.
-struct AxisSetting<'a> {
-    weight: &'a str,
-    param: &'a str,
-    from: f64,
-    to: f64,
-    steps: usize,
-    log: bool,
-}
-
-impl AxisSetting<'_> {
-    fn is_param(&self) -> bool {
-        !self.param.is_empty()
-    }
-
-    fn name(&self) -> &str {
-        if self.is_param() {
-            self.param
-        } else {
-            self.weight
-        }
-    }
-
-    /// The axis's values: a range (log-spaced when asked; whole numbers for counts), or every
-    /// category of a word parameter.
-    fn values(&self, sampler: &str) -> Result<Vec<f64>, String> {
-        if !self.is_param() {
-            return values(self.from, self.to, self.steps).map_err(|e| e.to_string());
-        }
-        let axis = crate::sweep::ParamAxis::of(sampler, self.param).map_err(|e| e.to_string())?;
-        if axis.categories().is_some() {
-            return crate::sweep::category_values(&axis, &[]).map_err(|e| e.to_string());
-        }
-        crate::sweep::numeric_values(self.from, self.to, self.steps, self.log, axis.whole())
-            .map_err(|e| format!("{}: {e}", self.param))
     }
 }
 
