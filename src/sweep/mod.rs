@@ -77,7 +77,8 @@ pub struct SweepPoint {
     /// the interval reaches 0).
     #[serde(default)]
     pub tts99_ci95: [Option<f64>; 2],
-    /// TTS99 in sweeps: the sampler's sweeps per read times the reads needed for 99 % (a
+    /// TTS99 in sweeps: the sampler's sweeps per read (times its replicas or Trotter slices,
+    /// tempering's and SQA's copies of the model) times the reads needed for 99 % (a
     /// machine-independent cost, as annealing studies plot it; samplers with `num_sweeps`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tts99_sweeps: Option<f64>,

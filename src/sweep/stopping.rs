@@ -295,11 +295,14 @@ impl PointWork {
 
     /// The point's figures as they stand.
     pub(super) fn point(self, runner: &Runner, stop: StopReason) -> SweepPoint {
-        let sweeps_per_read = self
-            .sampler(runner, 0)
-            .params()
-            .get("num_sweeps")
-            .and_then(serde_json::Value::as_f64);
+        // A read's sweeps over every copy of the model it holds: tempering's replicas, SQA's
+        // Trotter slices, so SA's and PT's TTS99 in sweeps compare as work done.
+        let params = self.sampler(runner, 0).params();
+        let number = |name: &str| params.get(name).and_then(serde_json::Value::as_f64);
+        let copies = number("num_replicas")
+            .or_else(|| number("trotter"))
+            .unwrap_or(1.0);
+        let sweeps_per_read = number("num_sweeps").map(|s| s * copies);
         let mut p = self.pool.point(
             runner.problem.encoding,
             &self.weights,

@@ -2003,6 +2003,40 @@ fn a_sweep_over_a_sampler_parameter() {
         table.lines().next().unwrap().contains("num_sweeps"),
         "{table}"
     );
+    // Tempering's sweeps count every replica: TTS99 in sweeps compares SA's and PT's work.
+    let v = run_json(&[
+        "sweep",
+        file,
+        "--sampler",
+        "pt",
+        "--sampler-param",
+        "num_sweeps",
+        "--values",
+        "40",
+        "--num-replicas",
+        "4",
+        "--num-reads",
+        "8",
+        "--repeats",
+        "1",
+        "--seed",
+        "1",
+        "--metric",
+        "tts99_sweeps",
+        "--json",
+    ]);
+    let p = &v["points"][0];
+    let t = p["tts99_sweeps"]
+        .as_f64()
+        .expect("PT solves a 4×4 Sudoku in 40 sweeps");
+    let p_valid = p["success_fraction"].as_f64().unwrap();
+    let per_read = 40.0 * 4.0;
+    let expected = if p_valid >= 1.0 {
+        per_read
+    } else {
+        per_read * 0.01f64.ln() / (1.0 - p_valid).ln()
+    };
+    assert!((t - expected).abs() < 1e-9 * expected, "{p}");
 
     let out = run(&[
         "sweep",
