@@ -392,10 +392,7 @@ pub fn tts_chart(
             band.push([v, quantile(&at, 0.25), quantile(&at, 0.75)]);
         }
         series.push(Series {
-            name: format!(
-                "{sampler}: median over {} instances (quartiles)",
-                mine.len()
-            ),
+            name: format!("{sampler}: median of {} (quartiles)", mine.len()),
             color,
             points: median,
             band,
@@ -439,7 +436,7 @@ pub fn tts_chart(
         y_label: format!("TTS99 ({unit})"),
         series,
         flags: optima,
-        flag_name: "each instance's optimum".into(),
+        flag_name: "optimum".into(),
         y_range: None,
         note: String::new(),
         x_log,
