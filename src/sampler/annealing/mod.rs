@@ -545,12 +545,7 @@ impl Sampler for SimulatedAnnealing {
         let t0 = Instant::now();
         let n = model.num_variables();
         self.validate(n)?;
-        let plan = MovePlan::new(model.one_hot(), self.moves, self.hold.as_deref(), n).map_err(
-            |message| SampleError::InvalidParameter {
-                name: "hold",
-                message: message.to_string(),
-            },
-        )?;
+        let plan = MovePlan::for_model(model, self.moves, self.hold.as_deref())?;
         if let Some(plan) = plan {
             return self.sample_moves(model, &plan, control, t0);
         }

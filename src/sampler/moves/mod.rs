@@ -268,6 +268,21 @@ impl MovePlan {
         Ok(Some(plan))
     }
 
+    /// The plan a sampler's `moves` and `hold` make on `model` (`new`), a refusal being an
+    /// invalid `hold` parameter.
+    pub fn for_model(
+        model: &dyn crate::qubo::Model,
+        set: MoveSet,
+        hold: Option<&str>,
+    ) -> Result<Option<MovePlan>, crate::sampler::SampleError> {
+        MovePlan::new(model.one_hot(), set, hold, model.num_variables()).map_err(|e| {
+            crate::sampler::SampleError::InvalidParameter {
+                name: "hold",
+                message: e.to_string(),
+            }
+        })
+    }
+
     /// Which moves these are ("assignment", "two-way" or "one-hot").
     pub fn kind(&self) -> &'static str {
         match (self.assignment, self.two_way) {

@@ -458,12 +458,7 @@ impl Sampler for ParallelTempering {
         let t0 = Instant::now();
         self.validate()?;
         let n = model.num_variables();
-        let plan = MovePlan::new(model.one_hot(), self.moves, self.hold.as_deref(), n).map_err(
-            |message| SampleError::InvalidParameter {
-                name: "hold",
-                message: message.to_string(),
-            },
-        )?;
+        let plan = MovePlan::for_model(model, self.moves, self.hold.as_deref())?;
         if let Some(plan) = plan {
             return self.sample_moves(model, &plan, control, t0);
         }
