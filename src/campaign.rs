@@ -278,11 +278,31 @@ pub fn table(rows: Vec<CampaignRow>) -> Vec<CampaignRow> {
     rows
 }
 
-/// Whether the journal already holds this point.
-pub fn done(rows: &[CampaignRow], instance: &str, sampler: &str, value: f64) -> bool {
-    rows.iter().any(|r| {
-        r.instance == instance && r.sampler == sampler && r.point.value.to_bits() == value.to_bits()
-    })
+/// The points a journal holds, for a resume to skip (one lookup per point, however long the
+/// journal).
+pub struct Done(std::collections::HashSet<(String, String, u64)>);
+
+impl Done {
+    /// The points of these rows.
+    pub fn of(rows: &[CampaignRow]) -> Done {
+        Done(
+            rows.iter()
+                .map(|r| {
+                    (
+                        r.instance.clone(),
+                        r.sampler.clone(),
+                        r.point.value.to_bits(),
+                    )
+                })
+                .collect(),
+        )
+    }
+
+    /// Whether the point (instance, sampler, value) was measured.
+    pub fn contains(&self, instance: &str, sampler: &str, value: f64) -> bool {
+        self.0
+            .contains(&(instance.to_string(), sampler.to_string(), value.to_bits()))
+    }
 }
 
 /// The table as CSV: instance, sampler and variables, then the sweep's columns.

@@ -100,7 +100,7 @@ pub(super) fn campaign(a: CampaignArgs) -> Result<i32, Failure> {
         stop,
     };
     let folder = Folder::open(&a.out, &settings).map_err(|e| Failure::from(e.to_string()))?;
-    let journal = folder.rows().map_err(|e| Failure::from(e.to_string()))?;
+    let done = crate::campaign::Done::of(&folder.rows().map_err(|e| Failure::from(e.to_string()))?);
     let (control, bar) = control_with_progress(super::args::threads(&a.sampler)?, "campaign", None);
     let say = |line: String| match &bar {
         Some(b) => b.println(line),
@@ -110,6 +110,15 @@ pub(super) fn campaign(a: CampaignArgs) -> Result<i32, Failure> {
     for (k, inst) in instances.iter().enumerate() {
         if control.is_cancelled() {
             break;
+        }
+        // A named sampler's finished instance is skipped before its model is built.
+        if sampler_name != crate::samplers::AUTO
+            && values
+                .iter()
+                .all(|&v| done.contains(&inst.name, sampler_name, v))
+        {
+            kept += values.len();
+            continue;
         }
         let options = EncodeOptions {
             presolve: a.presolve.on_for(inst.puzzle.kind()),
@@ -122,7 +131,7 @@ pub(super) fn campaign(a: CampaignArgs) -> Result<i32, Failure> {
         let todo: Vec<f64> = values
             .iter()
             .copied()
-            .filter(|&v| !crate::campaign::done(&journal, &inst.name, sampler.name(), v))
+            .filter(|&v| !done.contains(&inst.name, sampler.name(), v))
             .collect();
         kept += values.len() - todo.len();
         if todo.is_empty() {
