@@ -38,6 +38,13 @@ pub struct CampaignView {
     pub metric: Option<Metric>,
     /// The window is open.
     pub open: bool,
+    /// The chart last drawn and what it was drawn for (built once per choice, not per frame:
+    /// a large table's grouping and quartiles are not frame work).
+    drawn: Option<(
+        (CampaignChart, Metric),
+        crate::render::chart::LineChart,
+        crate::render::Drawing,
+    )>,
 }
 
 impl CampaignView {
@@ -75,6 +82,7 @@ impl CampaignView {
                 Metric::Tts99
             }),
             open: true,
+            drawn: None,
         };
         Ok(())
     }
@@ -145,8 +153,15 @@ impl CampaignView {
                         s.send(Command::Dialog(FileAction::ExportCampaignPlot));
                     }
                 });
-                let chart = self.line_chart();
-                let drawing = chart.drawing();
+                let wanted = (self.chart, self.metric());
+                if self.drawn.as_ref().is_none_or(|d| d.0 != wanted) {
+                    let chart = self.line_chart();
+                    let drawing = chart.drawing();
+                    self.drawn = Some((wanted, chart, drawing));
+                }
+                let Some((_, chart, drawing)) = &self.drawn else {
+                    return;
+                };
                 let size = ui.available_size();
                 let height = (size.x * drawing.height / drawing.width).min(size.y.max(200.0));
                 let (rect, response) =
@@ -155,7 +170,7 @@ impl CampaignView {
                     egui::WidgetInfo::labeled(egui::accesskit::Role::Canvas, true, "campaign plot")
                 });
                 let placed =
-                    crate::gui::painter::paint(ui.painter(), &drawing, rect, s.fonts_installed);
+                    crate::gui::painter::paint(ui.painter(), drawing, rect, s.fonts_installed);
                 if let Some(text) = response
                     .hover_pos()
                     .and_then(|pos| chart.x_at(placed.to_units(pos)))
