@@ -439,17 +439,8 @@ pub fn tts_chart(
     } else {
         "sweeps"
     };
-    let look = crate::sweep::chart(
-        &rows.iter().map(|r| r.point.clone()).collect::<Vec<_>>(),
-        axis,
-        None,
-        Metric::Valid,
-        "",
-    );
-    let (x_log, x_words) = match look {
-        crate::sweep::SweepChart::Line(l) => (l.x_log, l.x_words),
-        _ => (false, Vec::new()),
-    };
+    let points: Vec<&SweepPoint> = rows.iter().map(|r| &r.point).collect();
+    let look = crate::sweep::AxisLook::of(&points, axis);
     LineChart {
         title: format!("TTS99 against {axis}, per instance"),
         x_label: axis.to_string(),
@@ -459,9 +450,9 @@ pub fn tts_chart(
         flag_name: "optimum".into(),
         y_range: None,
         note: String::new(),
-        x_log,
+        x_log: look.log,
         y_log: true,
-        x_words,
+        x_words: look.words,
     }
 }
 

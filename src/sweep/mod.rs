@@ -28,7 +28,9 @@ mod stopping;
 mod suggest;
 
 pub use axis::{Axis, ParamAxis, category_values, numeric_values};
-pub use report::{SweepChart, best_point, chart, plot, plot_broken, plot_suggestion, to_csv};
+pub use report::{
+    AxisLook, SweepChart, best_point, chart, plot, plot_broken, plot_suggestion, to_csv,
+};
 pub use setup::{SweepSetup, TuneSetup};
 pub use stopping::{
     DEFAULT_BUDGET_FACTOR, DEFAULT_CI_WIDTH, DEFAULT_MIN_BUDGET_S, StopReason, StopRule,

@@ -180,7 +180,7 @@ pub fn chart(
         return grid_chart(points, [weight, w2], metric, description);
     }
     let weak: Vec<&SweepPoint> = points.iter().filter(|p| p.penalty_too_weak).collect();
-    let look = AxisLook::of(points, weight);
+    let look = AxisLook::of(&points.iter().collect::<Vec<_>>(), weight);
     if metric == Metric::Objective {
         let SweepChart::Line(share) = chart(points, weight, None, Metric::Valid, description)
         else {
@@ -408,13 +408,16 @@ fn share_axis_top(points: &[SweepPoint]) -> f64 {
 
 /// How a one-axis sweep's x axis reads, from its points: a word parameter's values by name,
 /// geometrically spaced values (a log sweep over sweep counts) on a log axis.
-struct AxisLook {
-    log: bool,
-    words: Vec<String>,
+pub struct AxisLook {
+    /// A log axis.
+    pub log: bool,
+    /// Category names by value (empty: numbers).
+    pub words: Vec<String>,
 }
 
 impl AxisLook {
-    fn of(points: &[SweepPoint], axis: &str) -> AxisLook {
+    /// The look of `axis` from the points' values.
+    pub fn of(points: &[&SweepPoint], axis: &str) -> AxisLook {
         let word = |p: &SweepPoint| match p.params.get(axis)? {
             serde_json::Value::String(w) => Some(w.clone()),
             serde_json::Value::Bool(b) => Some(b.to_string()),
@@ -423,7 +426,7 @@ impl AxisLook {
         if !points.is_empty() && points.iter().all(|p| word(p).is_some()) {
             let top = points.iter().map(|p| p.value as usize).max().unwrap_or(0);
             let mut words = vec![String::new(); top + 1];
-            for p in points {
+            for &p in points {
                 words[p.value as usize] = word(p).unwrap_or_default();
             }
             return AxisLook { log: false, words };
