@@ -149,6 +149,7 @@ pub(super) fn campaign(a: CampaignArgs) -> Result<i32, Failure> {
             second: None,
             repeats: setup.repeats,
             stop,
+            metric: setup.metric,
         };
         let mut failed = None;
         crate::sweep::run(&spec, sampler.as_ref(), &control, |p| {

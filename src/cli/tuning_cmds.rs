@@ -252,6 +252,7 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
         second,
         repeats: setup.repeats,
         stop: t.stop,
+        metric: setup.metric,
     };
     // Points finish in any order (side by side, coarse grid first): each is told on stderr
     // as it finishes, and the table in grid order comes at the end.

@@ -33,7 +33,8 @@ pub use report::{
 };
 pub use setup::{SweepSetup, TuneSetup};
 pub use stopping::{
-    DEFAULT_BUDGET_FACTOR, DEFAULT_CI_WIDTH, DEFAULT_MIN_BUDGET_S, StopReason, StopRule,
+    DEFAULT_BUDGET_FACTOR, DEFAULT_CI_WIDTH, DEFAULT_MIN_BUDGET_S, DEFAULT_TTS_RATIO, StopReason,
+    StopRule,
 };
 pub use suggest::{Suggestion, TuneEffort, suggest};
 
@@ -150,6 +151,11 @@ impl Metric {
         Metric::Weak,
         Metric::Objective,
     ];
+
+    /// Whether it is a time to solution (a point must then know its TTS99, not only its share).
+    pub fn is_time(self) -> bool {
+        matches!(self, Metric::Tts99 | Metric::Tts99Sweeps)
+    }
 
     /// The word the CLI and JSON use.
     pub fn name(self) -> &'static str {
@@ -339,6 +345,8 @@ pub struct SweepSpec<'a> {
     pub repeats: usize,
     /// When a point stops before its last run.
     pub stop: StopRule,
+    /// What the points are judged by (TTS99 asks the stop rule for a known time).
+    pub metric: Metric,
 }
 
 impl SweepSpec<'_> {
@@ -496,6 +504,7 @@ pub fn run(
         reseeded: &samplers,
         stop: spec.stop,
         threads: (cores / workers).max(1),
+        judged_by: spec.metric.is_time().then_some(spec.metric),
         control,
     };
     let order = stopping::coarse_first(spec.values.len(), spec.second.map_or(1, |(_, v)| v.len()));
@@ -753,12 +762,14 @@ impl Pool {
 }
 
 /// Time to a valid read with 99 % confidence, for runs costing `per_read` each with a valid
-/// share `p`: `per_read` · ln 0.01 / ln(1 − p) (one read when p = 1; `None` when p = 0).
+/// share `p`: `per_read` · ln 0.01 / ln(1 − p), at least one read (from p = 0.99 on: less
+/// than a read is not a run); `None` when p = 0.
 pub fn tts99(per_read: f64, p: f64) -> Option<f64> {
     match p {
         p if p <= 0.0 => None,
-        p if p >= 1.0 => Some(per_read),
-        p => Some(per_read * 0.01f64.ln() / (1.0 - p).ln()),
+        p if p >= 0.99 => Some(per_read),
+        // ln_1p keeps a tiny share's logarithm (1 − 1e-18 rounds to 1).
+        p => Some(per_read * (0.01f64.ln() / (-p).ln_1p()).max(1.0)),
     }
 }
 
@@ -774,7 +785,18 @@ pub fn wilson_interval(hits: usize, trials: usize) -> [f64; 2] {
     let denominator = 1.0 + z * z / n;
     let centre = (p + z * z / (2.0 * n)) / denominator;
     let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denominator;
-    [(centre - half).max(0.0), (centre + half).min(1.0)]
+    // Exact at the ends: none valid has a low end of 0 (rounding left 1e-18, a finite TTS99).
+    let lo = if hits == 0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let hi = if hits == trials {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    [lo, hi]
 }
 
 #[cfg(test)]

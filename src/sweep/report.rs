@@ -324,12 +324,22 @@ pub fn chart(
             }
             let unsettled = points
                 .iter()
-                .filter(|p| p.stop != super::StopReason::Settled)
+                .filter(|p| matches!(p.stop, StopReason::Budget | StopReason::Runs))
                 .count();
             if unsettled > 0 {
                 note.push_str(&format!(
                     " {unsettled} point(s) stopped before settling (budget or runs): their \
                      bands are wide."
+                ));
+            }
+            let slower = points
+                .iter()
+                .filter(|p| p.stop == StopReason::Slower)
+                .count();
+            if slower > 0 {
+                note.push_str(&format!(
+                    " {slower} point(s) stopped once surely slower than the best: their \
+                     values are rough."
                 ));
             }
             note
@@ -362,7 +372,7 @@ fn grid_chart(
         if let (Some(col), Some(row)) = (col, row) {
             cells[row * xs.len() + col] = metric.of(p);
             flagged[row * xs.len() + col] = p.penalty_too_weak;
-            unsettled[row * xs.len() + col] = p.stop != super::StopReason::Settled;
+            unsettled[row * xs.len() + col] = p.stop != StopReason::Settled;
         }
     }
     SweepChart::Heat(Heatmap {

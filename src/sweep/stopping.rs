@@ -2,7 +2,11 @@
 //!
 //! A point runs its sampler again and again (each run reseeded, up to `repeats`), pooling the
 //! reads, and stops as soon as its answer is settled:
-//! - **settled**: its valid fraction's Wilson interval is at most `ci_width` wide;
+//! - **settled**: its valid fraction's Wilson interval is at most `ci_width` wide — and, when
+//!   the sweep is judged by TTS99, its TTS99 interval's ends at most `tts_ratio` apart (0 of
+//!   200 valid is a narrow share but no time at all, so it never settles on the width alone);
+//! - **slower**: judged by TTS99, the low end of its TTS99 interval passed the best TTS99 any
+//!   finished point measured: it cannot be the optimum;
 //! - **budget**: its sampling time passed `budget_factor` × the lowest TTS99 any finished point
 //!   measured (never less than `min_budget_s`): "not solved within k × the best" — a run in
 //!   flight is cancelled at that moment (its finished reads count, its time too);
@@ -43,6 +47,11 @@ pub struct StopRule {
     pub budget_factor: f64,
     /// ... but never before this many seconds of sampling.
     pub min_budget_s: f64,
+    /// When the sweep is judged by TTS99, a point settles only once its TTS99's 95 % interval
+    /// spans at most this factor (0: the valid share's width alone). A folder written before
+    /// the rule existed reads as 0, the rule it was measured with.
+    #[serde(default)]
+    pub tts_ratio: f64,
 }
 
 impl Default for StopRule {
@@ -51,6 +60,7 @@ impl Default for StopRule {
             ci_width: DEFAULT_CI_WIDTH,
             budget_factor: DEFAULT_BUDGET_FACTOR,
             min_budget_s: DEFAULT_MIN_BUDGET_S,
+            tts_ratio: DEFAULT_TTS_RATIO,
         }
     }
 }
@@ -62,6 +72,9 @@ pub const DEFAULT_CI_WIDTH: f64 = 0.2;
 pub const DEFAULT_BUDGET_FACTOR: f64 = 50.0;
 /// The default least budget of a point, in seconds.
 pub const DEFAULT_MIN_BUDGET_S: f64 = 1.0;
+/// The default spread of a settled TTS99 interval: its ends within a factor 3 (about a
+/// dozen valid reads at a low share; 16 of 16 valid give 2.8).
+pub const DEFAULT_TTS_RATIO: f64 = 3.0;
 /// The first slice of a point that starts before any best TTS99 is known (then 2×, 4×, …).
 const FIRST_SLICE_S: f64 = 2.0;
 /// Sweeps between a run's checks of its budget (through the progress observer).
@@ -73,11 +86,12 @@ impl StopRule {
         ci_width: 0.0,
         budget_factor: 0.0,
         min_budget_s: 0.0,
+        tts_ratio: 0.0,
     };
 
     /// The rule's numbers described once: the window's widgets, the CLI's help and the
     /// validation below all read them (the window once offered ranges the CLI refused).
-    pub const PARAMS: [ParamSpec; 3] = [
+    pub const PARAMS: [ParamSpec; 4] = [
         ParamSpec {
             name: "ci_width",
             ty: ParamType::Float { min: 0.0, max: 1.0 },
@@ -107,6 +121,16 @@ impl StopRule {
             alias: None,
             exposed: true,
         },
+        ParamSpec {
+            name: "tts_ratio",
+            ty: ParamType::Float { min: 0.0, max: 1e6 },
+            default: ParamDefault::Float(DEFAULT_TTS_RATIO),
+            help: "judged by TTS99, a point settles only once its TTS99's 95 % interval spans \
+                   at most this factor, and stops early once that interval's low end passes \
+                   the best TTS99 measured (0: the valid share's width alone; else at least 1)",
+            alias: None,
+            exposed: true,
+        },
     ];
 
     /// The rule as parameter values (`PARAMS`' names).
@@ -121,13 +145,24 @@ impl StopRule {
 
     /// Checks the numbers against `PARAMS`; the message names the one that is wrong.
     pub fn validate(&self) -> Result<(), String> {
-        let numbers = [self.ci_width, self.budget_factor, self.min_budget_s];
+        let numbers = [
+            self.ci_width,
+            self.budget_factor,
+            self.min_budget_s,
+            self.tts_ratio,
+        ];
         for (spec, v) in Self::PARAMS.iter().zip(numbers) {
             if let ParamType::Float { min, max } = spec.ty
                 && !(v.is_finite() && (min..=max).contains(&v))
             {
                 return Err(format!("{} {v}: a number from {min} to {max}", spec.name));
             }
+        }
+        if self.tts_ratio > 0.0 && self.tts_ratio < 1.0 {
+            return Err(format!(
+                "tts_ratio {}: 0 (off) or a factor of at least 1",
+                self.tts_ratio
+            ));
         }
         Ok(())
     }
@@ -138,9 +173,26 @@ impl StopRule {
             .then(|| (self.budget_factor * best).max(self.min_budget_s))
     }
 
-    fn settled(&self, valid: usize, reads: usize) -> bool {
+    /// Whether a point's share is known well enough; `by_tts`: the sweep is judged by TTS99,
+    /// so its TTS99 must be known within `tts_ratio` too.
+    fn settled(&self, valid: usize, reads: usize, by_tts: bool) -> bool {
         let [lo, hi] = wilson_interval(valid, reads);
-        reads > 0 && hi - lo <= self.ci_width
+        let share_known = reads > 0 && hi - lo <= self.ci_width;
+        let time_known = !by_tts
+            || self.tts_ratio == 0.0
+            || reads_for_99(lo) / reads_for_99(hi) <= self.tts_ratio;
+        share_known && time_known
+    }
+
+    /// Whether a point judged by TTS99, at `per_read` a read (in the judged unit: seconds or
+    /// sweeps), is slower than a finished point whose TTS99 is at most `bound` with 95 %
+    /// confidence: its own interval's low end (from the share's high end) is above that.
+    fn slower(&self, valid: usize, reads: usize, per_read: f64, bound: f64) -> bool {
+        let high_share = wilson_interval(valid, reads)[1];
+        self.tts_ratio > 0.0
+            && reads > 0
+            && bound.is_finite()
+            && per_read * reads_for_99(high_share) > bound
     }
 
     /// Words for a point's stop, for tables and tooltips.
@@ -160,8 +212,21 @@ impl StopRule {
                  the interval {width:.2} wide",
                 self.budget_factor, point.sample_s
             ),
+            StopReason::Slower => format!(
+                "slower than the best TTS99 with 95 % confidence after {} run(s) ({} valid \
+                 of {} reads): it cannot be the optimum",
+                point.runs,
+                (point.success_fraction * point.reads as f64).round(),
+                point.reads
+            ),
         }
     }
+}
+
+/// Reads a 99 % chance of one valid read needs at a valid share `p` (∞ at 0): TTS99 in reads.
+/// The TTS99 interval's spread is the ratio of this at the share interval's two ends.
+fn reads_for_99(p: f64) -> f64 {
+    super::tts99(1.0, p).unwrap_or(f64::INFINITY)
 }
 
 /// Why a point stopped measuring.
@@ -175,6 +240,8 @@ pub enum StopReason {
     Runs,
     /// Its time passed the multiple of the best TTS99: the interval may still be wide.
     Budget,
+    /// Judged by TTS99, it is slower than the best with 95 % confidence.
+    Slower,
 }
 
 impl StopReason {
@@ -184,41 +251,63 @@ impl StopReason {
             StopReason::Settled => "settled",
             StopReason::Runs => "runs",
             StopReason::Budget => "budget",
+            StopReason::Slower => "slower",
         }
     }
 }
 
-/// The lowest TTS99 of the finished points (f64 bits; ∞ while none), shared with the runs'
-/// observers.
+/// What the finished points set for the others, shared with the runs' observers: the lowest
+/// TTS99 in seconds (budgets) and the lowest high end of a TTS99 interval in the judged unit
+/// (a point above it is slower). f64 bits; ∞ while none.
 #[derive(Clone)]
-pub(super) struct BestTts(Arc<AtomicU64>);
+pub(super) struct BestTts {
+    seconds: Arc<AtomicU64>,
+    bound: Arc<AtomicU64>,
+}
 
 impl BestTts {
+    /// Starting from `initial` seconds (`tune`'s current point: a candidate is judged
+    /// against its TTS99, as estimate and bound alike).
     pub(super) fn new(initial: Option<f64>) -> Self {
-        BestTts(Arc::new(AtomicU64::new(
-            initial.unwrap_or(f64::INFINITY).to_bits(),
-        )))
+        let bits = initial.unwrap_or(f64::INFINITY).to_bits();
+        BestTts {
+            seconds: Arc::new(AtomicU64::new(bits)),
+            bound: Arc::new(AtomicU64::new(bits)),
+        }
     }
 
     fn get(&self) -> f64 {
-        f64::from_bits(self.0.load(Ordering::Relaxed))
+        f64::from_bits(self.seconds.load(Ordering::Relaxed))
     }
 
-    fn offer(&self, tts: Option<f64>) {
-        let Some(t) = tts.filter(|t| t.is_finite()) else {
-            return;
-        };
-        let mut cur = self.0.load(Ordering::Relaxed);
-        while t < f64::from_bits(cur) {
-            match self.0.compare_exchange_weak(
-                cur,
-                t.to_bits(),
-                Ordering::Relaxed,
-                Ordering::Relaxed,
-            ) {
-                Ok(_) => break,
-                Err(actual) => cur = actual,
+    fn bound(&self) -> f64 {
+        f64::from_bits(self.bound.load(Ordering::Relaxed))
+    }
+
+    /// A finished point's figures, judged by `judged` (a time metric, or none).
+    fn offer(&self, point: &SweepPoint, judged: Option<super::Metric>) {
+        lower(&self.seconds, point.tts99_s);
+        let high_end = match (judged, point.tts99_s, point.tts99_ci95[1]) {
+            (Some(super::Metric::Tts99Sweeps), Some(t), Some(hi)) if t > 0.0 => {
+                point.tts99_sweeps.map(|s| s * hi / t)
             }
+            (Some(_), _, hi) => hi,
+            (None, _, _) => None,
+        };
+        lower(&self.bound, high_end);
+    }
+}
+
+/// Lowers a shared f64 (as bits) to `value` when that is finite and lower.
+fn lower(cell: &AtomicU64, value: Option<f64>) {
+    let Some(t) = value.filter(|t| t.is_finite()) else {
+        return;
+    };
+    let mut cur = cell.load(Ordering::Relaxed);
+    while t < f64::from_bits(cur) {
+        match cell.compare_exchange_weak(cur, t.to_bits(), Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => break,
+            Err(actual) => cur = actual,
         }
     }
 }
@@ -255,6 +344,9 @@ pub(super) struct Runner<'a> {
     pub(super) stop: StopRule,
     /// Threads each point's runs use.
     pub(super) threads: usize,
+    /// The time metric the points are judged by, if any (the stop rule's `tts_ratio` then
+    /// applies, in its unit).
+    pub(super) judged_by: Option<super::Metric>,
     /// The caller's control: cancelling it stops everything; its target energy is used.
     pub(super) control: &'a RunControl,
 }
@@ -293,16 +385,29 @@ impl PointWork {
         }
     }
 
-    /// The point's figures as they stand.
-    pub(super) fn point(self, runner: &Runner, stop: StopReason) -> SweepPoint {
-        // A read's sweeps over every copy of the model it holds: tempering's replicas, SQA's
-        // Trotter slices, so SA's and PT's TTS99 in sweeps compare as work done.
+    /// A read's sweeps over every copy of the model it holds: tempering's replicas, SQA's
+    /// Trotter slices, so SA's and PT's TTS99 in sweeps compare as work done (`None`: the
+    /// sampler has no `num_sweeps`).
+    fn sweeps_per_read(&self, runner: &Runner) -> Option<f64> {
         let params = self.sampler(runner, 0).params();
         let number = |name: &str| params.get(name).and_then(serde_json::Value::as_f64);
         let copies = number("num_replicas")
             .or_else(|| number("trotter"))
             .unwrap_or(1.0);
-        let sweeps_per_read = number("num_sweeps").map(|s| s * copies);
+        number("num_sweeps").map(|s| s * copies)
+    }
+
+    /// What a read has cost so far in the unit the points are judged by.
+    fn cost_per_read(&self, runner: &Runner) -> Option<f64> {
+        match runner.judged_by? {
+            super::Metric::Tts99Sweeps => self.sweeps_per_read(runner),
+            _ => Some(self.spend_s / self.pool.reads.max(1) as f64),
+        }
+    }
+
+    /// The point's figures as they stand.
+    pub(super) fn point(self, runner: &Runner, stop: StopReason) -> SweepPoint {
+        let sweeps_per_read = self.sweeps_per_read(runner);
         let mut p = self.pool.point(
             runner.problem.encoding,
             &self.weights,
@@ -333,8 +438,15 @@ impl Runner<'_> {
             if self.control.is_cancelled() {
                 return Ok(Slice::Cancelled);
             }
-            if self.stop.settled(work.pool.valid, work.pool.reads) {
+            let (valid, reads) = (work.pool.valid, work.pool.reads);
+            if self.stop.settled(valid, reads, self.judged_by.is_some()) {
                 return Ok(Slice::Done(StopReason::Settled));
+            }
+            if work
+                .cost_per_read(self)
+                .is_some_and(|c| self.stop.slower(valid, reads, c, best.bound()))
+            {
+                return Ok(Slice::Done(StopReason::Slower));
             }
             if work.runs >= self.reseeded.len() {
                 return Ok(Slice::Done(StopReason::Runs));
@@ -445,7 +557,7 @@ pub(super) fn measure_all(
                     match runner.advance(&mut work, best, true) {
                         Ok(Slice::Done(stop)) => {
                             let point = work.point(runner, stop);
-                            best.offer(point.tts99_s);
+                            best.offer(&point, runner.judged_by);
                             remaining.fetch_sub(1, Ordering::Relaxed);
                             let _ = tx.send(Ok((k, point)));
                         }
@@ -566,9 +678,21 @@ mod tests {
         assert_eq!(rule.budget_s(1.0), Some(DEFAULT_BUDGET_FACTOR));
         assert_eq!(StopRule::NEVER.budget_s(1.0), None);
         // 16 of 16 settles at the default width; 8 of 16 does not.
-        assert!(rule.settled(16, 16) && rule.settled(0, 16));
-        assert!(!rule.settled(8, 16) && !rule.settled(0, 0));
-        assert!(!StopRule::NEVER.settled(100, 100));
+        assert!(rule.settled(16, 16, false) && rule.settled(0, 16, false));
+        assert!(!rule.settled(8, 16, false) && !rule.settled(0, 0, false));
+        assert!(!StopRule::NEVER.settled(100, 100, false));
+        // Judged by TTS99: 16 of 16 is known within 2.8 ×; none of 200 is no time at all; 2 of
+        // 400 is a narrow share but a TTS99 known within ×10 only; 40 of 4 000 within ×1.9.
+        assert!(rule.settled(16, 16, true));
+        assert!(rule.settled(0, 200, false) && !rule.settled(0, 200, true));
+        assert!(rule.settled(2, 400, false) && !rule.settled(2, 400, true));
+        assert!(rule.settled(40, 4000, true));
+        // None of 200 at 1 ms a read needs ≥ 0.24 s for 99 %: slower than a best whose TTS99
+        // is at most 0.1 s, not than one at most 1 s; never with the rule off or no best yet.
+        assert!(rule.slower(0, 200, 1e-3, 0.1));
+        assert!(!rule.slower(0, 200, 1e-3, 1.0));
+        assert!(!StopRule::NEVER.slower(0, 200, 1e-3, 0.1));
+        assert!(!rule.slower(0, 200, 1e-3, f64::INFINITY));
         assert!(
             StopRule {
                 ci_width: f64::NAN,
@@ -586,5 +710,12 @@ mod tests {
             .is_err()
         );
         assert!(rule.validate().is_ok());
+        for bad in [0.5, -1.0, f64::INFINITY] {
+            let rule = StopRule {
+                tts_ratio: bad,
+                ..rule
+            };
+            assert!(rule.validate().is_err(), "{bad}");
+        }
     }
 }

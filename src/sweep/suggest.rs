@@ -116,6 +116,8 @@ pub fn suggest(
         reseeded,
         stop,
         threads: control.threads_for(usize::MAX),
+        // A model with an objective is tuned for it first; the others by TTS99.
+        judged_by: (!objective).then_some(super::Metric::Tts99),
         control,
     };
     let (first, again) = (runner(&samplers), runner(&confirmers));

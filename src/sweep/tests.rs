@@ -78,6 +78,7 @@ fn a_zero_hint_strength_loses_the_givens() {
         second: None,
         repeats: 1,
         stop: StopRule::NEVER,
+        metric: Metric::Valid,
     };
     let pts = run(&spec("hint", &[0.0, 2.0]), &sa, &RunControl::new(), |_| {}).unwrap();
     assert_eq!(pts.len(), 2);
@@ -115,6 +116,7 @@ fn two_weights_make_a_grid_and_repeats_pool_their_reads() {
         second: Some((Axis::Weight("cell"), &[0.5, 1.0])),
         repeats: 3,
         stop: StopRule::NEVER,
+        metric: Metric::Valid,
     };
     let pts = run(&spec, &sa, &RunControl::new(), |_| {}).unwrap();
     assert_eq!(pts.len(), 6);
@@ -182,12 +184,14 @@ fn points_stop_when_settled_and_say_why_otherwise() {
         second: None,
         repeats: 6,
         stop,
+        metric: Metric::Valid,
     };
     let width = |p: &SweepPoint| p.success_ci95[1] - p.success_ci95[0];
     let rule = StopRule {
         ci_width: 0.3,
         budget_factor: 0.0,
         min_budget_s: 0.0,
+        tts_ratio: 3.0,
     };
     let pts = run(&spec(rule), &sa, &RunControl::new(), |_| {}).unwrap();
     assert_eq!(pts.len(), 5);
@@ -199,6 +203,7 @@ fn points_stop_when_settled_and_say_why_otherwise() {
             StopReason::Settled => assert!(width(q) <= 0.3, "{q:?}"),
             StopReason::Runs => assert!(q.runs == 6 && width(q) > 0.3, "{q:?}"),
             StopReason::Budget => panic!("no budget was set: {q:?}"),
+            StopReason::Slower => panic!("judged by the valid share, not TTS99: {q:?}"),
         }
     }
     // A clear point settles before its last run.
@@ -212,6 +217,7 @@ fn points_stop_when_settled_and_say_why_otherwise() {
         ci_width: 0.0,
         budget_factor: 1.0,
         min_budget_s: 0.0,
+        tts_ratio: 0.0,
     };
     let pts = run(&spec(rule), &sa, &RunControl::new(), |_| {}).unwrap();
     let best = pts
@@ -224,6 +230,7 @@ fn points_stop_when_settled_and_say_why_otherwise() {
             StopReason::Budget => assert!(q.sample_s >= best, "{q:?}"),
             StopReason::Runs => assert_eq!(q.runs, 6, "{q:?}"),
             StopReason::Settled => panic!("width 0 never settles: {q:?}"),
+            StopReason::Slower => panic!("judged by the valid share, not TTS99: {q:?}"),
         }
     }
     assert!(pts.iter().any(|q| q.stop == StopReason::Budget), "{pts:?}");
@@ -247,6 +254,7 @@ fn the_stopping_rule_is_described_once_for_widgets_and_checks() {
         ci_width: 0.1,
         budget_factor: 5000.0,
         min_budget_s: 7200.0,
+        tts_ratio: 2.0,
     };
     assert_eq!(StopRule::from_values(&rule.values()), Ok(rule));
     assert!(
@@ -288,11 +296,15 @@ fn a_num_sweeps_sweep_finds_the_interior_optimum_of_tts99_in_sweeps() {
         second: None,
         repeats: 8,
         stop,
+        metric: Metric::Tts99Sweeps,
     };
+    // Judged by TTS99: a point settles once its share is within 0.12 and its TTS99 within
+    // × 1.5 (the optimum's neighbours are within 15 % of it).
     let settled = StopRule {
         ci_width: 0.12,
         budget_factor: 0.0,
         min_budget_s: 0.0,
+        tts_ratio: 1.5,
     };
     let early = run(&spec(settled), &sa, &RunControl::new(), |_| {}).unwrap();
     let exhaustive = run(&spec(StopRule::NEVER), &sa, &RunControl::new(), |_| {}).unwrap();
@@ -308,4 +320,18 @@ fn a_num_sweeps_sweep_finds_the_interior_optimum_of_tts99_in_sweeps() {
     assert!(tts[best + 1].unwrap() > tts[best].unwrap(), "{tts:?}");
     assert_eq!(best_point(&early, Metric::Tts99Sweeps), Some(best));
     assert!(early.iter().map(|p| p.runs).sum::<usize>() < 8 * values.len());
+    // A settled point knows its time: a valid read, and TTS99's ends within × 1.5. (Without the
+    // ratio, none of 40 valid at one sweep settled: a narrow share, and no time at all.)
+    for p in &early {
+        if p.stop == StopReason::Settled {
+            let [lo, hi] = p.tts99_ci95;
+            assert!(p.success_fraction > 0.0, "{p:?}");
+            assert!(hi.unwrap() <= 1.5 * lo.unwrap() * (1.0 + 1e-9), "{p:?}");
+        }
+    }
+    assert!(
+        early.iter().any(|p| p.stop == StopReason::Slower),
+        "{:?}",
+        early.iter().map(|p| (p.stop, p.runs)).collect::<Vec<_>>()
+    );
 }

@@ -49,6 +49,8 @@ pub struct SweepRequest {
     pub repeats: usize,
     /// When a point stops before its last run.
     pub stop: sweep::StopRule,
+    /// What the points are judged by.
+    pub metric: sweep::Metric,
 }
 
 /// A job that reports as it goes (a sweep's points, a suggestion's tries) on its own thread:
@@ -144,6 +146,7 @@ impl SweepJob {
                     .map(|(w, v)| (axis(w, request.params[1]), v.as_slice())),
                 repeats: request.repeats,
                 stop: request.stop,
+                metric: request.metric,
             };
             let result = sweep::run(&spec, sampler.as_ref(), control, |p| {
                 send(SweepMessage::Point(Box::new(p.clone())));

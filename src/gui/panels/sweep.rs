@@ -253,6 +253,7 @@ impl SweepPanel {
             second: second_values,
             repeats: sw.setup.repeats,
             stop: sw.stop,
+            metric: sw.setup.metric,
         };
         self.job = Some(SweepJob::start(input, request, sampler, move || {
             repaint.request_repaint()
