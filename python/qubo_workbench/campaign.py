@@ -12,8 +12,8 @@ the command line writes them. Tasks are pure, so a killed worker's are simply ru
 
 On a real cluster: `Client("tcp://scheduler:8786")`, or dask-jobqueue's `SLURMCluster` /
 `PBSCluster` (workers need `pip install qubo-workbench` and the instance files at the same
-paths). With a stopping rule that compares no points (`--budget-factor 0`) the table is the
-command line's own, row for row (times aside).
+paths). With a stopping rule that compares no points (`--budget-factor 0`, and `--tts-ratio 0`
+when judged by a TTS99 metric) the table is the command line's own, row for row (times aside).
 """
 
 import json
@@ -27,7 +27,9 @@ __all__ = ["campaign"]
 
 def _args(instances, out, sampler, sampler_param, weight, values, start, stop, steps, log,
           repeats, num_reads, seed, extra):
-    args = ["campaign", *[str(i) for i in instances], "--out", str(out), "--sampler", sampler]
+    names = _names(sampler)
+    flag = "--sampler" if len(names) == 1 else "--samplers"
+    args = ["campaign", *[str(i) for i in instances], "--out", str(out), flag, ",".join(names)]
     if sampler_param is not None:
         args += ["--sampler-param", sampler_param]
     if weight is not None:
@@ -41,6 +43,14 @@ def _args(instances, out, sampler, sampler_param, weight, values, start, stop, s
     if log:
         args.append("--log")
     return args + [str(e) for e in extra]
+
+
+def _names(sampler):
+    """A sampler's name, or several (a list or tuple), as a list."""
+    names = [sampler] if isinstance(sampler, str) else [str(s) for s in sampler]
+    if not names:
+        raise ValueError("name at least one sampler")
+    return names
 
 
 def _run(args):
@@ -82,7 +92,8 @@ def campaign(instances, out, *, sampler, sampler_param=None, weight=None, values
              seed=None, extra=(), client=None):
     """Sweeps one axis (`sampler_param` or `weight`) over `instances` (files or folders) into the
     folder `out`, and returns its table: a list of rows {instance, sampler, num_variables,
-    point}. The values are `values` (a list), or `start`/`stop`/`steps` (`log` for geometric
+    point}. `sampler` is a name or a list of names (each instance swept by each; a sampler flag
+    in `extra` applies to every one that has it). The values are `values` (a list), or `start`/`stop`/`steps` (`log` for geometric
     steps); `extra` holds further command-line flags (`--limit`, `--presolve`, `--ci-width`,
     `--budget-factor`, the sampler's own…). Without `client` it runs here, on every core,
     resuming what `out` already holds; with a Dask `client` its points run on the cluster."""
@@ -96,10 +107,11 @@ def campaign(instances, out, *, sampler, sampler_param=None, weight=None, values
     os.makedirs(out, exist_ok=True)
     tasks = []
     for file in _expand(instances):
-        for v in values:
-            one = _args([file], out, sampler, sampler_param, weight, [v], None, None, None,
-                        False, repeats, num_reads, seed, extra)
-            tasks.append(client.submit(_one_point, one, pure=False))
+        for name in _names(sampler):
+            for v in values:
+                one = _args([file], out, name, sampler_param, weight, [v], None, None, None,
+                            False, repeats, num_reads, seed, extra)
+                tasks.append(client.submit(_one_point, one, pure=False))
     rows = [row for part in client.gather(tasks) for row in part]
     # The gathered rows join the folder's journal; the command then finds every point done
     # and writes the table and plots as for a local campaign.

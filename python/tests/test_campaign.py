@@ -61,3 +61,16 @@ def test_a_campaign_on_a_two_worker_local_cluster_gives_the_command_lines_table(
     assert _deterministic(there) == _deterministic(here)
     with open(tmp_path / "cluster" / "campaign.json", encoding="utf-8") as f:
         assert json.load(f) == there
+
+
+def test_a_campaign_of_two_samplers_sweeps_each_instance_with_each(tmp_path):
+    instances = str(tmp_path / "instances")
+    _instances(instances)
+    settings = {**SETTINGS, "sampler": ["sa", "pt"], "values": [4, 16],
+                "extra": SETTINGS["extra"] + ["--num-replicas", "4"]}
+    table = qw.campaign([instances], str(tmp_path / "both"), **settings)
+    assert len(table) == 3 * 2 * 2
+    assert {(r["sampler"], r["point"]["params"]["num_sweeps"]) for r in table} == {
+        ("sa", 4), ("sa", 16), ("pt", 4), ("pt", 16)}
+    with pytest.raises(RuntimeError):
+        qw.campaign([instances], str(tmp_path / "bad"), **{**settings, "sampler": ["sa", "sa"]})

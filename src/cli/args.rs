@@ -615,6 +615,10 @@ pub struct CampaignArgs {
     /// The sampler (a named one when the axis is one of its parameters).
     #[command(flatten)]
     pub sampler: SamplerArgs,
+    /// Several samplers instead of --sampler, comma-separated (e.g. sa,pt): each instance is
+    /// swept by each, into the same table. A sampler flag applies to every one that has it.
+    #[arg(long, value_delimiter = ',', value_parser = sampler_names(), conflicts_with = "sampler")]
+    pub samplers: Vec<String>,
     /// The swept axis and its values.
     #[command(flatten)]
     pub axis: AxisArgs,
@@ -795,6 +799,20 @@ pub(super) fn build_sampler(
     Ok((
         crate::samplers::sampler_from_params(e.name, &values)?,
         reason,
+    ))
+}
+
+/// One named sampler of several (a campaign's --samplers), from the flags it has; the flags it
+/// lacks are returned as written (they are another's of the list).
+pub(super) fn build_one_of(
+    a: &SamplerArgs,
+    name: &str,
+) -> Result<(Box<dyn Sampler>, Vec<String>), Failure> {
+    let e = entry(name).map_err(|e| usage(format!("--samplers {name}: {e}")))?;
+    let (values, lacked) = a.params.0.values_for_chosen(e.name, e.params)?;
+    Ok((
+        crate::samplers::sampler_from_params(e.name, &values)?,
+        lacked,
     ))
 }
 

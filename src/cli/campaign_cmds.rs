@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::args::CampaignArgs;
+use super::args::{CampaignArgs, build_one_of};
 use super::output::{control_with_progress, print_json};
 use super::tuning_cmds::{axis_values, campaign_settings, sampler_for};
 use super::{Failure, usage};
@@ -79,18 +79,73 @@ fn instances(paths: &[PathBuf], limit: Option<u64>) -> Result<Vec<Instance>, Fai
     Ok(out)
 }
 
+/// The campaign's samplers: those --samplers lists (each named once, every sampler flag some
+/// one's), or --sampler alone (`auto` included).
+fn samplers_named(a: &CampaignArgs) -> Result<Vec<String>, Failure> {
+    if a.samplers.is_empty() {
+        return Ok(vec![a.sampler.sampler.clone()]);
+    }
+    let list = a.samplers.join(", ");
+    let mut lacked_by_all: Option<Vec<String>> = None;
+    for (k, name) in a.samplers.iter().enumerate() {
+        if name == crate::samplers::AUTO {
+            return Err(usage(
+                "--samplers auto: auto chooses per model, so its rows would mix samplers; name \
+                 each sampler",
+            ));
+        }
+        if a.samplers[..k].contains(name) {
+            return Err(usage(format!("--samplers {list}: {name} is listed twice")));
+        }
+        let (_, lacked) = build_one_of(&a.sampler, name)?;
+        lacked_by_all = Some(match lacked_by_all {
+            None => lacked,
+            Some(before) => before.into_iter().filter(|f| lacked.contains(f)).collect(),
+        });
+    }
+    if let Some(flag) = lacked_by_all.unwrap_or_default().first() {
+        return Err(usage(format!("{flag}: none of {list} has this parameter")));
+    }
+    Ok(a.samplers.clone())
+}
+
+/// The swept values: the same for every sampler (a parameter axis must mean the same values
+/// to each).
+fn values_for_all(a: &CampaignArgs, names: &[String], steps: usize) -> Result<Vec<f64>, Failure> {
+    let axis = a.axis.axis();
+    let mut values: Option<Vec<f64>> = None;
+    for name in names {
+        if matches!(axis, Axis::Param(_)) && name == crate::samplers::AUTO {
+            return Err(usage(
+                "--sampler-param sweeps a parameter of one sampler: name it with --sampler",
+            ));
+        }
+        let own = axis_values(&a.axis.flags(steps), name)?;
+        match &values {
+            Some(first) if *first != own => {
+                return Err(usage(format!(
+                    "{}: its values differ between {} and {name}: sweep them in two campaigns",
+                    axis.name(),
+                    names[0]
+                )));
+            }
+            Some(_) => {}
+            None => values = Some(own),
+        }
+    }
+    Ok(values.unwrap_or_default())
+}
+
 /// `campaign INSTANCES… --out DIR --sampler-param NAME …`.
 pub(super) fn campaign(a: CampaignArgs) -> Result<i32, Failure> {
     a.pictures.image.export_options().map_err(usage)?;
     let (setup, stop) = campaign_settings(&a.settings, a.no_early_stop)?;
     let axis = a.axis.axis();
-    let sampler_name = a.sampler.sampler.as_str();
-    if matches!(axis, Axis::Param(_)) && sampler_name == crate::samplers::AUTO {
-        return Err(usage(
-            "--sampler-param sweeps a parameter of one sampler: name it with --sampler",
-        ));
-    }
-    let values = axis_values(&a.axis.flags(setup.steps), sampler_name)?;
+    let names = samplers_named(&a)?;
+    // Listed samplers are built by name (flags another of the list has are theirs); --sampler
+    // alone as every command builds it (auto included, its other samplers' flags ignored).
+    let listed = !a.samplers.is_empty();
+    let values = values_for_all(&a, &names, setup.steps)?;
     let instances = instances(&a.instances, a.limit)?;
     let settings = CampaignSettings {
         axis: axis.name().to_string(),
@@ -112,12 +167,15 @@ pub(super) fn campaign(a: CampaignArgs) -> Result<i32, Failure> {
             break;
         }
         // A named sampler's finished instance is skipped before its model is built.
-        if sampler_name != crate::samplers::AUTO
-            && values
-                .iter()
-                .all(|&v| done.contains(&inst.name, sampler_name, v))
-        {
-            kept += values.len();
+        let pending: Vec<&String> = names
+            .iter()
+            .filter(|name| {
+                *name == crate::samplers::AUTO
+                    || !values.iter().all(|&v| done.contains(&inst.name, name, v))
+            })
+            .collect();
+        kept += (names.len() - pending.len()) * values.len();
+        if pending.is_empty() {
             continue;
         }
         let options = EncodeOptions {
@@ -127,58 +185,68 @@ pub(super) fn campaign(a: CampaignArgs) -> Result<i32, Failure> {
         let encoding = inst.puzzle.encode(&options)?;
         let base = encoding.default_weights();
         let reference = inst.puzzle.solve_classically(REFERENCE_NODE_BUDGET);
-        let (sampler, _) = sampler_for(&a.sampler, &inst.puzzle, &encoding, &base, &reference)?;
-        let todo: Vec<f64> = values
-            .iter()
-            .copied()
-            .filter(|&v| !done.contains(&inst.name, sampler.name(), v))
-            .collect();
-        kept += values.len() - todo.len();
-        if todo.is_empty() {
-            continue;
-        }
-        let spec = crate::sweep::SweepSpec {
-            problem: Problem {
-                puzzle: &inst.puzzle,
-                encoding: &encoding,
-                reference: &reference,
-            },
-            base: &base,
-            axis,
-            values: &todo,
-            second: None,
-            repeats: setup.repeats,
-            stop,
-            metric: setup.metric,
-        };
-        let mut failed = None;
-        crate::sweep::run(&spec, sampler.as_ref(), &control, |p| {
-            let row = CampaignRow {
-                instance: inst.name.clone(),
-                sampler: sampler.name().to_string(),
-                num_variables: encoding.num_variables(),
-                point: p.clone(),
-            };
-            measured += 1;
-            say(format!(
-                "instance {}/{} {}: {}={} valid {:.1} %{}",
-                k + 1,
-                instances.len(),
-                inst.name,
-                axis.name(),
-                crate::io::number_text(p.value),
-                100.0 * p.success_fraction,
-                p.tts99_s
-                    .map_or(String::new(), |t| format!(", TTS99 {t:.3e} s"))
-            ));
-            if let Err(e) = folder.append(&row) {
-                failed.get_or_insert(e);
-                control.cancel();
+        for name in pending {
+            if control.is_cancelled() {
+                break;
             }
-        })
-        .map_err(|e| Failure::from(format!("{}: {e}", inst.name)))?;
-        if let Some(e) = failed {
-            return Err(Failure::from(e.to_string()));
+            let sampler = if listed {
+                build_one_of(&a.sampler, name)?.0
+            } else {
+                sampler_for(&a.sampler, &inst.puzzle, &encoding, &base, &reference)?.0
+            };
+            let todo: Vec<f64> = values
+                .iter()
+                .copied()
+                .filter(|&v| !done.contains(&inst.name, sampler.name(), v))
+                .collect();
+            kept += values.len() - todo.len();
+            if todo.is_empty() {
+                continue;
+            }
+            let spec = crate::sweep::SweepSpec {
+                problem: Problem {
+                    puzzle: &inst.puzzle,
+                    encoding: &encoding,
+                    reference: &reference,
+                },
+                base: &base,
+                axis,
+                values: &todo,
+                second: None,
+                repeats: setup.repeats,
+                stop,
+                metric: setup.metric,
+            };
+            let mut failed = None;
+            crate::sweep::run(&spec, sampler.as_ref(), &control, |p| {
+                let row = CampaignRow {
+                    instance: inst.name.clone(),
+                    sampler: sampler.name().to_string(),
+                    num_variables: encoding.num_variables(),
+                    point: p.clone(),
+                };
+                measured += 1;
+                say(format!(
+                    "instance {}/{} {} ({}): {}={} valid {:.1} %{}",
+                    k + 1,
+                    instances.len(),
+                    inst.name,
+                    sampler.name(),
+                    axis.name(),
+                    crate::io::number_text(p.value),
+                    100.0 * p.success_fraction,
+                    p.tts99_s
+                        .map_or(String::new(), |t| format!(", TTS99 {t:.3e} s"))
+                ));
+                if let Err(e) = folder.append(&row) {
+                    failed.get_or_insert(e);
+                    control.cancel();
+                }
+            })
+            .map_err(|e| Failure::from(format!("{}: {e}", inst.name)))?;
+            if let Some(e) = failed {
+                return Err(Failure::from(e.to_string()));
+            }
         }
     }
     if let Some(b) = &bar {

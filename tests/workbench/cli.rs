@@ -2103,6 +2103,120 @@ fn a_sweep_over_a_sampler_parameter() {
     }
 }
 
+/// `campaign --samplers sa,pt`: each instance swept by each sampler into one table (each
+/// sampler flag applied to those that have it); a rerun keeps every row; a list naming auto or
+/// a sampler twice, a flag none has, or an axis one lacks is refused.
+#[test]
+fn a_campaign_sweeps_several_samplers_into_one_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.txt");
+    let out = run(&[
+        "generate",
+        "sudoku",
+        "--size",
+        "4",
+        "--givens",
+        "5",
+        "--seed",
+        "4",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let folder = dir.path().join("both");
+    let campaign = |extra: &[&str]| {
+        let mut args = vec![
+            "campaign",
+            file.to_str().unwrap(),
+            "--out",
+            folder.to_str().unwrap(),
+            "--sampler-param",
+            "num_sweeps",
+            "--values",
+            "4,16",
+            "--repeats",
+            "2",
+            "--num-reads",
+            "8",
+            "--seed",
+            "1",
+            "--json",
+        ];
+        args.extend(extra);
+        run(&args)
+    };
+    let out = campaign(&["--samplers", "sa,pt", "--num-replicas", "4"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = stdout_json(&out);
+    assert_eq!(
+        (v["rows"].as_u64(), v["measured"].as_u64()),
+        (Some(4), Some(4))
+    );
+    let text = std::fs::read_to_string(folder.join("campaign.json")).unwrap();
+    let rows: Vec<Value> = serde_json::from_str(&text).unwrap();
+    let mut seen: Vec<(String, u64)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["sampler"].as_str().unwrap().to_string(),
+                r["point"]["params"]["num_sweeps"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    seen.sort();
+    assert_eq!(
+        seen,
+        [
+            ("pt".into(), 4),
+            ("pt".into(), 16),
+            ("sa".into(), 4),
+            ("sa".into(), 16)
+        ]
+    );
+    // --num-replicas reached PT: its TTS99 in sweeps counts 4 replicas a read.
+    let pt = rows
+        .iter()
+        .find(|r| r["sampler"] == "pt" && r["point"]["tts99_sweeps"].is_number());
+    if let Some(r) = pt {
+        let p = &r["point"];
+        let reads_99 = p["tts99_sweeps"].as_f64().unwrap()
+            / (4.0 * p["params"]["num_sweeps"].as_f64().unwrap());
+        assert!(reads_99 >= 1.0 - 1e-9, "{p}");
+    }
+    let out = campaign(&["--samplers", "sa,pt", "--num-replicas", "4"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = stdout_json(&out);
+    assert_eq!(
+        (v["measured"].as_u64(), v["kept_from_journal"].as_u64()),
+        (Some(0), Some(4))
+    );
+    // One listed sampler is that sampler (not --sampler's auto): PT's rows are all there.
+    let out = campaign(&["--samplers", "pt", "--num-replicas", "4"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = stdout_json(&out);
+    assert_eq!(
+        (v["measured"].as_u64(), v["kept_from_journal"].as_u64()),
+        (Some(0), Some(2))
+    );
+    for (extra, says) in [
+        (vec!["--samplers", "sa,sa"], "listed twice"),
+        (vec!["--samplers", "sa", "--num-replicas", "4"], "none of sa has"),
+        (vec!["--samplers", "sa,auto"], "name each sampler"),
+        (
+            vec!["--samplers", "sa,pt", "--trotter", "4"],
+            "none of sa, pt has",
+        ),
+        (
+            vec!["--samplers", "sa,pt", "--sampler", "sa"],
+            "cannot be used with",
+        ),
+    ] {
+        let out = campaign(&extra);
+        assert!(!out.status.success(), "{extra:?}");
+        assert!(stderr(&out).contains(says), "{extra:?}: {}", stderr(&out));
+    }
+}
+
 /// `campaign`: num_sweeps over three generated 4×4 Sudokus, journalled point by point. Killed
 /// part-way (the journal cut after four points, in the middle of the fifth), the same command
 /// measures only what is missing and writes the same table; other settings in the same folder
