@@ -9,19 +9,12 @@ use super::args::{CampaignArgs, build_one_of};
 use super::output::{control_with_progress, print_json};
 use super::tuning_cmds::{axis_values, campaign_settings, sampler_for};
 use super::{Failure, usage};
-use crate::campaign::{CampaignRow, CampaignSettings, Folder};
-use crate::puzzle::{AnyPuzzle, EncodeOptions, REFERENCE_NODE_BUDGET};
+use crate::campaign::{CampaignRow, CampaignSettings, Folder, Instance};
 use crate::solve::Problem;
 use crate::sweep::Axis;
 
 /// Most instances one campaign takes (each is a sweep of its own).
 const MAX_INSTANCES: usize = 100_000;
-
-/// An instance: its name in the table and the puzzle.
-struct Instance {
-    name: String,
-    puzzle: AnyPuzzle,
-}
 
 /// Every instance the arguments name: files, every file of a folder (sorted), every puzzle of a
 /// file of several (`FILE#k`, at most `limit` of them). A puzzle whose givens conflict is said
@@ -142,9 +135,6 @@ pub(super) fn campaign(a: CampaignArgs) -> Result<i32, Failure> {
     let (setup, stop) = campaign_settings(&a.settings, a.no_early_stop)?;
     let axis = a.axis.axis();
     let names = samplers_named(&a)?;
-    // Listed samplers are built by name (flags another of the list has are theirs); --sampler
-    // alone as every command builds it (auto included, its other samplers' flags ignored).
-    let listed = !a.samplers.is_empty();
     let values = values_for_all(&a, &names, setup.steps)?;
     let instances = instances(&a.instances, a.limit)?;
     let settings = CampaignSettings {
@@ -155,100 +145,56 @@ pub(super) fn campaign(a: CampaignArgs) -> Result<i32, Failure> {
         stop,
     };
     let folder = Folder::open(&a.out, &settings).map_err(|e| Failure::from(e.to_string()))?;
-    let done = crate::campaign::Done::of(&folder.rows().map_err(|e| Failure::from(e.to_string()))?);
     let (control, bar) = control_with_progress(super::args::threads(&a.sampler)?, "campaign", None);
     let say = |line: String| match &bar {
         Some(b) => b.println(line),
         None => eprintln!("{line}"),
     };
-    let (mut measured, mut kept) = (0usize, 0usize);
-    for (k, inst) in instances.iter().enumerate() {
-        if control.is_cancelled() {
-            break;
-        }
-        // A named sampler's finished instance is skipped before its model is built.
-        let pending: Vec<&String> = names
-            .iter()
-            .filter(|name| {
-                *name == crate::samplers::AUTO
-                    || !values.iter().all(|&v| done.contains(&inst.name, name, v))
-            })
-            .collect();
-        kept += (names.len() - pending.len()) * values.len();
-        if pending.is_empty() {
-            continue;
-        }
-        let options = EncodeOptions {
-            presolve: a.presolve.on_for(inst.puzzle.kind()),
-            ..Default::default()
+    let plan = crate::campaign::Plan {
+        instances: &instances,
+        samplers: &names,
+        axis,
+        values: &values,
+        repeats: setup.repeats,
+        metric: setup.metric,
+        stop,
+        presolve: &|kind| a.presolve.on_for(kind),
+    };
+    // Listed samplers are built by name (flags another of the list has are theirs); --sampler
+    // alone as every command builds it (auto included, its other samplers' flags ignored).
+    let listed = !a.samplers.is_empty();
+    let mut build = |name: &str, problem: Problem, base: &crate::qubo::Weights| {
+        let built = if listed {
+            build_one_of(&a.sampler, name).map(|(s, _)| s)
+        } else {
+            sampler_for(
+                &a.sampler,
+                problem.puzzle,
+                problem.encoding,
+                base,
+                problem.reference,
+            )
+            .map(|(s, _)| s)
         };
-        let encoding = inst.puzzle.encode(&options)?;
-        let base = encoding.default_weights();
-        let reference = inst.puzzle.solve_classically(REFERENCE_NODE_BUDGET);
-        for name in pending {
-            if control.is_cancelled() {
-                break;
-            }
-            let sampler = if listed {
-                build_one_of(&a.sampler, name)?.0
-            } else {
-                sampler_for(&a.sampler, &inst.puzzle, &encoding, &base, &reference)?.0
-            };
-            let todo: Vec<f64> = values
-                .iter()
-                .copied()
-                .filter(|&v| !done.contains(&inst.name, sampler.name(), v))
-                .collect();
-            kept += values.len() - todo.len();
-            if todo.is_empty() {
-                continue;
-            }
-            let spec = crate::sweep::SweepSpec {
-                problem: Problem {
-                    puzzle: &inst.puzzle,
-                    encoding: &encoding,
-                    reference: &reference,
-                },
-                base: &base,
-                axis,
-                values: &todo,
-                second: None,
-                repeats: setup.repeats,
-                stop,
-                metric: setup.metric,
-            };
-            let mut failed = None;
-            crate::sweep::run(&spec, sampler.as_ref(), &control, |p| {
-                let row = CampaignRow {
-                    instance: inst.name.clone(),
-                    sampler: sampler.name().to_string(),
-                    num_variables: encoding.num_variables(),
-                    point: p.clone(),
-                };
-                measured += 1;
-                say(format!(
-                    "instance {}/{} {} ({}): {}={} valid {:.1} %{}",
-                    k + 1,
-                    instances.len(),
-                    inst.name,
-                    sampler.name(),
-                    axis.name(),
-                    crate::io::number_text(p.value),
-                    100.0 * p.success_fraction,
-                    p.tts99_s
-                        .map_or(String::new(), |t| format!(", TTS99 {t:.3e} s"))
-                ));
-                if let Err(e) = folder.append(&row) {
-                    failed.get_or_insert(e);
-                    control.cancel();
-                }
-            })
-            .map_err(|e| Failure::from(format!("{}: {e}", inst.name)))?;
-            if let Some(e) = failed {
-                return Err(Failure::from(e.to_string()));
-            }
-        }
-    }
+        built.map_err(|f| f.message)
+    };
+    let tally = crate::campaign::run(&plan, &folder, &mut build, &control, |k, row| {
+        let p = &row.point;
+        say(format!(
+            "instance {}/{} {} ({}): {}={} valid {:.1} %{}",
+            k + 1,
+            instances.len(),
+            row.instance,
+            row.sampler,
+            axis.name(),
+            crate::io::number_text(p.value),
+            100.0 * p.success_fraction,
+            p.tts99_s
+                .map_or(String::new(), |t| format!(", TTS99 {t:.3e} s"))
+        ));
+    })
+    .map_err(|e| Failure::from(e.to_string()))?;
+    let (measured, kept) = (tally.measured, tally.kept);
     if let Some(b) = &bar {
         b.finish_and_clear();
     }

@@ -2200,7 +2200,10 @@ fn a_campaign_sweeps_several_samplers_into_one_table() {
     );
     for (extra, says) in [
         (vec!["--samplers", "sa,sa"], "listed twice"),
-        (vec!["--samplers", "sa", "--num-replicas", "4"], "none of sa has"),
+        (
+            vec!["--samplers", "sa", "--num-replicas", "4"],
+            "none of sa has",
+        ),
         (vec!["--samplers", "sa,auto"], "name each sampler"),
         (
             vec!["--samplers", "sa,pt", "--trotter", "4"],

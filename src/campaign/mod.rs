@@ -15,6 +15,10 @@
 //! a stopping rule that does not compare points (`budget_factor` 0) every point is independent
 //! of the others, so a resumed campaign's table equals an uninterrupted one's.
 
+mod run;
+
+pub use run::{BuildSampler, Instance, Plan, Tally, run};
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -75,6 +79,14 @@ pub enum CampaignError {
         folder: String,
         /// What differs.
         differs: String,
+    },
+    /// An instance could not be encoded, its sampler built or its points measured.
+    #[error("{instance}: {message}")]
+    Instance {
+        /// The instance's name.
+        instance: String,
+        /// What went wrong.
+        message: String,
     },
     /// A file of the folder could not be read or written.
     #[error("{path}: {message}")]
