@@ -17,7 +17,7 @@
 //! queue is ordered coarse grid first (the ends and middles of each axis), so a best TTS99 is
 //! known early. Until one is, a point runs in slices (`FIRST_SLICE_S`, doubling) and goes back
 //! to the queue after each, so one slow point cannot hold a worker before there is anything to
-//! compare it with.
+//! compare it with; a slice ends between runs (a run cut short would lose every read).
 //!
 //! Invariant: a point never stops with an interval wider than `ci_width` unless its runs or its
 //! budget ran out, and its `stop` says which.
@@ -464,11 +464,10 @@ impl Runner<'_> {
                 return Ok(Slice::Paused);
             }
             let sampler = work.sampler(self, work.runs);
-            let limit = RunLimit {
-                spent_before_s: work.spend_s,
-                slice_end_s: pausing.then_some(slice_start + slice_s),
-            };
-            let control = self.run_control(limit, best);
+            // A slice ends between runs, never inside one: a run cut at its slice's end kept
+            // none of its reads (they run side by side) and still used up a run, so a point
+            // whose runs outlast a slice measured nothing at all.
+            let control = self.run_control(work.spend_s, best);
             let out = solve(self.problem, &work.weights, sampler, &control)?;
             work.runs += 1;
             work.spend_s += out.timing.sample_s;
@@ -476,10 +475,11 @@ impl Runner<'_> {
         }
     }
 
-    /// A control for one run: the caller's target and threads, cancelled when the caller
-    /// cancels or the point's budget (or slice) is spent, checked every few sweeps. The best
-    /// TTS99 may fall while the run goes on, so the budget is re-read each time.
-    fn run_control(&self, limit: RunLimit, best: &BestTts) -> RunControl {
+    /// A control for one run of a point that had spent `spent_before_s`: the caller's target
+    /// and threads, cancelled when the caller cancels or the point's budget is spent, checked
+    /// every few sweeps. The best TTS99 may fall while the run goes on, so the budget is
+    /// re-read each time.
+    fn run_control(&self, spent_before_s: f64, best: &BestTts) -> RunControl {
         let control = RunControl::new()
             .with_threads(Some(self.threads))
             .with_target_energy(self.control.target_energy);
@@ -489,10 +489,9 @@ impl Runner<'_> {
         let stop = self.stop;
         let start = Instant::now();
         control.with_observer(CHECK_EVERY_SWEEPS, move |_| {
-            let spent = limit.spent_before_s + start.elapsed().as_secs_f64();
+            let spent = spent_before_s + start.elapsed().as_secs_f64();
             let over_budget = stop.budget_s(best.get()).is_some_and(|b| spent >= b);
-            let over_slice = limit.slice_end_s.is_some_and(|e| spent >= e);
-            if parent.load(Ordering::Relaxed) || over_budget || over_slice {
+            if parent.load(Ordering::Relaxed) || over_budget {
                 own.store(true, Ordering::Relaxed);
             }
         })
@@ -509,13 +508,6 @@ impl Runner<'_> {
             Slice::Paused | Slice::Cancelled => Ok(None),
         }
     }
-}
-
-/// Where a run must stop, in the point's sampling seconds.
-#[derive(Clone, Copy)]
-struct RunLimit {
-    spent_before_s: f64,
-    slice_end_s: Option<f64>,
 }
 
 /// Measures every point, side by side on `workers` threads, coarse grid first; `on_point`
