@@ -152,3 +152,59 @@ pub fn run(
     }
     Ok(tally)
 }
+
+/// `count` instances of `kind` from its generator's `params`, seeds `seed`, `seed` + 1, … (the
+/// form's seed, else 1), each written to `dir/instances/` so the campaign can be rerun and
+/// resumed from the command line (`campaign DIR/instances --out DIR`). The same parameters
+/// always give the same instances, so a resumed campaign finds its journal's names again.
+pub fn generated_instances(
+    kind: crate::puzzle::Kind,
+    params: &crate::params::ParamValues,
+    count: usize,
+    dir: &std::path::Path,
+    control: &crate::puzzle::GenerateControl,
+) -> Result<Vec<Instance>, CampaignError> {
+    let folder = dir.join("instances");
+    std::fs::create_dir_all(&folder).map_err(|e| CampaignError::File {
+        path: folder.display().to_string(),
+        message: e.to_string(),
+    })?;
+    let has_seed = kind.generator_params().iter().any(|p| p.name == "seed");
+    let first = params
+        .get("seed")
+        .and_then(serde_json::Value::as_u64)
+        .unwrap_or(1);
+    let extension = match kind {
+        crate::puzzle::Kind::Constrained => "lp",
+        _ => "txt",
+    };
+    let mut out = Vec::with_capacity(count);
+    for k in 0..count as u64 {
+        let mut asked = params.clone();
+        if has_seed {
+            asked.insert("seed".into(), (first + k).into());
+        }
+        let name = format!("{}-{}.{extension}", kind.name(), first + k);
+        let path = folder.join(&name);
+        let puzzle = kind
+            .generate_with(&asked, control)
+            .map_err(|e| CampaignError::Instance {
+                instance: name.clone(),
+                message: e.to_string(),
+            })?;
+        crate::io::write_atomic(&path, puzzle.to_text().as_bytes()).map_err(|e| {
+            CampaignError::File {
+                path: path.display().to_string(),
+                message: e.to_string(),
+            }
+        })?;
+        out.push(Instance {
+            name: path.display().to_string(),
+            puzzle,
+        });
+        if !has_seed {
+            break;
+        }
+    }
+    Ok(out)
+}

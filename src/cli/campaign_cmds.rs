@@ -245,15 +245,11 @@ fn write_plots(
     metric: crate::sweep::Metric,
 ) -> Result<Vec<PathBuf>, Failure> {
     let dir: &Path = &a.out;
-    let tts = dir.join("tts.png");
-    a.pictures.write(
-        crate::campaign::tts_chart(rows, axis, metric).drawing(),
-        &tts,
-    )?;
-    let scaling = dir.join("scaling.png");
-    a.pictures.write(
-        crate::campaign::scaling_chart(rows, metric).drawing(),
-        &scaling,
-    )?;
-    Ok(vec![tts, scaling])
+    let mut written = Vec::new();
+    for (name, drawing) in crate::campaign::plots(rows, axis, metric) {
+        let path = dir.join(name);
+        a.pictures.write(drawing, &path)?;
+        written.push(path);
+    }
+    Ok(written)
 }

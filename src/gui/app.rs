@@ -95,6 +95,8 @@ pub struct Workbench {
     pub sweep: SweepPanel,
     /// An open campaign table, in its own window.
     pub campaign: super::panels::CampaignView,
+    /// The sweep panel's *Campaign* form and the campaign it runs (kept across documents).
+    pub campaign_form: super::panels::CampaignForm,
     /// UI time per frame.
     pub frame_stats: FrameStats,
     pub(super) dialog: Option<DialogJob>,
@@ -131,6 +133,7 @@ impl Workbench {
             results: ResultsPanel::default(),
             sweep: SweepPanel::default(),
             campaign: Default::default(),
+            campaign_form: Default::default(),
             frame_stats: FrameStats::default(),
             dialog: None,
             file_form: None,
@@ -227,6 +230,7 @@ impl Workbench {
         }
         // The panels' own jobs, taken in here rather than while laying out.
         self.sweep.poll(&mut self.shared);
+        self.campaign_form.poll(&mut self.shared);
         self.solver.remote.poll(&mut self.shared);
         self.puzzle.poll();
         if self.shown.inspector {
@@ -535,6 +539,8 @@ impl Workbench {
                     self.solver.ui(ui, &mut self.shared);
                     ui.separator();
                     self.sweep.ui(ui, &mut self.shared);
+                    self.campaign_form
+                        .ui(ui, &mut self.shared, &self.puzzle.generator);
                 });
             });
         Panel::right("inspector")

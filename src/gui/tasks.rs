@@ -42,6 +42,7 @@ impl Workbench {
             ));
         }
         tasks.extend(self.sweep.running_tasks());
+        tasks.extend(self.campaign_form.running_task());
         if s.generating.is_some() {
             tasks.push(RunningTask::new("generate", ""));
         }

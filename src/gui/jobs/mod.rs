@@ -2,7 +2,7 @@
 //! heatmap rasters, file dialogs and file reads and writes each run on their own thread and
 //! report through a channel that the app polls once per frame (`Workbench::logic`). Here the
 //! shapes every job shares (`OneShot`, and `StreamJob` in `streams`); `run`, `files`,
-//! `streams`, `generate` and `raster` hold the jobs themselves.
+//! `streams`, `generate`, `campaign` and `raster` hold the jobs themselves.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
@@ -19,12 +19,14 @@ use crate::sweep::{self, SweepPoint};
 use super::file_actions::FileAction;
 use super::heatmap::{self, Order, Raster};
 
+mod campaign;
 mod files;
 mod generate;
 mod raster;
 mod run;
 mod streams;
 
+pub use campaign::*;
 pub use files::*;
 pub use generate::*;
 pub use raster::*;

@@ -2,6 +2,7 @@
 //! actions go through `Shared` (state) and `Command`s (actions the app applies after layout).
 
 mod campaign;
+mod campaign_form;
 mod inspector;
 mod puzzle;
 mod remote;
@@ -12,6 +13,7 @@ mod sweep;
 mod sweep_axes;
 
 pub use campaign::{CampaignChart, CampaignView};
+pub use campaign_form::CampaignForm;
 pub use inspector::InspectorPanel;
 pub use puzzle::PuzzlePanel;
 pub use remote::RemoteSection;
