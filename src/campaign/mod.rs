@@ -553,6 +553,19 @@ pub fn scaling_chart(rows: &[CampaignRow], metric: Metric) -> crate::render::cha
     }
 }
 
+/// The campaign's two plots with the file names they take in its folder: TTS99 per instance
+/// (`tts.png`) and the optimum against the size (`scaling.png`).
+pub fn plots(
+    rows: &[CampaignRow],
+    axis: &str,
+    metric: Metric,
+) -> [(&'static str, crate::render::Drawing); 2] {
+    [
+        ("tts.png", tts_chart(rows, axis, metric).drawing()),
+        ("scaling.png", scaling_chart(rows, metric).drawing()),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -568,17 +581,4 @@ mod tests {
         assert_eq!(fit_power(&[(10.0, 1.0), (10.0, 2.0)]), None);
         assert_eq!(quantile(&[1.0, 2.0, 3.0, 4.0], 0.5), 2.5);
     }
-}
-
-/// The campaign's two plots with the file names they take in its folder: TTS99 per instance
-/// (`tts.png`) and the optimum against the size (`scaling.png`).
-pub fn plots(
-    rows: &[CampaignRow],
-    axis: &str,
-    metric: Metric,
-) -> [(&'static str, crate::render::Drawing); 2] {
-    [
-        ("tts.png", tts_chart(rows, axis, metric).drawing()),
-        ("scaling.png", scaling_chart(rows, metric).drawing()),
-    ]
 }
