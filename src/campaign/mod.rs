@@ -375,12 +375,21 @@ fn by_instance(rows: &[CampaignRow]) -> Vec<((String, String), Vec<&CampaignRow>
 fn quantile(sorted: &[f64], q: f64) -> f64 {
     let at = q * (sorted.len() - 1) as f64;
     let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
-    sorted[lo] + (sorted[hi] - sorted[lo]) * (at - lo as f64)
+    let frac = at - lo as f64;
+    // Unsolved instances sort last as ∞: ∞ − ∞ and ∞ × 0 would give NaN.
+    if frac == 0.0 {
+        sorted[lo]
+    } else if sorted[hi].is_infinite() {
+        f64::INFINITY
+    } else {
+        sorted[lo] + (sorted[hi] - sorted[lo]) * frac
+    }
 }
 
 /// TTS99 against the swept value: a thin line per instance (one colour per sampler) with its
 /// optimum marked, and per sampler the median over instances, bold, with the quartiles as a
-/// band (at values where every instance has a TTS99).
+/// band (an instance unsolved at a value counts as slower than any: the median shows where
+/// more than half are solved).
 pub fn tts_chart(
     rows: &[CampaignRow],
     axis: &str,
@@ -411,16 +420,24 @@ pub fn tts_chart(
         values.dedup();
         let (mut median, mut band) = (Vec::new(), Vec::new());
         for &v in &values {
+            // An instance not solved at v (or not measured there) counts as slower than any:
+            // the median is drawn where more than half solved, the quartiles where they are
+            // finite (a band with an infinite end is left out).
             let mut at: Vec<f64> = mine
                 .iter()
-                .filter_map(|g| g.iter().find(|r| r.point.value == v))
-                .filter_map(|r| metric.of(&r.point))
+                .map(|g| {
+                    g.iter()
+                        .find(|r| r.point.value == v)
+                        .and_then(|r| metric.of(&r.point))
+                        .unwrap_or(f64::INFINITY)
+                })
                 .collect();
-            if at.len() < mine.len() || at.is_empty() {
+            at.sort_by(f64::total_cmp);
+            let middle = quantile(&at, 0.5);
+            if !middle.is_finite() {
                 continue;
             }
-            at.sort_by(f64::total_cmp);
-            median.push([v, quantile(&at, 0.5)]);
+            median.push([v, middle]);
             band.push([v, quantile(&at, 0.25), quantile(&at, 0.75)]);
         }
         series.push(Series {
@@ -429,6 +446,7 @@ pub fn tts_chart(
             points: median,
             band,
             band_color: Some(colors::lighter(color, 0.75)),
+            unjoined: false,
         });
         for g in &mine {
             let points: Vec<[f64; 2]> = g
@@ -534,6 +552,7 @@ pub fn scaling_chart(rows: &[CampaignRow], metric: Metric) -> crate::render::cha
             name: format!("{sampler}: optimum per instance"),
             color,
             points: pts.iter().map(|&(x, y)| [x, y]).collect(),
+            unjoined: true,
             ..Series::default()
         });
     }
@@ -569,6 +588,19 @@ pub fn plots(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Unsolved instances count as ∞: the median exists while more than half are solved, and
+    /// no quantile is NaN.
+    #[test]
+    fn quantiles_with_unsolved_instances() {
+        let inf = f64::INFINITY;
+        assert_eq!(quantile(&[1.0, 2.0, inf], 0.5), 2.0);
+        assert_eq!(quantile(&[1.0, 2.0, inf], 0.75), inf);
+        assert_eq!(quantile(&[1.0, 2.0, inf], 0.25), 1.5);
+        assert_eq!(quantile(&[1.0, inf, inf], 0.5), inf);
+        assert_eq!(quantile(&[1.0, 2.0, 3.0, inf], 0.5), 2.5);
+        assert_eq!(quantile(&[inf, inf], 0.0), inf);
+    }
 
     #[test]
     fn a_power_law_is_fitted_exactly() {

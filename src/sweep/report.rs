@@ -259,6 +259,7 @@ pub fn chart(
                     })
                     .collect(),
                 band_color: Some(colors::TTS_BAND),
+                unjoined: false,
             }],
             flags: weak
                 .iter()
@@ -287,6 +288,7 @@ pub fn chart(
             .map(|p| [p.value, p.success_ci95[0], p.success_ci95[1]])
             .collect(),
         band_color: Some(colors::VALID_BAND),
+        unjoined: false,
     }];
     if points.iter().any(|p| p.ground_fraction.is_some()) {
         series.push(Series {

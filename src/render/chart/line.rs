@@ -15,6 +15,9 @@ pub struct Series {
     pub band: Vec<[f64; 3]>,
     /// The band's colour.
     pub band_color: Option<Color>,
+    /// Points only, not joined: one per instance, say, where a line between neighbours in x
+    /// would mean nothing.
+    pub unjoined: bool,
 }
 
 /// A line chart: series against a shared x axis, optional flagged points.
@@ -123,7 +126,7 @@ impl LineChart {
                 .filter(|p| p[0].is_finite() && p[1].is_finite())
                 .map(|p| [f.px(p[0]), f.py(p[1])])
                 .collect();
-            for w in points.windows(2).filter(|_| joined) {
+            for w in points.windows(2).filter(|_| joined && !s.unjoined) {
                 line(&mut d, w[0], w[1], width, s.color);
             }
             for p in &points {

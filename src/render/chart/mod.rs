@@ -393,6 +393,7 @@ mod tests {
                 points: vec![[0.0, 0.1], [1.0, 0.5], [2.0, f64::NAN]],
                 band: vec![[0.0, 0.05, 0.2], [1.0, 0.4, 0.6]],
                 band_color: Some(colors::VALID_BAND),
+                unjoined: false,
             }],
             flags: vec![[0.0, 0.1]],
             flag_name: "penalty too weak".into(),
