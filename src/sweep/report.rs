@@ -394,6 +394,10 @@ fn grid_chart(
             Metric::Tts99Sweeps => "TTS99 (sweeps)".into(),
             m => m.name().into(),
         },
+        words: [
+            AxisLook::words_of(points, weight, |p| Some(p.value)),
+            AxisLook::words_of(points, w2, |p| p.value2),
+        ],
     })
 }
 
@@ -428,6 +432,32 @@ pub struct AxisLook {
 }
 
 impl AxisLook {
+    /// The words of a category axis by value (the category's index), read from the points'
+    /// parameters; `value` picks which of a point's values is this axis's. Empty for numbers.
+    pub fn words_of<'p>(
+        points: impl IntoIterator<Item = &'p SweepPoint>,
+        axis: &str,
+        value: impl Fn(&SweepPoint) -> Option<f64>,
+    ) -> Vec<String> {
+        let mut words: Vec<String> = Vec::new();
+        for p in points {
+            let word = match p.params.get(axis) {
+                Some(serde_json::Value::String(w)) => w.clone(),
+                Some(serde_json::Value::Bool(b)) => b.to_string(),
+                _ => return Vec::new(),
+            };
+            let Some(k) = value(p).filter(|v| *v >= 0.0 && v.fract() == 0.0) else {
+                return Vec::new();
+            };
+            let k = k as usize;
+            if words.len() <= k {
+                words.resize(k + 1, String::new());
+            }
+            words[k] = word;
+        }
+        words
+    }
+
     /// The look of `axis` from the points' values.
     pub fn of(points: &[&SweepPoint], axis: &str) -> AxisLook {
         let word = |p: &SweepPoint| match p.params.get(axis)? {
@@ -436,11 +466,7 @@ impl AxisLook {
             _ => None,
         };
         if !points.is_empty() && points.iter().all(|p| word(p).is_some()) {
-            let top = points.iter().map(|p| p.value as usize).max().unwrap_or(0);
-            let mut words = vec![String::new(); top + 1];
-            for &p in points {
-                words[p.value as usize] = word(p).unwrap_or_default();
-            }
+            let words = Self::words_of(points.iter().copied(), axis, |p| Some(p.value));
             return AxisLook { log: false, words };
         }
         let mut xs: Vec<f64> = points.iter().map(|p| p.value).collect();

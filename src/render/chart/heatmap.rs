@@ -30,6 +30,9 @@ pub struct Heatmap {
     pub log_scale: bool,
     /// The colour bar's label.
     pub value_label: String,
+    /// Category names of the x and y values, by value (a word parameter's index; empty:
+    /// numbers).
+    pub words: [Vec<String>; 2],
 }
 
 /// Viridis, sampled at five stops: dark (t = 0) to bright (t = 1), readable in grey too.
@@ -180,7 +183,7 @@ impl Heatmap {
         }
         if self.unsettled.iter().any(|&u| u) {
             entries.push((
-                "? not settled (budget or runs ran out)".to_string(),
+                "? not settled (budget or runs ran out, or surely slower)".to_string(),
                 MUTED,
                 false,
             ));
@@ -248,7 +251,7 @@ impl Heatmap {
                 &mut d,
                 [cx, y0 + 16.0],
                 TICK_SIZE,
-                tick_text(*x, &self.xs),
+                word_or_number(*x, &self.xs, &self.words[0]),
                 INK,
             );
         }
@@ -258,7 +261,7 @@ impl Heatmap {
                 &mut d,
                 [x0 - 30.0, cy],
                 TICK_SIZE,
-                tick_text(*y, &self.ys),
+                word_or_number(*y, &self.ys, &self.words[1]),
                 INK,
             );
         }
@@ -294,5 +297,13 @@ fn format_value(v: f64) -> String {
         format!("{v:.2}")
     } else {
         format!("{v:.3}")
+    }
+}
+
+/// A tick: the category's word for a word axis (the value is its index), else the number.
+fn word_or_number(v: f64, all: &[f64], words: &[String]) -> String {
+    match words.get(v as usize) {
+        Some(w) if v >= 0.0 && v.fract() == 0.0 => w.clone(),
+        _ => tick_text(v, all),
     }
 }

@@ -427,6 +427,10 @@ mod tests {
             low_is_good: true,
             log_scale: true,
             value_label: "s".into(),
+            words: [
+                Vec::new(),
+                vec!["flip".into(), "two-way".into(), "assign".into()],
+            ],
         };
         let texts: Vec<String> = map.drawing().texts().map(str::to_string).collect();
         for t in [
@@ -437,8 +441,9 @@ mod tests {
             "0.100",
             "10.00?",
             "1.5",
+            "two-way",
             "penalty too weak",
-            "? not settled (budget or runs ran out)",
+            "? not settled (budget or runs ran out, or surely slower)",
         ] {
             assert!(texts.iter().any(|x| x == t), "{t} missing from {texts:?}");
         }
