@@ -17,7 +17,7 @@
 
 mod run;
 
-pub use run::{BuildSampler, Instance, Plan, Tally, generated_instances, run};
+pub use run::{Instance, Plan, Tally, generated_instances, run};
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

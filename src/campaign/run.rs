@@ -48,17 +48,14 @@ pub struct Tally {
     pub kept: usize,
 }
 
-/// Builds the sampler a name stands for, for an instance's problem at its default weights.
-pub type BuildSampler<'b> =
-    dyn FnMut(&str, Problem, &Weights) -> Result<Box<dyn Sampler>, String> + 'b;
-
-/// Measures what `folder`'s journal lacks; `on_row` hears each finished point (with its
-/// instance's index) after it is journalled. Cancelling `control` stops between points: what
-/// finished is kept, and a rerun resumes.
-pub fn run(
+/// Measures what `folder`'s journal lacks; `build` makes the sampler a name stands for, for an
+/// instance's problem at its default weights (its error is named with the instance); `on_row`
+/// hears each finished point (with its instance's index) after it is journalled. Cancelling
+/// `control` stops between points: what finished is kept, and a rerun resumes.
+pub fn run<E: std::fmt::Display>(
     plan: &Plan,
     folder: &Folder,
-    build: &mut BuildSampler,
+    mut build: impl FnMut(&str, Problem, &Weights) -> Result<Box<dyn Sampler>, E>,
     control: &RunControl,
     mut on_row: impl FnMut(usize, &CampaignRow),
 ) -> Result<Tally, CampaignError> {

@@ -163,7 +163,7 @@ pub(super) fn campaign(a: CampaignArgs) -> Result<i32, Failure> {
     // Listed samplers are built by name (flags another of the list has are theirs); --sampler
     // alone as every command builds it (auto included, its other samplers' flags ignored).
     let listed = !a.samplers.is_empty();
-    let mut build = |name: &str, problem: Problem, base: &crate::qubo::Weights| {
+    let build = |name: &str, problem: Problem, base: &crate::qubo::Weights| {
         let built = if listed {
             build_one_of(&a.sampler, name).map(|(s, _)| s)
         } else {
@@ -178,7 +178,7 @@ pub(super) fn campaign(a: CampaignArgs) -> Result<i32, Failure> {
         };
         built.map_err(|f| f.message)
     };
-    let tally = crate::campaign::run(&plan, &folder, &mut build, &control, |k, row| {
+    let tally = crate::campaign::run(&plan, &folder, build, &control, |k, row| {
         let p = &row.point;
         say(format!(
             "instance {}/{} {} ({}): {}={} valid {:.1} %{}",

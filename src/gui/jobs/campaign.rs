@@ -109,10 +109,10 @@ fn run_campaign(
         stop: r.stop,
         presolve: &|_| r.presolve,
     };
-    let mut build = |name: &str, _: Problem, _: &Weights| {
-        crate::samplers::sampler_from_params(name, &r.sampler_params).map_err(|e| e.to_string())
+    let build = |name: &str, _: Problem, _: &Weights| {
+        crate::samplers::sampler_from_params(name, &r.sampler_params)
     };
-    crate::campaign::run(&plan, &folder, &mut build, control, |_, row| {
+    crate::campaign::run(&plan, &folder, build, control, |_, row| {
         send(CampaignMessage::Row(Box::new(row.clone())));
     })
     .map_err(text)?;

@@ -168,28 +168,9 @@ impl CampaignForm {
         let generator = crate::params::validate(kind.generator_params(), &generator)
             .map_err(|e| format!("the generator form: {e}"))?;
         let sw = &s.settings.sweep;
-        // 0 reads: the solver panel's (the sampler's default unless changed there).
-        let extra: Vec<(&str, serde_json::Value)> = if sw.num_reads == 0 {
-            Vec::new()
-        } else {
-            vec![("num_reads", serde_json::json!(sw.num_reads))]
-        };
-        let sampler = s.build_sampler(&extra)?;
-        let axis = AxisSetting {
-            weight: &sw.weight,
-            param: &sw.param,
-            from: sw.from,
-            to: sw.to,
-            steps: sw.setup.steps,
-            log: sw.log,
-        };
+        let (sampler, sampler_params) = super::sweep::sweep_sampler(s)?;
+        let [axis, _] = AxisSetting::both(sw);
         let values = axis.values(sampler.name())?;
-        // The solver panel's values (as `build_sampler` reads them), not the sampler's echo of
-        // its state: each instance's sampler is built from these again.
-        let mut sampler_params = s.settings.sampler_params(sampler.name());
-        for (k, v) in extra {
-            sampler_params.insert(k.to_string(), v);
-        }
         let folder = if self.folder.trim().is_empty() {
             default_folder(kind)
         } else {

@@ -160,15 +160,8 @@ impl SweepPanel {
             s.status = format!("not swept: the givens conflict: {}", c.detail);
             return None;
         }
-        // 0 reads: the solver panel's (the sampler's default unless changed there).
-        let reads = s.settings.sweep.num_reads;
-        let extra: Vec<(&str, serde_json::Value)> = if reads == 0 {
-            Vec::new()
-        } else {
-            vec![("num_reads", serde_json::json!(reads))]
-        };
-        match s.build_sampler(&extra) {
-            Ok(sampler) => {
+        match sweep_sampler(s) {
+            Ok((sampler, _)) => {
                 let reference = s
                     .current_facts()
                     .and_then(Result::ok)
@@ -205,22 +198,7 @@ impl SweepPanel {
         };
         let sw = &s.settings.sweep;
         let sampler_name = sampler.name();
-        let first = AxisSetting {
-            weight: &sw.weight,
-            param: &sw.param,
-            from: sw.from,
-            to: sw.to,
-            steps: sw.setup.steps,
-            log: sw.log,
-        };
-        let second = AxisSetting {
-            weight: &sw.weight2,
-            param: &sw.param2,
-            from: sw.from2,
-            to: sw.to2,
-            steps: sw.setup.steps2,
-            log: sw.log2,
-        };
+        let [first, second] = AxisSetting::both(sw);
         let values1 = first.values(sampler_name);
         let values2 = (!second.name().is_empty()
             && (second.name(), second.is_param()) != (first.name(), first.is_param()))
@@ -864,4 +842,24 @@ fn setup_widgets(ui: &mut egui::Ui, setup: &mut crate::sweep::SweepSetup, names:
         SweepSetup::values,
         SweepSetup::from_values,
     );
+}
+
+/// The solver panel's sampler with the sweep's reads (0: the solver panel's own, the sampler's
+/// default unless changed there), and the parameter values it was built from (a campaign
+/// builds one per instance from them; the sampler's echo of its state has more).
+pub(super) fn sweep_sampler(
+    s: &Shared,
+) -> Result<(Box<dyn crate::sampler::Sampler>, crate::params::ParamValues), String> {
+    let reads = s.settings.sweep.num_reads;
+    let extra: Vec<(&str, serde_json::Value)> = if reads == 0 {
+        Vec::new()
+    } else {
+        vec![("num_reads", serde_json::json!(reads))]
+    };
+    let sampler = s.build_sampler(&extra)?;
+    let mut params = s.settings.sampler_params(sampler.name());
+    for (k, v) in extra {
+        params.insert(k.to_string(), v);
+    }
+    Ok((sampler, params))
 }

@@ -67,7 +67,29 @@ pub(super) struct AxisSetting<'a> {
     pub(super) log: bool,
 }
 
-impl AxisSetting<'_> {
+impl<'a> AxisSetting<'a> {
+    /// The sweep's first and second axes as its settings describe them.
+    pub(super) fn both(sw: &'a crate::gui::settings::SweepSettings) -> [AxisSetting<'a>; 2] {
+        [
+            AxisSetting {
+                weight: &sw.weight,
+                param: &sw.param,
+                from: sw.from,
+                to: sw.to,
+                steps: sw.setup.steps,
+                log: sw.log,
+            },
+            AxisSetting {
+                weight: &sw.weight2,
+                param: &sw.param2,
+                from: sw.from2,
+                to: sw.to2,
+                steps: sw.setup.steps2,
+                log: sw.log2,
+            },
+        ]
+    }
+
     pub(super) fn is_param(&self) -> bool {
         !self.param.is_empty()
     }
