@@ -16,7 +16,7 @@ use crate::qubo::formats::{FormatError, read_model};
 use crate::qubo::{Coupling, Ising, Qubo, QuboError, StoredModel, random_qubo};
 use crate::rng::splitmix64;
 use crate::sampler::{
-    Kernel, ParallelTempering, QuantumAnnealing, RunControl, SampleSet, Sampler,
+    Kernel, MoveSet, ParallelTempering, QuantumAnnealing, RunControl, SampleSet, Sampler,
     SimulatedAnnealing, TabuSearch, population::PopulationAnnealing,
 };
 
@@ -77,11 +77,12 @@ fn sudoku_instance(name: &str, line: &str, presolve: bool) -> Result<Instance, B
     let p = AnyPuzzle::Sudoku(Sudoku::from_line(line)?);
     let enc = p.encode(&EncodeOptions::presolved(presolve))?;
     let w = enc.default_weights();
-    let q = enc.qubo(&w)?;
     Ok(Instance {
         name: format!("sudoku_{name}{}", if presolve { "_presolved" } else { "" }),
         ground_energy: ground_energy(&enc, &w, &p.solve_classically(REFERENCE_NODE_BUDGET)),
-        model: StoredModel::new(q),
+        // With its exactly-one groups, for the moves rows (Sudoku has no structure, so the
+        // flip rows run on the stored rows as before).
+        model: p.stored_model(&enc, &w)?,
     })
 }
 
@@ -277,6 +278,9 @@ pub struct BenchSettings {
 struct Config {
     sampler: Box<dyn Sampler>,
     kernel: &'static str,
+    /// SA's moves (`one-hot`, `two-way`), run only on instances with exactly-one groups;
+    /// `None` for single flips.
+    moves: Option<&'static str>,
     threads: usize,
     num_reads: usize,
     /// Updates per variable a run makes (reads × sweeps × replicas or slices); NaN for tabu.
@@ -321,9 +325,30 @@ fn configs(s: &BenchSettings) -> Vec<Config> {
             },
             threads,
             num_reads: reads,
+            moves: None,
             updates_per_variable: per_read,
         })
         .collect();
+    // Moves on one thread, in lanes (auto) and one read at a time: ns per proposal.
+    for (moves, word) in [(MoveSet::OneHot, "one-hot"), (MoveSet::TwoWay, "two-way")] {
+        for kernel in [Kernel::Auto, Kernel::Scalar] {
+            out.push(Config {
+                sampler: Box::new(SimulatedAnnealing {
+                    num_reads: reads,
+                    num_sweeps: sweeps,
+                    seed: Some(s.seed),
+                    kernel,
+                    moves,
+                    ..Default::default()
+                }),
+                kernel: AUTO_LANES,
+                threads: 1,
+                num_reads: reads,
+                moves: Some(word),
+                updates_per_variable: per_read,
+            });
+        }
+    }
     let ladders = reads.div_ceil(BENCH_REPLICAS);
     out.push(Config {
         sampler: Box::new(ParallelTempering {
@@ -334,6 +359,7 @@ fn configs(s: &BenchSettings) -> Vec<Config> {
             ..Default::default()
         }),
         kernel: "ladder",
+        moves: None,
         threads: 1,
         num_reads: ladders,
         updates_per_variable: (ladders * BENCH_REPLICAS * sweeps) as f64,
@@ -346,6 +372,7 @@ fn configs(s: &BenchSettings) -> Vec<Config> {
             ..Default::default()
         }),
         kernel: "population",
+        moves: None,
         threads: 1,
         num_reads: reads,
         updates_per_variable: per_read,
@@ -359,6 +386,7 @@ fn configs(s: &BenchSettings) -> Vec<Config> {
             ..Default::default()
         }),
         kernel: "slices",
+        moves: None,
         threads: 1,
         num_reads: reads,
         updates_per_variable: per_read * BENCH_TROTTER as f64,
@@ -371,6 +399,7 @@ fn configs(s: &BenchSettings) -> Vec<Config> {
             ..Default::default()
         }),
         kernel: "-",
+        moves: None,
         threads: 1,
         num_reads: tabu_reads,
         updates_per_variable: f64::NAN,
@@ -395,6 +424,11 @@ pub fn run(
             if config.kernel == "lanes" && auto_ran.iter().any(|k| k == "lanes") {
                 continue;
             }
+            if config.moves.is_some()
+                && crate::qubo::Model::one_hot(&inst.model).is_none_or(|g| g.is_empty())
+            {
+                continue;
+            }
             let control = RunControl::new().with_threads(Some(config.threads));
             let mut walls = Vec::new();
             let mut last = None;
@@ -415,9 +449,12 @@ pub fn run(
                 wall,
             ));
             let updates = config.updates_per_variable * n.max(1) as f64;
-            // Auto's lanes rows name the kernel that ran (f32 or 16-bit lanes).
-            let kernel = match set.info.params.get("kernel").and_then(|k| k.as_str()) {
-                Some(ran) if config.kernel == AUTO_LANES => {
+            // Auto's lanes rows name the kernel that ran (f32 or 16-bit lanes); moves rows
+            // the moves and the layout (`csr-lanes`, `csr`, `grouped`).
+            let ran = set.info.params.get("kernel").and_then(|k| k.as_str());
+            let kernel = match (ran, config.moves) {
+                (Some(ran), Some(moves)) => format!("{moves} {ran}"),
+                (Some(ran), None) if config.kernel == AUTO_LANES => {
                     auto_ran.push(ran.into());
                     ran.to_string()
                 }

@@ -161,14 +161,14 @@ pub(super) fn bench(a: BenchArgs) -> Result<i32, Failure> {
             settings.num_reads, settings.num_sweeps, settings.repeats
         );
         println!(
-            "{:<34} {:>6} {:>5} {:>10} {:>3} {:>10} {:>9} {:>14} {:>8}",
+            "{:<34} {:>6} {:>5} {:>17} {:>3} {:>10} {:>9} {:>14} {:>8}",
             "instance", "n", "samp.", "kernel", "thr", "wall s", "ns/upd", "min E", "P(gnd)"
         );
     }
     let rows = bench::run(&instances, &settings, |r| {
         if !a.json {
             println!(
-                "{:<34} {:>6} {:>5} {:>10} {:>3} {:>10.3} {:>9} {:>14} {:>7.2}{}",
+                "{:<34} {:>6} {:>5} {:>17} {:>3} {:>10.3} {:>9} {:>14} {:>7.2}{}",
                 r.instance,
                 r.n,
                 r.sampler,
@@ -195,7 +195,8 @@ pub(super) fn bench(a: BenchArgs) -> Result<i32, Failure> {
     } else {
         println!(
             "ns/upd: per replica update for pt (16 replicas, reads/16 ladders), per slice update \
-             for sqa (4 slices); tabu runs reads/10 searches of 10 restarts"
+             for sqa (4 slices), per proposal for moves (one-hot, two-way: sa on one thread, its \
+             β range measured on the moves); tabu runs reads/10 searches of 10 restarts"
         );
         if rows.iter().any(|r| !r.ground_known) {
             println!(

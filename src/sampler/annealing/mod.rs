@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::control::ProgressTracker;
 use super::kernel::{KernelModel, lowest, run_bytes};
+use super::moves::lanes::MOVE_LANES;
 use super::moves::run::{Anneal, prepare};
 use super::moves::{MovePlan, MoveSet};
 use super::precision::KernelScale;
@@ -159,7 +160,9 @@ const PARAMS: &[ParamSpec] = &[
         default: ParamDefault::Word("auto"),
         help: "sweep kernel for single flips: identical results, only speed differs; lanes16 \
                (16-bit integer lanes, auto's choice where it applies) needs integer coefficients \
-               (after a power of two up to 64) and local fields within ±32 767",
+               (after a power of two up to 64) and local fields within ±32 767; under one-hot \
+               and two-way moves on a stored model, auto and lanes run 16 reads side by side \
+               (they share which variable each proposal is at) and scalar one read at a time",
         alias: None,
         exposed: true,
     },
@@ -442,11 +445,28 @@ impl SimulatedAnnealing {
         };
         let t_sample = Instant::now();
         let num_reads = self.num_reads;
-        let finished: Vec<(usize, Vec<u8>)> = control.install(num_reads, || {
-            (0..num_reads)
+        // Lanes where the moves allow them (`moves::lanes`), unless one read at a time is
+        // asked for; lane groups are fixed blocks of reads, so any thread count gives the
+        // same reads.
+        let lane_rows = (self.kernel != Kernel::Scalar && num_reads >= 2)
+            .then(|| job.lane_rows())
+            .flatten();
+        let finished: Vec<(usize, Vec<u8>)> = control.install(num_reads, || match &lane_rows {
+            Some(rows) => (0..num_reads)
+                .step_by(MOVE_LANES)
+                .collect::<Vec<_>>()
+                .into_par_iter()
+                .filter_map(|first| {
+                    let reads: Vec<usize> = (first..(first + MOVE_LANES).min(num_reads)).collect();
+                    let states = job.lane_group(rows, &reads)?;
+                    Some(reads.into_iter().zip(states).collect::<Vec<_>>())
+                })
+                .flatten()
+                .collect(),
+            None => (0..num_reads)
                 .into_par_iter()
                 .filter_map(|k| job.read(k).map(|x| (k, x)))
-                .collect()
+                .collect(),
         });
         let states: Vec<Vec<u8>> = finished.into_iter().map(|(_, x)| x).collect();
         let mut set = self.finish(
@@ -456,7 +476,11 @@ impl SimulatedAnnealing {
             RunRecord {
                 range,
                 seed,
-                kernel: layout.name(),
+                kernel: if lane_rows.is_some() {
+                    "csr-lanes"
+                } else {
+                    layout.name()
+                },
                 num_sweeps,
                 t0,
                 t_sample,

@@ -98,9 +98,14 @@ impl MoveCsr {
         (&self.cols[r.clone()], &self.vals[r])
     }
 
+    /// Variables.
+    pub(super) fn num_variables(&self) -> usize {
+        self.linear.len()
+    }
+
     /// Q_ij (0 when not coupled).
     #[inline(always)]
-    fn pair(&self, i: u32, j: u32) -> f64 {
+    pub(super) fn pair(&self, i: u32, j: u32) -> f64 {
         if !self.dense.is_empty() {
             return self.dense[i as usize * self.linear.len() + j as usize];
         }
@@ -128,6 +133,13 @@ impl<'m> CsrEngine<'m> {
         };
         e.resync();
         e
+    }
+}
+
+impl CsrEngine<'_> {
+    /// Every variable's local field.
+    pub(super) fn fields(&self) -> &[f64] {
+        &self.field
     }
 }
 

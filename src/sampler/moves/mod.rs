@@ -22,6 +22,7 @@
 
 pub(super) mod assignment;
 mod engines;
+pub(super) mod lanes;
 pub(super) mod run;
 
 pub(super) use engines::{CsrEngine, Engine, GroupedEngine, MoveCsr};

@@ -5,13 +5,19 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::assignment::{self, Assignment, Scratch};
+use super::lanes::{self, LaneMoves, LaneRows, MOVE_LANES};
 use super::{CsrEngine, Engine, GroupedEngine, MoveCsr, MovePlan, MoveState, NONE};
 use crate::qubo::Model;
 use crate::qubo::grouped::GroupedKernel;
 use crate::rng::Xoshiro128p;
 use crate::sampler::SampleError;
 use crate::sampler::control::ProgressTracker;
+use crate::sampler::kernel::with_avx2;
 use crate::sampler::schedule::Schedule;
+
+/// Mixed into the seed for a lane group's shared generator (which variable comes next), so it
+/// never repeats a read's own stream.
+const SHARED_SALT: u64 = 0x6c61_6e65_7376;
 
 /// Sweeps between recomputations of sums and energies from the state.
 const RESYNC_SWEEPS: usize = 256;
@@ -371,6 +377,66 @@ pub(in crate::sampler) struct Anneal<'a> {
 }
 
 impl Anneal<'_> {
+    /// The stored model's rows for moves in lanes, when this run's moves take them (see
+    /// `lanes::applies`): build once per run.
+    pub fn lane_rows(&self) -> Option<LaneRows> {
+        match &self.layout.engine {
+            EngineLayout::Csr(m) if lanes::applies(self.plan) => Some(LaneRows::new(m)),
+            _ => None,
+        }
+    }
+
+    /// One lane group of reads (`MOVE_LANES` consecutive reads from a multiple of it; padding
+    /// lanes run spare reads, dropped) under moves in lanes; their final states, or `None`
+    /// when cancelled.
+    pub fn lane_group(&self, rows: &LaneRows, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
+        const L: usize = MOVE_LANES;
+        let EngineLayout::Csr(m) = &self.layout.engine else {
+            return None;
+        };
+        let spare = usize::MAX / 2;
+        let starts = (0..L)
+            .map(|l| {
+                let read = reads.get(l).copied().unwrap_or(spare + l);
+                start(
+                    self.plan,
+                    self.seed,
+                    read as u64,
+                    self.initial_states.get(read),
+                )
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let group = (reads[0] / L) as u64;
+        let shared = Xoshiro128p::for_read(self.seed ^ SHARED_SALT, group);
+        let (job, live) = (self, reads.len());
+        with_avx2!(anneal(
+            job: &Anneal,
+            rows: &LaneRows,
+            m: &MoveCsr,
+            starts: Vec<(Xoshiro128p, Vec<u8>)>,
+            shared: Xoshiro128p,
+            live: usize,
+        ) -> Option<Vec<Vec<u8>>> {
+            let mut lanes = LaneMoves::<MOVE_LANES>::new(job.plan, m, rows, starts, shared);
+            let num_sweeps = job.schedule.num_sweeps();
+            let t = job.tracker;
+            let mut reported = 0;
+            for s in 0..num_sweeps {
+                lanes.sweep(job.schedule.beta(s));
+                if t.is_cancelled() {
+                    return None;
+                }
+                if t.wants_reports() && ((s + 1).is_multiple_of(t.every()) || s + 1 == num_sweeps) {
+                    let (lane, best) = lanes.lowest(live);
+                    t.add(((s + 1 - reported) * live) as u64, best as f64);
+                    t.offer(best as f64, || lanes.state(lane));
+                    reported = s + 1;
+                }
+            }
+            Some((0..live).map(|l| lanes.state(l)).collect())
+        })
+    }
+
     pub fn read(&self, read: usize) -> Option<Vec<u8>> {
         let (rng, x) = start(
             self.plan,

@@ -12,13 +12,22 @@ use std::collections::HashMap;
 /// outside every group; random linear terms and couplings on top of the two families'
 /// one-hot squares. Returns the model and its labelled groups.
 fn model(free: usize, seed: u64) -> (GroupedModel, Vec<(String, Vec<u32>)>) {
+    model_with_cells(free, seed, |a, b| 1 + (a + 2 * b) % 2)
+}
+
+/// `model` with `cell_size(a, b)` variables in cell (a, b).
+fn model_with_cells(
+    free: usize,
+    seed: u64,
+    cell_size: impl Fn(u32, u32) -> u32,
+) -> (GroupedModel, Vec<(String, Vec<u32>)>) {
     let mut s = seed;
     let mut next = || (crate::rng::splitmix64(&mut s) % 2001) as f64 / 1000.0 - 1.0;
     let mut cell_vars = Vec::new();
     let mut n = 0u32;
     for a in 0..3 {
         for b in 0..3 {
-            let k = 1 + (a + 2 * b) % 2;
+            let k = cell_size(a, b);
             cell_vars.push(((a, b), (n..n + k).collect::<Vec<u32>>()));
             n += k;
         }
@@ -589,4 +598,118 @@ fn hold_names_the_families_and_box_moves_keep_the_boxes() {
             "cell and box groups held by two-way moves; their penalty terms are constant".into()
         ))
     );
+}
+
+/// A model whose (row, column) cells hold one variable each (no turns), as a stored model:
+/// the layout moves in lanes run on.
+fn lane_model(free: usize, seed: u64) -> (crate::qubo::StoredModel, OneHotGroups) {
+    let (m, labelled) = model_with_cells(free, seed, |_, _| 1);
+    let n = m.num_variables();
+    let q = crate::qubo::Qubo::spell_out(&m, (n * n) as u64).unwrap();
+    (crate::qubo::StoredModel::new(q), groups(n, &labelled))
+}
+
+/// Lanes from random held starts of reads 0..L.
+fn lanes_of<'a>(
+    plan: &'a MovePlan,
+    csr: &'a MoveCsr,
+    rows: &'a lanes::LaneRows,
+    seed: u64,
+) -> lanes::LaneMoves<'a, { lanes::MOVE_LANES }> {
+    let starts = (0..lanes::MOVE_LANES as u64)
+        .map(|read| {
+            let mut rng = Xoshiro128p::for_read(seed, read);
+            let x = plan.random_start(&mut rng).unwrap();
+            (rng, x)
+        })
+        .collect();
+    lanes::LaneMoves::new(plan, csr, rows, starts, Xoshiro128p::for_read(seed, 999))
+}
+
+#[test]
+fn moves_in_lanes_keep_the_groups_and_their_energy_is_the_recomputed_one() {
+    let (m, groups) = lane_model(3, 8);
+    let n = m.num_variables();
+    let csr = MoveCsr::new(&m);
+    let rows = lanes::LaneRows::new(&csr);
+    for set in [MoveSet::OneHot, MoveSet::TwoWay] {
+        let plan = MovePlan::new(Some(&groups), set, None, n).unwrap().unwrap();
+        assert!(lanes::applies(&plan), "{set:?}: no turns, so lanes apply");
+        let mut lanes = lanes_of(&plan, &csr, &rows, 3);
+        for sweep in 0..300 {
+            // Hot to cold, and never resynchronised within these 300 sweeps: the running
+            // energy is the sum of the accepted ΔE alone.
+            lanes.sweep(0.02 * sweep as f64);
+            for l in 0..lanes::MOVE_LANES {
+                let x = lanes.state(l);
+                assert!(
+                    plan.holds(&x),
+                    "{set:?} sweep {sweep} lane {l}: a group broke"
+                );
+                let e = m.energy(&x);
+                assert!(
+                    (lanes.energy[l] as f64 - e).abs() < 1e-4 * (1.0 + e.abs()),
+                    "{set:?} sweep {sweep} lane {l}: running {} against {e}",
+                    lanes.energy[l]
+                );
+            }
+        }
+        assert!(
+            lanes.accepted > 1000,
+            "{set:?}: moves were accepted ({})",
+            lanes.accepted
+        );
+    }
+}
+
+#[test]
+fn every_lane_samples_the_boltzmann_distribution_over_the_held_states() {
+    let (m, groups) = lane_model(1, 3);
+    let n = m.num_variables();
+    let csr = MoveCsr::new(&m);
+    let rows = lanes::LaneRows::new(&csr);
+    for set in [MoveSet::OneHot, MoveSet::TwoWay] {
+        let plan = MovePlan::new(Some(&groups), set, None, n).unwrap().unwrap();
+        let states = held_states(&plan, n);
+        let beta = 1.5;
+        let weights: Vec<f64> = states.iter().map(|x| (-beta * m.energy(x)).exp()).collect();
+        let z: f64 = weights.iter().sum();
+        let mut lanes = lanes_of(&plan, &csr, &rows, 5);
+        let sweeps = 100_000;
+        // Each lane on its own, so a lane whose chain is biased cannot hide among the others.
+        let mut counts: Vec<HashMap<Vec<u8>, u64>> = vec![HashMap::new(); lanes::MOVE_LANES];
+        for _ in 0..sweeps {
+            lanes.sweep(beta);
+            for (l, c) in counts.iter_mut().enumerate() {
+                *c.entry(lanes.state(l)).or_default() += 1;
+            }
+        }
+        let tv = |c: &HashMap<Vec<u8>, u64>, samples: f64| -> f64 {
+            states
+                .iter()
+                .zip(&weights)
+                .map(|(x, w)| (c.get(x).copied().unwrap_or(0) as f64 / samples - w / z).abs() / 2.0)
+                .sum()
+        };
+        let mut all: HashMap<Vec<u8>, u64> = HashMap::new();
+        for (l, c) in counts.iter().enumerate() {
+            assert_eq!(c.keys().filter(|x| !plan.holds(x)).count(), 0);
+            // Loose per lane (a lane's chain is autocorrelated: single lanes measured
+            // 0.014–0.059), tight over all of them.
+            let distance = tv(c, sweeps as f64);
+            assert!(
+                distance < 0.1,
+                "{set:?} lane {l}: total variation {distance:.4} over {} held states",
+                states.len()
+            );
+            for (x, k) in c {
+                *all.entry(x.clone()).or_default() += k;
+            }
+        }
+        let distance = tv(&all, (sweeps * lanes::MOVE_LANES) as f64);
+        assert!(
+            distance < 0.02,
+            "{set:?}: total variation {distance:.4} over all lanes"
+        );
+    }
 }
