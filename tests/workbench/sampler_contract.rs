@@ -163,8 +163,9 @@ fn moves_hold_their_groups_in_every_read() {
         with_moves += 1;
         let held = set.info.params["held_groups"].as_array().unwrap().len();
         assert_eq!(held, if moves == Some("one-hot") { 1 } else { 2 });
-        // SA runs one-hot and two-way moves on a stored model 16 reads side by side.
-        if s.name() == "sa" && moves != Some("assignment") {
+        // SA runs one-hot and two-way moves on a stored model 16 reads side by side, PT a
+        // ladder's 16 replicas.
+        if moves != Some("assignment") {
             assert_eq!(set.info.params["kernel"], "csr-lanes", "{moves:?}");
         }
         for row in &set.rows {

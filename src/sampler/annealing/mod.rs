@@ -449,7 +449,7 @@ impl SimulatedAnnealing {
         // asked for; lane groups are fixed blocks of reads, so any thread count gives the
         // same reads.
         let lane_rows = (self.kernel != Kernel::Scalar && num_reads >= 2)
-            .then(|| job.lane_rows())
+            .then(|| layout.lane_rows(plan))
             .flatten();
         let finished: Vec<(usize, Vec<u8>)> = control.install(num_reads, || match &lane_rows {
             Some(rows) => (0..num_reads)

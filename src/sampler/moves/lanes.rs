@@ -156,16 +156,22 @@ impl<'a, const L: usize> LaneMoves<'a, L> {
         lowest(&self.energy[..live])
     }
 
-    /// One sweep (n proposals) at inverse temperature `beta`.
+    /// One sweep (n proposals) at inverse temperature `beta` in every lane.
     pub fn sweep(&mut self, beta: f64) {
+        self.sweep_at(&[inverse_beta(beta as f32); L]);
+    }
+
+    /// One sweep (n proposals), lane l at inverse temperature 1/`inv_beta[l]` (a tempering
+    /// ladder's replicas side by side).
+    pub fn sweep_at(&mut self, inv_beta: &[f32; L]) {
         let n = self.plan.n;
-        let inv_beta = inverse_beta(beta as f32);
         let mut threshold = [[0f32; L]; BLOCK];
         let mut at = [0u32; BLOCK];
         for block in (0..n).step_by(BLOCK) {
             let len = (block + BLOCK).min(n) - block;
-            self.rng
-                .fill(&mut threshold[..len], |r, _| neg_ln_uniform(r) * inv_beta);
+            self.rng.fill(&mut threshold[..len], |r, l| {
+                neg_ln_uniform(r) * inv_beta[l]
+            });
             for v in &mut at[..len] {
                 *v = below(self.shared.next_u32(), n) as u32;
             }

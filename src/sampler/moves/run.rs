@@ -77,6 +77,15 @@ impl Layout {
         layout.saturating_add(per_state.saturating_mul(32 * threads as u64))
     }
 
+    /// The stored model's rows for moves in lanes, when the plan's moves take them (see
+    /// `lanes::applies`): build once per run.
+    pub fn lane_rows(&self, plan: &MovePlan) -> Option<LaneRows> {
+        match &self.engine {
+            EngineLayout::Csr(m) if lanes::applies(plan) => Some(LaneRows::new(m)),
+            _ => None,
+        }
+    }
+
     /// Which layout, for `info`.
     pub fn name(&self) -> &'static str {
         match self.engine {
@@ -377,15 +386,6 @@ pub(in crate::sampler) struct Anneal<'a> {
 }
 
 impl Anneal<'_> {
-    /// The stored model's rows for moves in lanes, when this run's moves take them (see
-    /// `lanes::applies`): build once per run.
-    pub fn lane_rows(&self) -> Option<LaneRows> {
-        match &self.layout.engine {
-            EngineLayout::Csr(m) if lanes::applies(self.plan) => Some(LaneRows::new(m)),
-            _ => None,
-        }
-    }
-
     /// One lane group of reads (`MOVE_LANES` consecutive reads from a multiple of it; padding
     /// lanes run spare reads, dropped) under moves in lanes; their final states, or `None`
     /// when cancelled.
@@ -495,6 +495,9 @@ pub(in crate::sampler) struct Temper<'a> {
     pub tracker: &'a ProgressTracker<'a>,
     /// Swaps tried and accepted per neighbouring pair, over every ladder.
     pub swaps: &'a SwapCounts,
+    /// The rows for replicas side by side in lanes, when the run's moves take them
+    /// (`Layout::lane_rows`).
+    pub lane_rows: Option<&'a LaneRows>,
 }
 
 /// Replica-exchange counts per neighbouring pair of temperatures, shared by a run's ladders.
@@ -538,13 +541,118 @@ pub(in crate::sampler) struct LadderEnd {
     pub cut_at_first_target: bool,
 }
 
+/// A ladder's replicas, temperature by temperature (hot to cold), whatever holds them: one
+/// `MoveState` per replica, or the replicas side by side in lanes.
+trait Replicas {
+    /// One sweep of every replica at its temperature's β (and, where the run has it, the
+    /// assignment step on the coldest).
+    fn sweep(&mut self, beta: &[f64]);
+    /// The running energy of the replica at temperature t.
+    fn energy(&self, t: usize) -> f64;
+    /// Exchanges the states at temperatures t and t + 1.
+    fn exchange(&mut self, t: usize);
+    /// The state at temperature t.
+    fn state(&self, t: usize) -> Vec<u8>;
+}
+
+/// One `MoveState` per replica, each with its own generator.
+struct EachReplica<'a, E> {
+    plan: &'a MovePlan,
+    layout: &'a Layout,
+    replicas: Vec<MoveState<E>>,
+    rngs: Vec<Xoshiro128p>,
+    scratch: Option<Scratch>,
+    sweeps: usize,
+}
+
+impl<E: Engine> Replicas for EachReplica<'_, E> {
+    fn sweep(&mut self, beta: &[f64]) {
+        for (t, (st, rng)) in self.replicas.iter_mut().zip(&mut self.rngs).enumerate() {
+            st.sweep(self.plan, rng, beta[t]);
+        }
+        if let (Some(a), Some(scratch)) = (&self.layout.assignment, &mut self.scratch) {
+            let coldest = self.replicas.len() - 1;
+            for _ in 0..assignment::steps_per_sweep(self.plan) {
+                assignment::step(
+                    a,
+                    self.plan,
+                    &mut self.replicas[coldest],
+                    &mut self.rngs[coldest],
+                    scratch,
+                );
+            }
+        }
+        self.sweeps += 1;
+        if self.sweeps.is_multiple_of(RESYNC_SWEEPS) {
+            self.replicas.iter_mut().for_each(MoveState::resync);
+        }
+    }
+    fn energy(&self, t: usize) -> f64 {
+        self.replicas[t].energy
+    }
+    fn exchange(&mut self, t: usize) {
+        // Moves the structs (with their generators staying at their temperatures).
+        self.replicas.swap(t, t + 1);
+    }
+    fn state(&self, t: usize) -> Vec<u8> {
+        self.replicas[t].engine.state()
+    }
+}
+
+/// The replicas side by side in lanes (`lanes::LaneMoves`); an exchange swaps the two lanes'
+/// temperatures instead of their states.
+struct SideBySide<'a> {
+    lanes: LaneMoves<'a, MOVE_LANES>,
+    /// The lane holding temperature t.
+    lane_of: Vec<usize>,
+}
+
+impl Replicas for SideBySide<'_> {
+    fn sweep(&mut self, beta: &[f64]) {
+        // Lanes past the ladder (padding) sweep at the coldest β; nothing reads them.
+        let coldest = beta[beta.len() - 1];
+        let mut inv_beta = [crate::sampler::kernel::inverse_beta(coldest as f32); MOVE_LANES];
+        for (t, &l) in self.lane_of.iter().enumerate() {
+            inv_beta[l] = crate::sampler::kernel::inverse_beta(beta[t] as f32);
+        }
+        self.lanes.sweep_at(&inv_beta);
+    }
+    fn energy(&self, t: usize) -> f64 {
+        self.lanes.energy[self.lane_of[t]] as f64
+    }
+    fn exchange(&mut self, t: usize) {
+        self.lane_of.swap(t, t + 1);
+    }
+    fn state(&self, t: usize) -> Vec<u8> {
+        self.lanes.state(self.lane_of[t])
+    }
+}
+
 impl Temper<'_> {
-    /// Ladder `read`; `None` when cancelled.
+    /// Ladder `read`; `None` when cancelled. Its replicas run side by side in lanes when the
+    /// run has lane rows and the ladder fits in them, else one at a time.
     pub fn ladder(&self, read: usize) -> Option<LadderEnd> {
         let r = self.beta.len();
         let mut starts = Vec::with_capacity(r);
         for t in 0..r {
             starts.push(start(self.plan, self.seed, (read * r + t) as u64, None)?);
+        }
+        if let (Some(rows), EngineLayout::Csr(m)) = (self.lane_rows, &self.layout.engine)
+            && r <= MOVE_LANES
+        {
+            let spare = usize::MAX / 2;
+            for l in r..MOVE_LANES {
+                starts.push(start(self.plan, self.seed, (spare + l) as u64, None)?);
+            }
+            let shared = Xoshiro128p::for_read(self.seed ^ SHARED_SALT, read as u64);
+            let ladder = SideBySide {
+                lanes: LaneMoves::new(self.plan, m, rows, starts, shared),
+                lane_of: (0..r).collect(),
+            };
+            let job = self;
+            return with_avx2!(lanes(job: &Temper, read: usize, ladder: SideBySide) -> Option<LadderEnd> {
+                job.run(read, ladder)
+            });
         }
         with_engine!(self.layout, |make| {
             let mut rngs = Vec::with_capacity(r);
@@ -553,7 +661,22 @@ impl Temper<'_> {
                 rngs.push(rng);
                 replicas.push(MoveState::new(self.plan, make(x)));
             }
-            self.run(read, rngs, replicas)
+            let scratch = self
+                .layout
+                .assignment
+                .as_ref()
+                .map(|_| Scratch::new(self.plan));
+            self.run(
+                read,
+                EachReplica {
+                    plan: self.plan,
+                    layout: self.layout,
+                    replicas,
+                    rngs,
+                    scratch,
+                    sweeps: 0,
+                },
+            )
         })
     }
 
@@ -562,67 +685,40 @@ impl Temper<'_> {
             .is_some_and(|t| crate::qubo::reaches_target(energy, t))
     }
 
-    fn run<E: Engine>(
-        &self,
-        read: usize,
-        mut rngs: Vec<Xoshiro128p>,
-        mut replicas: Vec<MoveState<E>>,
-    ) -> Option<LadderEnd> {
-        let r = replicas.len();
-        let lowest = |reps: &[MoveState<E>]| {
-            reps.iter()
-                .enumerate()
-                .min_by(|a, b| a.1.energy.total_cmp(&b.1.energy))
-                .map_or((0, f64::INFINITY), |(k, s)| (k, s.energy))
+    #[inline(always)]
+    fn run(&self, read: usize, mut replicas: impl Replicas) -> Option<LadderEnd> {
+        let r = self.beta.len();
+        let lowest = |reps: &dyn Replicas| {
+            (0..r)
+                .map(|t| (t, reps.energy(t)))
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .unwrap_or((0, f64::INFINITY))
         };
         let (k, e) = lowest(&replicas);
-        let mut best = (e, replicas[k].engine.state());
+        let mut best = (e, replicas.state(k));
         let mut reached_target = self.reached(self.model.energy(&best.1));
         let mut timed_out = false;
         let mut cut_at_first_target = false;
         let mut sweeps = 0;
         let mut reported = 0;
         let mut swap_rng = Xoshiro128p::for_read(self.seed ^ 0x7377_6170, read as u64);
-        let mut scratch = self
-            .layout
-            .assignment
-            .as_ref()
-            .map(|_| Scratch::new(self.plan));
         while sweeps < self.num_sweeps && !reached_target {
-            // Replica t sits at temperature t; a swap exchanges the states (moves the structs).
-            for (t, (st, rng)) in replicas.iter_mut().zip(&mut rngs).enumerate() {
-                st.sweep(self.plan, rng, self.beta[t]);
-            }
-            if let (Some(a), Some(scratch)) = (&self.layout.assignment, &mut scratch) {
-                let coldest = r - 1;
-                for _ in 0..assignment::steps_per_sweep(self.plan) {
-                    assignment::step(
-                        a,
-                        self.plan,
-                        &mut replicas[coldest],
-                        &mut rngs[coldest],
-                        scratch,
-                    );
-                }
-            }
+            replicas.sweep(self.beta);
             for t in (sweeps % 2..r.saturating_sub(1)).step_by(2) {
                 let d = (self.beta[t] - self.beta[t + 1])
-                    * (replicas[t].energy - replicas[t + 1].energy);
+                    * (replicas.energy(t) - replicas.energy(t + 1));
                 let u = crate::rng::neg_ln_uniform(swap_rng.next_u32()) as f64;
                 self.swaps.tried[t].fetch_add(1, Ordering::Relaxed);
                 // Accept with min(1, e^d): −ln u ≥ −d.
                 if d >= 0.0 || u >= -d {
-                    replicas.swap(t, t + 1);
+                    replicas.exchange(t);
                     self.swaps.accepted[t].fetch_add(1, Ordering::Relaxed);
                 }
             }
             sweeps += 1;
-            if sweeps.is_multiple_of(RESYNC_SWEEPS) {
-                replicas.iter_mut().for_each(MoveState::resync);
-            }
             let (k, e) = lowest(&replicas);
             if e < best.0 - 1e-12 * e.abs().max(1.0) {
-                best = (e, replicas[k].engine.state());
+                best = (e, replicas.state(k));
                 if self.reached(e) {
                     // Confirm on the model itself (the running energy is a sum of ΔE).
                     reached_target = self.reached(self.model.energy(&best.1));

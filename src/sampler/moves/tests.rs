@@ -663,53 +663,70 @@ fn moves_in_lanes_keep_the_groups_and_their_energy_is_the_recomputed_one() {
 }
 
 #[test]
-fn every_lane_samples_the_boltzmann_distribution_over_the_held_states() {
+fn every_lane_samples_the_boltzmann_distribution_at_its_own_beta() {
     let (m, groups) = lane_model(1, 3);
     let n = m.num_variables();
     let csr = MoveCsr::new(&m);
     let rows = lanes::LaneRows::new(&csr);
+    const L: usize = lanes::MOVE_LANES;
+    // Two temperatures side by side, as a tempering ladder's replicas run.
+    let betas = [1.5, 0.5];
+    let beta_of = |l: usize| betas[l % 2];
+    let inv_beta: [f32; L] = std::array::from_fn(|l| 1.0 / beta_of(l) as f32);
     for set in [MoveSet::OneHot, MoveSet::TwoWay] {
         let plan = MovePlan::new(Some(&groups), set, None, n).unwrap().unwrap();
         let states = held_states(&plan, n);
-        let beta = 1.5;
-        let weights: Vec<f64> = states.iter().map(|x| (-beta * m.energy(x)).exp()).collect();
-        let z: f64 = weights.iter().sum();
+        let boltzmann = |beta: f64| -> Vec<f64> {
+            let w: Vec<f64> = states.iter().map(|x| (-beta * m.energy(x)).exp()).collect();
+            let z: f64 = w.iter().sum();
+            w.into_iter().map(|w| w / z).collect()
+        };
+        let expected = [boltzmann(betas[0]), boltzmann(betas[1])];
         let mut lanes = lanes_of(&plan, &csr, &rows, 5);
         let sweeps = 100_000;
         // Each lane on its own, so a lane whose chain is biased cannot hide among the others.
-        let mut counts: Vec<HashMap<Vec<u8>, u64>> = vec![HashMap::new(); lanes::MOVE_LANES];
+        let mut counts: Vec<HashMap<Vec<u8>, u64>> = vec![HashMap::new(); L];
         for _ in 0..sweeps {
-            lanes.sweep(beta);
+            lanes.sweep_at(&inv_beta);
             for (l, c) in counts.iter_mut().enumerate() {
                 *c.entry(lanes.state(l)).or_default() += 1;
             }
         }
-        let tv = |c: &HashMap<Vec<u8>, u64>, samples: f64| -> f64 {
+        let tv = |c: &HashMap<Vec<u8>, u64>, p: &[f64]| -> f64 {
+            let samples: u64 = c.values().sum();
             states
                 .iter()
-                .zip(&weights)
-                .map(|(x, w)| (c.get(x).copied().unwrap_or(0) as f64 / samples - w / z).abs() / 2.0)
+                .zip(p)
+                .map(|(x, p)| {
+                    (c.get(x).copied().unwrap_or(0) as f64 / samples as f64 - p).abs() / 2.0
+                })
                 .sum()
         };
-        let mut all: HashMap<Vec<u8>, u64> = HashMap::new();
+        let mut by_beta: [HashMap<Vec<u8>, u64>; 2] = Default::default();
         for (l, c) in counts.iter().enumerate() {
             assert_eq!(c.keys().filter(|x| !plan.holds(x)).count(), 0);
             // Loose per lane (a lane's chain is autocorrelated: single lanes measured
-            // 0.014–0.059), tight over all of them.
-            let distance = tv(c, sweeps as f64);
+            // 0.014–0.059), tight over the lanes of one β.
+            let distance = tv(c, &expected[l % 2]);
             assert!(
                 distance < 0.1,
-                "{set:?} lane {l}: total variation {distance:.4} over {} held states",
+                "{set:?} lane {l} at β {}: total variation {distance:.4} over {} held states",
+                beta_of(l),
                 states.len()
             );
             for (x, k) in c {
-                *all.entry(x.clone()).or_default() += k;
+                *by_beta[l % 2].entry(x.clone()).or_default() += k;
             }
         }
-        let distance = tv(&all, (sweeps * lanes::MOVE_LANES) as f64);
-        assert!(
-            distance < 0.02,
-            "{set:?}: total variation {distance:.4} over all lanes"
-        );
+        for (k, c) in by_beta.iter().enumerate() {
+            let distance = tv(c, &expected[k]);
+            assert!(
+                distance < 0.02,
+                "{set:?} at β {}: total variation {distance:.4} over its lanes",
+                betas[k]
+            );
+        }
+        // The two temperatures differ enough for the test to tell them apart.
+        assert!(tv(&by_beta[0], &expected[1]) > 0.05);
     }
 }

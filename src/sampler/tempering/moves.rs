@@ -41,6 +41,10 @@ impl ParallelTempering {
             None => run::beta_range(&layout, plan, seed)?,
         };
         let mut beta = geometric(hot, cold, self.num_replicas);
+        // Replicas side by side in lanes where the moves allow them and a ladder fits.
+        let lane_rows = layout
+            .lane_rows(plan)
+            .filter(|_| beta.len() <= super::super::moves::lanes::MOVE_LANES);
         let target = control.target_energy;
         let (num_sweeps, time_limit) = self.stopping(target.is_some());
         let mut pilot_cut_short = false;
@@ -75,6 +79,7 @@ impl ParallelTempering {
                     seed: seed ^ (0x7069_6c6f_7400 + round as u64),
                     tracker: &pilot_tracker,
                     swaps: &swaps,
+                    lane_rows: lane_rows.as_ref(),
                 };
                 let Some(ran) = pilot.ladder(0) else {
                     return Ok(self.cancelled_before_sampling(model, seed));
@@ -111,6 +116,7 @@ impl ParallelTempering {
             seed,
             tracker: &tracker,
             swaps: &swaps,
+            lane_rows: lane_rows.as_ref(),
         };
         let t_sample = Instant::now();
         let finished: Vec<run::LadderEnd> = control.install(self.num_reads, || {
@@ -146,7 +152,12 @@ impl ParallelTempering {
             );
             obj.insert("swap_acceptance".into(), serde_json::json!(rates));
             obj.insert("seed".into(), serde_json::json!(seed));
-            obj.insert("kernel".into(), serde_json::json!(layout.name()));
+            let kernel = if lane_rows.is_some() {
+                "csr-lanes"
+            } else {
+                layout.name()
+            };
+            obj.insert("kernel".into(), serde_json::json!(kernel));
             obj.insert("target_energy".into(), serde_json::json!(target));
             obj.insert("reads_at_target".into(), serde_json::json!(reads_at_target));
             obj.insert("timed_out_reads".into(), serde_json::json!(timed_out));
