@@ -53,6 +53,11 @@ impl LaneRows {
             vals.extend(v.iter().map(|&q| q as f32));
             start.push(cols.len());
         }
+        // The per-lane row updates index fields by these columns without bounds checks.
+        assert!(
+            cols.iter().all(|&j| (j as usize) < n),
+            "CSR column out of range"
+        );
         LaneRows { start, cols, vals }
     }
 
@@ -230,7 +235,8 @@ impl<'a, const L: usize> LaneMoves<'a, L> {
     fn add_row_lane(&mut self, i: u32, l: usize, d: f32) {
         let (cols, vals) = self.rows.row(i as usize);
         for (&j, &q) in cols.iter().zip(vals) {
-            self.field[j as usize][l] += q * d;
+            // SAFETY: `LaneRows::new` checked every column is < n = field.len().
+            unsafe { self.field.get_unchecked_mut(j as usize)[l] += q * d };
         }
         self.sign[i as usize][l] -= 2.0 * self.sign[i as usize][l];
     }
