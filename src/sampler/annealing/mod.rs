@@ -491,14 +491,15 @@ impl SimulatedAnnealing {
         Ok(set)
     }
 
-    /// Sweeps for the β-range pilot on `replicas` replicas side by side — a quarter of the
-    /// run's own work, between 100 and 1000 sweeps, so short runs do not pay for a long pilot —
+    /// Sweeps for the β-range pilot on `replicas` replicas side by side — an eighth of the
+    /// run's own work, between 100 and 1000 sweeps, so short runs do not pay for a long pilot
+    /// (a quarter chose the same ranges within seed noise and cost a third of a 50-read run) —
     /// or `None` when the range is given, custom, or chosen by dwave-samplers' formula.
     fn pilot_sweeps(&self, spec: &ScheduleSpec, replicas: usize) -> Option<usize> {
         let pilot = spec.beta_range.is_none()
             && spec.kind != BetaScheduleType::Custom
             && self.beta_range_rule == BetaRangeRule::Pilot;
-        let work = self.num_reads.saturating_mul(self.num_sweeps) / (replicas * 4);
+        let work = self.num_reads.saturating_mul(self.num_sweeps) / (replicas * 8);
         pilot.then(|| work.clamp(100, 1000))
     }
 
