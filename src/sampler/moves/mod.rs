@@ -22,6 +22,7 @@
 
 pub(super) mod assignment;
 mod engines;
+pub(super) mod ladder;
 pub(super) mod lanes;
 pub(super) mod run;
 

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use super::control::ProgressTracker;
 use super::grouped::LaneTables;
 use super::kernel::{KernelModel, run_bytes, with_avx2};
-use super::moves::run::Temper;
+use super::moves::ladder::Temper;
 use super::moves::{MovePlan, MoveSet};
 use super::precision::KernelScale;
 use super::schedule::default_beta_range;

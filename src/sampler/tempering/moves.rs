@@ -2,7 +2,7 @@
 //! model's exactly-one groups (`sampler::moves`).
 
 use super::*;
-use crate::sampler::moves::run::SwapCounts;
+use crate::sampler::moves::ladder::{LadderEnd, SwapCounts};
 
 impl ParallelTempering {
     /// The empty result of a run cancelled before its first ladder (during the pilot).
@@ -119,7 +119,7 @@ impl ParallelTempering {
             lane_rows: lane_rows.as_ref(),
         };
         let t_sample = Instant::now();
-        let finished: Vec<run::LadderEnd> = control.install(self.num_reads, || {
+        let finished: Vec<LadderEnd> = control.install(self.num_reads, || {
             (0..self.num_reads)
                 .into_par_iter()
                 .filter_map(|read| {
