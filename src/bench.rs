@@ -407,7 +407,21 @@ fn configs(s: &BenchSettings) -> Vec<Config> {
     out
 }
 
-/// Times every configuration on every instance; `progress` hears about each finished row.
+/// Share of a run's reads at `target`, by the same figures as `solve` and the window (one
+/// evaluation path).
+fn ground_fraction(model: &StoredModel, target: f64, set: SampleSet, wall: f64) -> f64 {
+    let subject = crate::solve::Subject {
+        known_ground: Some(target),
+        ..crate::solve::Subject::model(model)
+    };
+    crate::solve::evaluate_samples(subject, set, wall)
+        .ok()
+        .and_then(|o| o.ground_fraction())
+        .unwrap_or(0.0)
+}
+
+/// Times every configuration on every instance; `progress` hears about each finished row (at
+/// once where the ground energy is known, else when the instance's last configuration ends).
 pub fn run(
     instances: &[Instance],
     s: &BenchSettings,
@@ -443,11 +457,6 @@ pub fn run(
             let Some(set) = last else { continue };
             walls.sort_by(f64::total_cmp);
             let wall = walls[walls.len() / 2];
-            energies_seen.push((
-                set.lowest().map_or(f64::NAN, |r| r.energy),
-                set.clone(),
-                wall,
-            ));
             let updates = config.updates_per_variable * n.max(1) as f64;
             // Auto's lanes rows name the kernel that ran (f32 or 16-bit lanes); moves rows
             // the moves and the layout (`csr-lanes`, `csr`, `grouped`).
@@ -460,7 +469,7 @@ pub fn run(
                 }
                 _ => config.kernel.to_string(),
             };
-            inst_rows.push(BenchRow {
+            let mut row = BenchRow {
                 instance: inst.name.clone(),
                 n,
                 sampler: config.sampler.name().into(),
@@ -473,25 +482,28 @@ pub fn run(
                 min_energy: set.lowest().map_or(f64::NAN, |r| r.energy),
                 ground_fraction: 0.0,
                 ground_known: inst.ground_energy.is_some(),
-            });
+            };
+            // With a known ground energy a row is complete now and shown at once (a dense
+            // board's samplers take minutes each); else its share waits for the best energy
+            // every configuration saw.
+            match inst.ground_energy {
+                Some(ground) => {
+                    row.ground_fraction = ground_fraction(&inst.model, ground, set, wall);
+                    progress(&row);
+                }
+                None => energies_seen.push((row.min_energy, set, wall)),
+            }
+            inst_rows.push(row);
         }
-        let target = inst.ground_energy.unwrap_or_else(|| {
-            energies_seen
+        if inst.ground_energy.is_none() {
+            let best_seen = energies_seen
                 .iter()
                 .map(|(lowest, _, _)| *lowest)
-                .fold(f64::INFINITY, f64::min)
-        });
-        for (row, (_, set, wall)) in inst_rows.iter_mut().zip(energies_seen) {
-            // The same figures as `solve` and the window: one evaluation path.
-            let subject = crate::solve::Subject {
-                known_ground: Some(target),
-                ..crate::solve::Subject::model(&inst.model)
-            };
-            row.ground_fraction = crate::solve::evaluate_samples(subject, set, wall)
-                .ok()
-                .and_then(|o| o.ground_fraction())
-                .unwrap_or(0.0);
-            progress(row);
+                .fold(f64::INFINITY, f64::min);
+            for (row, (_, set, wall)) in inst_rows.iter_mut().zip(energies_seen) {
+                row.ground_fraction = ground_fraction(&inst.model, best_seen, set, wall);
+                progress(row);
+            }
         }
         rows.extend(inst_rows);
     }

@@ -547,6 +547,21 @@ fn bench_quick_reports_rows() {
             "{kernel}"
         );
     }
+    // Moves on the Sudoku instances (they carry their exactly-one groups), in lanes and one
+    // read at a time, per proposal; none on the spin glass (no groups).
+    for kernel in [
+        "one-hot csr-lanes",
+        "one-hot csr",
+        "two-way csr-lanes",
+        "two-way csr",
+    ] {
+        let mine: Vec<_> = rows.iter().filter(|r| r["kernel"] == kernel).collect();
+        assert_eq!(mine.len(), 2, "{kernel}: the full and the presolved Sudoku");
+        assert!(mine.iter().all(|r| {
+            r["instance"].as_str().unwrap().starts_with("sudoku")
+                && r["ns_per_update"].as_f64().unwrap() > 0.0
+        }));
+    }
     // Every sampler with sweeps is timed per update; tabu (no sweeps) only by wall time.
     for sampler in ["sa", "pt", "pa", "sqa", "tabu"] {
         let mine: Vec<_> = rows.iter().filter(|r| r["sampler"] == sampler).collect();
