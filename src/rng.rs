@@ -101,6 +101,64 @@ impl<const L: usize> LaneRng<L> {
     }
 }
 
+/// Streams of `WordRng`: two AVX2 vectors of 64-bit words.
+pub const WORD_STREAMS: usize = 8;
+
+/// Eight xoshiro256++ generators side by side (structure of arrays, so a step vectorises),
+/// for kernels that consume random *bits* by the word: xoshiro256++ has no weak low bits,
+/// unlike the + scramblers.
+pub struct WordRng {
+    s: [[u64; WORD_STREAMS]; 4],
+}
+
+impl WordRng {
+    /// Eight streams seeded from `seed` by SplitMix64.
+    pub fn new(seed: u64) -> Self {
+        let mut state = seed;
+        let mut s = [[0u64; WORD_STREAMS]; 4];
+        for stream in 0..WORD_STREAMS {
+            for word in &mut s {
+                word[stream] = splitmix64(&mut state);
+            }
+            if (0..4).all(|w| s[w][stream] == 0) {
+                s[0][stream] = 1;
+            }
+        }
+        WordRng { s }
+    }
+
+    /// Fills `out` with random words: row t holds draw t of each stream.
+    #[inline(always)]
+    pub fn fill(&mut self, out: &mut [[u64; WORD_STREAMS]]) {
+        let [mut s0, mut s1, mut s2, mut s3] = self.s;
+        for row in out.iter_mut() {
+            for w in 0..WORD_STREAMS {
+                row[w] = s0[w]
+                    .wrapping_add(s3[w])
+                    .rotate_left(23)
+                    .wrapping_add(s0[w]);
+                let t = s1[w] << 17;
+                s2[w] ^= s0[w];
+                s3[w] ^= s1[w];
+                s1[w] ^= s2[w];
+                s0[w] ^= s3[w];
+                s2[w] ^= t;
+                s3[w] = s3[w].rotate_left(45);
+            }
+        }
+        self.s = [s0, s1, s2, s3];
+    }
+
+    /// Stream `k`'s state, in the byte order of a xoshiro256++ seed (for tests).
+    pub fn seed_bytes(&self, k: usize) -> [u8; 32] {
+        let mut bytes = [0u8; 32];
+        for (w, word) in self.s.iter().enumerate() {
+            bytes[8 * w..8 * w + 8].copy_from_slice(&word[k].to_le_bytes());
+        }
+        bytes
+    }
+}
+
 // log2(1 + t) ≈ t·(C1 + t·(C2 + t·(C3 + t·(C4 + t·C5)))) on [0, 1), max error 2.9e-5
 // (least-squares fit). The acceptance probability is then exp(−βΔE) to a relative 2e-5.
 const C1: f32 = 1.441_825_9;
@@ -139,6 +197,23 @@ mod tests {
                 "r={r}: {got} vs {exact}"
             );
         }
+    }
+
+    #[test]
+    fn word_streams_are_xoshiro256_plus_plus() {
+        use rand::{Rng, SeedableRng};
+        let mut words = WordRng::new(7);
+        let seeds: Vec<[u8; 32]> = (0..WORD_STREAMS).map(|k| words.seed_bytes(k)).collect();
+        let mut out = [[0u64; WORD_STREAMS]; 5];
+        words.fill(&mut out);
+        for (k, seed) in seeds.into_iter().enumerate() {
+            let mut reference = rand::rngs::Xoshiro256PlusPlus::from_seed(seed);
+            for row in &out {
+                assert_eq!(row[k], reference.next_u64(), "stream {k}");
+            }
+        }
+        // The streams differ from each other.
+        assert!((1..WORD_STREAMS).all(|k| out[0][k] != out[0][0]));
     }
 
     #[test]

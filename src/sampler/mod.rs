@@ -16,6 +16,7 @@ mod lanes;
 #[macro_use]
 mod replicas;
 pub mod moves;
+mod multispin;
 pub mod pilot;
 pub mod population;
 pub mod precision;

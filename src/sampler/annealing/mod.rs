@@ -20,6 +20,7 @@ use super::kernel::{KernelModel, lowest, run_bytes};
 use super::moves::lanes::MOVE_LANES;
 use super::moves::run::{Anneal, prepare};
 use super::moves::{MovePlan, MoveSet};
+use super::multispin::{MAX_DEGREE, SpinGlassBits, WORD_LANES};
 use super::precision::KernelScale;
 use super::schedule::{BetaScheduleType, ScheduleSpec};
 use super::{
@@ -32,7 +33,8 @@ use crate::rng::Xoshiro128p;
 
 /// Replicas of the β-range pilot's ladder on the CSR kernel.
 const PILOT_REPLICAS: usize = 16;
-/// Which sweep kernel runs the reads. Results are identical; only speed differs.
+/// Which sweep kernel runs the reads. Results are identical but for `Multispin`'s (the same
+/// Metropolis chains with other random numbers); speed differs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Kernel {
@@ -47,6 +49,10 @@ pub enum Kernel {
     /// for models whose coefficients are integers (after a power of two up to 64) with every
     /// local field within ±32 767. `auto` takes it wherever it applies.
     Lanes16,
+    /// 64 reads in the bits of one word per variable (`sampler::multispin`), for ±J models
+    /// without fields; its own random numbers, so reads differ from the other kernels' for a
+    /// seed. `auto` takes it wherever it applies.
+    Multispin,
 }
 
 /// How SA chooses its β range when none is given.
@@ -156,11 +162,13 @@ const PARAMS: &[ParamSpec] = &[
     ),
     ParamSpec {
         name: "kernel",
-        ty: ParamType::Choice(&["auto", "scalar", "lanes", "lanes16"]),
+        ty: ParamType::Choice(&["auto", "scalar", "lanes", "lanes16", "multispin"]),
         default: ParamDefault::Word("auto"),
         help: "sweep kernel for single flips: identical results, only speed differs; lanes16 \
                (16-bit integer lanes, auto's choice where it applies) needs integer coefficients \
-               (after a power of two up to 64) and local fields within ±32 767; under one-hot \
+               (after a power of two up to 64) and local fields within ±32 767; multispin (64 \
+               reads in the bits of a word, auto's choice where it applies, its own random \
+               numbers) needs a ±J model without fields and degrees up to 63; under one-hot \
                and two-way moves on a stored model, auto and lanes run 16 reads side by side \
                (they share which variable each proposal is at) and scalar one read at a time",
         alias: None,
@@ -582,9 +590,11 @@ impl Sampler for SimulatedAnnealing {
         let use_lanes = match self.kernel {
             Kernel::Auto => self.num_reads >= 2,
             Kernel::Scalar => false,
-            Kernel::Lanes | Kernel::Lanes16 => true,
+            Kernel::Lanes | Kernel::Lanes16 | Kernel::Multispin => true,
         };
-        let work_units = if use_lanes {
+        let work_units = if self.kernel == Kernel::Multispin {
+            self.num_reads.div_ceil(WORD_LANES)
+        } else if use_lanes {
             self.num_reads.div_ceil(LANES)
         } else {
             self.num_reads
@@ -602,7 +612,24 @@ impl Sampler for SimulatedAnnealing {
         let csr = Csr::of_model(model);
         let scale = KernelScale::for_f32(&csr);
         let km = KernelModel::new(&csr, scale.factor);
+        let spin_glass =
+            match self.kernel {
+                Kernel::Auto if use_lanes => SpinGlassBits::of(&csr).ok(),
+                Kernel::Multispin => Some(SpinGlassBits::of(&csr).map_err(|e| {
+                    SampleError::InvalidParameter {
+                        name: "kernel",
+                        message: format!(
+                            "multispin needs a ±J model without fields (every coupling ±B for one \
+                         B, no linear term in spin form, at most {MAX_DEGREE} neighbours), and \
+                         this one is not: {}; use auto",
+                            e.0
+                        ),
+                    }
+                })?),
+                _ => None,
+            };
         let integral = match self.kernel {
+            _ if spin_glass.is_some() => None,
             Kernel::Auto if use_lanes => KernelModel::integral(&csr),
             Kernel::Lanes16 => Some(KernelModel::integral(&csr).ok_or_else(|| {
                 SampleError::InvalidParameter {
@@ -652,7 +679,30 @@ impl Sampler for SimulatedAnnealing {
         };
         let t_sample = Instant::now();
         let finished: Vec<(usize, Vec<u8>)> = control.install(work_units, || {
-            if use_lanes {
+            if let Some(bits) = &spin_glass {
+                // Fixed blocks of 64 reads (any thread count gives the same reads), up to
+                // four side by side in AVX2 words where a thread has that many.
+                let blocks = num_reads.div_ceil(WORD_LANES);
+                let width = match blocks / rayon::current_num_threads().max(1) {
+                    0..=1 => 1,
+                    2..=3 => 2,
+                    _ => 4,
+                };
+                (0..blocks)
+                    .collect::<Vec<_>>()
+                    .chunks(width)
+                    .map(<[usize]>::to_vec)
+                    .collect::<Vec<_>>()
+                    .into_par_iter()
+                    .filter_map(|group| {
+                        if tracker.is_cancelled() {
+                            return None;
+                        }
+                        run_word_blocks(&job, bits, &group, num_reads)
+                    })
+                    .flatten()
+                    .collect()
+            } else if use_lanes {
                 sample_lane_groups(
                     num_reads,
                     || tracker.is_cancelled(),
@@ -679,6 +729,7 @@ impl Sampler for SimulatedAnnealing {
                 range,
                 seed,
                 kernel: match (use_lanes, &integral) {
+                    _ if spin_glass.is_some() => "multispin",
                     (true, Some(_)) => "lanes16",
                     (true, None) => "lanes",
                     (false, _) => "scalar",
@@ -721,7 +772,7 @@ fn lane_starts(
 }
 
 mod reads;
-use reads::{Job, run_lane_group};
+use reads::{Job, run_lane_group, run_word_blocks};
 
 #[cfg(test)]
 mod tests;

@@ -7,6 +7,7 @@ use crate::sampler::kernel::{
     BLOCK, KernelModel, LaneValue, inverse_beta, lowest, sweep_lanes, with_avx2,
 };
 use crate::sampler::lanes::LANES;
+use crate::sampler::multispin::{RandomWords, SpinGlassBits, WORD_LANES, lane_state, set_block};
 use crate::sampler::schedule::Schedule;
 
 /// Everything a read needs besides its index: model, schedule, seed, starting states.
@@ -172,4 +173,86 @@ pub(super) fn run_lane_group(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>>
             (None, _) => job.run_lanes::<LANES, f32>(job.model, reads),
         }
     })
+}
+
+/// `run_word_group` for up to four blocks, as wide as `blocks` needs (three run as four, one
+/// padding), on AVX2 when the CPU has it (the same reads either way).
+pub(super) fn run_word_blocks(
+    job: &Job,
+    model: &SpinGlassBits,
+    blocks: &[usize],
+    num_reads: usize,
+) -> Option<Vec<(usize, Vec<u8>)>> {
+    with_avx2!(by_width(
+        job: &Job,
+        model: &SpinGlassBits,
+        blocks: &[usize],
+        num_reads: usize,
+    ) -> Option<Vec<(usize, Vec<u8>)>> {
+        match blocks.len() {
+            0..=1 => run_word_group::<1>(job, model, blocks, num_reads),
+            2 => run_word_group::<2>(job, model, blocks, num_reads),
+            _ => run_word_group::<4>(job, model, blocks, num_reads),
+        }
+    })
+}
+
+/// The reads of `blocks` (blocks of 64 consecutive reads, up to W of them) multi-spin coded
+/// side by side (`sampler::multispin`), block k in bit-word k; padding blocks past
+/// `blocks.len()` and lanes past `num_reads` run spare reads whose results are dropped. A
+/// read's result depends only on the seed and its block, not on W. `None` when cancelled.
+#[inline(always)]
+fn run_word_group<const W: usize>(
+    job: &Job,
+    model: &SpinGlassBits,
+    blocks: &[usize],
+    num_reads: usize,
+) -> Option<Vec<(usize, Vec<u8>)>> {
+    let spare = usize::MAX / (2 * WORD_LANES);
+    let reads_of = |k: usize| match blocks.get(k) {
+        Some(&b) => b * WORD_LANES..((b + 1) * WORD_LANES).min(num_reads),
+        None => 0..0,
+    };
+    let mut bits: [RandomWords; W] = std::array::from_fn(|k| {
+        let block = blocks.get(k).copied().unwrap_or(spare + k);
+        RandomWords::for_block(job.seed, block * WORD_LANES)
+    });
+    let mut x = vec![[0u64; W]; model.n];
+    for (k, b) in bits.iter_mut().enumerate() {
+        let starts: Vec<Option<&[u8]>> = reads_of(k)
+            .map(|r| job.initial_states.get(r).map(Vec::as_slice))
+            .collect();
+        set_block(&mut x, k, &starts, b);
+    }
+    let live: usize = (0..W).map(|k| reads_of(k).len()).sum();
+    let mut reported = 0;
+    for s in 0..job.num_sweeps {
+        model.sweep(&mut x, &model.thresholds(job.schedule.beta(s)), &mut bits);
+        if job.tracker.is_cancelled() {
+            return None;
+        }
+        if job.report_due(s) {
+            let (mut best, mut at) = (f64::INFINITY, (0, 0));
+            for k in 0..blocks.len() {
+                let energies = model.energies(&x, k);
+                for (l, &e) in energies[..reads_of(k).len()].iter().enumerate() {
+                    if e < best {
+                        (best, at) = (e, (k, l));
+                    }
+                }
+            }
+            job.tracker.add(((s + 1 - reported) * live) as u64, best);
+            job.tracker.offer(best, || lane_state(&x, at.0, at.1));
+            reported = s + 1;
+        }
+    }
+    Some(
+        (0..blocks.len())
+            .flat_map(|k| {
+                let first = reads_of(k).start;
+                reads_of(k).map(move |r| (k, r - first, r))
+            })
+            .map(|(k, l, r)| (r, lane_state(&x, k, l)))
+            .collect(),
+    )
 }

@@ -213,3 +213,60 @@ fn initial_states_with_zero_sweeps_come_back_unchanged() {
     let set = sa.sample(&m, &RunControl::new()).unwrap();
     assert_eq!(set.rows[0].sample, start);
 }
+
+#[test]
+fn multispin_runs_pm_j_glasses_the_same_at_any_thread_count() {
+    let m = StoredModel::new(crate::bench::spin_glass_3d(4, 3));
+    let run = |threads, kernel, initial_states: Option<Vec<Vec<u8>>>| {
+        SimulatedAnnealing {
+            num_reads: 200,
+            num_sweeps: 50,
+            seed: Some(5),
+            kernel,
+            initial_states,
+            ..Default::default()
+        }
+        .sample(&m, &RunControl::new().with_threads(Some(threads)))
+        .unwrap()
+    };
+    // 200 reads are four blocks of 64: one word of four on one thread, two of two on two.
+    let one = run(1, Kernel::Auto, None);
+    assert_eq!(one.info.params["kernel"], "multispin");
+    assert_eq!(one.rows, run(2, Kernel::Auto, None).rows);
+    assert!(one.rows.len() > 1, "reads should differ");
+    // A started read starts where it is told (no sweeps: it stays there).
+    let start: Vec<u8> = (0..64).map(|i| (i % 3 == 0) as u8).collect();
+    let still = SimulatedAnnealing {
+        num_reads: 70,
+        num_sweeps: 0,
+        beta_range: Some([0.1, 1.0]),
+        seed: Some(1),
+        kernel: Kernel::Multispin,
+        initial_states: Some(vec![start.clone(); 66]),
+        ..Default::default()
+    }
+    .sample(&m, &RunControl::new())
+    .unwrap();
+    let with_start = still
+        .rows
+        .iter()
+        .find(|r| r.sample == start)
+        .expect("the start");
+    assert_eq!(with_start.num_occurrences, 66);
+}
+
+#[test]
+fn multispin_names_why_a_model_is_not_for_it() {
+    let m = integer_model(20, 4, 5, 1.0, 1);
+    let err = SimulatedAnnealing {
+        num_reads: 8,
+        num_sweeps: 10,
+        kernel: Kernel::Multispin,
+        ..Default::default()
+    }
+    .sample(&m, &RunControl::new())
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("multispin needs a ±J model"), "{err}");
+    assert!(err.contains("use auto"), "{err}");
+}
