@@ -352,19 +352,11 @@ impl RandomWords {
         }
     }
 
-    /// Kept out of line so the sweep's loops stay small; the eight streams step in AVX2
-    /// vectors where the CPU has them (the same words either way).
+    /// Kept out of line so the sweep's loops stay small.
     #[inline(never)]
     fn refill(&mut self) {
-        // Before the dispatch: `with_avx2!` returns from the enclosing function.
+        self.rng.fill(&mut self.buffer);
         self.next = 0;
-        let (rng, buffer) = (&mut self.rng, &mut self.buffer);
-        super::kernel::with_avx2!(fill(
-            rng: &mut WordRng,
-            buffer: &mut [[u64; WORD_STREAMS]; BUFFER_ROWS],
-        ) -> () {
-            rng.fill(buffer)
-        });
     }
 
     /// The next random word.
