@@ -81,7 +81,7 @@ pub(in crate::sampler) const SA_COLD_FACTOR: f64 = 1.7;
 /// The registry entry: `sa` and its parameters (dwave-samplers' names, meanings and defaults).
 pub const ENTRY: SamplerEntry = SamplerEntry {
     name: "sa",
-    summary: "simulated annealing (dwave-samplers' parameters), SIMD lanes across reads",
+    summary: "simulated annealing (dwave-samplers' parameters), SIMD lanes across reads (the bits of a word on ±J glasses)",
     params: PARAMS,
     build: build_from_json::<SimulatedAnnealing>,
     runs_on: super::RunsOn::ThisMachine,
