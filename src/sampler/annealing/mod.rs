@@ -680,28 +680,7 @@ impl Sampler for SimulatedAnnealing {
         let t_sample = Instant::now();
         let finished: Vec<(usize, Vec<u8>)> = control.install(work_units, || {
             if let Some(bits) = &spin_glass {
-                // Fixed blocks of 64 reads (any thread count gives the same reads), up to
-                // four side by side in AVX2 words where a thread has that many.
-                let blocks = num_reads.div_ceil(WORD_LANES);
-                let width = match blocks / rayon::current_num_threads().max(1) {
-                    0..=1 => 1,
-                    2..=3 => 2,
-                    _ => 4,
-                };
-                (0..blocks)
-                    .collect::<Vec<_>>()
-                    .chunks(width)
-                    .map(<[usize]>::to_vec)
-                    .collect::<Vec<_>>()
-                    .into_par_iter()
-                    .filter_map(|group| {
-                        if tracker.is_cancelled() {
-                            return None;
-                        }
-                        run_word_blocks(&job, bits, &group, num_reads)
-                    })
-                    .flatten()
-                    .collect()
+                sample_word_blocks(&job, bits, num_reads)
             } else if use_lanes {
                 sample_lane_groups(
                     num_reads,
@@ -772,7 +751,7 @@ fn lane_starts(
 }
 
 mod reads;
-use reads::{Job, run_lane_group, run_word_blocks};
+use reads::{Job, run_lane_group, sample_word_blocks};
 
 #[cfg(test)]
 mod tests;

@@ -175,9 +175,41 @@ pub(super) fn run_lane_group(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>>
     })
 }
 
+/// Every read of a multi-spin run on the current thread pool (call inside
+/// `RunControl::install`): fixed blocks of 64 reads (any thread count gives the same reads), up
+/// to four side by side in AVX2 words where a thread has that many. Blocks not yet begun are
+/// skipped after a cancel.
+pub(super) fn sample_word_blocks(
+    job: &Job,
+    model: &SpinGlassBits,
+    num_reads: usize,
+) -> Vec<(usize, Vec<u8>)> {
+    use rayon::prelude::*;
+    let blocks = num_reads.div_ceil(WORD_LANES);
+    let width = match blocks / rayon::current_num_threads().max(1) {
+        0..=1 => 1,
+        2..=3 => 2,
+        _ => 4,
+    };
+    (0..blocks)
+        .collect::<Vec<_>>()
+        .chunks(width)
+        .map(<[usize]>::to_vec)
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .filter_map(|group| {
+            if job.tracker.is_cancelled() {
+                return None;
+            }
+            run_word_blocks(job, model, &group, num_reads)
+        })
+        .flatten()
+        .collect()
+}
+
 /// `run_word_group` for up to four blocks, as wide as `blocks` needs (three run as four, one
 /// padding), on AVX2 when the CPU has it (the same reads either way).
-pub(super) fn run_word_blocks(
+fn run_word_blocks(
     job: &Job,
     model: &SpinGlassBits,
     blocks: &[usize],
