@@ -123,7 +123,8 @@ impl SpinGlassBits {
         for m in 1..=self.max_degree {
             let p = (-beta * self.half_b * m as f64).exp();
             t.always[m] = p >= 1.0;
-            // p < 1 here, so p·2³² < 2³² and the cast cannot saturate.
+            // Exact for p < 1 (p·2³² < 2³²); where p = 1 the cast saturates, and `always`
+            // keeps the level from being compared at all.
             t.below[m] = (p * 4_294_967_296.0) as u32;
         }
         t
