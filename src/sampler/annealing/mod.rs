@@ -22,7 +22,7 @@ use super::moves::run::{Anneal, prepare};
 use super::moves::{MovePlan, MoveSet};
 use super::multispin::{MAX_DEGREE, SpinGlassBits, WORD_LANES};
 use super::precision::KernelScale;
-use super::schedule::{BetaScheduleType, ScheduleSpec};
+use super::schedule::{BetaScheduleType, Schedule, ScheduleSpec};
 use super::{
     RunControl, SampleError, SampleInfo, SampleSet, Sampler, SamplerEntry, build_from_json,
 };
@@ -308,6 +308,37 @@ impl SimulatedAnnealing {
         pilot.then(|| work.clamp(100, 1000))
     }
 
+    /// The run's β schedule and range: the given or dwave-rule range, else one found by the β
+    /// pilot on `engine` (`replicas` side by side, flip rates counted per `rate_per`), its cold
+    /// end moved `SA_COLD_FACTOR` colder to finish the descent there. `None` when cancelled
+    /// during the pilot.
+    #[allow(clippy::too_many_arguments)] // the pilot's knobs, as `pilot_range` takes them
+    fn piloted_schedule(
+        &self,
+        model: &dyn Model,
+        engine: Engine,
+        replicas: usize,
+        rate_per: RatePer,
+        seed: u64,
+        control: &RunControl,
+    ) -> Option<(Schedule, [f64; 2])> {
+        let mut spec = self.schedule_spec();
+        if let Some(sweeps) = self.pilot_sweeps(&spec, replicas) {
+            let (hot, cold) = pilot_range(
+                model,
+                engine,
+                replicas,
+                sweeps,
+                SA_HOT_FLIP_RATE,
+                rate_per,
+                seed,
+                control,
+            )?;
+            spec.beta_range = Some([hot, cold * SA_COLD_FACTOR]);
+        }
+        Some(spec.schedule(model))
+    }
+
     /// The empty result of a run cancelled before its first read.
     fn cancelled_before_sampling(&self, model: &dyn Model, seed: u64) -> SampleSet {
         let info =
@@ -440,24 +471,16 @@ impl Sampler for SimulatedAnnealing {
             _ => None,
         };
         let seed = self.seed.unwrap_or_else(rand::random);
-        let mut spec = self.schedule_spec();
-        if let Some(sweeps) = self.pilot_sweeps(&spec, PILOT_REPLICAS) {
-            let Some((hot, cold)) = pilot_range(
-                model,
-                Engine::Csr(&km),
-                PILOT_REPLICAS,
-                sweeps,
-                SA_HOT_FLIP_RATE,
-                RatePer::Variable,
-                seed,
-                control,
-            ) else {
-                return Ok(self.cancelled_before_sampling(model, seed));
-            };
-            // Annealing ends colder than the freezing point, to finish the descent there.
-            spec.beta_range = Some([hot, cold * SA_COLD_FACTOR]);
-        }
-        let (schedule, range) = spec.schedule(model);
+        let Some((schedule, range)) = self.piloted_schedule(
+            model,
+            Engine::Csr(&km),
+            PILOT_REPLICAS,
+            RatePer::Variable,
+            seed,
+            control,
+        ) else {
+            return Ok(self.cancelled_before_sampling(model, seed));
+        };
         let num_sweeps = schedule.num_sweeps();
         let initial_states = self.initial_states.as_deref().unwrap_or(&[]);
         let num_reads = self.num_reads;

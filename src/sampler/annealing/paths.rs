@@ -41,25 +41,18 @@ impl SimulatedAnnealing {
                 .saturating_add(bytes_of(&[self.num_reads, n])),
         )?;
         let seed = self.seed.unwrap_or_else(rand::random);
-        let mut spec = self.schedule_spec();
-        if let Some(sweeps) = self.pilot_sweeps(&spec, grouped::LANES) {
-            // The same pilot as on the CSR kernel, on one lane group of the structure, its
-            // rates counted per occupied variable (only those move in a one-hot model).
-            let Some((hot, cold)) = pilot_range(
-                model,
-                Engine::Grouped(&tables),
-                grouped::LANES,
-                sweeps,
-                SA_HOT_FLIP_RATE,
-                RatePer::OccupiedVariable,
-                seed,
-                control,
-            ) else {
-                return Ok(self.cancelled_before_sampling(model, seed));
-            };
-            spec.beta_range = Some([hot, cold * SA_COLD_FACTOR]);
-        }
-        let (schedule, range) = spec.schedule(model);
+        // The same pilot as on the CSR kernel, on one lane group of the structure, its rates
+        // counted per occupied variable (only those move in a one-hot model).
+        let Some((schedule, range)) = self.piloted_schedule(
+            model,
+            Engine::Grouped(&tables),
+            grouped::LANES,
+            RatePer::OccupiedVariable,
+            seed,
+            control,
+        ) else {
+            return Ok(self.cancelled_before_sampling(model, seed));
+        };
         let num_sweeps = schedule.num_sweeps();
         let tracker = ProgressTracker::new(
             control,
