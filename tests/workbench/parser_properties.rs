@@ -251,6 +251,26 @@ fn apply(text: &str, edit: &Edit) -> String {
     s
 }
 
+#[test]
+fn a_line_break_in_a_cqm_label_is_escaped_in_the_message() {
+    // Found by `mutated_cqm_files_never_panic`: one byte of a constraint's directory name in
+    // the zip's central directory became a line break, and the message quoted it raw.
+    use qubo_workbench::puzzle::constrained::cqm_file;
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cqm/mixed-deflate.cqm");
+    let mut bytes = std::fs::read(path).unwrap();
+    let name = b"constraints/\"capacity\"/lhs";
+    let central = bytes.windows(name.len()).rposition(|w| w == name).unwrap();
+    bytes[central + "constraints/".len()] = b'\n';
+    let message = cqm_file::parse(&bytes, ORIGIN).unwrap_err().to_string();
+    assert!(message.starts_with(ORIGIN), "{message}");
+    assert!(!message.contains('\n'), "{message:?}");
+    assert!(
+        message.contains("\\ncapacity"),
+        "the label is still named: {message}"
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
 

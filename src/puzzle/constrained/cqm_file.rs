@@ -29,7 +29,8 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<ConstrainedModel, crate::puzz
 }
 
 fn read(bytes: &[u8], origin: &str) -> Result<ConstrainedModel, String> {
-    let fail = |what: String| format!("{origin}: {what}");
+    // Labels and member names come from the file: a line break in one must not split the message.
+    let fail = |what: String| format!("{origin}: {}", crate::io::printable(&what));
     let (header, _) = header(bytes, MAGIC).map_err(fail)?;
     let version = header.version;
     if version.0 != 2 {
