@@ -208,7 +208,7 @@ impl WordRng {
     }
 }
 
-// log2(1 + t) ≈ t·(C1 + t·(C2 + t·(C3 + t·(C4 + t·C5)))) on [0, 1), max error 2.9e-5
+// log2(1 + t) ≈ t·(C1 + C2·t + C3·t² + C4·t³ + C5·t⁴) on [0, 1), max error 2.9e-5
 // (least-squares fit). The acceptance probability is then exp(−βΔE) to a relative 2e-5.
 const C1: f32 = 1.441_825_9;
 const C2: f32 = -0.708_682_8;
@@ -217,17 +217,31 @@ const C4: f32 = -0.194_425_9;
 const C5: f32 = 0.045_887_01;
 
 /// −ln(u) for u = (top 23 bits of r + ½) / 2²³ ∈ (0, 1): an exponential variate, so that
-/// "accept iff β·ΔE ≤ −ln u" is Metropolis with no `exp`. Branch-free and without float→int
-/// casts (which saturate in Rust and block vectorisation).
+/// "accept iff β·ΔE ≤ −ln u" is Metropolis with no `exp`.
 #[inline(always)]
 pub fn neg_ln_uniform(r: u32) -> f32 {
-    let u = (((r >> 9) as i32) as f32 + 0.5) * (1.0 / 8_388_608.0);
-    let bits = u.to_bits();
-    let exponent = ((bits >> 23) as i32 - 127) as f32;
+    neg_ln_uniform_times(r, 1.0)
+}
+
+/// `neg_ln_uniform(r)·factor` (factor ≥ 0, typically 1/β) with the factor folded into the
+/// last multiply: what the sweep kernels compare ΔE with. Branch-free and without float→int
+/// casts (which saturate in Rust and block vectorisation). The kernels draw these in long
+/// vector loops, so the operation count is the cost: u is read off one int→float conversion,
+/// the fit runs in Estrin's order with fused multiply-adds (exactly rounded, so every build
+/// and CPU gives the same numbers).
+#[inline(always)]
+pub fn neg_ln_uniform_times(r: u32, factor: f32) -> f32 {
+    // u = (2k + 1)/2²⁴ with k = r >> 9. 2k + 1 < 2²⁴ converts exactly, and the division by
+    // 2²⁴ only moves the exponent: log2 u = (exponent of 2k + 1) − 24 + log2(mantissa).
+    let v = ((r >> 8) | 1) as i32 as f32;
+    let bits = v.to_bits();
+    let exponent = ((bits >> 23) as i32 - (127 + 24)) as f32;
     let t = f32::from_bits((bits & 0x007f_ffff) | 0x3f80_0000) - 1.0;
-    let log2_m = t * (C1 + t * (C2 + t * (C3 + t * (C4 + t * C5))));
-    // The fit can dip a hair below zero just under u = 1; a flip with ΔE = 0 must still pass.
-    (-(exponent + log2_m) * std::f32::consts::LN_2).max(0.0)
+    let t2 = t * t;
+    let fit = t2.mul_add(C5.mul_add(t2, C4.mul_add(t, C3)), C2.mul_add(t, C1));
+    let log2_u = t.mul_add(fit, exponent);
+    // The fit can rise a hair above zero just under u = 1; a flip with ΔE = 0 must still pass.
+    (log2_u * (-std::f32::consts::LN_2 * factor)).max(0.0)
 }
 
 #[cfg(test)]

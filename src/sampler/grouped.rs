@@ -14,7 +14,7 @@
 
 use super::kernel::with_avx2;
 use crate::qubo::grouped::GroupedKernel;
-use crate::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
+use crate::rng::{LaneRng, Xoshiro128p, neg_ln_uniform_times};
 
 // Reads per lane group in annealing (tempering runs 8, 16 or 32 replicas side by side).
 pub(super) use super::lanes::LANES;
@@ -208,7 +208,7 @@ fn sweep_lanes<const L: usize>(
     for block in (0..t.n).step_by(BLOCK) {
         let end = (block + BLOCK).min(t.n);
         rng.fill(&mut threshold[..end - block], |r, l| {
-            neg_ln_uniform(r) * inv_beta[l]
+            neg_ln_uniform_times(r, inv_beta[l])
         });
         for v in block..end {
             let x = on[v];

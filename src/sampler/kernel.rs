@@ -8,12 +8,12 @@
 
 use crate::budget::bytes_of;
 use crate::qubo::{Csr, Model};
-use crate::rng::{LaneRng, neg_ln_uniform};
+use crate::rng::{LaneRng, neg_ln_uniform_times};
 
 /// Defines `NAME(args) -> T { body }` and calls it, compiled twice — generic and with AVX2
 /// enabled — and chosen at run time, so the binary stays portable while the lane loops
-/// vectorise 8 wide where the CPU allows. The arithmetic (no FMA contraction) and so every
-/// result is the same either way. Use it as a whole function body; the arguments are passed
+/// vectorise 8 wide where the CPU allows. The arithmetic is the same either way (no implicit
+/// FMA contraction; explicit `mul_add`s are exactly rounded in both), and so is every result. Use it as a whole function body; the arguments are passed
 /// by their names.
 macro_rules! with_avx2 {
     ($name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {{
@@ -22,13 +22,15 @@ macro_rules! with_avx2 {
         fn $name($($arg: $ty),*) -> $ret $body
         #[cfg(target_arch = "x86_64")]
         {
-            if std::arch::is_x86_feature_detected!("avx2") {
-                #[target_feature(enable = "avx2")]
+            if std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("fma")
+            {
+                #[target_feature(enable = "avx2,fma")]
                 #[allow(clippy::too_many_arguments)]
                 fn avx2($($arg: $ty),*) -> $ret {
                     $name($($arg),*)
                 }
-                // SAFETY: the CPU supports AVX2 (checked just above).
+                // SAFETY: the CPU supports AVX2 and FMA (checked just above).
                 return unsafe { avx2($($arg),*) };
             }
         }
@@ -238,6 +240,9 @@ pub(super) fn lowest(energies: &[f32]) -> (usize, f32) {
 /// state, so they are drawn for a block at a time, off the sweep's dependency chain.
 pub(super) const BLOCK: usize = 64;
 
+/// f32 lanes in one AVX2 vector.
+const VECTOR: usize = 8;
+
 /// 1/β, with β = 0 (accept everything) mapped to a huge finite factor.
 #[inline(always)]
 pub(super) fn inverse_beta(beta: f32) -> f32 {
@@ -261,7 +266,7 @@ pub(super) fn sweep_lanes<const L: usize, const COUNT_FLIPS: bool, T: LaneValue>
     for block in (0..m.n).step_by(BLOCK) {
         let end = (block + BLOCK).min(m.n);
         rng.fill(&mut threshold[..end - block], |r, l| {
-            neg_ln_uniform(r) * inv_beta[l]
+            neg_ln_uniform_times(r, inv_beta[l])
         });
         for i in block..end {
             let f = field[i];
@@ -269,16 +274,22 @@ pub(super) fn sweep_lanes<const L: usize, const COUNT_FLIPS: bool, T: LaneValue>
             let thr = &threshold[i - block];
             let mut d = [T::default(); L];
             let mut any = 0u32;
-            for l in 0..L {
-                // ΔE in f32 is exact for the i16 kernel (integers), so both compare alike.
-                let de = f[l].mul(s[l]).to_f32();
-                let accept = de <= thr[l];
-                d[l] = if accept { s[l] } else { T::default() };
-                energy[l] += if accept { de } else { 0.0 };
-                if COUNT_FLIPS {
-                    flips[l] += accept as u32;
+            // At L = 16 a plain 0..L loop came out as byte shuffles (16 lanes ran as slowly as
+            // 32), so 16 goes in chunks of one AVX2 vector; at 32, chunks were 2.5× slower.
+            // Measured on the 400-spin lattice; the chunking never changes a result.
+            let chunk = if L == 16 { VECTOR } else { L };
+            for c in (0..L).step_by(chunk) {
+                for l in c..c + chunk {
+                    // ΔE in f32 is exact for the i16 kernel (integers), so both compare alike.
+                    let de = f[l].mul(s[l]).to_f32();
+                    let accept = de <= thr[l];
+                    d[l] = if accept { s[l] } else { T::default() };
+                    energy[l] += if accept { de } else { 0.0 };
+                    if COUNT_FLIPS {
+                        flips[l] += accept as u32;
+                    }
+                    any |= accept as u32;
                 }
-                any |= accept as u32;
             }
             let si = &mut sign[i];
             for l in 0..L {

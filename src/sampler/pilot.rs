@@ -147,7 +147,9 @@ pub(in crate::sampler) enum RatePer {
 const PILOT_STREAM: u64 = u64::MAX >> 8;
 
 /// Places an adaptive ladder from `beta` (kernel units, hot to cold), and says whether the
-/// pilot's deadline cut it short. `None` when cancelled.
+/// pilot's deadline cut it short. `None` when cancelled. Inlined into `on_ladder!`'s AVX2
+/// body: a function call out of it would compile the sweeps without AVX2 and FMA.
+#[inline(always)]
 fn adapt<const L: usize, R: Replicas<L>>(
     mut ladder: Ladder<L, R>,
     n: usize,

@@ -1,7 +1,7 @@
 //! One simulated-annealing read, or a lane group of them, on the CSR kernels: what the sweeps
 //! of `SimulatedAnnealing::sample` run (the scalar kernel, and the lanes in f32 or i16).
 
-use crate::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
+use crate::rng::{LaneRng, Xoshiro128p, neg_ln_uniform_times};
 use crate::sampler::control::ProgressTracker;
 use crate::sampler::kernel::{
     BLOCK, KernelModel, LaneValue, inverse_beta, lowest, sweep_lanes, with_avx2,
@@ -49,6 +49,15 @@ impl Job<'_> {
 
     /// One read on the scalar kernel; `None` when cancelled.
     pub(super) fn run_scalar(&self, read: usize) -> Option<Vec<u8>> {
+        // With AVX2 and FMA where the CPU has them: the thresholds' fit uses `mul_add`.
+        let job = self;
+        with_avx2!(scalar_read(job: &Job, read: usize) -> Option<Vec<u8>> {
+            job.scalar_read(read)
+        })
+    }
+
+    #[inline(always)]
+    fn scalar_read(&self, read: usize) -> Option<Vec<u8>> {
         let m = self.model;
         let (mut rng, x) = self.start(read);
         let (mut field, e0) = m.fields(&x);
@@ -66,7 +75,7 @@ impl Job<'_> {
                     *r = rng.next_u32();
                 }
                 for (t, &r) in threshold.iter_mut().zip(&draws[..end - block]) {
-                    *t = neg_ln_uniform(r) * inv_beta;
+                    *t = neg_ln_uniform_times(r, inv_beta);
                 }
                 for i in block..end {
                     let de = field[i] * sign[i];

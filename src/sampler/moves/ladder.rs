@@ -99,6 +99,7 @@ struct EachReplica<'a, E> {
 }
 
 impl<E: Engine> Replicas for EachReplica<'_, E> {
+    #[inline(always)]
     fn sweep(&mut self, beta: &[f64]) {
         for (t, (st, rng)) in self.replicas.iter_mut().zip(&mut self.rngs).enumerate() {
             st.sweep(self.plan, rng, beta[t]);
@@ -141,6 +142,7 @@ struct SideBySide<'a> {
 }
 
 impl Replicas for SideBySide<'_> {
+    #[inline(always)]
     fn sweep(&mut self, beta: &[f64]) {
         // Lanes past the ladder (padding) sweep at the coldest β; nothing reads them.
         let coldest = beta[beta.len() - 1];
@@ -187,9 +189,18 @@ impl Temper<'_> {
                 job.run(read, ladder)
             });
         }
+        let job = self;
+        with_avx2!(each(job: &Temper, read: usize, starts: Vec<(Xoshiro128p, Vec<u8>)>) -> Option<LadderEnd> {
+            job.each_replica(read, starts)
+        })
+    }
+
+    /// Ladder `read` with its replicas one at a time.
+    #[inline(always)]
+    fn each_replica(&self, read: usize, starts: Vec<(Xoshiro128p, Vec<u8>)>) -> Option<LadderEnd> {
         with_engine!(self.layout, |make| {
-            let mut rngs = Vec::with_capacity(r);
-            let mut replicas = Vec::with_capacity(r);
+            let mut rngs = Vec::with_capacity(starts.len());
+            let mut replicas = Vec::with_capacity(starts.len());
             for (rng, x) in starts {
                 rngs.push(rng);
                 replicas.push(MoveState::new(self.plan, make(x)));

@@ -16,7 +16,7 @@
 //! variable at 1 in held group g of family A in lane l (`one_b` for family B).
 
 use super::{CsrEngine, Engine, MoveCsr, MovePlan, NONE, below};
-use crate::rng::{LaneRng, Xoshiro128p, neg_ln_uniform};
+use crate::rng::{LaneRng, Xoshiro128p, neg_ln_uniform_times};
 use crate::sampler::kernel::{BLOCK, inverse_beta, lowest};
 
 /// Reads per lane group under moves: the shared part of a proposal (v's field, row and
@@ -161,13 +161,17 @@ impl<'a, const L: usize> LaneMoves<'a, L> {
         lowest(&self.energy[..live])
     }
 
-    /// One sweep (n proposals) at inverse temperature `beta` in every lane.
+    /// One sweep (n proposals) at inverse temperature `beta` in every lane. Inlined, with
+    /// `sweep_at`, into the callers' AVX2 bodies (`with_avx2!`): a call out of them would compile
+    /// the lanes without AVX2 and FMA.
+    #[inline(always)]
     pub fn sweep(&mut self, beta: f64) {
         self.sweep_at(&[inverse_beta(beta as f32); L]);
     }
 
     /// One sweep (n proposals), lane l at inverse temperature 1/`inv_beta[l]` (a tempering
     /// ladder's replicas side by side).
+    #[inline(always)]
     pub fn sweep_at(&mut self, inv_beta: &[f32; L]) {
         let n = self.plan.n;
         let mut threshold = [[0f32; L]; BLOCK];
@@ -175,7 +179,7 @@ impl<'a, const L: usize> LaneMoves<'a, L> {
         for block in (0..n).step_by(BLOCK) {
             let len = (block + BLOCK).min(n) - block;
             self.rng.fill(&mut threshold[..len], |r, l| {
-                neg_ln_uniform(r) * inv_beta[l]
+                neg_ln_uniform_times(r, inv_beta[l])
             });
             for v in &mut at[..len] {
                 *v = below(self.shared.next_u32(), n) as u32;

@@ -646,7 +646,9 @@ impl<E: Engine> MoveState<E> {
         self.energy = self.engine.energy();
     }
 
-    /// One sweep (n proposals) at inverse temperature `beta`.
+    /// One sweep (n proposals) at inverse temperature `beta`. Inlined into the callers' AVX2
+    /// bodies (`with_avx2!`), where the thresholds' fused multiply-adds are instructions.
+    #[inline(always)]
     pub fn sweep(&mut self, plan: &MovePlan, rng: &mut Xoshiro128p, beta: f64) {
         let inv_beta = if beta > 0.0 { 1.0 / beta } else { f64::MAX };
         for _ in 0..plan.n {

@@ -444,9 +444,13 @@ impl Anneal<'_> {
             read as u64,
             self.initial_states.get(read),
         )?;
-        with_engine!(self.layout, |make| self.run(rng, make(x)))
+        let job = self;
+        with_avx2!(scalar(job: &Anneal, rng: Xoshiro128p, x: Vec<u8>) -> Option<Vec<u8>> {
+            with_engine!(job.layout, |make| job.run(rng, make(x)))
+        })
     }
 
+    #[inline(always)]
     fn run<E: Engine>(&self, mut rng: Xoshiro128p, engine: E) -> Option<Vec<u8>> {
         let mut st = MoveState::new(self.plan, engine);
         let num_sweeps = self.schedule.num_sweeps();

@@ -243,7 +243,8 @@ struct Job<'a> {
 }
 
 impl Job<'_> {
-    /// One ladder; `None` when cancelled.
+    /// One ladder; `None` when cancelled. Inlined into `on_ladder!`'s AVX2 body (see `adapt`).
+    #[inline(always)]
     fn run<const L: usize, R: Replicas<L>>(&self, mut ladder: Ladder<L, R>) -> Option<ReadResult> {
         let mut swaps = SwapStats::new(self.beta.len().saturating_sub(1));
         let (lane, e) = ladder.lowest();
@@ -332,6 +333,7 @@ fn run_ladder(job: &Job, read: usize) -> Option<ReadResult> {
     if !job.ending.may_start() {
         return None;
     }
+    #[inline(always)] // into on_ladder!'s AVX2 body
     fn run<const L: usize, R: Replicas<L>>(ladder: Ladder<L, R>, job: &Job) -> Option<ReadResult> {
         job.run(ladder)
     }
