@@ -13,8 +13,9 @@ use crate::rng::{LaneRng, neg_ln_uniform_times};
 /// Defines `NAME(args) -> T { body }` and calls it, compiled twice — generic and with AVX2
 /// enabled — and chosen at run time, so the binary stays portable while the lane loops
 /// vectorise 8 wide where the CPU allows. The arithmetic is the same either way (no implicit
-/// FMA contraction; explicit `mul_add`s are exactly rounded in both), and so is every result. Use it as a whole function body; the arguments are passed
-/// by their names.
+/// FMA contraction; explicit `mul_add`s are exactly rounded in both), and so is every result.
+/// Use it as a whole function body; the arguments are passed by their names. What it calls
+/// must be `#[inline(always)]` down to the sweep, or that part is compiled for baseline x86-64.
 macro_rules! with_avx2 {
     ($name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {{
         #[inline(always)]

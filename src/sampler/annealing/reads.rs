@@ -168,8 +168,8 @@ impl Job<'_> {
 }
 
 /// Runs a lane group of up to 32 reads, on AVX2 when the CPU has it (runtime dispatch keeps
-/// the binary portable; the arithmetic, and so the result, is the same either way: no FMA
-/// contraction is used), in i16 when the job has the model's integral twin. A short group (the
+/// the binary portable; the arithmetic, and so the result, is the same either way: see
+/// `with_avx2!`), in i16 when the job has the model's integral twin. A short group (the
 /// remainder of num_reads) gets a narrower kernel.
 pub(super) fn run_lane_group(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
     with_avx2!(by_width(job: &Job, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
