@@ -325,7 +325,7 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
         _ => format!(" (ground energy unknown: reference {}):", o.reference),
     };
     // With cut rounds the reads and figures are the last round's, the time every round's
-    // (each round has the sampler's whole time limit): say both.
+    // (the rounds share the sampler's time limit): say both.
     let rounds = o.rounds.filter(|&r| r >= 2);
     let reads_and_time = match rounds {
         Some(r) => format!(
@@ -359,7 +359,7 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
     }
     if let (Some(rounds @ 2..), Some(cuts)) = (o.rounds, o.cuts) {
         println!(
-            "  cut rounds: {rounds} (the last model had {cuts} cut(s) from earlier rounds' defects; each round has the sampler's whole time limit)"
+            "  cut rounds: {rounds} (the last model had {cuts} cut(s) from earlier rounds' defects; the rounds share the sampler's time limit)"
         );
     }
     for w in &o.warnings {

@@ -199,6 +199,9 @@ pub struct RunControl {
     pub best_state: Option<BestState>,
     /// Where a remote sampler reports its job and status (see `RemoteJob`).
     pub remote_job: Option<RemoteJobSlot>,
+    /// When a caller's time budget ends: samplers with a time limit (PT, tabu) stop by then
+    /// whatever their own limit says. `solve`'s cut rounds share one `--timeout-ms` this way.
+    pub deadline: Option<Instant>,
 }
 
 impl Default for RunControl {
@@ -212,6 +215,7 @@ impl Default for RunControl {
             end_at_first_target: false,
             best_state: None,
             remote_job: None,
+            deadline: None,
         }
     }
 }
@@ -232,6 +236,21 @@ impl RunControl {
     pub fn with_target_energy(mut self, target: Option<f64>) -> Self {
         self.target_energy = target.filter(|t| t.is_finite());
         self
+    }
+
+    /// Sets the instant by which a time-limited run ends (see `deadline`).
+    pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    /// `limit` counted from `t0`, cut to what is left before the caller's deadline.
+    pub fn time_limit_from(&self, t0: Instant, limit: Option<Duration>) -> Option<Duration> {
+        let left = self.deadline.map(|d| d.saturating_duration_since(t0));
+        match (limit, left) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Ends the run at its first read at the target energy (see `end_at_first_target`).

@@ -128,6 +128,12 @@ pub trait Sampler: Send + Sync {
     fn params(&self) -> serde_json::Value;
     /// Samples the model; honours cancellation by returning the reads completed so far.
     fn sample(&self, model: &dyn Model, control: &RunControl) -> Result<SampleSet, SampleError>;
+    /// How long a whole run may take (given whether a target energy is set), for callers that
+    /// share it across several runs (`RunControl::deadline`); `None` when a run ends by its
+    /// work alone.
+    fn time_limit(&self, _has_target: bool) -> Option<std::time::Duration> {
+        None
+    }
 }
 
 /// A sampler's description of itself (dimod's `parameters` and `properties`, as data): its name,

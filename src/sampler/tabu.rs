@@ -133,7 +133,10 @@ struct Search<'a> {
     tenure: usize,
     stall_moves: usize,
     num_restarts: usize,
+    /// Per read (`timeout_ms`), counted from the read's start.
     deadline: Option<Duration>,
+    /// The caller's (`RunControl::deadline`).
+    run_deadline: Option<Instant>,
     tracker: &'a ProgressTracker<'a>,
 }
 
@@ -232,7 +235,9 @@ impl Search<'_> {
                     if self.tracker.is_cancelled() {
                         return None;
                     }
-                    if self.deadline.is_some_and(|d| started.elapsed() >= d) {
+                    if self.deadline.is_some_and(|d| started.elapsed() >= d)
+                        || self.run_deadline.is_some_and(|d| Instant::now() >= d)
+                    {
                         let rest = self.num_restarts - reported_until;
                         self.tracker.add(rest as u64, best_energy);
                         return Some((best, true));
@@ -376,6 +381,7 @@ impl Sampler for TabuSearch {
             stall_moves,
             num_restarts: self.num_restarts,
             deadline: self.timeout_ms.map(Duration::from_millis),
+            run_deadline: control.deadline,
             tracker: &tracker,
         };
         let t_sample = Instant::now();

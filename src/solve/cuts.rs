@@ -69,7 +69,8 @@ pub struct Sampling<'a> {
 /// the kind's repair on the lowest reads (a repaired answer ends the rounds, reported in
 /// `repaired`), then, if the lowest reads show defects the kind turns into cuts (`AnyPuzzle::cuts`), add them to the
 /// options, re-encode (the weights are kept by name; `cut` takes its default unless set) and
-/// sample again, up to `rounds.max_rounds`. The outcome is the last round's, with the rounds,
+/// sample again, up to `rounds.max_rounds`, all within the sampler's one time limit (a round
+/// gets what the earlier ones left; none starts once it is spent). The outcome is the last round's, with the rounds,
 /// the cuts and the sampling time of all rounds, and the last round's encoding;
 /// `timing.encode_s` counts every round's encoding.
 pub fn solve_with_cuts(
@@ -92,6 +93,15 @@ pub fn solve_with_cuts(
         mut encode_s,
     } = first;
     let mut options = options.clone();
+    // One time limit for all rounds: each samples within what the earlier ones left.
+    let started = Instant::now();
+    let has_target = control.target_energy.is_some()
+        || crate::outcome::target_energy(puzzle, &encoding, weights, reference).is_some();
+    let time_limit = sampler.time_limit(has_target);
+    let round_control = control
+        .clone()
+        .with_deadline(time_limit.map(|d| started + d));
+    let control = &round_control;
     let mut sample_s = 0.0;
     let mut round = 0;
     loop {
@@ -123,6 +133,14 @@ pub fn solve_with_cuts(
             outcome.repaired = Some(best_of(puzzle, energy, &fixed));
             return Ok((outcome, encoding));
         }
+        if let Some(limit) = time_limit.filter(|&d| started.elapsed() >= d) {
+            outcome.warnings.push(format!(
+                "the time limit ({:.1} s, shared by the cut rounds) ended them after round {round} of {}",
+                limit.as_secs_f64(),
+                rounds.max_rounds
+            ));
+            return Ok((outcome, encoding));
+        }
         let before = options.cuts.len();
         for verdict in outcome.outcome.rows.iter().take(rounds.reads) {
             for cut in verdict
@@ -139,5 +157,107 @@ pub fn solve_with_cuts(
         if options.cuts.len() == before {
             return Ok((outcome, encoding));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::qubo::Model;
+    use crate::sampler::{SampleSet, SimulatedAnnealing};
+    use std::sync::Mutex;
+    use std::time::Duration;
+
+    /// Short SA (no read valid without presolve, so loops become cuts) that then, like PT, uses
+    /// its time limit to the end: to the caller's deadline when there is one.
+    struct TimeLimited {
+        sa: SimulatedAnnealing,
+        limit: Duration,
+        deadlines_seen: Mutex<Vec<Option<Instant>>>,
+    }
+
+    impl Sampler for TimeLimited {
+        fn name(&self) -> &'static str {
+            "time-limited"
+        }
+        fn params(&self) -> serde_json::Value {
+            serde_json::Value::Null
+        }
+        fn sample(
+            &self,
+            model: &dyn Model,
+            control: &RunControl,
+        ) -> Result<SampleSet, SampleError> {
+            let t0 = Instant::now();
+            let set = self.sa.sample(model, control)?;
+            self.deadlines_seen.lock().unwrap().push(control.deadline);
+            if let Some(left) = control.time_limit_from(t0, Some(self.limit)) {
+                std::thread::sleep(left.saturating_sub(t0.elapsed()));
+            }
+            Ok(set)
+        }
+        fn time_limit(&self, _has_target: bool) -> Option<Duration> {
+            Some(self.limit)
+        }
+    }
+
+    #[test]
+    fn cut_rounds_share_one_time_limit() {
+        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("puzzles/numberlink/generated/7x7-6pairs-seed1.txt");
+        let puzzle = crate::puzzle::load_puzzles(&file, None)
+            .unwrap()
+            .remove(0)
+            .puzzle;
+        let options = crate::puzzle::EncodeOptions::presolved(false);
+        let reference = puzzle.solve_classically(100_000);
+        let sampler = TimeLimited {
+            sa: SimulatedAnnealing {
+                num_reads: 4,
+                num_sweeps: 300,
+                seed: Some(1),
+                ..Default::default()
+            },
+            limit: Duration::from_millis(300),
+            deadlines_seen: Mutex::new(Vec::new()),
+        };
+        let control = RunControl::new().with_threads(Some(1));
+        let started = Instant::now();
+        let (outcome, _) = solve_with_cuts(
+            &puzzle,
+            FirstEncoding {
+                options: &options,
+                encoding: puzzle.encode(&options).unwrap(),
+                encode_s: 0.0,
+            },
+            &reference,
+            &Weights::new(),
+            Sampling {
+                sampler: &sampler,
+                control: &control,
+                on_first_valid: None,
+            },
+            CutRounds {
+                repair: false,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        // The first round was handed the whole run's deadline and spent it: no second round
+        // (each round with its own 300 ms made five), and the report says why.
+        let seen = sampler.deadlines_seen.lock().unwrap().clone();
+        assert_eq!(seen.len(), 1, "{seen:?}");
+        let deadline = seen[0].expect("the round was given the run's deadline");
+        assert!(deadline >= started + sampler.limit && deadline <= Instant::now());
+        assert_eq!(outcome.rounds, Some(1));
+        assert_eq!(outcome.success_fraction, 0.0);
+        assert!(
+            outcome
+                .warnings
+                .iter()
+                .any(|w| w.contains("shared by the cut rounds") && w.contains("after round 1 of 5")),
+            "{:?}",
+            outcome.warnings
+        );
     }
 }

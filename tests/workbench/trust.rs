@@ -822,7 +822,7 @@ fn cut_rounds_report_the_last_rounds_reads_and_every_rounds_time() {
         text.contains(&format!("4 reads in the last of {rounds} rounds, "))
             && text.contains(" s over all rounds;")
             && text.contains("\n  last round: 4 of 4 reads")
-            && text.contains("each round has the sampler's whole time limit"),
+            && text.contains("the rounds share the sampler's time limit"),
         "{text}"
     );
 }

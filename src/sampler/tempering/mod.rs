@@ -342,8 +342,15 @@ fn run_ladder(job: &Job, read: usize) -> Option<ReadResult> {
 }
 
 impl ParallelTempering {
-    /// Sweeps per ladder and the time limit, given whether a target energy is set.
-    fn stopping(&self, has_target: bool) -> (usize, Option<Duration>) {
+    /// Sweeps per ladder and the time limit of a run started at `t0`: its own (given whether
+    /// a target energy is set), cut to the caller's deadline.
+    fn stopping(&self, control: &RunControl, t0: Instant) -> (usize, Option<Duration>) {
+        let (sweeps, own) = self.own_stopping(control.target_energy.is_some());
+        (sweeps, control.time_limit_from(t0, own))
+    }
+
+    /// Sweeps per ladder and the run's own time limit, given whether a target energy is set.
+    fn own_stopping(&self, has_target: bool) -> (usize, Option<Duration>) {
         let sweeps = self.num_sweeps.unwrap_or(if has_target {
             usize::MAX
         } else {
@@ -452,6 +459,10 @@ impl Sampler for ParallelTempering {
         "pt"
     }
 
+    fn time_limit(&self, has_target: bool) -> Option<Duration> {
+        self.own_stopping(has_target).1
+    }
+
     fn params(&self) -> serde_json::Value {
         serde_json::to_value(self).unwrap_or_default()
     }
@@ -513,7 +524,7 @@ impl Sampler for ParallelTempering {
             .map(|b| b / engine.scale())
             .collect();
         let target = control.target_energy;
-        let (num_sweeps, time_limit) = self.stopping(target.is_some());
+        let (num_sweeps, time_limit) = self.stopping(control, t0);
         let mut pilot_cut_short = false;
         let piloted = self.runs_pilot(FLIP_PILOT_LEAST_ROUND);
         if piloted {

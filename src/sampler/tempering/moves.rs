@@ -46,7 +46,7 @@ impl ParallelTempering {
             .lane_rows(plan)
             .filter(|_| beta.len() <= super::super::moves::lanes::MOVE_LANES);
         let target = control.target_energy;
-        let (num_sweeps, time_limit) = self.stopping(target.is_some());
+        let (num_sweeps, time_limit) = self.stopping(control, t0);
         let mut pilot_cut_short = false;
         let piloted = self.runs_pilot(super::MOVES_PILOT_LEAST_ROUND);
         if piloted {

@@ -296,6 +296,20 @@ fn a_target_energy_stops_the_run_at_a_ground_state() {
         "{}",
         report.summary
     );
+    // A caller's deadline (solve's cut rounds sharing one limit) ends it the same way, sooner
+    // than its own timeout.
+    let own = ParallelTempering {
+        timeout_ms: Some(60_000),
+        ..timed
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(200);
+    let control = RunControl::new()
+        .with_threads(Some(1))
+        .with_deadline(Some(deadline));
+    let set = own.sample(&m, &control).unwrap();
+    assert_eq!(set.report().stopped, crate::sampler::StopReason::TimeLimit);
+    assert!(std::time::Instant::now() < deadline + std::time::Duration::from_secs(30));
+    assert_eq!(set.info.params["reads_cut_short"], 3, "{}", set.info.params);
     // An unreachable target ends at num_sweeps instead.
     let control = RunControl::new().with_target_energy(Some(ground - 1.0));
     let pt = ParallelTempering {
