@@ -422,3 +422,62 @@ fn the_largest_adc_board_runs_through_its_structure_within_a_2_gb_budget() {
         "{err}"
     );
 }
+
+#[test]
+fn parallel_prices_the_four_cell_loop_that_the_other_groups_leave_free() {
+    use qubo_workbench::qubo::Label;
+    let p = instance(
+        &std::fs::read_to_string(root().join("puzzles/numberlink/generated/7x7-6pairs-seed1.txt"))
+            .unwrap(),
+    );
+    let enc = p.encode(&options("cells", false)).unwrap();
+    let w = enc.default_weights();
+    // A loop of layer 1 round the block at the top-left corner (no endpoint there), nothing else on.
+    let mut sample = vec![0u8; enc.num_variables()];
+    let mut on = |name: &str, r: u32, c: u32| {
+        let i = enc
+            .labels()
+            .iter()
+            .position(|l| *l == Label::new(name, &[r, c, 1]))
+            .unwrap_or_else(|| panic!("{name}[{r}][{c}] in layer 1"));
+        sample[i] = 1;
+    };
+    for (r, c) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+        on("x", r, c);
+    }
+    on("h", 0, 0);
+    on("h", 1, 0);
+    on("v", 0, 0);
+    on("v", 0, 1);
+    let report = enc.report(&sample, &w, false).unwrap();
+    let loop_cells = ["[0][0]", "[0][1]", "[1][0]", "[1][1]"];
+    // Every cell, path and touch group about the loop's cells holds: only `parallel` sees it.
+    let about_loop: Vec<_> = report
+        .iter()
+        .filter(|g| {
+            (g.constraint.starts_with("cell") || g.constraint.starts_with("path"))
+                && loop_cells.iter().any(|c| g.constraint.contains(c))
+                || g.constraint.starts_with("touch[0][0]")
+        })
+        .collect();
+    assert!(about_loop.len() >= 8, "{about_loop:?}");
+    assert!(about_loop.iter().all(|g| g.holds), "{about_loop:?}");
+    let parallel: Vec<_> = report
+        .iter()
+        .filter(|g| g.constraint.starts_with("parallel") && !g.holds)
+        .collect();
+    assert_eq!(parallel.len(), 1, "{parallel:?}");
+    assert_eq!(
+        parallel[0].constraint,
+        format!("parallel[0][0]#{}", p.name(1))
+    );
+    assert!(
+        (parallel[0].energy - 2.0).abs() < 1e-9,
+        "both pairs of edges"
+    );
+    // The answer pays nothing for it: its energy is still the ground energy.
+    let known = p.solve_classically(REFERENCE_NODE_BUDGET);
+    let answer = p.solution_sample(&enc, known.solution().unwrap()).unwrap();
+    let q = enc.qubo(&w).unwrap();
+    assert!((q.energy(&answer).unwrap() - enc.satisfied_energy(&w).unwrap()).abs() < 1e-9);
+}

@@ -269,6 +269,7 @@ pub(super) fn encode(p: &Numberlink, options: &EncodeOptions) -> Result<Encoding
         }
         if p.rule() == Rule::Fill {
             add_touch(&mut b, p, &x_of, &var_of);
+            add_parallel(&mut b, p, &var_of);
         }
     }
     add_cuts(&mut b, &options.cuts, &var_of);
@@ -392,6 +393,51 @@ fn add_touch(
                 quadratic,
                 0.0,
             );
+        }
+    }
+}
+
+/// The fill rule forbids two parallel edges of one layer across a 2×2 block: per block and
+/// layer, parallel·(h_top·h_bottom + v_left·v_right). In a valid answer two side-by-side cells
+/// of a path are joined (`touch`), so parallel edges a–b over c–d would make a–b–d–c a cycle
+/// inside the path: every valid answer pays 0. It prices the four-cell loop, which `cell`,
+/// `path` and `touch` all leave at 0 (it was most of the loops cut rounds found on Janko's
+/// boards without presolve), and the U-turns on the way to it.
+fn add_parallel(b: &mut EncodingBuilder, p: &Numberlink, var_of: &HashMap<Label, u32>) {
+    let w_parallel = b.weight(
+        "parallel",
+        1.0,
+        (0.0, 10.0),
+        "fill rule: no two parallel edges of one path across a 2×2 block (a four-cell loop, or a path alongside itself)",
+    );
+    let (w, h) = (p.width(), p.height());
+    for r in 0..h.saturating_sub(1) {
+        for c in 0..w.saturating_sub(1) {
+            let i = r * w + c;
+            for k in 1..=p.num_pairs() as u16 {
+                let edge = |cell: usize, down: bool| var_of.get(&edge_label(p, cell, down, k));
+                let quadratic: Vec<(u32, u32, f64)> = [
+                    (edge(i, false), edge(i + w, false)),
+                    (edge(i, true), edge(i + 1, true)),
+                ]
+                .into_iter()
+                .filter_map(|pair| match pair {
+                    (Some(&a), Some(&b)) => Some((a, b, 1.0)),
+                    _ => None,
+                })
+                .collect();
+                if quadratic.is_empty() {
+                    continue;
+                }
+                b.add_group(
+                    format!("parallel[{r}][{c}]#{}", p.name(k)),
+                    w_parallel,
+                    0.0,
+                    Vec::new(),
+                    quadratic,
+                    0.0,
+                );
+            }
         }
     }
 }
