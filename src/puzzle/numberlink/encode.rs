@@ -19,11 +19,12 @@
 //! cell's edges never mix layers and a path never changes layer; endpoints get edge variables
 //! in their own layer only. Under the fill rule, `touch` per adjacent cells and layer charges
 //! two cells of one path side by side but not joined (the rule's "no path alongside itself";
-//! see `add_touch` for why its weight stays below 1). Every group is 0 when it holds, so every
+//! see `add_touch` for why its weight stays below 1), and `parallel` per 2×2 block and layer
+//! charges two parallel edges of one path across it (`add_parallel`). Every group is 0 when it holds, so every
 //! valid answer has energy 0 and nothing has less.
 //!
-//! Neither formulation can see an isolated cycle (a loop of one layer away from its
-//! endpoints) — it is a ground state too. `EncodeOptions::cuts` carries the cycles decoded in
+//! Neither formulation can see every isolated cycle (a loop of one layer away from its
+//! endpoints; under the fill rule `cells` prices the four-cell one) — it is a ground state too. `EncodeOptions::cuts` carries the cycles decoded in
 //! earlier rounds; each becomes a nogood group `cut#i` (weight `cut`) forbidding that cycle's
 //! edges all together, which no valid answer breaks (it has no cycles).
 //!
