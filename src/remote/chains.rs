@@ -377,10 +377,10 @@ mod tests {
 
     #[test]
     fn auto_searches_around_the_largest_clique_that_fits_when_the_whole_does_not() {
-        // P4 holds a clique of about 12·(4 − 1) = 36 chains; 45 dense variables need more.
+        // P4 holds a clique of about 12·(4 − 1) = 36 chains; 40 dense variables need more.
         let graph = pegasus(4);
         let props = json!({"topology": {"type": "pegasus", "shape": [4]}});
-        let n = 45;
+        let n = 40;
         let edges = dense_edges(n, 7);
         let given = RefCell::new(Vec::new());
         let (e, method) = choose_embedding(
@@ -393,7 +393,7 @@ mod tests {
                 *given.borrow_mut() = initial.to_vec();
                 find_embedding_around(n, edges, g, initial, 1, Duration::from_secs(600), &|| false)
             },
-            |_, _, _| panic!("no clique of 45 fits: nothing to shorten"),
+            |_, _, _| panic!("no clique of 40 fits: nothing to shorten"),
         )
         .unwrap();
         assert_eq!(method, "heuristic around a clique");

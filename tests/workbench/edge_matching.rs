@@ -318,7 +318,7 @@ fn the_full_eternity_ii_is_sampled_through_its_structure() {
                 "--num-sweeps",
                 "3",
                 "--num-reads",
-                "8",
+                "2",
                 "--seed",
                 "1",
                 "--json",

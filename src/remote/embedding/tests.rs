@@ -141,8 +141,8 @@ fn a_qubit_no_neighbour_needs_is_freed() {
 fn a_cliques_chains_shorten_to_what_a_sparser_model_needs() {
     use crate::remote::{clique::zephyr_clique, topology::zephyr};
     let graph = zephyr(4, 4);
-    // 40 variables, every pair coupled with probability 0.4 (seeded).
-    let n = 40;
+    // 32 variables, every pair coupled with probability 0.4 (seeded).
+    let n = 32;
     let mut rng = 11u64;
     let edges: Vec<(usize, usize)> = (0..n)
         .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
@@ -167,7 +167,7 @@ fn a_cliques_chains_shorten_to_what_a_sparser_model_needs() {
         "{err}"
     );
     let err = shorten_embedding(clique, &[(0, n)], &graph, 1, LONG, &|| false).unwrap_err();
-    assert!(err.to_string().contains("beyond the model's 40"), "{err}");
+    assert!(err.to_string().contains("beyond the model's 32"), "{err}");
     let err = shorten_embedding(e, &edges, &graph, 1, LONG, &|| true).unwrap_err();
     assert_eq!(err, EmbedError::Cancelled);
 }

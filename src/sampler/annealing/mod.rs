@@ -33,6 +33,8 @@ use crate::rng::Xoshiro128p;
 
 /// Replicas of the β-range pilot's ladder on the CSR kernel.
 const PILOT_REPLICAS: usize = 16;
+/// The shortest β-range pilot, in sweeps: fewer measure the flip rates too roughly.
+const PILOT_MIN_SWEEPS: usize = 100;
 /// Which sweep kernel runs the reads. Results are identical but for `Multispin`'s (the same
 /// Metropolis chains with other random numbers); speed differs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -287,6 +289,8 @@ impl SimulatedAnnealing {
 /// How a run went, for its `SampleInfo`.
 struct RunRecord {
     range: [f64; 2],
+    /// Why the range is not the pilot's when the pilot rule was chosen.
+    range_from: Option<String>,
     seed: u64,
     kernel: &'static str,
     num_sweeps: usize,
@@ -299,13 +303,29 @@ impl SimulatedAnnealing {
     /// Sweeps for the β-range pilot on `replicas` replicas side by side — an eighth of the
     /// run's own work, between 100 and 1000 sweeps, so short runs do not pay for a long pilot
     /// (a quarter chose the same ranges within seed noise and cost a third of a 50-read run) —
-    /// or `None` when the range is given, custom, or chosen by dwave-samplers' formula.
+    /// or `None` when the range is given, custom, chosen by dwave-samplers' formula, or the run
+    /// is too short for any pilot (`too_short_for_a_pilot`).
     fn pilot_sweeps(&self, spec: &ScheduleSpec, replicas: usize) -> Option<usize> {
         let pilot = spec.beta_range.is_none()
             && spec.kind != BetaScheduleType::Custom
-            && self.beta_range_rule == BetaRangeRule::Pilot;
+            && self.beta_range_rule == BetaRangeRule::Pilot
+            && self.too_short_for_a_pilot(replicas).is_none();
         let work = self.num_reads.saturating_mul(self.num_sweeps) / (replicas * 8);
-        pilot.then(|| work.clamp(100, 1000))
+        pilot.then(|| work.clamp(PILOT_MIN_SWEEPS, 1000))
+    }
+
+    /// Why this run takes dwave's formula although the pilot rule is chosen: its own work
+    /// (reads × sweeps) is under half the shortest pilot's (`PILOT_MIN_SWEEPS` sweeps of
+    /// `replicas` replicas), so a pilot would cost more than twice the run (1 read of 2 sweeps on
+    /// ADC Q12 spent 50 s in its pilot). `None` when the pilot is affordable.
+    fn too_short_for_a_pilot(&self, replicas: usize) -> Option<String> {
+        let work = self.num_reads.saturating_mul(self.num_sweeps);
+        (work.saturating_mul(2) < PILOT_MIN_SWEEPS * replicas).then(|| {
+            format!(
+                "dwave's formula: {work} read-sweeps are too few to pay for a pilot of \
+                 {PILOT_MIN_SWEEPS} sweeps × {replicas} replicas"
+            )
+        })
     }
 
     /// The run's β schedule and range: the given or dwave-rule range, else one found by the β
@@ -321,8 +341,13 @@ impl SimulatedAnnealing {
         rate_per: RatePer,
         seed: u64,
         control: &RunControl,
-    ) -> Option<(Schedule, [f64; 2])> {
+    ) -> Option<(Schedule, [f64; 2], Option<String>)> {
         let mut spec = self.schedule_spec();
+        let range_from = (spec.beta_range.is_none()
+            && spec.kind != BetaScheduleType::Custom
+            && self.beta_range_rule == BetaRangeRule::Pilot)
+            .then(|| self.too_short_for_a_pilot(replicas))
+            .flatten();
         if let Some(sweeps) = self.pilot_sweeps(&spec, replicas) {
             let (hot, cold) = pilot_range(
                 model,
@@ -336,7 +361,8 @@ impl SimulatedAnnealing {
             )?;
             spec.beta_range = Some([hot, cold * SA_COLD_FACTOR]);
         }
-        Some(spec.schedule(model))
+        let (schedule, range) = spec.schedule(model);
+        Some((schedule, range, range_from))
     }
 
     /// The empty result of a run cancelled before its first read.
@@ -362,6 +388,9 @@ impl SimulatedAnnealing {
             obj.insert("beta_range".into(), serde_json::json!(run.range));
             obj.insert("seed".into(), serde_json::json!(run.seed));
             obj.insert("kernel".into(), serde_json::json!(run.kernel));
+            if let Some(why) = run.range_from {
+                obj.insert("beta_range_from".into(), serde_json::json!(why));
+            }
         }
         let info = SampleInfo {
             sampler: self.name().into(),
@@ -471,7 +500,7 @@ impl Sampler for SimulatedAnnealing {
             _ => None,
         };
         let seed = self.seed.unwrap_or_else(rand::random);
-        let Some((schedule, range)) = self.piloted_schedule(
+        let Some((schedule, range, range_from)) = self.piloted_schedule(
             model,
             Engine::Csr(&km),
             PILOT_REPLICAS,
@@ -526,6 +555,7 @@ impl Sampler for SimulatedAnnealing {
             control,
             RunRecord {
                 range,
+                range_from,
                 seed,
                 kernel: match (use_lanes, &integral) {
                     _ if spin_glass.is_some() => "multispin",

@@ -43,7 +43,7 @@ impl SimulatedAnnealing {
         let seed = self.seed.unwrap_or_else(rand::random);
         // The same pilot as on the CSR kernel, on one lane group of the structure, its rates
         // counted per occupied variable (only those move in a one-hot model).
-        let Some((schedule, range)) = self.piloted_schedule(
+        let Some((schedule, range, range_from)) = self.piloted_schedule(
             model,
             Engine::Grouped(&tables),
             grouped::LANES,
@@ -106,6 +106,7 @@ impl SimulatedAnnealing {
             control,
             RunRecord {
                 range,
+                range_from,
                 seed,
                 kernel: "grouped",
                 num_sweeps,
@@ -188,6 +189,7 @@ impl SimulatedAnnealing {
             control,
             RunRecord {
                 range,
+                range_from: None,
                 seed,
                 kernel: if lane_rows.is_some() {
                     "csr-lanes"

@@ -270,3 +270,39 @@ fn multispin_names_why_a_model_is_not_for_it() {
     assert!(err.contains("multispin needs a ±J model"), "{err}");
     assert!(err.contains("use auto"), "{err}");
 }
+
+#[test]
+fn a_run_too_short_to_pay_for_a_pilot_takes_dwaves_range_and_says_so() {
+    // 1 read of 2 sweeps: a pilot of 100 sweeps × 16 replicas would be 800 times the run.
+    let m = random_model(30, 4);
+    let ctl = RunControl::new();
+    let short = SimulatedAnnealing {
+        num_reads: 1,
+        num_sweeps: 2,
+        seed: Some(5),
+        ..Default::default()
+    }
+    .sample(&m, &ctl)
+    .unwrap();
+    let (hot, cold) = crate::sampler::schedule::default_beta_range(&m);
+    assert_eq!(
+        short.info.params["beta_range"],
+        serde_json::json!([hot, cold])
+    );
+    let why = short.info.params["beta_range_from"].as_str().unwrap();
+    assert!(why.contains("2 read-sweeps are too few"), "{why}");
+    // A run worth a pilot still has one, and says nothing about it.
+    let piloted = SimulatedAnnealing {
+        num_reads: 1,
+        num_sweeps: 1000,
+        seed: Some(5),
+        ..Default::default()
+    }
+    .sample(&m, &ctl)
+    .unwrap();
+    assert!(piloted.info.params.get("beta_range_from").is_none());
+    assert_ne!(
+        piloted.info.params["beta_range"],
+        serde_json::json!([hot, cold])
+    );
+}

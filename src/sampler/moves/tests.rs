@@ -79,10 +79,27 @@ fn groups(n: usize, labelled: &[(String, Vec<u32>)]) -> OneHotGroups {
 
 /// Every state of `n` bits the plan holds.
 fn held_states(plan: &MovePlan, n: usize) -> Vec<Vec<u8>> {
-    (0u32..1 << n)
-        .map(|bits| (0..n).map(|v| ((bits >> v) & 1) as u8).collect::<Vec<u8>>())
-        .filter(|x| plan.holds(x))
-        .collect()
+    // A held state has exactly one variable on per group of the first family: testing that on
+    // the bits first skips nearly all of the 2ⁿ candidates (a 24-variable test spent 30 s
+    // building and checking each).
+    let grouped: u32 = (0..n)
+        .filter(|&v| plan.a_of[v] != NONE)
+        .map(|v| 1 << v)
+        .sum();
+    let mut x = vec![0u8; n];
+    let mut held = Vec::new();
+    for bits in 0u32..1 << n {
+        if (bits & grouped).count_ones() as usize != plan.num_a() {
+            continue;
+        }
+        for (v, b) in x.iter_mut().enumerate() {
+            *b = ((bits >> v) & 1) as u8;
+        }
+        if plan.holds(&x) {
+            held.push(x.clone());
+        }
+    }
+    held
 }
 
 /// Runs the moves at fixed β from one start and compares the visited states' frequencies
