@@ -73,12 +73,20 @@ pub const SUDOKUS: [(&str, &str); 2] = [
     ),
 ];
 
+fn sudoku_name(name: &str, presolve: bool) -> String {
+    format!("sudoku_{name}{}", if presolve { "_presolved" } else { "" })
+}
+
+fn edge_name(side: usize, colours: usize) -> String {
+    format!("edge_rand_{side}x{side}_K{colours}")
+}
+
 fn sudoku_instance(name: &str, line: &str, presolve: bool) -> Result<Instance, BenchError> {
     let p = AnyPuzzle::Sudoku(Sudoku::from_line(line)?);
     let enc = p.encode(&EncodeOptions::presolved(presolve))?;
     let w = enc.default_weights();
     Ok(Instance {
-        name: format!("sudoku_{name}{}", if presolve { "_presolved" } else { "" }),
+        name: sudoku_name(name, presolve),
         ground_energy: ground_energy(&enc, &w, &p.solve_classically(REFERENCE_NODE_BUDGET)),
         // With its exactly-one groups, for the moves rows (Sudoku has no structure, so the
         // flip rows run on the stored rows as before).
@@ -93,7 +101,7 @@ fn edge_instance(side: usize, colours: usize) -> Result<Instance, BenchError> {
     let board = crate::puzzle::edge_matching::generate(side, side, colours, colours, 1)?;
     let enc = AnyPuzzle::EdgeMatching(board).encode(&EncodeOptions::presolved(false))?;
     Ok(Instance {
-        name: format!("edge_rand_{side}x{side}_K{colours}"),
+        name: edge_name(side, colours),
         model: StoredModel::new(enc.qubo(&enc.default_weights())?),
         ground_energy: None,
     })
@@ -135,11 +143,19 @@ pub fn spin_glass_3d(l: usize, seed: u64) -> Qubo {
 
 /// The built-in models, named as the peer harness names them: the two Sudokus (full and
 /// presolved), 3-D spin glasses and a random QUBO; `quick` keeps one of each family, smallest.
-pub fn builtin_instances(quick: bool) -> Result<Vec<Instance>, BenchError> {
-    let mut out = Vec::new();
+pub fn builtin_instances(
+    quick: bool,
+    wanted: impl Fn(&str) -> bool,
+) -> Result<Vec<Instance>, BenchError> {
+    // Each instance as its name and how to build it: only wanted ones are built.
+    type Build<'a> = Box<dyn Fn() -> Result<Instance, BenchError> + 'a>;
+    let mut all: Vec<(String, Build)> = Vec::new();
     for (name, line) in SUDOKUS {
         for presolve in [false, true] {
-            out.push(sudoku_instance(name, line, presolve)?);
+            all.push((
+                sudoku_name(name, presolve),
+                Box::new(move || sudoku_instance(name, line, presolve)),
+            ));
         }
         if quick {
             break;
@@ -147,29 +163,49 @@ pub fn builtin_instances(quick: bool) -> Result<Vec<Instance>, BenchError> {
     }
     let lattices: &[usize] = if quick { &[8] } else { &[8, 12] };
     for &l in lattices {
-        out.push(Instance {
-            name: format!("spinglass3d_L{l}"),
-            model: StoredModel::new(spin_glass_3d(l, 1)),
-            ground_energy: None,
-        });
+        let name = format!("spinglass3d_L{l}");
+        all.push((
+            name.clone(),
+            Box::new(move || {
+                Ok(Instance {
+                    name: name.clone(),
+                    model: StoredModel::new(spin_glass_3d(l, 1)),
+                    ground_energy: None,
+                })
+            }),
+        ));
     }
     if !quick {
         // Dense stored models (hundreds of neighbours per variable), as the peer harness's
         // edge_rand_6x6_K4 and edge_rand_8x8_K5: solvable by construction.
         for (side, colours) in [(6, 4), (8, 5)] {
-            out.push(edge_instance(side, colours)?);
+            all.push((
+                edge_name(side, colours),
+                Box::new(move || edge_instance(side, colours)),
+            ));
         }
-        out.push(Instance {
-            name: "random_qubo_n1000_deg10".into(),
-            model: StoredModel::new(random_qubo(1000, 10, 1)?),
-            ground_energy: None,
-        });
+        all.push((
+            "random_qubo_n1000_deg10".into(),
+            Box::new(|| {
+                Ok(Instance {
+                    name: "random_qubo_n1000_deg10".into(),
+                    model: StoredModel::new(random_qubo(1000, 10, 1)?),
+                    ground_energy: None,
+                })
+            }),
+        ));
     }
-    Ok(out)
+    all.into_iter()
+        .filter(|(name, _)| wanted(name))
+        .map(|(_, build)| build())
+        .collect()
 }
 
 /// COO files of a folder (or one file); a sidecar `NAME.json` may give `ground_energy`.
-pub fn file_instances(path: &Path) -> Result<Vec<Instance>, BenchError> {
+pub fn file_instances(
+    path: &Path,
+    wanted: impl Fn(&str) -> bool,
+) -> Result<Vec<Instance>, BenchError> {
     let files: Vec<PathBuf> = if path.is_dir() {
         let mut v: Vec<PathBuf> = std::fs::read_dir(path)
             .map_err(|source| BenchError::ListFolder {
@@ -189,8 +225,14 @@ pub fn file_instances(path: &Path) -> Result<Vec<Instance>, BenchError> {
             path: path.to_path_buf(),
         });
     }
+    let name_of = |f: &Path| {
+        f.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
     files
         .iter()
+        .filter(|f| wanted(&name_of(f)))
         .map(|f| {
             let m = read_model(f)?;
             let ground_energy = read_text_limited(&f.with_extension("json"), MAX_SIDECAR_BYTES)
@@ -198,10 +240,7 @@ pub fn file_instances(path: &Path) -> Result<Vec<Instance>, BenchError> {
                 .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
                 .and_then(|v| v.get("ground_energy").and_then(|g| g.as_f64()));
             Ok(Instance {
-                name: f
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
+                name: name_of(f),
                 model: StoredModel::new(m.qubo),
                 ground_energy,
             })
@@ -272,6 +311,41 @@ pub struct BenchSettings {
     pub scalar: bool,
     /// Seed of the first run.
     pub seed: u64,
+    /// Which rows run (`--only`): every row when empty.
+    pub only: RowFilter,
+}
+
+/// Which rows a bench runs: a row runs when each term appears (ignoring case) in its instance's
+/// name, its sampler's name, its kernel or its moves — `euler96,pt` is tempering on both Euler96
+/// models. No terms: every row.
+#[derive(Clone, Debug, Default)]
+pub struct RowFilter {
+    terms: Vec<String>,
+}
+
+impl RowFilter {
+    pub fn new(terms: &[String]) -> Self {
+        RowFilter {
+            terms: terms
+                .iter()
+                .map(|t| t.trim().to_lowercase())
+                .filter(|t| !t.is_empty())
+                .collect(),
+        }
+    }
+
+    fn keeps(&self, instance: &str, config: &str) -> bool {
+        let (instance, config) = (instance.to_lowercase(), config.to_lowercase());
+        self.terms
+            .iter()
+            .all(|t| instance.contains(t.as_str()) || config.contains(t.as_str()))
+    }
+
+    /// Whether any of `s`'s rows on the instance `name` runs: instances that none would use are
+    /// not built (the dense 8×8 board takes seconds).
+    pub fn wants_instance(&self, name: &str, s: &BenchSettings) -> bool {
+        configs(s).iter().any(|c| self.keeps(name, &c.label()))
+    }
 }
 
 /// One sampler configuration the bench times.
@@ -285,6 +359,18 @@ struct Config {
     num_reads: usize,
     /// Updates per variable a run makes (reads × sweeps × replicas or slices); NaN for tabu.
     updates_per_variable: f64,
+}
+
+impl Config {
+    /// What `--only` terms are matched against, beside the instance's name.
+    fn label(&self) -> String {
+        format!(
+            "{} {} {}",
+            self.sampler.name(),
+            self.kernel,
+            self.moves.unwrap_or_default()
+        )
+    }
 }
 
 /// The label of auto's lanes rows until a run names the kernel that ran.
@@ -341,7 +427,12 @@ fn configs(s: &BenchSettings) -> Vec<Config> {
                     moves,
                     ..Default::default()
                 }),
-                kernel: AUTO_LANES,
+                // (Its row names the layout that ran; this label is for `--only`.)
+                kernel: if kernel == Kernel::Scalar {
+                    "scalar"
+                } else {
+                    AUTO_LANES
+                },
                 threads: 1,
                 num_reads: reads,
                 moves: Some(word),
@@ -435,6 +526,9 @@ pub fn run(
         // The kernels auto ran on this instance: the f32 lanes row is not repeated after them.
         let mut auto_ran: Vec<String> = Vec::new();
         for config in configs(s) {
+            if !s.only.keeps(&inst.name, &config.label()) {
+                continue;
+            }
             if config.kernel == "lanes" && auto_ran.iter().any(|k| k == "lanes") {
                 continue;
             }

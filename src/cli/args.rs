@@ -440,6 +440,10 @@ pub struct BenchArgs {
     /// the cores run as many as there are cores).
     #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<Vec<u32>>,
+    /// Only the rows whose instance, sampler, kernel or moves contain every term, e.g.
+    /// `--only euler96,pt` or `--only spinglass,lanes` (ignoring case).
+    #[arg(long, value_delimiter = ',', value_name = "TERM,…")]
+    pub only: Option<Vec<String>>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,

@@ -135,10 +135,6 @@ fn constrained_as_model(
 
 /// `bench`: time every sampler.
 pub(super) fn bench(a: BenchArgs) -> Result<i32, Failure> {
-    let instances = match &a.instances {
-        Some(dir) => bench::file_instances(dir)?,
-        None => bench::builtin_instances(a.quick)?,
-    };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     // Thread counts are clamped to the cores by the run; report what actually ran.
     let mut threads: Vec<usize> = match &a.threads {
@@ -154,7 +150,20 @@ pub(super) fn bench(a: BenchArgs) -> Result<i32, Failure> {
         threads,
         scalar: true,
         seed: 1,
+        only: bench::RowFilter::new(a.only.as_deref().unwrap_or_default()),
     };
+    let wanted = |name: &str| settings.only.wants_instance(name, &settings);
+    let instances = match &a.instances {
+        Some(dir) => bench::file_instances(dir, wanted)?,
+        None => bench::builtin_instances(a.quick, wanted)?,
+    };
+    if instances.is_empty() {
+        return Err(super::usage(format!(
+            "--only {}: no bench row matches every term (terms are looked for in the instance's \
+             name, the sampler's name, the kernel and the moves; see `bench --help`)",
+            a.only.unwrap_or_default().join(",")
+        )));
+    }
     if !a.json {
         println!(
             "{} reads × {} sweeps, median of {} run(s), wall time of sample()",

@@ -576,6 +576,48 @@ fn bench_quick_reports_rows() {
     }
 }
 
+#[test]
+fn bench_only_runs_the_rows_that_match_every_term() {
+    let out = run(&[
+        "bench",
+        "--quick",
+        "--json",
+        "--threads",
+        "1",
+        "--only",
+        "SPINGLASS,pt",
+    ]);
+    let v = stdout_json(&out);
+    let rows = v["results"].as_array().unwrap();
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["instance"], "spinglass3d_L8");
+    assert_eq!(rows[0]["sampler"], "pt");
+    // A term can name the moves: only the Sudoku instances carry the groups they hold.
+    let v = stdout_json(&run(&[
+        "bench",
+        "--quick",
+        "--json",
+        "--threads",
+        "1",
+        "--only",
+        "two-way",
+    ]));
+    let rows = v["results"].as_array().unwrap();
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    assert!(
+        rows.iter()
+            .all(|r| r["kernel"].as_str().unwrap().starts_with("two-way"))
+    );
+    // A filter no row matches is a usage error that says where terms are looked for.
+    let out = bin()
+        .args(["bench", "--quick", "--only", "euler96,nonsense"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no bench row matches every term"), "{err}");
+}
+
 /// Runs `tests/bad-inputs/cases.txt` (see its header): each case's exit code, and a substring
 /// of its one-line error (or of its output, for inputs that must now be read correctly).
 #[test]
