@@ -5,7 +5,6 @@
 
 use crate::common::*;
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
 use qubo_workbench::puzzle::minesweeper::{Cell, Minesweeper};
 use qubo_workbench::puzzle::{EncodeOptions, ParseHints, Puzzle, REFERENCE_NODE_BUDGET};
@@ -179,8 +178,8 @@ fn solve_reports_exact_and_sampled_probabilities_and_their_difference() {
 
 #[test]
 fn inconsistent_positions_name_the_cell() {
-    let dir = tempfile_dir();
-    let bad = dir.join("bad.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "3 1 2\n#3#\n").unwrap();
     let out = bin()
         .args(["solve", "--method", "exact"])
@@ -190,7 +189,7 @@ fn inconsistent_positions_name_the_cell() {
     assert_ne!(out.status.code(), Some(0));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("row 1, column 2"), "{err}");
-    let flags = dir.join("flags.txt");
+    let flags = dir.path().join("flags.txt");
     std::fs::write(&flags, "3 1 1\n*1*\n").unwrap();
     let out = bin().args(["check"]).arg(&flags).output().unwrap();
     let text = format!(
@@ -203,9 +202,9 @@ fn inconsistent_positions_name_the_cell() {
 
 #[test]
 fn corpus_forms_read_as_they_are() {
-    let dir = tempfile_dir();
+    let dir = tempfile::tempdir().unwrap();
     // LewisGaul/minesolver's example2 form: spaced cells, the count from --mines.
-    let spaced = dir.join("example2.txt");
+    let spaced = dir.path().join("example2.txt");
     std::fs::write(
         &spaced,
         "# 2 # # #\n# # # # #\n# 3 # # #\n# 2 # 4 #\n# # # # #\n",
@@ -228,7 +227,7 @@ fn corpus_forms_read_as_they_are() {
     let p00 = v["probabilities"][0][0].as_f64().unwrap();
     assert!((p00 - 0.2711).abs() < 5e-5, "{p00}");
     // ADC 2025 hex boards: full layouts, opened at their largest 0-region.
-    let hex = dir.join("case1_board.txt");
+    let hex = dir.path().join("case1_board.txt");
     std::fs::write(
         &hex,
         "00 00 01 01\n00 00 02 0F\n00 00 02 0F\n00 01 02 02\n00 01 0F 01\n00 01 01 01\n",
@@ -258,21 +257,10 @@ fn corpus_forms_read_as_they_are() {
     assert!(facts.probabilities.is_some());
 }
 
-/// A fresh directory under the target dir for this test run.
-fn tempfile_dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "qw-minesweeper-{}-{:?}",
-        std::process::id(),
-        std::thread::current().id()
-    ));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 #[test]
 fn render_draws_the_exact_probabilities_with_their_legend() {
-    let dir = tempfile_dir();
-    let out = dir.join("board.svg");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("board.svg");
     let f = root().join("puzzles/minesweeper/adc2026-board_8x14_27_1.txt");
     let run = bin()
         .args(["render"])
