@@ -351,12 +351,15 @@ fn add_touch(
     x_of: &[Vec<u32>],
     var_of: &HashMap<Label, u32>,
 ) {
-    // 0.25: any weight in (0, 1) keeps the valid answers the only ground states; measured
-    // with SA (64 reads × 10 000 sweeps, generated 5×5–7×7), lower weights sample better
-    // (valid share at 5×5 / 6×6: 0.24 / 0.03 at 0.5, 0.46 / 0.16 at 0.25).
+    // 0.125: any weight in (0, 1) keeps the valid answers the only ground states, and lower
+    // weights sample better. With SA (64 reads × 10 000 sweeps, generated 5×5–7×7) the valid
+    // share at 5×5 / 6×6 was 0.24 / 0.03 at 0.5 and 0.46 / 0.16 at 0.25. With the default
+    // `solve --no-presolve` (tempering, 30 s each, Janko's sixteen 9×9 boards): 0 of 8 at 0.5,
+    // 8 of 16 at 0.25, 11 of 16 at 0.125, 6 of 8 at 0.1 and 0.0625. 1/8 is exact in binary,
+    // so the model keeps the 16-bit lanes.
     let w_touch = b.weight(
         "touch",
-        0.25,
+        0.125,
         (0.0, 0.9),
         "fill rule: side-by-side cells of one path are joined (keep below 1: above, an edge into another path's cell could pay for itself)",
     );
