@@ -324,6 +324,7 @@ pub struct RowFilter {
 }
 
 impl RowFilter {
+    /// A filter of `terms` (blank ones dropped).
     pub fn new(terms: &[String]) -> Self {
         RowFilter {
             terms: terms
