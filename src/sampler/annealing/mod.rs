@@ -306,12 +306,17 @@ impl SimulatedAnnealing {
     /// or `None` when the range is given, custom, chosen by dwave-samplers' formula, or the run
     /// is too short for any pilot (`too_short_for_a_pilot`).
     fn pilot_sweeps(&self, spec: &ScheduleSpec, replicas: usize) -> Option<usize> {
-        let pilot = spec.beta_range.is_none()
-            && spec.kind != BetaScheduleType::Custom
-            && self.beta_range_rule == BetaRangeRule::Pilot
-            && self.too_short_for_a_pilot(replicas).is_none();
+        let pilot = self.pilot_rule_applies(spec) && self.too_short_for_a_pilot(replicas).is_none();
         let work = self.num_reads.saturating_mul(self.num_sweeps) / (replicas * 8);
         pilot.then(|| work.clamp(PILOT_MIN_SWEEPS, 1000))
+    }
+
+    /// Whether the range is the pilot rule's to choose: none given, not a custom schedule, and
+    /// `beta_range_rule = pilot`.
+    fn pilot_rule_applies(&self, spec: &ScheduleSpec) -> bool {
+        spec.beta_range.is_none()
+            && spec.kind != BetaScheduleType::Custom
+            && self.beta_range_rule == BetaRangeRule::Pilot
     }
 
     /// Why this run takes dwave's formula although the pilot rule is chosen: its own work
@@ -343,9 +348,8 @@ impl SimulatedAnnealing {
         control: &RunControl,
     ) -> Option<(Schedule, [f64; 2], Option<String>)> {
         let mut spec = self.schedule_spec();
-        let range_from = (spec.beta_range.is_none()
-            && spec.kind != BetaScheduleType::Custom
-            && self.beta_range_rule == BetaRangeRule::Pilot)
+        let range_from = self
+            .pilot_rule_applies(&spec)
             .then(|| self.too_short_for_a_pilot(replicas))
             .flatten();
         if let Some(sweeps) = self.pilot_sweeps(&spec, replicas) {
