@@ -49,6 +49,9 @@ pub(super) trait LaneValue: Copy + Default + PartialOrd + Send + Sync + 'static 
     fn from_f64(v: f64) -> Self;
     fn to_f64(self) -> f64;
     fn to_f32(self) -> f32;
+    /// A threshold t ≥ 0 (f32) as this type, so that for every ΔE of a model in this type,
+    /// ΔE ≤ t exactly when ΔE ≤ `threshold(t)`.
+    fn threshold(t: f32) -> Self;
     fn add(self, o: Self) -> Self;
     fn sub(self, o: Self) -> Self;
     fn mul(self, o: Self) -> Self;
@@ -67,6 +70,10 @@ impl LaneValue for f32 {
     #[inline(always)]
     fn to_f32(self) -> f32 {
         self
+    }
+    #[inline(always)]
+    fn threshold(t: f32) -> f32 {
+        t
     }
     #[inline(always)]
     fn add(self, o: f32) -> f32 {
@@ -95,6 +102,15 @@ impl LaneValue for i16 {
     #[inline(always)]
     fn to_f32(self) -> f32 {
         self as f32
+    }
+    /// ΔE is an integer within ±32 767, so ΔE ≤ t iff ΔE ≤ ⌊t⌋, and any t above 32 767
+    /// admits every ΔE (`as` truncates, which is ⌊⌋ for t ≥ 0, and saturates).
+    #[inline(always)]
+    fn threshold(t: f32) -> i16 {
+        let t = t.clamp(0.0, I16_FIELD_LIMIT as f32);
+        // SAFETY: thresholds are never NaN (`neg_ln_uniform_times` ends in `max(0.0)`), so t is
+        // in [0, 32 767] and the truncation is defined; unlike `as`, it vectorises.
+        (unsafe { t.to_int_unchecked::<i32>() }) as i16
     }
     // Wrapping ops only to keep the loops branch-free: `integral` bounds every field, so no
     // sum or product ever wraps.

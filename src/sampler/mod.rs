@@ -20,6 +20,7 @@ mod multispin;
 pub mod pilot;
 pub mod population;
 pub mod precision;
+mod rows;
 mod sample_set;
 pub mod schedule;
 pub mod sqa;

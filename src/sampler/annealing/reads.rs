@@ -8,6 +8,7 @@ use crate::sampler::kernel::{
 };
 use crate::sampler::lanes::LANES;
 use crate::sampler::multispin::{RandomWords, SpinGlassBits, WORD_LANES, lane_state, set_block};
+use crate::sampler::rows::{DenseRows, rows_rng, sweep_rows};
 use crate::sampler::schedule::Schedule;
 
 /// Everything a read needs besides its index: model, schedule, seed, starting states.
@@ -164,6 +165,82 @@ impl Job<'_> {
                 .map(|l| sign.iter().map(|v| (v[l] < zero) as u8).collect())
                 .collect(),
         )
+    }
+}
+
+/// A model's dense rows for `sampler::rows`: in i16 fields where the model's integral twin
+/// exists (rows in i8 when every coefficient fits), else in f32.
+pub(super) enum Rows {
+    F32(DenseRows<f32>),
+    I16(DenseRows<i16>),
+    I8(DenseRows<i8>),
+}
+
+impl Rows {
+    pub(super) fn of(model: &KernelModel, integral: Option<&KernelModel<i16>>) -> Rows {
+        match integral {
+            Some(m) => DenseRows::of(m, |w| i8::try_from(w).ok())
+                .map(Rows::I8)
+                .unwrap_or_else(|| Rows::I16(DenseRows::of(m, Some).expect("i16 holds i16"))),
+            None => Rows::F32(DenseRows::of(model, Some).expect("f32 holds f32")),
+        }
+    }
+
+    /// The kernel's name in a run's record: `dense16` in 16-bit fields, else `dense`.
+    pub(super) fn kernel_name(&self) -> &'static str {
+        match self {
+            Rows::F32(_) => "dense",
+            Rows::I16(_) | Rows::I8(_) => "dense16",
+        }
+    }
+}
+
+impl Job<'_> {
+    /// One read on the dense-rows kernel, on AVX2 where the CPU has it; `None` when cancelled.
+    pub(super) fn run_rows(&self, rows: &Rows, read: usize) -> Option<Vec<u8>> {
+        let job = self;
+        with_avx2!(by_type(job: &Job, rows: &Rows, read: usize) -> Option<Vec<u8>> {
+            match (rows, job.integral) {
+                (Rows::I8(r), Some(m)) => job.rows_read(m, r, read),
+                (Rows::I16(r), Some(m)) => job.rows_read(m, r, read),
+                (Rows::F32(r), _) => job.rows_read(job.model, r, read),
+                (_, None) => unreachable!("16-bit rows are built from the integral model"),
+            }
+        })
+    }
+
+    #[inline(always)]
+    fn rows_read<T: LaneValue, R: Copy + Default + Into<T>>(
+        &self,
+        m: &KernelModel<T>,
+        rows: &DenseRows<R>,
+        read: usize,
+    ) -> Option<Vec<u8>> {
+        let (_, x) = self.start(read);
+        let mut rng = rows_rng(self.seed, read);
+        let (mut field, e0) = m.fields(&x);
+        let mut energy = e0 as f32;
+        let zero = T::default();
+        let mut sign: Vec<T> = x
+            .iter()
+            .map(|&b| if b != 0 { zero.sub(T::ONE) } else { T::ONE })
+            .collect();
+        let state = |sign: &[T]| sign.iter().map(|&v| (v < zero) as u8).collect::<Vec<u8>>();
+        let mut reported = 0;
+        for s in 0..self.num_sweeps {
+            let beta = (self.schedule.beta(s) / m.scale) as f32;
+            energy += sweep_rows(rows, inverse_beta(beta), &mut field, &mut sign, &mut rng);
+            if self.tracker.is_cancelled() {
+                return None;
+            }
+            if self.report_due(s) {
+                self.tracker
+                    .add((s + 1 - reported) as u64, m.unscaled(energy));
+                self.tracker.offer(m.unscaled(energy), || state(&sign));
+                reported = s + 1;
+            }
+        }
+        Some(state(&sign))
     }
 }
 

@@ -19,7 +19,7 @@ fn the_memory_estimate_counts_the_pilots_replicas() {
         num_reads: 1,
         ..Default::default()
     };
-    let with_pilot = one_read.memory_estimate(&m, false, 1);
+    let with_pilot = one_read.memory_estimate(&m, false, false, 1);
     assert!(
         with_pilot >= (PILOT_REPLICAS * n * 9) as u64,
         "{with_pilot}"
@@ -28,11 +28,20 @@ fn the_memory_estimate_counts_the_pilots_replicas() {
         beta_range: Some([0.1, 5.0]),
         ..one_read
     };
-    let without = given_range.memory_estimate(&m, false, 1);
+    let without = given_range.memory_estimate(&m, false, false, 1);
     assert!(
         with_pilot - without >= ((PILOT_REPLICAS - 1) * n * 9) as u64,
         "{with_pilot} against {without}"
     );
+    // Dense rows of 10⁵ variables would be 40 GB: refused before anything is built.
+    let err = SimulatedAnnealing {
+        kernel: Kernel::Dense,
+        ..given_range
+    }
+    .sample(&m, &RunControl::new())
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("simulated annealing"), "{err}");
 }
 
 #[test]
@@ -305,4 +314,102 @@ fn a_run_too_short_to_pay_for_a_pilot_takes_dwaves_range_and_says_so() {
         piloted.info.params["beta_range"],
         serde_json::json!([hot, cold])
     );
+}
+
+/// Six variables, every pair coupled, with coefficients `scale`·(small integers): the exact
+/// Boltzmann distribution at β is enumerable.
+fn six_dense(scale: f64) -> StoredModel {
+    let linear = vec![1.0, -2.0, 0.0, 3.0, -1.0, 2.0];
+    let couplings: Vec<(usize, usize, f64)> = (0..6usize)
+        .flat_map(|i| (i + 1..6).map(move |j| (i, j, ((i * 5 + j * 3) % 7) as f64 - 3.0)))
+        .collect();
+    let q = Qubo::new(linear, couplings, 0.0).unwrap();
+    let scaled = Qubo::new(
+        q.linear().iter().map(|v| v * scale).collect(),
+        q.couplings()
+            .iter()
+            .map(|c| (c.i as usize, c.j as usize, c.value * scale))
+            .collect::<Vec<_>>(),
+        0.0,
+    )
+    .unwrap();
+    StoredModel::new(scaled)
+}
+
+#[test]
+fn the_dense_rows_sample_the_boltzmann_distribution_in_every_number_type() {
+    // Integers (i16 fields, i8 rows), integers past i8 (i16 rows), and fractions no power of
+    // two makes integers (f32): each read is 40 sweeps at one β from a random start, so the
+    // final states of 20 000 reads follow exp(−βE) if every visit is a Metropolis step on the
+    // current fields. A wrong row, a missed flag after a flip or a skipped variable moves the
+    // histogram far past the sampling noise (about 0.02 here).
+    for (scale, beta, kernel) in [
+        (1.0, 0.7, "dense16"),
+        (60.0, 0.7 / 60.0, "dense16"),
+        (0.3, 0.7 / 0.3, "dense"),
+    ] {
+        let m = six_dense(scale);
+        let set = SimulatedAnnealing {
+            num_reads: 20_000,
+            num_sweeps: 40,
+            beta_schedule_type: BetaScheduleType::Custom,
+            beta_schedule: Some(vec![beta]),
+            num_sweeps_per_beta: 40,
+            seed: Some(11),
+            kernel: Kernel::Dense,
+            ..Default::default()
+        }
+        .sample(&m, &RunControl::new())
+        .unwrap();
+        assert_eq!(set.info.params["kernel"], kernel, "scale {scale}");
+        let mut seen = [0f64; 64];
+        for row in &set.rows {
+            let k = row
+                .sample
+                .iter()
+                .enumerate()
+                .map(|(v, &b)| (b as usize) << v)
+                .sum::<usize>();
+            seen[k] += row.num_occurrences as f64 / 20_000.0;
+        }
+        let weights: Vec<f64> = (0..64usize)
+            .map(|k| {
+                let x: Vec<u8> = (0..6).map(|v| ((k >> v) & 1) as u8).collect();
+                (-beta * m.energy(&x)).exp()
+            })
+            .collect();
+        let z: f64 = weights.iter().sum();
+        let distance: f64 = seen
+            .iter()
+            .zip(&weights)
+            .map(|(p, w)| (p - w / z).abs())
+            .sum::<f64>()
+            / 2.0;
+        assert!(
+            distance < 0.04,
+            "scale {scale}: total variation {distance:.4}"
+        );
+    }
+}
+
+#[test]
+fn auto_takes_the_dense_rows_on_a_dense_model_and_a_seed_fixes_the_reads() {
+    // 300 variables with 150 neighbours each: past rows_pay's 128 and a tenth of all pairs.
+    let dense = StoredModel::new(crate::qubo::random::random_qubo(300, 150, 4).unwrap());
+    let sparse = random_model(300, 4);
+    let run = |m: &StoredModel, threads| {
+        SimulatedAnnealing {
+            num_reads: 5,
+            num_sweeps: 50,
+            seed: Some(3),
+            ..Default::default()
+        }
+        .sample(m, &RunControl::new().with_threads(Some(threads)))
+        .unwrap()
+    };
+    let one = run(&dense, 1);
+    assert_eq!(one.info.params["kernel"], "dense16");
+    assert_eq!(one.rows, run(&dense, 2).rows);
+    assert!(one.rows.len() > 1, "reads should differ");
+    assert_eq!(run(&sparse, 1).info.params["kernel"], "lanes16");
 }
