@@ -56,18 +56,21 @@ pub enum Kernel {
     /// without fields; its own random numbers, so reads differ from the other kernels' for a
     /// seed. `auto` takes it wherever it applies.
     Multispin,
-    /// Every coefficient row stored whole and each read swept alone (`sampler::rows`), for
-    /// dense models; its own random numbers. `auto` takes it where `rows_pay`.
+    /// For dense models: groups of reads in lanes while the sweeps accept much, then each read
+    /// alone over every coefficient row stored whole (`sampler::rows`); its own random
+    /// numbers. `auto` takes it where `rows_pay`.
     Dense,
 }
 
-/// Largest dense rows `auto` will build (in bytes): beyond it the lanes run.
-const AUTO_ROWS_BYTES: u64 = 256 << 20;
+/// Largest dense rows `auto` will build (in bytes): rows that stay in a last-level cache. A
+/// flip streams its whole row; from memory (the 8×8 edge COO's 33 MB of rows) the rows only
+/// matched the lanes.
+const AUTO_ROWS_BYTES: u64 = 16 << 20;
 
 /// Whether the dense-rows kernel beats the lanes on a model with `entries` CSR entries (both
 /// triangles) over n variables: at least 128 neighbours per variable on average and a tenth
-/// of all pairs coupled, with rows that fit `AUTO_ROWS_BYTES`. (Measured: the edge 6×6 COO,
-/// 277 neighbours and 21 % of pairs, and the 8×8, 710 and 12 %, run 1.2–1.6× faster in rows;
+/// of all pairs coupled, with rows that fit `AUTO_ROWS_BYTES` (in i8, the narrowest). (Measured:
+/// the edge 6×6 COO, 277 neighbours and 21 % of pairs, 1.6 MB of rows, runs 1.1–1.4× faster;
 /// the sparse harness models have at most 30 neighbours.)
 fn rows_pay(n: usize, entries: usize) -> bool {
     let pairs = (n as f64) * (n as f64 - 1.0);
@@ -190,10 +193,11 @@ const PARAMS: &[ParamSpec] = &[
                (16-bit integer lanes, auto's choice where it applies) needs integer coefficients \
                (after a power of two up to 64) and local fields within ±32 767; multispin (64 \
                reads in the bits of a word, auto's choice where it applies, its own random \
-               numbers) needs a ±J model without fields and degrees up to 63; dense (every \
-               coefficient row stored whole, n² numbers, each read swept alone; its own random \
-               numbers) is auto's choice for models with ≥ 128 neighbours per variable and a \
-               tenth of all pairs coupled; under one-hot \
+               numbers) needs a ±J model without fields and degrees up to 63; dense (groups \
+               of 32 reads in lanes while over 15 % of flips are accepted, then each read alone \
+               over every coefficient row stored whole, n² numbers; its own random numbers) is \
+               auto's choice for models with ≥ 128 neighbours per variable, a tenth of all \
+               pairs coupled and rows within 16 MiB; under one-hot \
                and two-way moves on a stored model, auto and lanes run 16 reads side by side \
                (they share which variable each proposal is at) and scalar one read at a time",
         alias: None,
@@ -494,6 +498,8 @@ impl Sampler for SimulatedAnnealing {
         };
         let work_units = if self.kernel == Kernel::Multispin {
             self.num_reads.div_ceil(WORD_LANES)
+        } else if dense {
+            self.num_reads.div_ceil(DENSE_GROUP)
         } else if use_lanes {
             self.num_reads.div_ceil(LANES)
         } else {
@@ -507,7 +513,7 @@ impl Sampler for SimulatedAnnealing {
                     self.num_reads
                 )
             },
-            self.memory_estimate(model, use_lanes, dense, threads),
+            self.memory_estimate(model, use_lanes || dense, dense, threads),
         )?;
         let csr = Csr::of_model(model);
         let scale = KernelScale::for_f32(&csr);
@@ -576,14 +582,18 @@ impl Sampler for SimulatedAnnealing {
             if let Some(bits) = &spin_glass {
                 sample_word_blocks(&job, bits, num_reads)
             } else if let Some(rows) = &rows {
-                (0..num_reads)
+                (0..num_reads.div_ceil(DENSE_GROUP))
                     .into_par_iter()
-                    .filter_map(|k| {
+                    .filter_map(|g| {
                         if tracker.is_cancelled() {
                             return None;
                         }
-                        job.run_rows(rows, k).map(|x| (k, x))
+                        let reads: Vec<usize> =
+                            (g * DENSE_GROUP..((g + 1) * DENSE_GROUP).min(num_reads)).collect();
+                        let states = job.run_dense_group(rows, &reads)?;
+                        Some(reads.into_iter().zip(states).collect::<Vec<_>>())
                     })
+                    .flatten()
                     .collect()
             } else if use_lanes {
                 sample_lane_groups(
@@ -658,7 +668,7 @@ fn lane_starts(
 
 mod paths;
 mod reads;
-use reads::{Job, Rows, run_lane_group, sample_word_blocks};
+use reads::{DENSE_GROUP, Job, Rows, run_lane_group, sample_word_blocks};
 
 #[cfg(test)]
 mod tests;

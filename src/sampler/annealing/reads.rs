@@ -196,52 +196,139 @@ impl Rows {
 }
 
 impl Job<'_> {
-    /// One read on the dense-rows kernel, on AVX2 where the CPU has it; `None` when cancelled.
-    pub(super) fn run_rows(&self, rows: &Rows, read: usize) -> Option<Vec<u8>> {
+    /// A group of up to `DENSE_GROUP` reads on the dense-rows kernel, on AVX2 where the CPU
+    /// has it; `None` when cancelled.
+    pub(super) fn run_dense_group(&self, rows: &Rows, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
         let job = self;
-        with_avx2!(by_type(job: &Job, rows: &Rows, read: usize) -> Option<Vec<u8>> {
-            match (rows, job.integral) {
-                (Rows::I8(r), Some(m)) => job.rows_read(m, r, read),
-                (Rows::I16(r), Some(m)) => job.rows_read(m, r, read),
-                (Rows::F32(r), _) => job.rows_read(job.model, r, read),
-                (_, None) => unreachable!("16-bit rows are built from the integral model"),
+        with_avx2!(by_type(job: &Job, rows: &Rows, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
+            // A short last group runs narrower lanes (its width depends only on num_reads).
+            match (rows, job.integral, reads.len()) {
+                (Rows::I8(r), Some(m), 0..=8) => job.dense_group::<8, _, _>(m, r, reads),
+                (Rows::I8(r), Some(m), 9..=16) => job.dense_group::<16, _, _>(m, r, reads),
+                (Rows::I8(r), Some(m), _) => job.dense_group::<DENSE_GROUP, _, _>(m, r, reads),
+                (Rows::I16(r), Some(m), 0..=8) => job.dense_group::<8, _, _>(m, r, reads),
+                (Rows::I16(r), Some(m), 9..=16) => job.dense_group::<16, _, _>(m, r, reads),
+                (Rows::I16(r), Some(m), _) => job.dense_group::<DENSE_GROUP, _, _>(m, r, reads),
+                (Rows::F32(r), _, 0..=8) => job.dense_group::<8, _, _>(job.model, r, reads),
+                (Rows::F32(r), _, 9..=16) => job.dense_group::<16, _, _>(job.model, r, reads),
+                (Rows::F32(r), _, _) => job.dense_group::<DENSE_GROUP, _, _>(job.model, r, reads),
+                (_, None, _) => unreachable!("16-bit rows are built from the integral model"),
             }
         })
     }
 
+    /// The reads of one group: side by side in lanes while the sweeps accept much (a lane
+    /// pass over a row serves every lane that flips), then each read alone over the dense rows
+    /// from the first sweep whose acceptance falls under `ROWS_BELOW` (`sampler::rows`). The
+    /// switch depends on the group's own flips, and groups are fixed by read index, so a seed
+    /// gives the same reads at any thread count.
     #[inline(always)]
-    fn rows_read<T: LaneValue, R: Copy + Default + Into<T>>(
+    fn dense_group<const L: usize, T: LaneValue, R: Copy + Default + Into<T>>(
         &self,
         m: &KernelModel<T>,
         rows: &DenseRows<R>,
-        read: usize,
-    ) -> Option<Vec<u8>> {
-        let (_, x) = self.start(read);
-        let mut rng = rows_rng(self.seed, read);
-        let (mut field, e0) = m.fields(&x);
-        let mut energy = e0 as f32;
+        reads: &[usize],
+    ) -> Option<Vec<Vec<u8>>> {
+        let n = m.n;
+        let spare = usize::MAX / 2;
+        let read_of = |l: usize| reads.get(l).copied().unwrap_or(spare + l);
+        let mut rng = LaneRng::<L>::from_states(&std::array::from_fn(|l| {
+            lanes_phase_state(self.seed, read_of(l))
+        }));
+        let mut field = vec![[T::default(); L]; n];
+        let mut sign = vec![[T::ONE; L]; n];
+        let mut energy = [0f32; L];
+        for l in 0..L {
+            let (_, x) = self.start(read_of(l));
+            let (f, e) = m.fields(&x);
+            for i in 0..n {
+                field[i][l] = f[i];
+                if x[i] != 0 {
+                    sign[i][l] = T::default().sub(T::ONE);
+                }
+            }
+            energy[l] = e as f32;
+        }
         let zero = T::default();
-        let mut sign: Vec<T> = x
-            .iter()
-            .map(|&b| if b != 0 { zero.sub(T::ONE) } else { T::ONE })
-            .collect();
-        let state = |sign: &[T]| sign.iter().map(|&v| (v < zero) as u8).collect::<Vec<u8>>();
+        let live = reads.len();
         let mut reported = 0;
-        for s in 0..self.num_sweeps {
+        let mut s = 0;
+        let mut report = |s: usize, energy: &[f32; L], state: &dyn Fn(usize) -> Vec<u8>| {
+            if self.report_due(s) {
+                let (lane, best) = lowest(&energy[..live]);
+                self.tracker
+                    .add(((s + 1 - reported) * live) as u64, m.unscaled(best));
+                self.tracker.offer(m.unscaled(best), || state(lane));
+                reported = s + 1;
+            }
+        };
+        while s < self.num_sweeps {
             let beta = (self.schedule.beta(s) / m.scale) as f32;
-            energy += sweep_rows(rows, inverse_beta(beta), &mut field, &mut sign, &mut rng);
+            let flips = sweep_lanes::<L, true, T>(
+                m,
+                &[inverse_beta(beta); L],
+                &mut field,
+                &mut sign,
+                &mut rng,
+                &mut energy,
+            );
             if self.tracker.is_cancelled() {
                 return None;
             }
-            if self.report_due(s) {
-                self.tracker
-                    .add((s + 1 - reported) as u64, m.unscaled(energy));
-                self.tracker.offer(m.unscaled(energy), || state(&sign));
-                reported = s + 1;
+            report(s, &energy, &|l| {
+                sign.iter().map(|v| (v[l] < zero) as u8).collect()
+            });
+            s += 1;
+            let accepted: u32 = flips.iter().sum();
+            if (accepted as f64) < ROWS_BELOW * (L * n) as f64 {
+                break;
             }
         }
-        Some(state(&sign))
+        // Each live read alone from here on, its fields and signs contiguous.
+        let mut row_field: Vec<Vec<T>> = (0..live)
+            .map(|l| field.iter().map(|f| f[l]).collect())
+            .collect();
+        let mut row_sign: Vec<Vec<T>> = (0..live)
+            .map(|l| sign.iter().map(|v| v[l]).collect())
+            .collect();
+        drop((field, sign));
+        let mut rngs: Vec<_> = (0..live).map(|l| rows_rng(self.seed, read_of(l))).collect();
+        let state_of = |signs: &[T]| signs.iter().map(|&v| (v < zero) as u8).collect::<Vec<u8>>();
+        while s < self.num_sweeps {
+            let inv_beta = inverse_beta((self.schedule.beta(s) / m.scale) as f32);
+            for l in 0..live {
+                energy[l] += sweep_rows(
+                    rows,
+                    inv_beta,
+                    &mut row_field[l],
+                    &mut row_sign[l],
+                    &mut rngs[l],
+                );
+            }
+            if self.tracker.is_cancelled() {
+                return None;
+            }
+            report(s, &energy, &|l| state_of(&row_sign[l]));
+            s += 1;
+        }
+        Some(row_sign.iter().map(|v| state_of(v)).collect())
     }
+}
+
+/// Reads per dense-rows group: 32 lanes while the group sweeps side by side (as the lanes do).
+pub(super) const DENSE_GROUP: usize = 32;
+
+/// The acceptance (flips per variable and read in one sweep) under which a dense group leaves
+/// the lanes for the rows. Measured on the edge 6×6 COO model: the lanes win at high
+/// acceptance (β 0.02–0.05: 19 against 32 ns per update), the rows at low (β 0.1–0.2, about
+/// 12 %: 13 against 19; β 1.2–5: 1.6 against 1.8); over a piloted run, switching at 10 % and
+/// at 20 % both beat staying in lanes.
+const ROWS_BELOW: f64 = 0.15;
+
+/// Read `read`'s generator in a dense group's lanes phase (its rows phase has `rows_rng`).
+fn lanes_phase_state(seed: u64, read: usize) -> [u32; 4] {
+    const SALT: u64 = 0xbb67_ae85_84ca_a73b;
+    Xoshiro128p::for_read(seed ^ SALT, read as u64).state()
 }
 
 /// Runs a lane group of up to 32 reads, on AVX2 when the CPU has it (runtime dispatch keeps

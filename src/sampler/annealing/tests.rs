@@ -316,45 +316,23 @@ fn a_run_too_short_to_pay_for_a_pilot_takes_dwaves_range_and_says_so() {
     );
 }
 
-/// Six variables, every pair coupled, with coefficients `scale`·(small integers): the exact
-/// Boltzmann distribution at β is enumerable.
-fn six_dense(scale: f64) -> StoredModel {
-    let linear = vec![1.0, -2.0, 0.0, 3.0, -1.0, 2.0];
-    let couplings: Vec<(usize, usize, f64)> = (0..6usize)
-        .flat_map(|i| (i + 1..6).map(move |j| (i, j, ((i * 5 + j * 3) % 7) as f64 - 3.0)))
-        .collect();
-    let q = Qubo::new(linear, couplings, 0.0).unwrap();
-    let scaled = Qubo::new(
-        q.linear().iter().map(|v| v * scale).collect(),
-        q.couplings()
-            .iter()
-            .map(|c| (c.i as usize, c.j as usize, c.value * scale))
-            .collect::<Vec<_>>(),
-        0.0,
-    )
-    .unwrap();
-    StoredModel::new(scaled)
-}
-
 #[test]
-fn the_dense_rows_sample_the_boltzmann_distribution_in_every_number_type() {
-    // Integers (i16 fields, i8 rows), integers past i8 (i16 rows), and fractions no power of
-    // two makes integers (f32): each read is 40 sweeps at one β from a random start, so the
-    // final states of 20 000 reads follow exp(−βE) if every visit is a Metropolis step on the
-    // current fields. A wrong row, a missed flag after a flip or a skipped variable moves the
-    // histogram far past the sampling noise (about 0.02 here).
-    for (scale, beta, kernel) in [
-        (1.0, 0.7, "dense16"),
-        (60.0, 0.7 / 60.0, "dense16"),
-        (0.3, 0.7 / 0.3, "dense"),
-    ] {
+fn dense_groups_sample_the_boltzmann_distribution_through_the_switch_to_rows() {
+    // 20 sweeps at β 0.05 (most flips accepted: the group sweeps in lanes), then 20 at the
+    // target β, where acceptance falls under `ROWS_BELOW` and each read continues alone over
+    // the rows: the final states of 20 000 reads follow exp(−βE) only if both phases and the
+    // hand-over between them are right. Integers (i8 rows), integers past i8 (i16 rows) and
+    // fractions (f32).
+    use crate::sampler::rows::tests::{boltzmann_distance, six_dense};
+    for (scale, kernel) in [(1.0, "dense16"), (60.0, "dense16"), (0.3, "dense")] {
         let m = six_dense(scale);
+        let beta = 1.5 / scale;
         let set = SimulatedAnnealing {
             num_reads: 20_000,
             num_sweeps: 40,
             beta_schedule_type: BetaScheduleType::Custom,
-            beta_schedule: Some(vec![beta]),
-            num_sweeps_per_beta: 40,
+            beta_schedule: Some(vec![0.05 / scale, beta]),
+            num_sweeps_per_beta: 20,
             seed: Some(11),
             kernel: Kernel::Dense,
             ..Default::default()
@@ -362,29 +340,13 @@ fn the_dense_rows_sample_the_boltzmann_distribution_in_every_number_type() {
         .sample(&m, &RunControl::new())
         .unwrap();
         assert_eq!(set.info.params["kernel"], kernel, "scale {scale}");
-        let mut seen = [0f64; 64];
-        for row in &set.rows {
-            let k = row
-                .sample
+        let distance = boltzmann_distance(
+            &m,
+            beta,
+            set.rows
                 .iter()
-                .enumerate()
-                .map(|(v, &b)| (b as usize) << v)
-                .sum::<usize>();
-            seen[k] += row.num_occurrences as f64 / 20_000.0;
-        }
-        let weights: Vec<f64> = (0..64usize)
-            .map(|k| {
-                let x: Vec<u8> = (0..6).map(|v| ((k >> v) & 1) as u8).collect();
-                (-beta * m.energy(&x)).exp()
-            })
-            .collect();
-        let z: f64 = weights.iter().sum();
-        let distance: f64 = seen
-            .iter()
-            .zip(&weights)
-            .map(|(p, w)| (p - w / z).abs())
-            .sum::<f64>()
-            / 2.0;
+                .map(|r| (r.sample.clone(), r.num_occurrences as f64)),
+        );
         assert!(
             distance < 0.04,
             "scale {scale}: total variation {distance:.4}"
