@@ -122,19 +122,8 @@ impl Job<'_> {
             .collect();
         let rng_states: [[u32; 4]; L] = std::array::from_fn(|l| starts[l].0.state());
         let mut rng = LaneRng::<L>::from_states(&rng_states);
-        let mut field = vec![[T::default(); L]; m.n];
-        let mut sign = vec![[T::ONE; L]; m.n];
-        let mut energy = [0f32; L];
-        for (l, (_, x)) in starts.iter().enumerate() {
-            let (f, e) = m.fields(x);
-            for i in 0..m.n {
-                field[i][l] = f[i];
-                if x[i] != 0 {
-                    sign[i][l] = T::default().sub(T::ONE);
-                }
-            }
-            energy[l] = e as f32;
-        }
+        let (mut field, mut sign, mut energy) =
+            lanes_from(m, std::array::from_fn(|l| starts[l].1.as_slice()));
         let zero = T::default();
         let mut reported = 0;
         for s in 0..self.num_sweeps {
@@ -235,20 +224,9 @@ impl Job<'_> {
         let mut rng = LaneRng::<L>::from_states(&std::array::from_fn(|l| {
             lanes_phase_state(self.seed, read_of(l))
         }));
-        let mut field = vec![[T::default(); L]; n];
-        let mut sign = vec![[T::ONE; L]; n];
-        let mut energy = [0f32; L];
-        for l in 0..L {
-            let (_, x) = self.start(read_of(l));
-            let (f, e) = m.fields(&x);
-            for i in 0..n {
-                field[i][l] = f[i];
-                if x[i] != 0 {
-                    sign[i][l] = T::default().sub(T::ONE);
-                }
-            }
-            energy[l] = e as f32;
-        }
+        let starts: Vec<Vec<u8>> = (0..L).map(|l| self.start(read_of(l)).1).collect();
+        let (mut field, mut sign, mut energy) =
+            lanes_from(m, std::array::from_fn(|l| starts[l].as_slice()));
         let zero = T::default();
         let live = reads.len();
         let mut reported = 0;
@@ -313,6 +291,29 @@ impl Job<'_> {
         }
         Some(row_sign.iter().map(|v| state_of(v)).collect())
     }
+}
+
+/// The lane layout of L starting states: fields, signs (+1 at x = 0, −1 at x = 1) and energies.
+#[inline(always)]
+#[allow(clippy::type_complexity)] // the three arrays a lane sweep takes
+fn lanes_from<const L: usize, T: LaneValue>(
+    m: &KernelModel<T>,
+    starts: [&[u8]; L],
+) -> (Vec<[T; L]>, Vec<[T; L]>, [f32; L]) {
+    let mut field = vec![[T::default(); L]; m.n];
+    let mut sign = vec![[T::ONE; L]; m.n];
+    let mut energy = [0f32; L];
+    for (l, x) in starts.iter().enumerate() {
+        let (f, e) = m.fields(x);
+        for i in 0..m.n {
+            field[i][l] = f[i];
+            if x[i] != 0 {
+                sign[i][l] = T::default().sub(T::ONE);
+            }
+        }
+        energy[l] = e as f32;
+    }
+    (field, sign, energy)
 }
 
 /// Reads per dense-rows group: 32 lanes while the group sweeps side by side (as the lanes do).
