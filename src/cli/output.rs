@@ -371,6 +371,9 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
             number_text(r.energy),
             r.solution_line
         );
+        if let Some(how) = &o.repair_step {
+            println!("    the step: {how}");
+        }
     }
     if let Some(best) = o.best_feasible_objective {
         let optimum = match (o.reference_objective, o.optimal_fraction) {

@@ -75,6 +75,8 @@ pub struct Shared {
     /// A kept run's best sample shown on the puzzle instead (its id in the history); cleared
     /// by a new run or a sample row chosen.
     pub shown_run: Option<(u64, crate::puzzle::AnySolution)>,
+    /// Show the last run's repaired answer (`RunResult::repaired`) on the puzzle.
+    pub show_repaired: bool,
     /// A puzzle being generated.
     pub generating: Option<GenerateJob>,
     /// Run was asked for while the model was being built (or, with `auto`, before the design
@@ -169,6 +171,7 @@ impl Shared {
             result: None,
             selected_row: None,
             shown_run: None,
+            show_repaired: false,
             generating: None,
             run_when_built: false,
             open_failed_this_frame: false,
@@ -202,6 +205,7 @@ impl Shared {
         let limit = self.settings.run_history_limit;
         self.doc.runs.add(summary, limit);
         self.shown_run = None;
+        self.show_repaired = false;
         self.result = Some(r);
         self.samples_offered += 1;
     }

@@ -124,9 +124,12 @@ macro_rules! registry {
                 match self { $(AnyPuzzle::$variant(p) => p.encode(options),)+ }
             }
             /// A repaired candidate (`Puzzle::repair`).
-            pub fn repair(&self, solution: &AnySolution) -> Option<AnySolution> {
+            pub fn repair(&self, solution: &AnySolution) -> Option<crate::puzzle::Repaired<AnySolution>> {
                 match (self, solution) {
-                    $((AnyPuzzle::$variant(p), AnySolution::$variant(s)) => p.repair(s).map(AnySolution::$variant),)+
+                    $((AnyPuzzle::$variant(p), AnySolution::$variant(s)) => p.repair(s).map(|r| crate::puzzle::Repaired {
+                        solution: AnySolution::$variant(r.solution),
+                        how: r.how,
+                    }),)+
                     _ => None,
                 }
             }

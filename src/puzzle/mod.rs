@@ -456,6 +456,15 @@ fn plain(v: &serde_json::Value) -> String {
     }
 }
 
+/// What a kind's repair step (`Puzzle::repair`) made of a defective candidate.
+#[derive(Clone, Debug)]
+pub struct Repaired<S> {
+    /// The valid answer.
+    pub solution: S,
+    /// What the step did, in words for the reports ("re-solved 12 of 100 cells …").
+    pub how: String,
+}
+
 /// What every puzzle family provides. The CLI and the GUI only call these (through
 /// `AnyPuzzle` and `Kind`), so a new kind needs nothing of its own there.
 pub trait Puzzle:
@@ -523,10 +532,10 @@ pub trait Puzzle:
     fn cuts(&self, _solution: &Self::Solution) -> Vec<Vec<Label>> {
         Vec::new()
     }
-    /// A valid answer made from a defective candidate by a cheap local step the kind documents
-    /// (Numberlink under no-fill: loops removed), or `None`. Reported as repaired, never counted
-    /// as a valid read.
-    fn repair(&self, _solution: &Self::Solution) -> Option<Self::Solution> {
+    /// A valid answer made from a defective candidate by a local step the kind documents
+    /// (Numberlink: loops removed under no-fill, the defects' window re-solved under fill), or
+    /// `None`. Reported as repaired, never counted as a valid read.
+    fn repair(&self, _solution: &Self::Solution) -> Option<Repaired<Self::Solution>> {
         None
     }
     /// Reads a sample of `encoding` (made by `encode`) back into a candidate solution.

@@ -3,13 +3,13 @@
 
 use super::*;
 
-/// The first of the lowest `reads` reads whose candidate the kind's repair makes valid.
-pub(super) fn repaired(
+/// The first of the lowest `reads` reads whose candidate the kind's repair makes valid: its
+/// energy and the repair.
+pub fn repaired(
     puzzle: &AnyPuzzle,
-    outcome: &SolveOutcome,
+    o: &Outcome,
     reads: usize,
-) -> Option<(f64, AnySolution)> {
-    let o = &outcome.outcome;
+) -> Option<(f64, crate::puzzle::Repaired<AnySolution>)> {
     o.samples
         .rows
         .iter()
@@ -18,7 +18,7 @@ pub(super) fn repaired(
         .find_map(|(row, verdict)| {
             let fixed = puzzle.repair(verdict.decoded.as_ref()?)?;
             puzzle
-                .check(&fixed)
+                .check(&fixed.solution)
                 .is_empty()
                 .then_some((row.energy, fixed))
         })
@@ -66,7 +66,7 @@ pub struct Sampling<'a> {
 }
 
 /// Solves with cut rounds: encode with `options`, sample; while no read is valid, first try
-/// the kind's repair on the lowest reads (a repaired answer ends the rounds, reported in
+/// the kind's repair on the lowest reads (after every round, the last one too) (a repaired answer ends the rounds, reported in
 /// `repaired`), then, if the lowest reads show defects the kind turns into cuts (`AnyPuzzle::cuts`), add them to the
 /// options, re-encode (the weights are kept by name; `cut` takes its default unless set) and
 /// sample again, up to `rounds.max_rounds`, all within the sampler's one time limit (a round
@@ -124,13 +124,19 @@ pub fn solve_with_cuts(
         outcome.rounds = Some(round);
         outcome.cuts = Some(options.cuts.len());
         let solved = outcome.success_fraction > 0.0;
-        if solved || outcome.cancelled || round >= rounds.max_rounds.max(1) {
+        if solved || outcome.cancelled {
             return Ok((outcome, encoding));
         }
+        // The repair is tried after every round, the last one too (`--cut-rounds 1` only
+        // means no cuts).
         if rounds.repair
-            && let Some((energy, fixed)) = repaired(puzzle, &outcome, rounds.reads)
+            && let Some((energy, fixed)) = repaired(puzzle, &outcome.outcome, rounds.reads)
         {
-            outcome.repaired = Some(best_of(puzzle, energy, &fixed));
+            outcome.repaired = Some(best_of(puzzle, energy, &fixed.solution));
+            outcome.repair_step = Some(fixed.how);
+            return Ok((outcome, encoding));
+        }
+        if round >= rounds.max_rounds.max(1) {
             return Ok((outcome, encoding));
         }
         if let Some(limit) = time_limit.filter(|&d| started.elapsed() >= d) {
@@ -259,5 +265,97 @@ mod tests {
             "{:?}",
             outcome.warnings
         );
+    }
+
+    /// Returns one fixed state, as a sampler that ended on a near miss would.
+    struct Fixed(Vec<u8>);
+
+    impl Sampler for Fixed {
+        fn name(&self) -> &'static str {
+            "fixed"
+        }
+        fn params(&self) -> serde_json::Value {
+            serde_json::Value::Null
+        }
+        fn sample(
+            &self,
+            model: &dyn Model,
+            _control: &RunControl,
+        ) -> Result<SampleSet, SampleError> {
+            Ok(SampleSet::from_states(
+                model,
+                vec![self.0.clone()],
+                Default::default(),
+            ))
+        }
+    }
+
+    /// `solve`'s path: a fill-rule read with two cells torn out is not a valid read, and the
+    /// repair step's window re-solve turns it into the answer, reported apart with what it did.
+    #[test]
+    fn a_near_miss_under_the_fill_rule_is_repaired_and_reported_apart() {
+        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("puzzles/numberlink/generated/7x7-6pairs-seed1.txt");
+        let puzzle = crate::puzzle::load_puzzles(&file, None)
+            .unwrap()
+            .remove(0)
+            .puzzle;
+        let options = crate::puzzle::EncodeOptions::presolved(false);
+        let encoding = puzzle.encode(&options).unwrap();
+        let reference = puzzle.solve_classically(1_000_000);
+        let Some(AnySolution::Numberlink(answer)) = reference.solution().cloned() else {
+            panic!("the reference solves the 7×7");
+        };
+        let AnyPuzzle::Numberlink(p) = &puzzle else {
+            unreachable!()
+        };
+        let mut damaged = answer.clone();
+        for i in (0..49).filter(|&i| p.endpoints()[i] == 0).take(2) {
+            for (j, _) in answer.edges_at(p, i) {
+                damaged.set(p, i, j, 0);
+            }
+        }
+        let state = puzzle
+            .solution_sample(&encoding, &AnySolution::Numberlink(damaged))
+            .unwrap();
+        let control = RunControl::new().with_threads(Some(1));
+        let run = |repair: bool| {
+            solve_with_cuts(
+                &puzzle,
+                FirstEncoding {
+                    options: &options,
+                    encoding: encoding.clone(),
+                    encode_s: 0.0,
+                },
+                &reference,
+                &Weights::new(),
+                Sampling {
+                    sampler: &Fixed(state.clone()),
+                    control: &control,
+                    on_first_valid: None,
+                },
+                CutRounds {
+                    max_rounds: 1,
+                    repair,
+                    ..Default::default()
+                },
+            )
+            .unwrap()
+            .0
+        };
+        let outcome = run(true);
+        assert_eq!(outcome.success_fraction, 0.0, "never counted as a read");
+        let repaired = outcome.repaired.as_ref().expect("repaired");
+        assert_eq!(repaired.violations.len(), 0);
+        let step = outcome.repair_step.clone().unwrap();
+        assert!(
+            step.starts_with("re-solved ") && step.contains("of 49 cells"),
+            "{step}"
+        );
+        let json = serde_json::to_value(&outcome).unwrap();
+        assert_eq!(json["repair_step"], step.as_str());
+        // `--no-repair`: the read stays as it is.
+        let plain = run(false);
+        assert!(plain.repaired.is_none() && plain.repair_step.is_none());
     }
 }

@@ -128,6 +128,9 @@ pub struct SolveOutcome {
     /// `success_fraction`, which counts reads as sampled.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub repaired: Option<Best>,
+    /// What the repair step did to make `repaired` valid, in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repair_step: Option<String>,
     /// The samples with their verdicts.
     #[serde(skip)]
     pub outcome: Outcome,
@@ -271,6 +274,7 @@ pub(super) fn summarise(
         rounds: None,
         cuts: None,
         repaired: None,
+        repair_step: None,
         outcome,
     }
 }

@@ -1491,6 +1491,61 @@ fn numberlink_pairs_are_placed_drawn_and_solved() {
     assert_eq!(enc.num_variables(), n);
 }
 
+/// A read with defects (imported, as a run's would be) is repaired by the window re-solve in
+/// the run's own thread: the results panel says what the step did, and its switch shows the
+/// repaired answer on the board, which the referee passes.
+#[test]
+fn a_defective_read_is_repaired_and_the_repaired_answer_can_be_shown() {
+    use qubo_workbench::puzzle::numberlink::solve;
+    use qubo_workbench::sampler::{SampleInfo, SampleSet};
+    let dir = tempfile::tempdir().unwrap();
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("puzzles/numberlink/generated/7x7-6pairs-seed1.txt");
+    let mut h = open(Some(&file), Settings::default());
+    h.get_by_label("presolve (drop what the givens decide)")
+        .click();
+    frames(&mut h);
+    assert!(!h.state().shared.doc.options.presolve);
+    wait_for_model(&mut h);
+    let p = numberlink(h.state()).clone();
+    let answer = solve::search(&p, 1, 10_000_000).solutions.remove(0);
+    // Damage two neighbouring cells: their edges dropped.
+    let inner: Vec<usize> = (0..49).filter(|&i| p.endpoints()[i] == 0).collect();
+    let mut damaged = answer.clone();
+    for &i in &inner[..2] {
+        for (j, _) in answer.edges_at(&p, i) {
+            damaged.set(&p, i, j, 0);
+        }
+    }
+    let any = AnyPuzzle::Numberlink(p.clone());
+    let enc = h.state().shared.doc.encoding.clone().unwrap();
+    let sample = any
+        .solution_sample(
+            &enc,
+            &qubo_workbench::puzzle::AnySolution::Numberlink(damaged),
+        )
+        .unwrap();
+    let model = h.state().shared.doc.model.clone().unwrap();
+    let samples = SampleSet::from_states(model.as_ref(), vec![sample], SampleInfo::default());
+    let labels: Vec<String> = enc.labels().iter().map(|l| l.to_string()).collect();
+    let path = dir.path().join("damaged.json");
+    samples.save(&path, Some(&labels)).unwrap();
+    h.state_mut()
+        .shared
+        .send(Command::File(FileAction::ImportSamples, path));
+    wait_for(&mut h, "the imported read", |wb| wb.shared.result.is_some());
+    let r = h.state().shared.result.as_ref().unwrap();
+    assert_eq!(r.rows[0].valid, Some(false));
+    let (_, repaired) = r.repaired.as_ref().expect("the read was repaired");
+    assert!(any.check(&repaired.solution).is_empty());
+    assert!(repaired.how.starts_with("re-solved "), "{}", repaired.how);
+    h.get_by_label_contains("Repaired: a read of energy");
+    h.get_by_label("Show the repaired answer").click();
+    frames(&mut h);
+    assert!(h.state().shared.show_repaired);
+    h.get_by_label("✔ valid solution");
+}
+
 /// A dwave.conf holding the fake's token, so the test needs nothing from the environment.
 fn dwave_conf(dir: &Path, token: &str) -> PathBuf {
     let path = dir.join("dwave.conf");

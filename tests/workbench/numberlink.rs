@@ -196,7 +196,8 @@ fn a_cycle_cut_prices_the_loop_and_spares_the_answer() {
     }
     // The repair step removes the loop (no-fill: its cells may stay empty).
     let fixed = p.repair(&loopy).unwrap();
-    assert!(p.check(&fixed).is_empty());
+    assert!(p.check(&fixed.solution).is_empty());
+    assert!(fixed.how.contains("cycle"), "{}", fixed.how);
 }
 
 #[test]

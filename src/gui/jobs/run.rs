@@ -12,6 +12,9 @@ pub struct RunResult {
     pub version: u64,
     /// Every weight's value in the model it ran on (defaults filled in; empty for models).
     pub weights: std::collections::BTreeMap<String, f64>,
+    /// When no read was valid: a low read made valid by the kind's repair step (as `solve`
+    /// reports it), with that read's energy. Never counted as a read.
+    pub repaired: Option<(f64, crate::puzzle::Repaired<AnySolution>)>,
 }
 
 impl std::ops::Deref for RunResult {
@@ -94,9 +97,17 @@ impl RunInput {
         }
     }
 
-    /// `outcome` as a run of this input's model version and weights.
+    /// `outcome` as a run of this input's model version and weights, with the kind's repair of
+    /// a low read when none is valid (off the UI thread: a window re-solve takes up to seconds).
     pub(super) fn finished(&self, outcome: Outcome) -> RunResult {
+        let repaired = match &self.puzzle {
+            Some((puzzle, _, _)) if outcome.success_fraction() == Some(0.0) => {
+                crate::solve::repaired(puzzle, &outcome, crate::solve::CutRounds::default().reads)
+            }
+            _ => None,
+        };
         RunResult {
+            repaired,
             outcome,
             version: self.version,
             weights: match &self.puzzle {

@@ -210,10 +210,17 @@ impl PuzzlePanel {
                 facts.solution.clone()
             }
         };
+        // The last run's repaired answer, when asked for (results panel).
+        let repaired = || {
+            let r = s.result.as_ref().filter(|r| r.version == s.doc.version)?;
+            Some(r.repaired.as_ref()?.1.solution.clone())
+        };
         let second = if self.show_second_solution {
             classical(true)
         } else if self.show_classical_solution {
             classical(false)
+        } else if s.show_repaired {
+            repaired()
         } else {
             None
         };

@@ -144,6 +144,7 @@ impl ResultsPanel {
                 &r.samples.info.details,
             ));
         }
+        repair_ui(ui, s);
         cuts_ui(ui, s);
         let width = ui.available_width();
         ui.horizontal_top(|ui| {
@@ -742,6 +743,25 @@ fn run_details(r: &crate::compare::RunSummary) -> String {
         lines.push("cancelled".into());
     }
     lines.join("\n")
+}
+
+/// When no read was valid and the kind's repair step made a low read valid (Numberlink: its
+/// defects re-solved in a window), what it did and a switch to show the answer on the board.
+fn repair_ui(ui: &mut egui::Ui, s: &mut Shared) {
+    let Some(r) = s.result.as_ref().filter(|r| r.version == s.doc.version) else {
+        return;
+    };
+    let Some((energy, repaired)) = &r.repaired else {
+        return;
+    };
+    let line = format!(
+        "Repaired: a read of energy {energy} became valid: {} (not counted as a read)",
+        repaired.how
+    );
+    ui.horizontal_wrapped(|ui| {
+        ui.label(line);
+        ui.checkbox(&mut s.show_repaired, "Show the repaired answer");
+    });
 }
 
 /// Reads whose defects may become cuts (the CLI's `CutRounds::reads`).

@@ -638,7 +638,10 @@ impl Puzzle for Numberlink {
             .collect()
     }
 
-    fn repair(&self, solution: &NumberlinkSolution) -> Option<NumberlinkSolution> {
+    fn repair(
+        &self,
+        solution: &NumberlinkSolution,
+    ) -> Option<crate::puzzle::Repaired<NumberlinkSolution>> {
         repair::repair(self, solution)
     }
 
