@@ -3,18 +3,24 @@
 
 use super::*;
 
+/// Seconds the repair step may spend over all the reads it tries (each read's step has its
+/// own budget too): no repair keeps an answer waiting long.
+const REPAIR_BUDGET_S: f64 = 5.0;
+
 /// The first of the lowest `reads` reads whose candidate the kind's repair makes valid: its
-/// energy and the repair.
+/// energy and the repair. Reads are tried while `REPAIR_BUDGET_S` lasts.
 pub fn repaired(
     puzzle: &AnyPuzzle,
     o: &Outcome,
     reads: usize,
 ) -> Option<(f64, crate::puzzle::Repaired<AnySolution>)> {
+    let started = Instant::now();
     o.samples
         .rows
         .iter()
         .zip(&o.rows)
         .take(reads)
+        .take_while(|_| started.elapsed().as_secs_f64() < REPAIR_BUDGET_S)
         .find_map(|(row, verdict)| {
             let fixed = puzzle.repair(verdict.decoded.as_ref()?)?;
             puzzle
