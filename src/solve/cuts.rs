@@ -72,8 +72,8 @@ pub struct Sampling<'a> {
 }
 
 /// Solves with cut rounds: encode with `options`, sample; while no read is valid, first try
-/// the kind's repair on the lowest reads (after every round, the last one too) (a repaired answer ends the rounds, reported in
-/// `repaired`), then, if the lowest reads show defects the kind turns into cuts (`AnyPuzzle::cuts`), add them to the
+/// the kind's repair on the lowest reads after every round, the last one too (a repaired
+/// answer ends the rounds, reported in `repaired` and `repair_step`), then, if the lowest reads show defects the kind turns into cuts (`AnyPuzzle::cuts`), add them to the
 /// options, re-encode (the weights are kept by name; `cut` takes its default unless set) and
 /// sample again, up to `rounds.max_rounds`, all within the sampler's one time limit (a round
 /// gets what the earlier ones left; none starts once it is spent). The outcome is the last round's, with the rounds,

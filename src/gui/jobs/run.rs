@@ -98,10 +98,12 @@ impl RunInput {
     }
 
     /// `outcome` as a run of this input's model version and weights, with the kind's repair of
-    /// a low read when none is valid (off the UI thread: a window re-solve takes up to seconds).
+    /// a low read when none is valid and the run was not cancelled (off the UI thread: a
+    /// window re-solve takes up to seconds).
     pub(super) fn finished(&self, outcome: Outcome) -> RunResult {
+        let wanted = outcome.success_fraction() == Some(0.0) && !outcome.samples.info.cancelled;
         let repaired = match &self.puzzle {
-            Some((puzzle, _, _)) if outcome.success_fraction() == Some(0.0) => {
+            Some((puzzle, _, _)) if wanted => {
                 crate::solve::repaired(puzzle, &outcome, crate::solve::CutRounds::default().reads)
             }
             _ => None,
