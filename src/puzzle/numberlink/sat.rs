@@ -68,6 +68,11 @@ impl Encoding {
         e as i32 + 1
     }
 
+    /// Whether candidate `s` draws the edge between cells i and j.
+    fn drawn(p: &Numberlink, s: &NumberlinkSolution, i: usize, j: usize) -> bool {
+        s.edges_at(p, i).iter().any(|&(n, _)| n == j)
+    }
+
     fn bit_var(&self, cell: usize, t: usize) -> i32 {
         (self.edges.len() + cell * self.bits + t) as i32 + 1
     }
@@ -369,7 +374,7 @@ pub fn search(p: &Numberlink, limit: usize, seconds: u64) -> SatSearch {
                 // it learnt for the next call.
                 let mut block = Vec::new();
                 for (e, &(i, j)) in enc.edges.iter().enumerate() {
-                    if s.edges_at(p, i).iter().any(|&(n, _)| n == j) {
+                    if Encoding::drawn(p, &s, i, j) {
                         block.push(-Encoding::edge_var(e));
                     }
                 }
@@ -436,7 +441,7 @@ impl<'a> WindowSolver<'a> {
         let mut assumptions = vec![enc.cuts_on()];
         for (e, &(i, j)) in enc.edges.iter().enumerate() {
             if !free[i] && !free[j] {
-                let on = s.edges_at(p, i).iter().any(|&(n, _)| n == j);
+                let on = Encoding::drawn(p, s, i, j);
                 let x = Encoding::edge_var(e);
                 assumptions.push(if on { x } else { -x });
             }
