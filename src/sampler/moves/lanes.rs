@@ -34,15 +34,32 @@ pub(in crate::sampler) fn applies(plan: &MovePlan) -> bool {
     !plan.assignment && !plan.turns
 }
 
-/// The rows in f32 for the lanes' field updates (the pair lookups read `MoveCsr`'s f64).
+/// Held groups of at most this many variables are proposed by member masks: each member's
+/// field is one vector over the lanes, taken where the member is the lane's 1, and the lanes
+/// turning one member off share one vector row update. Larger groups gather per lane (a mask
+/// per member would cost more than the 16 gathers it saves).
+const MASK_MEMBERS: usize = 32;
+
+/// The rows in f32 for the lanes' field updates (the pair lookups read `MoveCsr`'s f64), and
+/// for variables in small held groups (`MASK_MEMBERS`) their couplings to their group's members.
 pub(in crate::sampler) struct LaneRows {
     start: Vec<usize>,
     cols: Vec<u32>,
     vals: Vec<f32>,
+    /// Per variable: where its couplings to its A group's members (in `MovePlan::members`
+    /// order) start in `group_q`; NONE outside small held groups.
+    a_q_at: Vec<u32>,
+    group_q: Vec<f32>,
 }
 
 impl LaneRows {
-    pub fn new(m: &MoveCsr) -> Self {
+    pub fn new(plan: &MovePlan, m: &MoveCsr) -> Self {
+        Self::with_mask_limit(plan, m, MASK_MEMBERS)
+    }
+
+    /// Rows whose groups of at most `limit` variables are proposed by member masks (tests
+    /// take 0 for the per-lane gathers everywhere).
+    pub fn with_mask_limit(plan: &MovePlan, m: &MoveCsr, limit: usize) -> Self {
         let n = m.num_variables();
         let mut start = Vec::with_capacity(n + 1);
         let (mut cols, mut vals) = (Vec::new(), Vec::new());
@@ -58,7 +75,25 @@ impl LaneRows {
             cols.iter().all(|&j| (j as usize) < n),
             "CSR column out of range"
         );
-        LaneRows { start, cols, vals }
+        let mut a_q_at = vec![NONE; n];
+        let mut group_q = Vec::new();
+        for g in 0..plan.num_a() as u32 {
+            let members = plan.members(g);
+            if members.len() > limit {
+                continue;
+            }
+            for &(_, v) in members {
+                a_q_at[v as usize] = group_q.len() as u32;
+                group_q.extend(members.iter().map(|&(_, u)| m.pair(v, u) as f32));
+            }
+        }
+        LaneRows {
+            start,
+            cols,
+            vals,
+            a_q_at,
+            group_q,
+        }
     }
 
     #[inline(always)]
@@ -188,6 +223,8 @@ impl<'a, const L: usize> LaneMoves<'a, L> {
                 let v = at[k] as usize;
                 if self.plan.a_of[v] == NONE {
                     self.flip(v, &threshold[k]);
+                } else if !self.plan.two_way && self.rows.a_q_at[v] != NONE {
+                    self.propose_masked(v, &threshold[k]);
                 } else {
                     self.propose(v, &threshold[k]);
                 }
@@ -227,7 +264,8 @@ impl<'a, const L: usize> LaneMoves<'a, L> {
     fn add_row(&mut self, i: usize, d: &[f32; L]) {
         let (cols, vals) = self.rows.row(i);
         for (&j, &q) in cols.iter().zip(vals) {
-            let fj = &mut self.field[j as usize];
+            // SAFETY: `LaneRows::new` checked every column is < n = field.len().
+            let fj = unsafe { self.field.get_unchecked_mut(j as usize) };
             for l in 0..L {
                 fj[l] += q * d[l];
             }
@@ -243,6 +281,77 @@ impl<'a, const L: usize> LaneMoves<'a, L> {
             unsafe { self.field.get_unchecked_mut(j as usize)[l] += q * d };
         }
         self.sign[i as usize][l] -= 2.0 * self.sign[i as usize][l];
+    }
+
+    /// One-hot in a small group (`MASK_MEMBERS`): `propose`'s move, with each member u's
+    /// ΔE = f_v − f_u − Q_vu computed as a vector and kept where u is the lane's 1, and the
+    /// lanes turning u off updated by one vector row where more than one does.
+    #[inline(always)]
+    fn propose_masked(&mut self, v: usize, threshold: &[f32; L]) {
+        let (plan, rows) = (self.plan, self.rows);
+        let ga = plan.a_of[v] as usize;
+        let members = plan.members(ga as u32);
+        let at = rows.a_q_at[v] as usize;
+        let q = &rows.group_q[at..at + members.len()];
+        let fv = self.field[v];
+        let one = self.one_a[ga];
+        let mut de = [f32::NAN; L];
+        for (&(_, u), &qvu) in members.iter().zip(q) {
+            if u as usize == v {
+                continue;
+            }
+            let fu = &self.field[u as usize];
+            for l in 0..L {
+                let change = fv[l] - fu[l] - qvu;
+                de[l] = if one[l] == u { change } else { de[l] };
+            }
+        }
+        let mut accepting = 0u32;
+        for l in 0..L {
+            accepting |= ((de[l] <= threshold[l]) as u32) << l;
+        }
+        if accepting == 0 {
+            return;
+        }
+        self.accepted += accepting.count_ones() as u64;
+        let taken = |bits: u32, l: usize| (bits >> l) & 1 != 0;
+        let d: [f32; L] = std::array::from_fn(|l| taken(accepting, l) as u32 as f32);
+        for l in 0..L {
+            let accept = taken(accepting, l);
+            self.energy[l] += if accept { de[l] } else { 0.0 };
+            self.one_a[ga][l] = if accept { v as u32 } else { one[l] };
+            self.sign[v][l] = if accept { -1.0 } else { self.sign[v][l] };
+        }
+        self.add_row(v, &d);
+        self.add_rows_by(&one, accepting, -1.0);
+    }
+
+    /// Adds `d`·row u to the fields of the lanes in `lanes` for each u = `var[l]` among them,
+    /// turning u on (d = 1) or off (d = −1) there: one vector update for the lanes that share
+    /// a u, a scalar one for a lane alone. At low temperature a proposal's accepting lanes
+    /// share one or two such variables, not a group's worth.
+    #[inline(always)]
+    fn add_rows_by(&mut self, var: &[u32; L], lanes: u32, d: f32) {
+        let taken = |bits: u32, l: usize| (bits >> l) & 1 != 0;
+        let mut rest = lanes;
+        while rest != 0 {
+            let u = var[rest.trailing_zeros() as usize];
+            let mut same = 0u32;
+            for (l, &x) in var.iter().enumerate() {
+                same |= ((x == u) as u32) << l;
+            }
+            same &= rest;
+            rest &= !same;
+            if same.is_power_of_two() {
+                self.add_row_lane(u, same.trailing_zeros() as usize, d);
+            } else {
+                let by: [f32; L] = std::array::from_fn(|l| if taken(same, l) { d } else { 0.0 });
+                self.add_row(u as usize, &by);
+                for (l, s) in self.sign[u as usize].iter_mut().enumerate() {
+                    *s = if taken(same, l) { -d } else { *s };
+                }
+            }
+        }
     }
 
     /// A held v becomes its group's 1 in every lane where the move's ΔE ≤ the lane's

@@ -80,7 +80,7 @@ impl Layout {
     /// `lanes::applies`): build once per run.
     pub fn lane_rows(&self, plan: &MovePlan) -> Option<LaneRows> {
         match &self.engine {
-            EngineLayout::Csr(m) if lanes::applies(plan) => Some(LaneRows::new(m)),
+            EngineLayout::Csr(m) if lanes::applies(plan) => Some(LaneRows::new(plan, m)),
             _ => None,
         }
     }
