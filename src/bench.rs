@@ -295,6 +295,9 @@ pub struct BenchRow {
     pub ground_fraction: f64,
     /// Whether the ground energy was known (else `ground_fraction` is relative to the best seen).
     pub ground_known: bool,
+    /// Time to target with 99 % confidence from `ground_fraction` and wall / reads (the
+    /// figure `solve` and sweeps show, `outcome::tts99_s`); none when no read reached it.
+    pub tts99_s: Option<f64>,
 }
 
 /// What `run` times: the schedule and the configurations.
@@ -499,17 +502,22 @@ fn configs(s: &BenchSettings) -> Vec<Config> {
     out
 }
 
-/// Share of a run's reads at `target`, by the same figures as `solve` and the window (one
-/// evaluation path).
-fn ground_fraction(model: &StoredModel, target: f64, set: SampleSet, wall: f64) -> f64 {
+/// Share of a run's reads at `target` and the time to reach it with 99 % confidence, by the
+/// same figures as `solve` and the window (one evaluation path).
+fn ground_figures(
+    model: &StoredModel,
+    target: f64,
+    set: SampleSet,
+    wall: f64,
+) -> (f64, Option<f64>) {
     let subject = crate::solve::Subject {
         known_ground: Some(target),
         ..crate::solve::Subject::model(model)
     };
-    crate::solve::evaluate_samples(subject, set, wall)
-        .ok()
-        .and_then(|o| o.ground_fraction())
-        .unwrap_or(0.0)
+    match crate::solve::evaluate_samples(subject, set, wall) {
+        Ok(o) => (o.ground_fraction().unwrap_or(0.0), o.tts99_s()),
+        Err(_) => (0.0, None),
+    }
 }
 
 /// Times every configuration on every instance; `progress` hears about each finished row (at
@@ -577,13 +585,15 @@ pub fn run(
                 min_energy: set.lowest().map_or(f64::NAN, |r| r.energy),
                 ground_fraction: 0.0,
                 ground_known: inst.ground_energy.is_some(),
+                tts99_s: None,
             };
             // With a known ground energy a row is complete now and shown at once (a dense
             // board's samplers take minutes each); else its share waits for the best energy
             // every configuration saw.
             match inst.ground_energy {
                 Some(ground) => {
-                    row.ground_fraction = ground_fraction(&inst.model, ground, set, wall);
+                    (row.ground_fraction, row.tts99_s) =
+                        ground_figures(&inst.model, ground, set, wall);
                     progress(&row);
                 }
                 None => energies_seen.push((row.min_energy, set, wall)),
@@ -596,7 +606,8 @@ pub fn run(
                 .map(|(lowest, _, _)| *lowest)
                 .fold(f64::INFINITY, f64::min);
             for (row, (_, set, wall)) in inst_rows.iter_mut().zip(energies_seen) {
-                row.ground_fraction = ground_fraction(&inst.model, best_seen, set, wall);
+                (row.ground_fraction, row.tts99_s) =
+                    ground_figures(&inst.model, best_seen, set, wall);
                 progress(row);
             }
         }

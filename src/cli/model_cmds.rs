@@ -170,14 +170,23 @@ pub(super) fn bench(a: BenchArgs) -> Result<i32, Failure> {
             settings.num_reads, settings.num_sweeps, settings.repeats
         );
         println!(
-            "{:<34} {:>6} {:>5} {:>17} {:>3} {:>10} {:>9} {:>14} {:>8}",
-            "instance", "n", "samp.", "kernel", "thr", "wall s", "ns/upd", "min E", "P(gnd)"
+            "{:<34} {:>6} {:>5} {:>17} {:>3} {:>10} {:>9} {:>14} {:>8} {:>9}",
+            "instance",
+            "n",
+            "samp.",
+            "kernel",
+            "thr",
+            "wall s",
+            "ns/upd",
+            "min E",
+            "P(gnd)",
+            "TTS99 s"
         );
     }
     let rows = bench::run(&instances, &settings, |r| {
         if !a.json {
             println!(
-                "{:<34} {:>6} {:>5} {:>17} {:>3} {:>10.3} {:>9} {:>14} {:>7.2}{}",
+                "{:<34} {:>6} {:>5} {:>17} {:>3} {:>10.3} {:>9} {:>14} {:>7.2}{} {:>9}",
                 r.instance,
                 r.n,
                 r.sampler,
@@ -187,7 +196,8 @@ pub(super) fn bench(a: BenchArgs) -> Result<i32, Failure> {
                 r.ns_per_update.map_or("—".into(), |v| format!("{v:.2}")),
                 r.min_energy,
                 r.ground_fraction,
-                if r.ground_known { "" } else { "*" }
+                if r.ground_known { "" } else { "*" },
+                r.tts99_s.map_or("—".into(), |t| format!("{t:.3}"))
             );
         }
     });
