@@ -413,15 +413,27 @@ impl Outcome {
         Some(self.share(hits))
     }
 
-    /// Time to solution with 99 % confidence: t_read · ln(0.01)/ln(1 − p), with p the success
-    /// fraction (or the ground fraction on bare models) and t_read = sampling wall time / reads;
-    /// t_read itself when p = 1; `None` when p = 0 or unknown.
+    /// Independent trials in the run and how many of them succeeded (a valid read, or on bare
+    /// models the ground energy): every read is a trial, except where the sampler's reads are
+    /// one correlated population (`SampleInfo::one_trial`) — then the run is one trial, which
+    /// succeeded when any read did. `None` when success is unknown.
+    pub fn trials(&self) -> Option<(usize, usize)> {
+        let reads = self.num_reads();
+        let share = self.success_fraction().or(self.ground_fraction())?;
+        let hits = (share * reads as f64).round() as usize;
+        Some(if self.samples.info.one_trial {
+            (reads.min(1), (hits > 0) as usize)
+        } else {
+            (reads, hits)
+        })
+    }
+
+    /// Time to solution with 99 % confidence: t_trial · ln(0.01)/ln(1 − p), with p the share of
+    /// trials that succeeded (`trials`: reads, or the whole run for a population) and t_trial
+    /// = sampling wall time / trials; t_trial itself when p = 1; `None` when p = 0 or unknown.
     pub fn tts99_s(&self) -> Option<f64> {
-        tts99_s(
-            self.success_fraction().or(self.ground_fraction())?,
-            self.num_reads(),
-            self.sample_s,
-        )
+        let (trials, hits) = self.trials()?;
+        tts99_s(hits as f64 / trials.max(1) as f64, trials, self.sample_s)
     }
 
     /// Lowest energy sampled.
@@ -561,6 +573,40 @@ mod tests {
 
     fn set(reads: Vec<(Vec<u8>, f64)>) -> SampleSet {
         SampleSet::from_reads(2, reads, SampleInfo::default())
+    }
+
+    #[test]
+    fn a_population_is_one_trial_for_the_time_to_solution() {
+        // Reads (energy −1 is the ground): 3 of 4 at it, sampled in 2 s.
+        let model = Qubo::new(vec![-1.0, -1.0], vec![(0, 1, 1.0)], 0.0).unwrap();
+        let reads = || {
+            let mut r = vec![(vec![1, 0], -1.0), (vec![0, 1], -1.0), (vec![1, 0], -1.0)];
+            r.push((vec![0, 0], 0.0));
+            r
+        };
+        let evaluate = |one_trial: bool, reads: Vec<(Vec<u8>, f64)>| {
+            let mut s = set(reads);
+            s.info.one_trial = one_trial;
+            Outcome::evaluate(s, None, Some(Ground::of(-1.0, &model)), 2.0)
+        };
+        // Independent reads: t_read = 0.5 s, p = 0.75.
+        let independent = evaluate(false, reads());
+        assert_eq!(independent.trials(), Some((4, 3)));
+        let t = independent.tts99_s().unwrap();
+        assert!((t - 0.5 * 0.01f64.ln() / 0.25f64.ln()).abs() < 1e-12, "{t}");
+        // One population: the run is one trial, and it succeeded, so TTS99 is the run's time.
+        let population = evaluate(true, reads());
+        assert_eq!(
+            population.ground_fraction(),
+            Some(0.75),
+            "shares stay per read"
+        );
+        assert_eq!(population.trials(), Some((1, 1)));
+        assert_eq!(population.tts99_s(), Some(2.0));
+        // A population with no read at the ground has no time to solution.
+        let missed = evaluate(true, vec![(vec![0, 0], 0.0), (vec![1, 1], -1.0 + 2.0)]);
+        assert_eq!(missed.trials(), Some((1, 0)));
+        assert_eq!(missed.tts99_s(), None);
     }
 
     #[test]

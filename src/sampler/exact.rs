@@ -221,6 +221,7 @@ impl Sampler for ExactSolver {
             warnings: Vec::new(),
             details: Default::default(),
             end: Default::default(),
+            one_trial: false,
         };
         Ok(SampleSet::from_reads(n, reads, info))
     }

@@ -402,6 +402,7 @@ impl Sampler for PopulationAnnealing {
             warnings,
             details,
             end: Default::default(),
+            one_trial: true,
         };
         let t_post = Instant::now();
         let mut set = SampleSet::from_states(model, population, info);

@@ -44,6 +44,10 @@ pub struct SampleInfo {
     /// How the reads ended, where the sampler can stop before its sweeps are done (a target
     /// energy, a time limit).
     pub end: ReadsEnd,
+    /// The reads are one population, correlated by resampling (population annealing): for
+    /// time to solution the run is one trial, not each read (`Outcome::trials`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub one_trial: bool,
 }
 
 /// How a run's reads ended, beyond "ran all their sweeps": what `RunReport` is made from.

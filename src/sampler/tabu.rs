@@ -416,6 +416,7 @@ impl Sampler for TabuSearch {
             warnings: Vec::new(),
             details: Default::default(),
             end: Default::default(),
+            one_trial: false,
         };
         let mut set = SampleSet::from_states(model, states, info);
         set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;

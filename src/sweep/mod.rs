@@ -590,6 +590,10 @@ fn reseeded(sampler: &dyn Sampler, r: usize) -> Result<Option<Box<dyn Sampler>>,
 struct Pool {
     reads: usize,
     valid: usize,
+    /// Independent trials and those with a valid read: reads, except that a run whose reads
+    /// are one population (`SampleInfo::one_trial`) is one trial (TTS99 counts trials).
+    trials: usize,
+    trial_hits: usize,
     ground: usize,
     ground_known: bool,
     energy_sum: f64,
@@ -614,6 +618,8 @@ impl Pool {
         Pool {
             reads: 0,
             valid: 0,
+            trials: 0,
+            trial_hits: 0,
             ground: 0,
             ground_known: true,
             energy_sum: 0.0,
@@ -656,6 +662,7 @@ impl Pool {
             }
         }
         let valid_energy = self.valid_energy.or(self.lowest_feasible);
+        let valid_before = self.valid;
         for (row, verdict) in o.samples.rows.iter().zip(&o.rows) {
             let n = row.num_occurrences as f64;
             if verdict.valid == Some(true) {
@@ -697,6 +704,14 @@ impl Pool {
                 });
             }
         }
+        let hits = self.valid - valid_before;
+        if o.samples.info.one_trial {
+            self.trials += (reads > 0) as usize;
+            self.trial_hits += (hits > 0) as usize;
+        } else {
+            self.trials += reads;
+            self.trial_hits += hits;
+        }
         // Weights with no broken group still get a zero, so every point lists every weight.
         for name in encoding.weight_names() {
             self.broken.entry(name.to_string()).or_default();
@@ -713,9 +728,13 @@ impl Pool {
     ) -> SweepPoint {
         let n = self.reads.max(1) as f64;
         let p = self.valid as f64 / n;
-        let t_read = self.sample_s / n;
         let ci = wilson_interval(self.valid, self.reads);
-        let known = |cost: f64| (self.reads > 0).then(|| tts99(cost, p)).flatten();
+        // Times to solution count trials (reads, or whole runs of a population).
+        let trials = self.trials.max(1) as f64;
+        let p_trial = self.trial_hits as f64 / trials;
+        let t_read = self.sample_s / trials;
+        let ci_trial = wilson_interval(self.trial_hits, self.trials);
+        let known = |cost: f64| (self.trials > 0).then(|| tts99(cost, p_trial)).flatten();
         SweepPoint {
             weights: encoding
                 .weight_specs()
@@ -733,10 +752,10 @@ impl Pool {
             // A higher valid share is a shorter time: the interval's upper end gives the
             // lower TTS99.
             tts99_ci95: [
-                known(t_read).and(tts99(t_read, ci[1])),
-                known(t_read).and(tts99(t_read, ci[0])),
+                known(t_read).and(tts99(t_read, ci_trial[1])),
+                known(t_read).and(tts99(t_read, ci_trial[0])),
             ],
-            tts99_sweeps: sweeps_per_read.and_then(known),
+            tts99_sweeps: sweeps_per_read.and_then(|s| known(s * n / trials)),
             mean_energy: if self.reads == 0 {
                 f64::NAN
             } else {

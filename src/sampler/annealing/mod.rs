@@ -446,6 +446,7 @@ impl SimulatedAnnealing {
             warnings: run.warnings,
             details: Default::default(),
             end: Default::default(),
+            one_trial: false,
         };
         let mut set = SampleSet::from_states(model, states, info);
         set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;

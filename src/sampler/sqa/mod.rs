@@ -535,6 +535,7 @@ impl Sampler for QuantumAnnealing {
             warnings: scale.warning.into_iter().collect(),
             details: Default::default(),
             end: Default::default(),
+            one_trial: false,
         };
         let mut set = SampleSet::from_states(model, states, info);
         set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;

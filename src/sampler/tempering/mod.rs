@@ -620,6 +620,7 @@ impl Sampler for ParallelTempering {
             warnings: warning.into_iter().collect(),
             details: Default::default(),
             end,
+            one_trial: false,
         };
         let mut set = SampleSet::from_states(model, states, info);
         set.info.postprocessing_ns = t_post.elapsed().as_nanos() as u64;

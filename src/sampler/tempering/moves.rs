@@ -183,6 +183,7 @@ impl ParallelTempering {
             warnings: Vec::new(),
             details: Default::default(),
             end,
+            one_trial: false,
         };
         layout.record(&mut info, plan);
         let t_post = Instant::now();
