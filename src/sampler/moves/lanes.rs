@@ -40,6 +40,12 @@ pub(in crate::sampler) fn applies(plan: &MovePlan) -> bool {
 /// per member would cost more than the 16 gathers it saves).
 const MASK_MEMBERS: usize = 32;
 
+/// Whether lane l is in the lane mask `bits`.
+#[inline(always)]
+fn taken(bits: u32, l: usize) -> bool {
+    (bits >> l) & 1 != 0
+}
+
 /// The rows in f32 for the lanes' field updates (the pair lookups read `MoveCsr`'s f64), and
 /// for variables in small held groups (`MASK_MEMBERS`) their couplings to their group's members.
 pub(in crate::sampler) struct LaneRows {
@@ -314,7 +320,6 @@ impl<'a, const L: usize> LaneMoves<'a, L> {
             return;
         }
         self.accepted += accepting.count_ones() as u64;
-        let taken = |bits: u32, l: usize| (bits >> l) & 1 != 0;
         let d: [f32; L] = std::array::from_fn(|l| taken(accepting, l) as u32 as f32);
         for l in 0..L {
             let accept = taken(accepting, l);
@@ -332,7 +337,6 @@ impl<'a, const L: usize> LaneMoves<'a, L> {
     /// share one or two such variables, not a group's worth.
     #[inline(always)]
     fn add_rows_by(&mut self, var: &[u32; L], lanes: u32, d: f32) {
-        let taken = |bits: u32, l: usize| (bits >> l) & 1 != 0;
         let mut rest = lanes;
         while rest != 0 {
             let u = var[rest.trailing_zeros() as usize];
