@@ -72,6 +72,11 @@ pub struct SweepPoint {
     pub success_fraction: f64,
     /// Wilson 95 % interval of that share.
     pub success_ci95: [f64; 2],
+    /// Independent trials and those with a valid read, when they are not the reads: a
+    /// population's run is one trial (`SampleInfo::one_trial`). TTS99 and the stopping rule
+    /// count these.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trials: Option<[usize; 2]>,
     /// Share of reads at the ground energy (when known at this weight).
     pub ground_fraction: Option<f64>,
     /// Time to a valid solution with 99 % confidence (`None` when no read was valid).
@@ -747,6 +752,7 @@ impl Pool {
             reads: self.reads,
             success_fraction: p,
             success_ci95: ci,
+            trials: (self.trials != self.reads).then_some([self.trials, self.trial_hits]),
             ground_fraction: self.ground_known.then(|| self.ground as f64 / n),
             tts99_s: known(t_read),
             // A higher valid share is a shorter time: the interval's upper end gives the

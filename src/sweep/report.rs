@@ -592,6 +592,7 @@ mod tests {
             reads: 100,
             success_fraction: valid,
             success_ci95: [0.0, ci_top],
+            trials: None,
             ground_fraction: None,
             tts99_s,
             tts99_ci95: [None; 2],

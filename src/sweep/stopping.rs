@@ -173,31 +173,37 @@ impl StopRule {
             .then(|| (self.budget_factor * best).max(self.min_budget_s))
     }
 
-    /// Whether a point's share is known well enough; `by_tts`: the sweep is judged by TTS99,
-    /// so its TTS99 must be known within `tts_ratio` too.
-    fn settled(&self, valid: usize, reads: usize, by_tts: bool) -> bool {
-        let [lo, hi] = wilson_interval(valid, reads);
-        let share_known = reads > 0 && hi - lo <= self.ci_width;
+    /// Whether a point's share is known well enough from `valid` of `trials` independent
+    /// trials; `by_tts`: the sweep is judged by TTS99, so its TTS99 must be known within
+    /// `tts_ratio` too.
+    fn settled(&self, valid: usize, trials: usize, by_tts: bool) -> bool {
+        let [lo, hi] = wilson_interval(valid, trials);
+        let share_known = trials > 0 && hi - lo <= self.ci_width;
         let time_known = !by_tts
             || self.tts_ratio == 0.0
             || reads_for_99(lo) / reads_for_99(hi) <= self.tts_ratio;
         share_known && time_known
     }
 
-    /// Whether a point judged by TTS99, at `per_read` a read (in the judged unit: seconds or
+    /// Whether a point judged by TTS99, at `per_trial` a trial (in the judged unit: seconds or
     /// sweeps), is slower than a finished point whose TTS99 is at most `bound` with 95 %
     /// confidence: its own interval's low end (from the share's high end) is above that.
-    fn slower(&self, valid: usize, reads: usize, per_read: f64, bound: f64) -> bool {
-        let high_share = wilson_interval(valid, reads)[1];
+    fn slower(&self, valid: usize, trials: usize, per_trial: f64, bound: f64) -> bool {
+        let high_share = wilson_interval(valid, trials)[1];
         self.tts_ratio > 0.0
-            && reads > 0
+            && trials > 0
             && bound.is_finite()
-            && per_read * reads_for_99(high_share) > bound
+            && per_trial * reads_for_99(high_share) > bound
     }
 
     /// Words for a point's stop, for tables and tooltips.
     pub fn describe(&self, point: &SweepPoint) -> String {
-        let width = point.success_ci95[1] - point.success_ci95[0];
+        // The interval the rule judged: over trials where a run is one (populations).
+        let [lo, hi] = match point.trials {
+            Some([trials, hits]) => wilson_interval(hits, trials),
+            None => point.success_ci95,
+        };
+        let width = hi - lo;
         match point.stop {
             StopReason::Settled => format!(
                 "settled after {} run(s): interval {width:.2} ≤ {:.2}",
@@ -397,11 +403,15 @@ impl PointWork {
         number("num_sweeps").map(|s| s * copies)
     }
 
-    /// What a read has cost so far in the unit the points are judged by.
-    fn cost_per_read(&self, runner: &Runner) -> Option<f64> {
+    /// What a trial (a read, or a population's whole run) has cost so far in the unit the
+    /// points are judged by.
+    fn cost_per_trial(&self, runner: &Runner) -> Option<f64> {
+        let trials = self.pool.trials.max(1) as f64;
         match runner.judged_by? {
-            super::Metric::Tts99Sweeps => self.sweeps_per_read(runner),
-            _ => Some(self.spend_s / self.pool.reads.max(1) as f64),
+            super::Metric::Tts99Sweeps => self
+                .sweeps_per_read(runner)
+                .map(|s| s * self.pool.reads as f64 / trials),
+            _ => Some(self.spend_s / trials),
         }
     }
 
@@ -438,13 +448,15 @@ impl Runner<'_> {
             if self.control.is_cancelled() {
                 return Ok(Slice::Cancelled);
             }
-            let (valid, reads) = (work.pool.valid, work.pool.reads);
-            if self.stop.settled(valid, reads, self.judged_by.is_some()) {
+            // Judged over independent trials: reads, but a population's run is one trial (its
+            // reads are correlated by resampling, so an interval over them is over-confident).
+            let (valid, trials) = (work.pool.trial_hits, work.pool.trials);
+            if self.stop.settled(valid, trials, self.judged_by.is_some()) {
                 return Ok(Slice::Done(StopReason::Settled));
             }
             if work
-                .cost_per_read(self)
-                .is_some_and(|c| self.stop.slower(valid, reads, c, best.bound()))
+                .cost_per_trial(self)
+                .is_some_and(|c| self.stop.slower(valid, trials, c, best.bound()))
             {
                 return Ok(Slice::Done(StopReason::Slower));
             }

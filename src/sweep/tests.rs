@@ -246,6 +246,54 @@ fn points_stop_when_settled_and_say_why_otherwise() {
     assert_eq!(back.stop, StopReason::Runs);
 }
 
+#[test]
+fn a_population_settles_over_its_runs_not_its_correlated_reads() {
+    let four = FourByFour::new();
+    // A population of 64 that solves the 4×4 whole: 64 of 64 valid reads would settle a
+    // width of 0.3 at once (Wilson width 0.06), but its run is one trial, and 3 of 3 trials
+    // leave a width of 0.56.
+    let pa = crate::sampler::population::PopulationAnnealing {
+        num_reads: 64,
+        num_sweeps: 200,
+        num_temperatures: 20,
+        seed: Some(5),
+        ..Default::default()
+    };
+    let base = Weights::new();
+    let rule = StopRule {
+        ci_width: 0.3,
+        budget_factor: 0.0,
+        min_budget_s: 0.0,
+        tts_ratio: 3.0,
+    };
+    let spec = SweepSpec {
+        problem: four.problem(),
+        base: &base,
+        axis: Axis::Weight("hint"),
+        values: &[2.0],
+        second: None,
+        repeats: 3,
+        stop: rule,
+        metric: Metric::Valid,
+    };
+    let pts = run(&spec, &pa, &RunControl::new(), |_| {}).unwrap();
+    let q = &pts[0];
+    assert_eq!(q.reads, 3 * 64, "{q:?}");
+    assert!(q.success_fraction > 0.9, "{q:?}");
+    let width = q.success_ci95[1] - q.success_ci95[0];
+    assert!(width <= 0.3, "per read the interval looks settled: {q:?}");
+    assert_eq!((q.stop, q.runs), (StopReason::Runs, 3), "{q:?}");
+    let hits = q.trials.expect("a population counts its runs")[1];
+    assert_eq!(q.trials, Some([3, hits]), "{q:?}");
+    let [lo, hi] = wilson_interval(hits, 3);
+    assert!(hi - lo > 0.5, "{q:?}");
+    let words = rule.describe(q);
+    assert!(
+        words.contains(&format!("still {:.2} wide", hi - lo)),
+        "{words}"
+    );
+}
+
 /// The stopping rule's one description: values round-trip, and what it refuses is refused by
 /// the values' path (the window) and the rule's own check (the CLI, saved settings) alike.
 #[test]
