@@ -533,8 +533,8 @@ pub trait Puzzle:
         Vec::new()
     }
     /// A valid answer made from a defective candidate by a local step the kind documents
-    /// (Numberlink: loops removed under no-fill, the defects' window re-solved under fill), or
-    /// `None`. Reported as repaired, never counted as a valid read.
+    /// (Numberlink: loops removed under no-fill, the defects' window re-solved under fill; edge
+    /// matching: the mismatches' window re-solved by the exact search), or `None`. Reported as repaired, never counted as a valid read.
     fn repair(&self, _solution: &Self::Solution) -> Option<Repaired<Self::Solution>> {
         None
     }

@@ -26,6 +26,7 @@ mod check;
 mod draw;
 mod encode;
 mod generate;
+mod repair;
 mod solve;
 mod text;
 pub use text::{infer_shape, looks_like, parse};
@@ -810,6 +811,10 @@ impl Puzzle for EdgeMatching {
 
     fn check(&self, solution: &EdgeSolution) -> Vec<Violation> {
         check::check(self, solution).violations
+    }
+
+    fn repair(&self, solution: &EdgeSolution) -> Option<crate::puzzle::Repaired<EdgeSolution>> {
+        repair::repair(self, solution)
     }
 
     fn ideal_energy(&self, encoding: &Encoding, weights: &crate::qubo::Weights) -> Option<f64> {

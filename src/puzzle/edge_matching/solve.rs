@@ -19,6 +19,8 @@ use super::encode::Placements;
 pub struct Found {
     /// Solutions, in the order found (at most the number asked for).
     pub solutions: Vec<EdgeSolution>,
+    /// The same solutions as placements of `Placements::of` per cell.
+    pub(super) boards: Vec<Vec<Option<u32>>>,
     /// Candidates tried.
     pub nodes: u64,
     /// True when the budget ran out before the search finished.
@@ -110,26 +112,40 @@ impl Search<'_> {
 
 /// Up to `want` solutions within `node_budget` candidates tried.
 pub fn search(p: &EdgeMatching, want: usize, node_budget: u64) -> Found {
-    let (rows, cols) = (p.rows(), p.cols());
     let pl = Placements::of(p);
-    let mut board: Vec<Option<u32>> = vec![None; rows * cols];
-    let mut used = vec![false; p.pieces().len()];
+    let mut board: Vec<Option<u32>> = vec![None; p.rows() * p.cols()];
     // Fixed pieces are placed before the search (a fixed piece has exactly one placement).
     for f in p.fixed() {
-        let cell = f.row * cols + f.col;
+        let cell = f.row * p.cols() + f.col;
         match pl.by_piece[f.piece].first() {
-            Some(&v) if pl.list[v as usize].cell as usize == cell => {
-                board[cell] = Some(v);
-                used[f.piece] = true;
-            }
+            Some(&v) if pl.list[v as usize].cell as usize == cell => board[cell] = Some(v),
             _ => {
                 return Found {
                     solutions: Vec::new(),
+                    boards: Vec::new(),
                     nodes: 0,
                     gave_up: false,
                 };
             }
         }
+    }
+    search_from(p, &pl, board, want, node_budget)
+}
+
+/// Up to `want` completions of `board` (a placement of `pl` per cell already down, `None`
+/// where the search fills in) with the pieces not already down, within `node_budget`
+/// candidates tried. The placed cells must hold distinct pieces.
+pub(super) fn search_from(
+    p: &EdgeMatching,
+    pl: &Placements,
+    board: Vec<Option<u32>>,
+    want: usize,
+    node_budget: u64,
+) -> Found {
+    let (rows, cols) = (p.rows(), p.cols());
+    let mut used = vec![false; p.pieces().len()];
+    for v in board.iter().flatten() {
+        used[pl.list[*v as usize].piece as usize] = true;
     }
     let neighbours: Vec<Vec<(usize, usize)>> = (0..rows * cols)
         .map(|cell| {
@@ -179,7 +195,7 @@ pub fn search(p: &EdgeMatching, want: usize, node_budget: u64) -> Found {
         .map(|k| (0..k).rev().find(|&q| canonical[q] == canonical[k]))
         .collect();
     let mut s = Search {
-        pl: &pl,
+        pl,
         twin_before,
         steps,
         tables,
@@ -196,25 +212,33 @@ pub fn search(p: &EdgeMatching, want: usize, node_budget: u64) -> Found {
     let solutions = s
         .found
         .iter()
-        .map(|board| {
-            let cells: Vec<Option<Placed>> = board
-                .iter()
-                .map(|v| {
-                    v.map(|v| {
-                        let place = pl.list[v as usize];
-                        Placed {
-                            piece: place.piece as usize,
-                            rotation: place.rotation,
-                        }
-                    })
-                })
-                .collect();
-            EdgeSolution::from_single(rows, cols, &cells)
-        })
+        .map(|board| board_solution(p, pl, board))
         .collect();
     Found {
         solutions,
+        boards: s.found,
         nodes: s.nodes,
         gave_up,
     }
+}
+
+/// A board of `pl`'s placements as a candidate solution.
+pub(super) fn board_solution(
+    p: &EdgeMatching,
+    pl: &Placements,
+    board: &[Option<u32>],
+) -> EdgeSolution {
+    let cells: Vec<Option<Placed>> = board
+        .iter()
+        .map(|v| {
+            v.map(|v| {
+                let place = pl.list[v as usize];
+                Placed {
+                    piece: place.piece as usize,
+                    rotation: place.rotation,
+                }
+            })
+        })
+        .collect();
+    EdgeSolution::from_single(p.rows(), p.cols(), &cells)
 }

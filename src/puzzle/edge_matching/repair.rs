@@ -1,0 +1,279 @@
+//! The repair step: a near miss's defects re-solved exactly in a window (Salassa et al.'s window
+//! re-solves; the Numberlink repair's idea). The defects are the cells on a mismatched joint
+//! and the cells the read left empty, doubly filled or holding a piece it also put elsewhere.
+//! The cells within a growing Manhattan distance of them are freed, everything else is kept as
+//! the read has it, and the exact search (`solve::search_from`) refills the freed cells with
+//! their own pieces so that every joint matches. A window that falls apart into separate
+//! regions is re-solved region by region (each with the pieces it freed), so two distant
+//! mismatches cost two small searches, not the product of both. Windows are tried smallest
+//! first; none may free more than `MAX_FREE_SHARE` of the board (past that it would be the
+//! reference solving the puzzle, not a repair of the read), and every search has a node budget.
+//!
+//! The repaired answer is reported as repaired, with the window's size, never as a sample.
+
+use std::time::Instant;
+
+use super::EdgeMatching;
+use super::check::EdgeSolution;
+use super::encode::Placements;
+use super::solve::{board_solution, search_from};
+use crate::puzzle::Repaired;
+
+/// The widest ring round the defects, in cells (Manhattan distance).
+const MAX_RING: usize = 6;
+/// The largest share of the board a window may free.
+const MAX_FREE_SHARE: f64 = 0.5;
+/// Candidates each region's search may try (the reference places ~10⁷ a second).
+const REGION_NODES: u64 = 2_000_000;
+/// Seconds the whole step may take; checked between searches.
+const REPAIR_SECONDS: f64 = 2.0;
+
+/// `s` repaired (see the module header); `None` when it has no defect or no window mends it.
+pub fn repair(p: &EdgeMatching, s: &EdgeSolution) -> Option<Repaired<EdgeSolution>> {
+    let started = Instant::now();
+    let (rows, cols) = (p.rows(), p.cols());
+    let cells = rows * cols;
+    if s.rows() != rows || s.cols() != cols || p.pieces().len() != cells {
+        return None;
+    }
+    let pl = Placements::of(p);
+    let kept = read_placements(p, &pl, s);
+    let defects = defects(p, &pl, &kept);
+    if defects.is_empty() {
+        return None;
+    }
+    let mut last_freed = 0;
+    for ring in 0..=MAX_RING {
+        let freed: Vec<bool> = (0..cells)
+            .map(|cell| defects.iter().any(|&d| manhattan(cols, cell, d) <= ring))
+            .collect();
+        let count = freed.iter().filter(|&&f| f).count();
+        if count as f64 > MAX_FREE_SHARE * cells as f64 {
+            break;
+        }
+        if count == last_freed {
+            continue;
+        }
+        last_freed = count;
+        let whole: Vec<usize> = (0..cells).filter(|&cell| freed[cell]).collect();
+        let split = regions(rows, cols, &freed);
+        // Region by region first, each with the pieces the read put in it (defined only when
+        // the read is a permutation); then the window as one search, its pieces pooled (a
+        // swap of two distant pieces needs that).
+        let mut tries = Vec::new();
+        if split.len() > 1 && kept.iter().all(Option::is_some) {
+            tries.push(split);
+        }
+        tries.push(vec![whole]);
+        for parts in tries {
+            if let Some(board) = mend(p, &pl, &kept, &parts, started) {
+                return Some(Repaired {
+                    solution: board_solution(p, &pl, &board),
+                    how: format!(
+                        "re-solved {count} of {cells} cells exactly (the {} defective cell(s) \
+                         and every cell within {ring} step(s) of one), the rest kept as read",
+                        defects.len()
+                    ),
+                });
+            }
+        }
+        if started.elapsed().as_secs_f64() > REPAIR_SECONDS {
+            break;
+        }
+    }
+    None
+}
+
+/// `kept` with each of `parts` (cell sets no joint connects) refilled in turn by the exact
+/// search, every joint matching; `None` when one has no refill within its budget, or the
+/// step's time is up.
+fn mend(
+    p: &EdgeMatching,
+    pl: &Placements,
+    kept: &[Option<u32>],
+    parts: &[Vec<usize>],
+    started: Instant,
+) -> Option<Vec<Option<u32>>> {
+    let mut board = kept.to_vec();
+    // The parts not yet refilled keep the read's pieces meanwhile: no joint touches them.
+    for part in parts {
+        if started.elapsed().as_secs_f64() > REPAIR_SECONDS {
+            return None;
+        }
+        for &cell in part {
+            board[cell] = None;
+        }
+        board = search_from(p, pl, board, 1, REGION_NODES)
+            .boards
+            .into_iter()
+            .next()?;
+    }
+    Some(board)
+}
+
+/// Per cell, the read's placement where it is one of `pl`'s, holds a single piece and that
+/// piece is nowhere else on the board; `None` otherwise.
+fn read_placements(p: &EdgeMatching, pl: &Placements, s: &EdgeSolution) -> Vec<Option<u32>> {
+    let cols = p.cols();
+    let mut seen = vec![0usize; p.pieces().len()];
+    for cell in 0..p.rows() * cols {
+        for placed in s.cell(cell / cols, cell % cols) {
+            if let Some(n) = seen.get_mut(placed.piece) {
+                *n += 1;
+            }
+        }
+    }
+    (0..p.rows() * cols)
+        .map(|cell| {
+            let placed = s.single(cell / cols, cell % cols)?;
+            if seen.get(placed.piece) != Some(&1) {
+                return None;
+            }
+            pl.by_cell[cell].iter().copied().find(|&v| {
+                let place = pl.list[v as usize];
+                place.piece as usize == placed.piece && place.rotation == placed.rotation
+            })
+        })
+        .collect()
+}
+
+/// Cells without a kept placement, and both cells of every joint whose colours differ.
+fn defects(p: &EdgeMatching, pl: &Placements, kept: &[Option<u32>]) -> Vec<usize> {
+    let (rows, cols) = (p.rows(), p.cols());
+    let colours = |cell: usize| kept[cell].map(|v| pl.list[v as usize].colours);
+    let mut bad = vec![false; rows * cols];
+    for cell in 0..rows * cols {
+        let Some(here) = colours(cell) else {
+            bad[cell] = true;
+            continue;
+        };
+        let (r, c) = (cell / cols, cell % cols);
+        let joints = [
+            (c + 1 < cols).then(|| (cell + 1, super::RIGHT)),
+            (r + 1 < rows).then(|| (cell + cols, super::BOTTOM)),
+        ];
+        for (nb, side) in joints.into_iter().flatten() {
+            if colours(nb).is_some_and(|there| there[(side + 2) % 4] != here[side]) {
+                bad[cell] = true;
+                bad[nb] = true;
+            }
+        }
+    }
+    (0..rows * cols).filter(|&cell| bad[cell]).collect()
+}
+
+fn manhattan(cols: usize, a: usize, b: usize) -> usize {
+    (a / cols).abs_diff(b / cols) + (a % cols).abs_diff(b % cols)
+}
+
+/// The freed cells in 4-connected regions.
+fn regions(rows: usize, cols: usize, freed: &[bool]) -> Vec<Vec<usize>> {
+    let mut region_of = vec![usize::MAX; rows * cols];
+    let mut regions = Vec::new();
+    for start in 0..rows * cols {
+        if !freed[start] || region_of[start] != usize::MAX {
+            continue;
+        }
+        let id = regions.len();
+        let mut region = vec![start];
+        region_of[start] = id;
+        let mut k = 0;
+        while k < region.len() {
+            let cell = region[k];
+            k += 1;
+            let (r, c) = (cell / cols, cell % cols);
+            let around = [
+                (r > 0).then(|| cell - cols),
+                (r + 1 < rows).then(|| cell + cols),
+                (c > 0).then(|| cell - 1),
+                (c + 1 < cols).then(|| cell + 1),
+            ];
+            for nb in around.into_iter().flatten() {
+                if freed[nb] && region_of[nb] == usize::MAX {
+                    region_of[nb] = id;
+                    region.push(nb);
+                }
+            }
+        }
+        regions.push(region);
+    }
+    regions
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::Puzzle;
+    use crate::puzzle::edge_matching::check::Placed;
+    use crate::puzzle::edge_matching::generate::generate;
+    use crate::puzzle::edge_matching::solve::search;
+
+    /// A random 6×6 board and one of its solutions (as the reference finds it).
+    fn board() -> (EdgeMatching, Vec<Option<Placed>>) {
+        let p = generate(6, 6, 3, 4, 7).unwrap();
+        let found = search(&p, 1, 10_000_000);
+        let s = &found.solutions[0];
+        let cells = (0..36).map(|k| s.single(k / 6, k % 6)).collect();
+        (p, cells)
+    }
+
+    fn swapped(cells: &[Option<Placed>], a: usize, b: usize) -> EdgeSolution {
+        let mut cells = cells.to_vec();
+        cells.swap(a, b);
+        EdgeSolution::from_single(6, 6, &cells)
+    }
+
+    #[test]
+    fn a_valid_board_needs_no_repair() {
+        let (p, cells) = board();
+        assert!(p.check(&EdgeSolution::from_single(6, 6, &cells)).is_empty());
+        assert!(repair(&p, &EdgeSolution::from_single(6, 6, &cells)).is_none());
+    }
+
+    #[test]
+    fn swapped_inner_pieces_near_or_far_apart_are_mended_in_a_window() {
+        let (p, cells) = board();
+        // Side by side (one region), and far apart (two regions, each holding the other's
+        // piece: only the pooled window mends them).
+        for (a, b) in [(2 * 6 + 2, 2 * 6 + 3), (6 + 1, 4 * 6 + 4)] {
+            let broken = swapped(&cells, a, b);
+            let violations = p.check(&broken);
+            assert!(!violations.is_empty(), "{a}↔{b} still fits");
+            let fixed = repair(&p, &broken).unwrap_or_else(|| panic!("{a}↔{b}: {violations:?}"));
+            assert!(
+                p.check(&fixed.solution).is_empty(),
+                "{a}↔{b}: {}",
+                fixed.how
+            );
+            assert!(fixed.how.contains("of 36 cells"), "{}", fixed.how);
+            // At most the window changed: half the board.
+            let changed = (0..36)
+                .filter(|&k| fixed.solution.single(k / 6, k % 6) != broken.single(k / 6, k % 6))
+                .count();
+            assert!((2..=18).contains(&changed), "{changed}: {}", fixed.how);
+        }
+    }
+
+    #[test]
+    fn a_board_in_pieces_is_beyond_repair_and_says_so_quickly() {
+        let (p, mut cells) = board();
+        // Every inner piece a cell along: defects everywhere, no window within the share.
+        cells[7..29].rotate_left(1);
+        let broken = EdgeSolution::from_single(6, 6, &cells);
+        assert!(!p.check(&broken).is_empty());
+        let t = Instant::now();
+        assert!(repair(&p, &broken).is_none());
+        assert!(t.elapsed().as_secs_f64() < 10.0 * REPAIR_SECONDS);
+    }
+
+    #[test]
+    fn an_empty_cell_and_a_doubled_piece_are_refilled_with_the_piece_left_over() {
+        let (p, cells) = board();
+        let mut holes = cells.clone();
+        holes[14] = None;
+        holes[21] = cells[8];
+        let broken = EdgeSolution::from_single(6, 6, &holes);
+        let fixed = repair(&p, &broken).expect("repaired");
+        assert!(p.check(&fixed.solution).is_empty(), "{}", fixed.how);
+    }
+}
