@@ -1497,8 +1497,6 @@ fn numberlink_pairs_are_placed_drawn_and_solved() {
 #[test]
 fn a_defective_read_is_repaired_and_the_repaired_answer_can_be_shown() {
     use qubo_workbench::puzzle::numberlink::solve;
-    use qubo_workbench::sampler::{SampleInfo, SampleSet};
-    let dir = tempfile::tempdir().unwrap();
     let file = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("puzzles/numberlink/generated/7x7-6pairs-seed1.txt");
     let mut h = open(Some(&file), Settings::default());
@@ -1517,14 +1515,47 @@ fn a_defective_read_is_repaired_and_the_repaired_answer_can_be_shown() {
             damaged.set(&p, i, j, 0);
         }
     }
-    let any = AnyPuzzle::Numberlink(p.clone());
+    let damaged = qubo_workbench::puzzle::AnySolution::Numberlink(damaged);
+    repaired_on_import(&mut h, &AnyPuzzle::Numberlink(p), damaged);
+}
+
+/// The edge-matching twin: two swapped pieces are mended by the exact search in a window
+/// round their mismatches.
+#[test]
+fn a_swapped_pair_of_tiles_is_repaired_and_the_repaired_answer_can_be_shown() {
+    use qubo_workbench::puzzle::AnySolution;
+    use qubo_workbench::puzzle::edge_matching::EdgeSolution;
+    let file =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/edge-matching/seed-article-4x4.txt");
+    let mut h = open(Some(&file), Settings::default());
+    wait_for_model(&mut h);
+    let any = AnyPuzzle::EdgeMatching(edge_matching(h.state()).clone());
+    let reference = any.solve_classically(10_000_000);
+    let Some(AnySolution::EdgeMatching(answer)) = reference.solution() else {
+        panic!("the seed instance has an answer");
+    };
+    // The two middle pieces of the second row change places.
+    let mut cells: Vec<_> = (0..16).map(|k| answer.single(k / 4, k % 4)).collect();
+    cells.swap(5, 6);
+    let damaged = EdgeSolution::from_single(4, 4, &cells);
+    assert!(
+        !any.check(&AnySolution::EdgeMatching(damaged.clone()))
+            .is_empty()
+    );
+    repaired_on_import(&mut h, &any, AnySolution::EdgeMatching(damaged));
+}
+
+/// Imports `damaged` as a read of the window's model and checks the run's repair step mended
+/// it: the results panel says so, and its switch shows the repaired answer, which passes.
+fn repaired_on_import(
+    h: &mut Window,
+    any: &AnyPuzzle,
+    damaged: qubo_workbench::puzzle::AnySolution,
+) {
+    use qubo_workbench::sampler::{SampleInfo, SampleSet};
+    let dir = tempfile::tempdir().unwrap();
     let enc = h.state().shared.doc.encoding.clone().unwrap();
-    let sample = any
-        .solution_sample(
-            &enc,
-            &qubo_workbench::puzzle::AnySolution::Numberlink(damaged),
-        )
-        .unwrap();
+    let sample = any.solution_sample(&enc, &damaged).unwrap();
     let model = h.state().shared.doc.model.clone().unwrap();
     let samples = SampleSet::from_states(model.as_ref(), vec![sample], SampleInfo::default());
     let labels: Vec<String> = enc.labels().iter().map(|l| l.to_string()).collect();
@@ -1533,7 +1564,7 @@ fn a_defective_read_is_repaired_and_the_repaired_answer_can_be_shown() {
     h.state_mut()
         .shared
         .send(Command::File(FileAction::ImportSamples, path));
-    wait_for(&mut h, "the imported read", |wb| wb.shared.result.is_some());
+    wait_for(h, "the imported read", |wb| wb.shared.result.is_some());
     let r = h.state().shared.result.as_ref().unwrap();
     assert_eq!(r.rows[0].valid, Some(false));
     let (_, repaired) = r.repaired.as_ref().expect("the read was repaired");
@@ -1541,7 +1572,7 @@ fn a_defective_read_is_repaired_and_the_repaired_answer_can_be_shown() {
     assert!(repaired.how.starts_with("re-solved "), "{}", repaired.how);
     h.get_by_label_contains("Repaired: a read of energy");
     h.get_by_label("Show the repaired answer").click();
-    frames(&mut h);
+    frames(h);
     assert!(h.state().shared.show_repaired);
     h.get_by_label("✔ valid solution");
 }

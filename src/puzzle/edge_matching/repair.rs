@@ -55,27 +55,18 @@ pub fn repair(p: &EdgeMatching, s: &EdgeSolution) -> Option<Repaired<EdgeSolutio
             continue;
         }
         last_freed = count;
-        let whole: Vec<usize> = (0..cells).filter(|&cell| freed[cell]).collect();
-        let split = regions(rows, cols, &freed);
-        // Region by region first, each with the pieces the read put in it (defined only when
-        // the read is a permutation); then the window as one search, its pieces pooled (a
-        // swap of two distant pieces needs that).
-        let mut tries = Vec::new();
-        if split.len() > 1 && kept.iter().all(Option::is_some) {
-            tries.push(split);
-        }
-        tries.push(vec![whole]);
-        for parts in tries {
-            if let Some(board) = mend(p, &pl, &kept, &parts, started) {
-                return Some(Repaired {
-                    solution: board_solution(p, &pl, &board),
-                    how: format!(
-                        "re-solved {count} of {cells} cells exactly (the {} defective cell(s) \
-                         and every cell within {ring} step(s) of one), the rest kept as read",
-                        defects.len()
-                    ),
-                });
-            }
+        let Some(blocks) = blocks(p, &pl, &kept, regions(rows, cols, &freed)) else {
+            continue;
+        };
+        if let Some(board) = mend(p, &pl, &kept, &blocks, started) {
+            return Some(Repaired {
+                solution: board_solution(p, &pl, &board),
+                how: format!(
+                    "re-solved {count} of {cells} cells exactly (the {} defective cell(s) and \
+                     every cell within {ring} step(s) of one), the rest kept as read",
+                    defects.len()
+                ),
+            });
         }
         if started.elapsed().as_secs_f64() > REPAIR_SECONDS {
             break;
@@ -84,9 +75,9 @@ pub fn repair(p: &EdgeMatching, s: &EdgeSolution) -> Option<Repaired<EdgeSolutio
     None
 }
 
-/// `kept` with each of `parts` (cell sets no joint connects) refilled in turn by the exact
-/// search, every joint matching; `None` when one has no refill within its budget, or the
-/// step's time is up.
+/// `kept` with each of `parts` (cell sets no joint connects, each listed in search order)
+/// refilled in turn by the exact search with the pieces it holds, every joint matching; `None`
+/// when one has no refill within its budget, or the step's time is up.
 fn mend(
     p: &EdgeMatching,
     pl: &Placements,
@@ -103,12 +94,85 @@ fn mend(
         for &cell in part {
             board[cell] = None;
         }
-        board = search_from(p, pl, board, 1, REGION_NODES)
+        board = search_from(p, pl, board, part, 1, REGION_NODES)
             .boards
             .into_iter()
             .next()?;
     }
     Some(board)
+}
+
+/// The freed regions grouped into blocks that can be refilled one at a time, each with the
+/// pieces it holds, each block's cells in search order (region by region, each in a row scan):
+/// a region whose pieces' colours balance its rim alone, and one block of all the others (the
+/// mismatches of a read usually form colour cycles across the board — 8|10, 10|6, 6|8 — that
+/// only pieces moving between the sites can close). `None` when even that block cannot balance,
+/// or the read is not a permutation (then a region's own pieces are undefined) and the whole
+/// window cannot balance.
+fn blocks(
+    p: &EdgeMatching,
+    pl: &Placements,
+    kept: &[Option<u32>],
+    regions: Vec<Vec<usize>>,
+) -> Option<Vec<Vec<usize>>> {
+    let sorted = |mut cells: Vec<usize>| {
+        cells.sort_unstable();
+        cells
+    };
+    if kept.iter().any(Option::is_none) {
+        // The pieces of the window are the ones nowhere kept: balance is checked by the search.
+        return Some(vec![regions.into_iter().flat_map(sorted).collect()]);
+    }
+    let (alone, together): (Vec<_>, Vec<_>) = regions
+        .into_iter()
+        .map(sorted)
+        .partition(|region| balanced(p, pl, kept, region));
+    let mut blocks = alone;
+    if !together.is_empty() {
+        let block: Vec<usize> = together.into_iter().flatten().collect();
+        if !balanced(p, pl, kept, &block) {
+            return None;
+        }
+        blocks.push(block);
+    }
+    Some(blocks)
+}
+
+/// Whether the pieces `kept` has in `cells` can possibly tile them: for every colour, their
+/// sides of it outnumber the sides the rim asks for (the board's outside asks for colour 0,
+/// a kept neighbour for the colour it shows) by an even count, paired across inner joints.
+fn balanced(p: &EdgeMatching, pl: &Placements, kept: &[Option<u32>], cells: &[usize]) -> bool {
+    let (rows, cols) = (p.rows(), p.cols());
+    let mut inside = vec![false; rows * cols];
+    for &cell in cells {
+        inside[cell] = true;
+    }
+    let mut spare = [0i32; 256];
+    for &cell in cells {
+        let Some(v) = kept[cell] else { return true };
+        for colour in pl.list[v as usize].colours {
+            spare[colour as usize] += 1;
+        }
+        let (r, c) = (cell / cols, cell % cols);
+        let around = [
+            (super::TOP, (r > 0).then(|| cell - cols)),
+            (super::RIGHT, (c + 1 < cols).then(|| cell + 1)),
+            (super::BOTTOM, (r + 1 < rows).then(|| cell + cols)),
+            (super::LEFT, (c > 0).then(|| cell - 1)),
+        ];
+        for (side, nb) in around {
+            let asked = match nb {
+                None => 0,
+                Some(nb) if inside[nb] => continue,
+                Some(nb) => match kept[nb] {
+                    Some(u) => pl.list[u as usize].colours[(side + 2) % 4],
+                    None => return true,
+                },
+            };
+            spare[asked as usize] -= 1;
+        }
+    }
+    spare.iter().all(|&n| n >= 0 && n % 2 == 0)
 }
 
 /// Per cell, the read's placement where it is one of `pl`'s, holds a single piece and that

@@ -129,16 +129,19 @@ pub fn search(p: &EdgeMatching, want: usize, node_budget: u64) -> Found {
             }
         }
     }
-    search_from(p, &pl, board, want, node_budget)
+    let order = fill_order(p.rows(), p.cols());
+    search_from(p, &pl, board, &order, want, node_budget)
 }
 
 /// Up to `want` completions of `board` (a placement of `pl` per cell already down, `None`
-/// where the search fills in) with the pieces not already down, within `node_budget`
-/// candidates tried. The placed cells must hold distinct pieces.
+/// where the search fills in, cell by cell in `order`, which lists every such cell) with the
+/// pieces not already down, within `node_budget` candidates tried. The placed cells must hold
+/// distinct pieces.
 pub(super) fn search_from(
     p: &EdgeMatching,
     pl: &Placements,
     board: Vec<Option<u32>>,
+    order: &[usize],
     want: usize,
     node_budget: u64,
 ) -> Found {
@@ -161,10 +164,14 @@ pub(super) fn search_from(
             .collect()
         })
         .collect();
+    debug_assert!(
+        (0..board.len()).all(|cell| board[cell].is_some() || order.contains(&cell)),
+        "every open cell is in the order"
+    );
     let mut placed_before: Vec<bool> = board.iter().map(Option::is_some).collect();
     let mut steps = Vec::new();
     let mut tables = Vec::new();
-    for cell in fill_order(rows, cols) {
+    for &cell in order {
         if board[cell].is_some() {
             continue;
         }
