@@ -80,6 +80,21 @@ fn rows_pay(n: usize, entries: usize) -> bool {
         && rows_bytes(n, 1) <= AUTO_ROWS_BYTES
 }
 
+/// Neighbours per variable at which one pilot replica-sweep costs a second read-sweep of the
+/// dense kernel's run (`dense_pilot_cost`).
+const PILOT_NEIGHBOURS_PER_READ_SWEEP: f64 = 60.0;
+
+/// How many of the dense kernel's read-sweeps one pilot replica-sweep costs on a model with
+/// `entries` CSR entries over n variables. The pilot's ladder spans the hot β where most
+/// variables flip in some lane, so nearly every visit streams the variable's row through all
+/// lanes; the run's reads are mostly cold and pay a row only per accepted flip. Sized as
+/// elsewhere, the pilot cost as much as the sampling itself on a complete 400-variable graph
+/// (50 reads × 1000 sweeps, one thread: a replica-sweep cost 7.7 read-sweeps there, and 4.8 on
+/// the edge 6×6 COO with 277 neighbours).
+fn dense_pilot_cost(n: usize, entries: usize) -> f64 {
+    1.0 + entries as f64 / n.max(1) as f64 / PILOT_NEIGHBOURS_PER_READ_SWEEP
+}
+
 /// How SA chooses its β range when none is given.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -293,7 +308,7 @@ impl SimulatedAnnealing {
         // The pilot's ladder: fields, signs and states of its replicas, on one thread (a
         // 5·10⁷-variable model's 16 replicas took 7 GB that the estimate did not count).
         let pilot = self
-            .pilot_sweeps(&self.schedule_spec(), PILOT_REPLICAS)
+            .pilot_sweeps(&self.schedule_spec(), PILOT_REPLICAS, 1.0)
             .map_or(0, |_| bytes_of(&[PILOT_REPLICAS, n, 9]));
         let working = bytes_of(&[threads]).saturating_mul(per_thread).max(pilot);
         // The schedule is computed per sweep; only a custom list is stored.
@@ -342,9 +357,13 @@ impl SimulatedAnnealing {
     /// (a quarter chose the same ranges within seed noise and cost a third of a 50-read run) —
     /// or `None` when the range is given, custom, chosen by dwave-samplers' formula, or the run
     /// is too short for any pilot (`too_short_for_a_pilot`).
-    fn pilot_sweeps(&self, spec: &ScheduleSpec, replicas: usize) -> Option<usize> {
+    ///
+    /// `cost`: how many of the run's read-sweeps one pilot replica-sweep costs (1 where the
+    /// pilot and the run sweep alike; `dense_pilot_cost` on the dense kernel).
+    fn pilot_sweeps(&self, spec: &ScheduleSpec, replicas: usize, cost: f64) -> Option<usize> {
         let pilot = self.pilot_rule_applies(spec) && self.too_short_for_a_pilot(replicas).is_none();
         let work = self.num_reads.saturating_mul(self.num_sweeps) / (replicas * 8);
+        let work = (work as f64 / cost.max(1.0)) as usize;
         pilot.then(|| work.clamp(PILOT_MIN_SWEEPS, 1000))
     }
 
@@ -371,9 +390,9 @@ impl SimulatedAnnealing {
     }
 
     /// The run's β schedule and range: the given or dwave-rule range, else one found by the β
-    /// pilot on `engine` (`replicas` side by side, flip rates counted per `rate_per`), its cold
-    /// end moved `SA_COLD_FACTOR` colder to finish the descent there. `None` when cancelled
-    /// during the pilot.
+    /// pilot on `engine` (`replicas` side by side, flip rates counted per `rate_per`, sized by
+    /// its `cost` per sweep as `pilot_sweeps` takes it), its cold end moved `SA_COLD_FACTOR`
+    /// colder to finish the descent there. `None` when cancelled during the pilot.
     #[allow(clippy::too_many_arguments)] // the pilot's knobs, as `pilot_range` takes them
     fn piloted_schedule(
         &self,
@@ -381,6 +400,7 @@ impl SimulatedAnnealing {
         engine: Engine,
         replicas: usize,
         rate_per: RatePer,
+        cost: f64,
         seed: u64,
         control: &RunControl,
     ) -> Option<(Schedule, [f64; 2], Option<String>)> {
@@ -389,7 +409,7 @@ impl SimulatedAnnealing {
             .pilot_rule_applies(&spec)
             .then(|| self.too_short_for_a_pilot(replicas))
             .flatten();
-        if let Some(sweeps) = self.pilot_sweeps(&spec, replicas) {
+        if let Some(sweeps) = self.pilot_sweeps(&spec, replicas, cost) {
             let (hot, cold) = pilot_range(
                 model,
                 engine,
@@ -556,6 +576,11 @@ impl Sampler for SimulatedAnnealing {
             Engine::Csr(&km),
             PILOT_REPLICAS,
             RatePer::Variable,
+            if dense {
+                dense_pilot_cost(n, csr.num_entries())
+            } else {
+                1.0
+            },
             seed,
             control,
         ) else {

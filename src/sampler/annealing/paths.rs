@@ -48,6 +48,7 @@ impl SimulatedAnnealing {
             Engine::Grouped(&tables),
             grouped::LANES,
             RatePer::OccupiedVariable,
+            1.0,
             seed,
             control,
         ) else {

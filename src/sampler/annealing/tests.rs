@@ -375,3 +375,42 @@ fn auto_takes_the_dense_rows_on_a_dense_model_and_a_seed_fixes_the_reads() {
     assert!(one.rows.len() > 1, "reads should differ");
     assert_eq!(run(&sparse, 1).info.params["kernel"], "lanes16");
 }
+
+#[test]
+fn the_pilot_of_a_dense_run_is_sized_by_what_its_sweeps_cost() {
+    // A complete graph: the dense kernel's reads are cheap where the pilot's ladder streams
+    // every row, so its pilot runs fewer sweeps than the lanes' for the same reads × sweeps
+    // (at the lanes' length the pilot cost as much as the sampling from Python).
+    let n = 300;
+    let terms = (0..n)
+        .flat_map(|i| (0..i).map(move |j| (i, j, if (i * 7 + j) % 3 == 0 { 2.0 } else { -1.0 })));
+    let m = StoredModel::new(Qubo::new(vec![0.5; n], terms, 0.0).unwrap());
+    let pilot_sweeps = |kernel: Kernel| {
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(0u64));
+        let watch = seen.clone();
+        let control = RunControl::new().with_observer(10, move |p| {
+            if p.phase == crate::sampler::Phase::Pilot {
+                *watch.lock().unwrap() = p.sweeps_total;
+            }
+        });
+        let set = SimulatedAnnealing {
+            num_reads: 64,
+            num_sweeps: 1000,
+            kernel,
+            seed: Some(5),
+            ..Default::default()
+        }
+        .sample(&m, &control)
+        .unwrap();
+        let total = *seen.lock().unwrap();
+        (total, set.info.params["kernel"].clone())
+    };
+    let (dense, kernel) = pilot_sweeps(Kernel::Auto);
+    assert!(kernel.as_str().unwrap().starts_with("dense"), "{kernel}");
+    let (lanes, _) = pilot_sweeps(Kernel::Lanes);
+    assert_eq!(lanes, 64 * 1000 / (PILOT_REPLICAS as u64 * 8));
+    assert!(
+        dense >= PILOT_MIN_SWEEPS as u64 && dense * 4 <= lanes,
+        "{dense} against {lanes}"
+    );
+}
