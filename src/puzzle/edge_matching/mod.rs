@@ -376,6 +376,18 @@ impl EdgeMatching {
         self.cols
     }
 
+    /// The cell across each side of `cell` (row-major), by side (`TOP`, `RIGHT`, `BOTTOM`,
+    /// `LEFT`); `None` where that side faces out of the board.
+    pub fn across(&self, cell: usize) -> [Option<usize>; 4] {
+        let (r, c) = (cell / self.cols, cell % self.cols);
+        [
+            (r > 0).then(|| cell - self.cols),
+            (c + 1 < self.cols).then(|| cell + 1),
+            (r + 1 < self.rows).then(|| cell + self.cols),
+            (c > 0).then(|| cell - 1),
+        ]
+    }
+
     /// The pieces as listed (piece P is `pieces()[P − 1]`).
     pub fn pieces(&self) -> &[Colours] {
         &self.pieces

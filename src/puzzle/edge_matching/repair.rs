@@ -55,7 +55,7 @@ pub fn repair(p: &EdgeMatching, s: &EdgeSolution) -> Option<Repaired<EdgeSolutio
             continue;
         }
         last_freed = count;
-        let Some(blocks) = blocks(p, &pl, &kept, regions(rows, cols, &freed)) else {
+        let Some(blocks) = blocks(p, &pl, &kept, regions(p, &freed)) else {
             continue;
         };
         if let Some(board) = mend(p, &pl, &kept, &blocks, started) {
@@ -106,9 +106,9 @@ fn mend(
 /// pieces it holds, each block's cells in search order (region by region, each in a row scan):
 /// a region whose pieces' colours balance its rim alone, and one block of all the others (the
 /// mismatches of a read usually form colour cycles across the board — 8|10, 10|6, 6|8 — that
-/// only pieces moving between the sites can close). `None` when even that block cannot balance,
-/// or the read is not a permutation (then a region's own pieces are undefined) and the whole
-/// window cannot balance.
+/// only pieces moving between the sites can close). `None` when even that block cannot balance.
+/// A read that is not a permutation (a region's own pieces are then undefined) gives one block
+/// of the whole window, its balance left to the search.
 fn blocks(
     p: &EdgeMatching,
     pl: &Placements,
@@ -153,14 +153,7 @@ fn balanced(p: &EdgeMatching, pl: &Placements, kept: &[Option<u32>], cells: &[us
         for colour in pl.list[v as usize].colours {
             spare[colour as usize] += 1;
         }
-        let (r, c) = (cell / cols, cell % cols);
-        let around = [
-            (super::TOP, (r > 0).then(|| cell - cols)),
-            (super::RIGHT, (c + 1 < cols).then(|| cell + 1)),
-            (super::BOTTOM, (r + 1 < rows).then(|| cell + cols)),
-            (super::LEFT, (c > 0).then(|| cell - 1)),
-        ];
-        for (side, nb) in around {
+        for (side, nb) in p.across(cell).into_iter().enumerate() {
             let asked = match nb {
                 None => 0,
                 Some(nb) if inside[nb] => continue,
@@ -211,12 +204,11 @@ fn defects(p: &EdgeMatching, pl: &Placements, kept: &[Option<u32>]) -> Vec<usize
             bad[cell] = true;
             continue;
         };
-        let (r, c) = (cell / cols, cell % cols);
-        let joints = [
-            (c + 1 < cols).then(|| (cell + 1, super::RIGHT)),
-            (r + 1 < rows).then(|| (cell + cols, super::BOTTOM)),
-        ];
-        for (nb, side) in joints.into_iter().flatten() {
+        // Each joint once: from its upper or left cell.
+        for side in [super::RIGHT, super::BOTTOM] {
+            let Some(nb) = p.across(cell)[side] else {
+                continue;
+            };
             if colours(nb).is_some_and(|there| there[(side + 2) % 4] != here[side]) {
                 bad[cell] = true;
                 bad[nb] = true;
@@ -231,7 +223,8 @@ fn manhattan(cols: usize, a: usize, b: usize) -> usize {
 }
 
 /// The freed cells in 4-connected regions.
-fn regions(rows: usize, cols: usize, freed: &[bool]) -> Vec<Vec<usize>> {
+fn regions(p: &EdgeMatching, freed: &[bool]) -> Vec<Vec<usize>> {
+    let (rows, cols) = (p.rows(), p.cols());
     let mut region_of = vec![usize::MAX; rows * cols];
     let mut regions = Vec::new();
     for start in 0..rows * cols {
@@ -245,14 +238,7 @@ fn regions(rows: usize, cols: usize, freed: &[bool]) -> Vec<Vec<usize>> {
         while k < region.len() {
             let cell = region[k];
             k += 1;
-            let (r, c) = (cell / cols, cell % cols);
-            let around = [
-                (r > 0).then(|| cell - cols),
-                (r + 1 < rows).then(|| cell + cols),
-                (c > 0).then(|| cell - 1),
-                (c + 1 < cols).then(|| cell + 1),
-            ];
-            for nb in around.into_iter().flatten() {
+            for nb in p.across(cell).into_iter().flatten() {
                 if freed[nb] && region_of[nb] == usize::MAX {
                     region_of[nb] = id;
                     region.push(nb);

@@ -152,16 +152,9 @@ pub(super) fn search_from(
     }
     let neighbours: Vec<Vec<(usize, usize)>> = (0..rows * cols)
         .map(|cell| {
-            let (r, c) = (cell / cols, cell % cols);
-            [
-                (r > 0).then(|| (cell - cols, super::TOP)),
-                (c + 1 < cols).then(|| (cell + 1, super::RIGHT)),
-                (r + 1 < rows).then(|| (cell + cols, super::BOTTOM)),
-                (c > 0).then(|| (cell - 1, super::LEFT)),
-            ]
-            .into_iter()
-            .flatten()
-            .collect()
+            (p.across(cell).into_iter().enumerate())
+                .filter_map(|(side, nb)| Some((nb?, side)))
+                .collect()
         })
         .collect();
     debug_assert!(

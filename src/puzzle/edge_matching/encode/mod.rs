@@ -430,7 +430,6 @@ pub fn structured_model(p: &EdgeMatching, weights: &crate::qubo::Weights) -> Gro
 /// neighbouring cell whose touching colour differs. (Sound for perfect tilings: presolve, as
 /// for Sudoku, keeps every valid solution and its energy.)
 fn presolve(p: &EdgeMatching, pl: &Placements) -> Vec<Option<bool>> {
-    let cols = p.cols();
     let n = pl.list.len();
     let mut value: Vec<Option<bool>> = vec![None; n];
     let mut changed = true;
@@ -465,15 +464,8 @@ fn presolve(p: &EdgeMatching, pl: &Placements) -> Vec<Option<bool>> {
                     value[u as usize] = Some(false);
                 }
             }
-            let cell = place.cell as usize;
-            let (r, c) = (cell / cols, cell % cols);
-            let neighbours = [
-                (r > 0).then(|| (cell - cols, 0)),
-                (c + 1 < cols).then(|| (cell + 1, 1)),
-                (r + 1 < p.rows()).then(|| (cell + cols, 2)),
-                (c > 0).then(|| (cell - 1, 3)),
-            ];
-            for (other, side) in neighbours.into_iter().flatten() {
+            for (side, other) in p.across(place.cell as usize).into_iter().enumerate() {
+                let Some(other) = other else { continue };
                 for &u in &pl.by_cell[other] {
                     if value[u as usize].is_none()
                         && pl.list[u as usize].colours[(side + 2) % 4] != place.colours[side]
