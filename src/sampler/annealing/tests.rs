@@ -1,5 +1,6 @@
 //! Tests of `annealing`.
 
+use super::range::PILOT_MIN_SWEEPS;
 use super::*;
 use crate::qubo::{Qubo, StoredModel};
 
