@@ -9,9 +9,12 @@
 //! 5×8 board it gave up after 5·10⁶ nodes where the scan needs 0.01 s; both solve the clue
 //! puzzles. A node is one piece placed; the search stops at `node_budget` and says so.
 //!
-//! Identical pieces (the same colours up to rotation) are interchangeable: the search uses them
-//! in list order only, so it neither repeats work nor counts a swap of two twins as a second
-//! solution — "2 solutions" means two different colour boards.
+//! Identical pieces (the same colours up to rotation, and the same cells open to them) are
+//! interchangeable: the search uses them in list order only, so it neither repeats work nor
+//! counts a swap of two twins as a second solution. Where nothing is fixed, a solution that is a
+//! turn of one already found is skipped too (the held corner's look-alike can put a turned board
+//! back with the held piece in its corner) — "2 solutions" means two colour boards that differ
+//! however the board is turned.
 
 use std::collections::HashSet;
 
@@ -242,7 +245,7 @@ pub(super) fn search_from(
                 .map(|&v| pl.list[v as usize].cell)
                 .collect();
             cells.dedup();
-            let turned = (0..4).map(|k| super::rotated(c, k)).min().unwrap_or(c);
+            let turned = (0..4).map(|k| rotated(c, k)).min().unwrap_or(c);
             (turned, cells)
         })
         .collect();
