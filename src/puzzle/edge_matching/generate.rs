@@ -51,7 +51,7 @@ pub fn generate_unique(
             inner_colours,
             seed.wrapping_add(t),
         )?;
-        let found = super::solve::search(&p, 2, UNIQUE_NODE_BUDGET);
+        let found = super::solve::search_one_scan(&p, 2, UNIQUE_NODE_BUDGET);
         draws += 1;
         match (found.solutions.len(), found.gave_up) {
             (1, false) => return Ok(p),

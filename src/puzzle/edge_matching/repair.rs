@@ -5,7 +5,9 @@
 //! the read has it, and the exact search (`solve::search_from`) refills the freed cells with
 //! their own pieces so that every joint matches. A window that falls apart into separate
 //! regions is re-solved region by region (each with the pieces it freed), so two distant
-//! mismatches cost two small searches, not the product of both. Windows are tried smallest
+//! mismatches cost two small searches, not the product of both; regions that fail alone are
+//! tried again as one (a colour balance let them go alone, but they need each other's
+//! pieces). Windows are tried smallest
 //! first; none may free more than `MAX_FREE_SHARE` of the board (past that it would be the
 //! reference solving the puzzle, not a repair of the read), and every search has a node budget.
 //!
@@ -58,7 +60,16 @@ pub fn repair(p: &EdgeMatching, s: &EdgeSolution) -> Option<Repaired<EdgeSolutio
         let Some(blocks) = blocks(p, &pl, &kept, regions(p, &freed)) else {
             continue;
         };
-        if let Some(board) = mend(p, &pl, &kept, &blocks, started) {
+        // A balance is necessary, not sufficient: blocks that balance alone may still need
+        // each other's pieces, so when they fail one by one they are tried as one.
+        let pooled = (blocks.len() > 1).then(|| vec![blocks.concat()]);
+        let mended = mend(p, &pl, &kept, &blocks, started).or_else(|| {
+            let pooled = pooled?;
+            balanced(p, &pl, &kept, &pooled[0])
+                .then(|| mend(p, &pl, &kept, &pooled, started))
+                .flatten()
+        });
+        if let Some(board) = mended {
             return Some(Repaired {
                 solution: board_solution(p, &pl, &board),
                 how: format!(
@@ -284,7 +295,8 @@ mod tests {
     fn swapped_inner_pieces_near_or_far_apart_are_mended_in_a_window() {
         let (p, cells) = board();
         // Side by side (one region), and far apart (two regions, each holding the other's
-        // piece: only the pooled window mends them).
+        // piece: only the pooled window mends them, though on this board each region's
+        // colours balance its rim, so they are first tried alone).
         for (a, b) in [(2 * 6 + 2, 2 * 6 + 3), (6 + 1, 4 * 6 + 4)] {
             let broken = swapped(&cells, a, b);
             let violations = p.check(&broken);

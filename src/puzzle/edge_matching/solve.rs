@@ -1,19 +1,30 @@
 //! Exact reference: backtracking over the same placements the QUBO uses (so the first corner is
 //! held where the encoding holds it). Fixed pieces go down first; then the cells in a scan along
-//! the board's shorter side (`fill_order`). Each cell's candidates are looked up by the colours
-//! its first two already-placed neighbours show it (colour-pair tables: in a scan the top and
-//! left, so the list holds only pieces that fit both), then checked against any other placed
-//! neighbour. (Tables by one anchor colour left the second colour to a check per candidate: the
-//! pairs place 3.3× more pieces a second on random 8×8 boards and 5.5× on Eternity II, over the
-//! same nodes.) Frame-first, the classic Eternity II order, was measured worse here: on a random
-//! 5×8 board it gave up after 5·10⁶ nodes where the scan needs 0.01 s; both solve the clue
-//! puzzles. A node is one piece placed; the search stops at `node_budget` and says so.
+//! the board's shorter side. Each cell's candidates are looked up by the colours its first two
+//! already-placed neighbours show it (colour-pair tables: in a scan the top and left, so the
+//! list holds only pieces that fit both), then checked against any other placed neighbour.
+//! (Tables by one anchor colour left the second colour to a check per candidate: the pairs place
+//! 3.3× more pieces a second on random 8×8 boards and 5.5× on Eternity II, over the same nodes.)
+//! Frame-first, the classic Eternity II order, was measured worse here: on a random 5×8 board it
+//! gave up after 5·10⁶ nodes where the scan needs 0.01 s; both solve the clue puzzles. A node is
+//! one piece placed.
+//!
+//! `search` runs a portfolio: scans from different corners (`scan_orders`), as many as there
+//! are threads, taking turns a slice at a time, their solutions pooled by colour board. What a
+//! scan costs depends on where it starts, and extra cores are otherwise idle here. Measured on
+//! ten random 8×8 boards (4 frame, 6 inner colours), 2 cores, about 11 s each: the held
+//! corner's scan alone (1.7·10⁸ nodes) settled 5; two scans side by side (1.7·10⁸ each) settled
+//! 7, one of them in 2.3 s where the one scan gave up; all eight scans taking turns on the two
+//! cores (4·10⁷ each) settled 6. Shuffled candidate lists with restarts did no better (2–3 of
+//! 24 shuffles found a tiling within 2·10⁷ nodes). Each scan may place `node_budget` pieces;
+//! the search says when all ran out. Uniqueness proofs for `--unique` generation run the held
+//! corner's scan alone (`search_one_scan`).
 //!
 //! Identical pieces (the same colours up to rotation, and the same cells open to them) are
-//! interchangeable: the search uses them in list order only, so it neither repeats work nor
-//! counts a swap of two twins as a second solution. Where nothing is fixed, a solution that is a
-//! turn of one already found is skipped too (the held corner's look-alike can put a turned board
-//! back with the held piece in its corner) — "2 solutions" means two colour boards that differ
+//! interchangeable: a scan uses them in list order only, so it neither repeats work nor counts
+//! a swap of two twins as a second solution. Where nothing is fixed, a solution that is a turn of
+//! one already found is skipped too (the held corner's look-alike can put a turned board back
+//! with the held piece in its corner) — "2 solutions" means two colour boards that differ
 //! however the board is turned.
 
 use std::collections::HashSet;
@@ -34,22 +45,66 @@ pub struct Found {
     pub gave_up: bool,
 }
 
-/// The order cells are filled in: a scan along the shorter side (row by row on a board at least
-/// as tall as wide, else column by column), so each new cell meets two placed neighbours and
-/// the open frontier is as short as the board allows.
-fn fill_order(rows: usize, cols: usize) -> Vec<usize> {
-    if cols > rows {
-        (0..cols)
-            .flat_map(|c| (0..rows).map(move |r| r * cols + c))
-            .collect()
-    } else {
-        (0..rows * cols).collect()
-    }
+/// The orders the portfolio's scans fill cells in: from each corner, a scan along the board's
+/// shorter side (row by row on a board at least as tall as wide, else column by column), so
+/// each new cell meets two placed neighbours and the open frontier is as short as the board
+/// allows; on a square board both ways from each corner. The first starts at the held corner
+/// (top left, row by row), the second at the opposite corner the other way, and so on, so that
+/// the scans that run first differ the most.
+fn scan_orders(rows: usize, cols: usize) -> Vec<Vec<usize>> {
+    // Corners by the sides they flip: 1 the rows (bottom left), 2 the columns (top right).
+    let scans: Vec<(usize, bool)> = match rows.cmp(&cols) {
+        std::cmp::Ordering::Equal => vec![
+            (0, false),
+            (3, true),
+            (1, true),
+            (2, false),
+            (0, true),
+            (3, false),
+            (1, false),
+            (2, true),
+        ],
+        by_rows => {
+            let by_column = by_rows == std::cmp::Ordering::Less;
+            [0, 3, 1, 2].map(|corner| (corner, by_column)).to_vec()
+        }
+    };
+    (scans.into_iter())
+        .map(|(corner, by_column)| {
+            (0..rows * cols)
+                .map(|k| {
+                    let (r, c) = if by_column {
+                        (k % rows, k / rows)
+                    } else {
+                        (k / cols, k % cols)
+                    };
+                    let r = if corner & 1 == 1 { rows - 1 - r } else { r };
+                    let c = if corner & 2 == 2 { cols - 1 - c } else { c };
+                    r * cols + c
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// A neighbour placed before a cell: (neighbour cell, this cell's side facing it).
 type Anchor = Option<(usize, usize)>;
 
+/// Where one scan's search stands after a slice of work.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stand {
+    /// It may go on.
+    Paused,
+    /// It found as many solutions as asked for.
+    Enough,
+    /// It went through its whole tree: its solutions are all there are.
+    Exhausted,
+    /// Its node budget ran out.
+    Spent,
+}
+
+/// One scan's depth-first search, resumable: `run` places up to a slice of pieces and returns,
+/// and the next call goes on from the same node (so a portfolio of scans can take turns).
 struct Search<'a> {
     pl: &'a Placements,
     /// Per step: the cell, and up to two anchors (neighbour cell, this cell's side facing it):
@@ -65,15 +120,20 @@ struct Search<'a> {
     used: Vec<bool>,
     /// Per piece: the previous identical piece in the list, which must be used first.
     twin_before: Vec<Option<usize>>,
+    /// Steps placed so far; per step, its table list (`pair_key`) and the next candidate to try.
+    depth: usize,
+    list: Vec<usize>,
+    cursor: Vec<usize>,
+    stand: Stand,
     nodes: u64,
     budget: u64,
     want: usize,
-    found: Vec<Vec<Option<u32>>>,
+    /// The solutions found, each with its colour board (`Search::shown`), and those boards.
+    found: Vec<(Vec<Colours>, Vec<Option<u32>>)>,
+    seen: HashSet<Vec<Colours>>,
     /// The board's (rows, cols) when its turns are symmetries of the puzzle (nothing fixed):
     /// a solution that is a turn of one found is the same solution.
     turns: Option<(usize, usize)>,
-    /// The turned forms of the solutions found (`turned_form`).
-    seen: HashSet<Vec<Colours>>,
 }
 
 impl Search<'_> {
@@ -87,53 +147,109 @@ impl Search<'_> {
             })
     }
 
-    /// Fills steps `k..`; false when the search must stop (enough found or budget spent).
-    fn fill(&mut self, k: usize) -> bool {
-        if k == self.steps.len() {
-            if let Some((rows, cols)) = self.turns {
-                let shown: Vec<Colours> = (self.board.iter())
-                    .map(|v| v.map_or([0; 4], |v| self.pl.list[v as usize].colours))
-                    .collect();
-                if !self.seen.insert(turned_form(rows, cols, &shown)) {
-                    // A turn of a board already found (the held corner's twin took its place).
-                    return true;
-                }
-            }
-            self.found.push(self.board.clone());
-            return self.found.len() < self.want;
+    /// The colour board as placed, in its least turn where turns are symmetries: one key for a
+    /// solution however it was found.
+    fn shown(&self) -> Vec<Colours> {
+        let shown: Vec<Colours> = (self.board.iter())
+            .map(|v| v.map_or([0; 4], |v| self.pl.list[v as usize].colours))
+            .collect();
+        match self.turns {
+            Some((rows, cols)) => turned_form(rows, cols, &shown),
+            None => shown,
         }
-        let (cell, anchors) = self.steps[k];
-        let shown = anchors.map(|anchor| {
+    }
+
+    /// Step k is entered: its list is the one for the colours its anchors show.
+    fn enter(&mut self, k: usize) {
+        if k == self.steps.len() {
+            return;
+        }
+        let shown = self.steps[k].1.map(|anchor| {
             anchor.map(|(nb, side)| {
                 let u = self.board[nb].expect("anchors are placed first");
                 self.pl.list[u as usize].colours[(side + 2) % 4]
             })
         });
-        let list = pair_key(shown, self.colours);
-        let count = self.tables[k].get(list).map_or(0, Vec::len);
-        for i in 0..count {
-            let v = self.tables[k][list][i];
-            let piece = self.pl.list[v as usize].piece as usize;
-            if self.used[piece] || self.twin_before[piece].is_some_and(|q| !self.used[q]) {
-                continue;
-            }
-            if !self.fits(cell, v) {
-                continue;
-            }
-            self.nodes += 1;
-            if self.nodes > self.budget {
-                return false;
-            }
-            self.used[piece] = true;
-            self.board[cell] = Some(v);
-            let go_on = self.fill(k + 1);
-            self.board[cell] = None;
-            self.used[piece] = false;
-            if !go_on {
-                return false;
-            }
+        self.list[k] = pair_key(shown, self.colours);
+        self.cursor[k] = 0;
+    }
+
+    /// Takes back the last step's piece; false at the root (the tree is done).
+    fn back(&mut self) -> bool {
+        if self.depth == 0 {
+            return false;
         }
+        self.depth -= 1;
+        let cell = self.steps[self.depth].0;
+        let v = self.board[cell].take().expect("a placed step");
+        self.used[self.pl.list[v as usize].piece as usize] = false;
         true
+    }
+
+    /// Goes on for up to `slice` more pieces placed (or to the end of its budget).
+    fn run(&mut self, slice: u64) -> Stand {
+        if self.stand != Stand::Paused {
+            return self.stand;
+        }
+        let limit = self.budget.min(self.nodes.saturating_add(slice));
+        self.stand = loop {
+            let k = self.depth;
+            if k == self.steps.len() {
+                let key = self.shown();
+                // A turn of a board already found (the held corner's twin took its place).
+                if self.seen.insert(key.clone()) {
+                    self.found.push((key, self.board.clone()));
+                    if self.found.len() >= self.want {
+                        break Stand::Enough;
+                    }
+                }
+                if !self.back() {
+                    break Stand::Exhausted;
+                }
+                continue;
+            }
+            let cell = self.steps[k].0;
+            let list = &self.tables[k][self.list[k]];
+            let mut i = self.cursor[k];
+            let mut next = None;
+            while i < list.len() {
+                let v = list[i];
+                i += 1;
+                let piece = self.pl.list[v as usize].piece as usize;
+                if self.used[piece] || self.twin_before[piece].is_some_and(|q| !self.used[q]) {
+                    continue;
+                }
+                if self.fits(cell, v) {
+                    next = Some((v, piece));
+                    break;
+                }
+            }
+            match next {
+                Some(_) if self.nodes >= limit => {
+                    // Paused before this candidate: the next call tries it first.
+                    self.cursor[k] = i - 1;
+                    break if self.nodes >= self.budget {
+                        Stand::Spent
+                    } else {
+                        Stand::Paused
+                    };
+                }
+                Some((v, piece)) => {
+                    self.cursor[k] = i;
+                    self.nodes += 1;
+                    self.used[piece] = true;
+                    self.board[cell] = Some(v);
+                    self.depth += 1;
+                    self.enter(k + 1);
+                }
+                None => {
+                    if !self.back() {
+                        break Stand::Exhausted;
+                    }
+                }
+            }
+        };
+        self.stand
     }
 }
 
@@ -159,8 +275,22 @@ fn pair_key(shown: [Option<u8>; 2], colours: usize) -> usize {
     shown[0].map_or(0, |a| a as usize) * colours + shown[1].map_or(0, |b| b as usize)
 }
 
-/// Up to `want` solutions within `node_budget` candidates tried.
+/// Up to `want` solutions, each scan of the portfolio (`scan_orders`) placing at most
+/// `node_budget` pieces.
 pub fn search(p: &EdgeMatching, want: usize, node_budget: u64) -> Found {
+    search_scans(p, want, node_budget, rayon::current_num_threads())
+}
+
+/// Up to `want` solutions by the scan from the held corner alone, within `node_budget` pieces
+/// placed: for a uniqueness proof, which must go through a whole tree. On boards with one tiling
+/// the scans' trees are alike in size (random 6×6 boards: the held corner's within 25 % of the
+/// smallest), so the portfolio would spend eight times the nodes to prove what one scan proves.
+pub fn search_one_scan(p: &EdgeMatching, want: usize, node_budget: u64) -> Found {
+    search_scans(p, want, node_budget, 1)
+}
+
+/// `search` with at most `most` scans.
+fn search_scans(p: &EdgeMatching, want: usize, node_budget: u64, most: usize) -> Found {
     let pl = Placements::of(p);
     let mut board: Vec<Option<u32>> = vec![None; p.rows() * p.cols()];
     // Fixed pieces are placed before the search (a fixed piece has exactly one placement).
@@ -178,8 +308,62 @@ pub fn search(p: &EdgeMatching, want: usize, node_budget: u64) -> Found {
             }
         }
     }
-    let order = fill_order(p.rows(), p.cols());
-    search_from(p, &pl, board, &order, want, node_budget)
+    // Each scan keeps its own tables, a copy of every placement: on the largest boards fewer
+    // scans (64×64 has 6·10⁷ placements, one scan).
+    let most = (PORTFOLIO_PLACEMENTS / pl.list.len().max(1)).clamp(1, most);
+    let scans: Vec<Search> = (scan_orders(p.rows(), p.cols()).iter().take(most))
+        .map(|order| Search::new(p, &pl, board.clone(), order, want, node_budget))
+        .collect();
+    portfolio(p, &pl, scans, want)
+}
+
+/// Placements the portfolio's tables may hold together (4 bytes each).
+const PORTFOLIO_PLACEMENTS: usize = 40_000_000;
+
+/// Pieces a scan places before the next takes its turn: ~3 ms, so the scans keep pace with
+/// each other and the first to settle the question stops the rest soon after.
+const SLICE: u64 = 1 << 16;
+
+/// The scans take turns (side by side on the thread pool), and their solutions are
+/// pooled by colour board: the question is settled when the pool holds `want` solutions or
+/// one scan has gone through its whole tree (then its solutions are all there are).
+fn portfolio(p: &EdgeMatching, pl: &Placements, mut scans: Vec<Search>, want: usize) -> Found {
+    use rayon::prelude::*;
+    let want = want.max(1);
+    let mut seen: HashSet<Vec<Colours>> = HashSet::new();
+    let mut boards: Vec<Vec<Option<u32>>> = Vec::new();
+    let mut taken = vec![0; scans.len()];
+    let gave_up = loop {
+        let stands: Vec<Stand> = scans.par_iter_mut().map(|s| s.run(SLICE)).collect();
+        // Pooled in scan order, so the result does not depend on which thread ran first.
+        for (s, taken) in scans.iter().zip(&mut taken) {
+            for (key, board) in &s.found[*taken..] {
+                if boards.len() < want && seen.insert(key.clone()) {
+                    boards.push(board.clone());
+                }
+            }
+            *taken = s.found.len();
+        }
+        if let Some(k) = stands.iter().position(|&t| t == Stand::Exhausted) {
+            debug_assert_eq!(boards.len(), scans[k].found.len(), "one tree, one answer");
+            break false;
+        }
+        if boards.len() >= want {
+            break false;
+        }
+        if stands.iter().all(|&t| t == Stand::Spent) {
+            break true;
+        }
+    };
+    let solutions = (boards.iter())
+        .map(|board| board_solution(p, pl, board))
+        .collect();
+    Found {
+        solutions,
+        boards,
+        nodes: scans.iter().map(|s| s.nodes).sum(),
+        gave_up,
+    }
 }
 
 /// Up to `want` completions of `board` (a placement of `pl` per cell already down, `None`
@@ -194,92 +378,110 @@ pub(super) fn search_from(
     want: usize,
     node_budget: u64,
 ) -> Found {
-    let (rows, cols) = (p.rows(), p.cols());
-    let mut used = vec![false; p.pieces().len()];
-    for v in board.iter().flatten() {
-        used[pl.list[*v as usize].piece as usize] = true;
-    }
-    let neighbours: Vec<Vec<(usize, usize)>> = (0..rows * cols)
-        .map(|cell| {
-            (p.across(cell).into_iter().enumerate())
-                .filter_map(|(side, nb)| Some((nb?, side)))
-                .collect()
-        })
-        .collect();
-    debug_assert!(
-        (0..board.len()).all(|cell| board[cell].is_some() || order.contains(&cell)),
-        "every open cell is in the order"
-    );
-    let colours = 1 + pl
-        .list
-        .iter()
-        .flat_map(|place| place.colours)
-        .max()
-        .unwrap_or(0) as usize;
-    let mut placed_before: Vec<bool> = board.iter().map(Option::is_some).collect();
-    let mut steps = Vec::new();
-    let mut tables = Vec::new();
-    for &cell in order {
-        if board[cell].is_some() {
-            continue;
-        }
-        let mut placed = neighbours[cell]
-            .iter()
-            .copied()
-            .filter(|&(nb, _)| placed_before[nb]);
-        let anchors = [placed.next(), placed.next()];
-        let mut table: Vec<Vec<u32>> = vec![Vec::new(); colours * colours];
-        for &v in &pl.by_cell[cell] {
-            let shows = anchors.map(|a| a.map(|(_, side)| pl.list[v as usize].colours[side]));
-            table[pair_key(shows, colours)].push(v);
-        }
-        steps.push((cell, anchors));
-        tables.push(table);
-        placed_before[cell] = true;
-    }
-    // Twins: the same colours up to rotation, and the same cells open to them (the held first
-    // corner is confined to its corner, so a twin of it is not interchangeable with it).
-    let canonical: Vec<([u8; 4], Vec<u32>)> = (p.pieces().iter().enumerate())
-        .map(|(piece, &c)| {
-            let mut cells: Vec<u32> = (pl.by_piece[piece].iter())
-                .map(|&v| pl.list[v as usize].cell)
-                .collect();
-            cells.dedup();
-            let turned = (0..4).map(|k| rotated(c, k)).min().unwrap_or(c);
-            (turned, cells)
-        })
-        .collect();
-    let twin_before = (0..canonical.len())
-        .map(|k| (0..k).rev().find(|&q| canonical[q] == canonical[k]))
-        .collect();
-    let mut s = Search {
-        pl,
-        turns: p.fixed().is_empty().then_some((p.rows(), p.cols())),
-        seen: HashSet::new(),
-        twin_before,
-        steps,
-        tables,
-        colours,
-        neighbours,
-        board,
-        used,
-        nodes: 0,
-        budget: node_budget,
-        want: want.max(1),
-        found: Vec::new(),
-    };
-    let finished = s.fill(0);
-    let gave_up = !finished && s.found.len() < s.want;
-    let solutions = s
-        .found
-        .iter()
-        .map(|board| board_solution(p, pl, board))
+    let mut s = Search::new(p, pl, board, order, want, node_budget);
+    let gave_up = s.run(u64::MAX) == Stand::Spent;
+    let solutions = (s.found.iter())
+        .map(|(_, board)| board_solution(p, pl, board))
         .collect();
     Found {
         solutions,
-        boards: s.found,
+        boards: s.found.into_iter().map(|(_, board)| board).collect(),
         nodes: s.nodes,
         gave_up,
+    }
+}
+
+impl<'a> Search<'a> {
+    /// A search from `board` filling the cells of `order` (see `search_from`).
+    fn new(
+        p: &EdgeMatching,
+        pl: &'a Placements,
+        board: Vec<Option<u32>>,
+        order: &[usize],
+        want: usize,
+        node_budget: u64,
+    ) -> Self {
+        let (rows, cols) = (p.rows(), p.cols());
+        let mut used = vec![false; p.pieces().len()];
+        for v in board.iter().flatten() {
+            used[pl.list[*v as usize].piece as usize] = true;
+        }
+        let neighbours: Vec<Vec<(usize, usize)>> = (0..rows * cols)
+            .map(|cell| {
+                (p.across(cell).into_iter().enumerate())
+                    .filter_map(|(side, nb)| Some((nb?, side)))
+                    .collect()
+            })
+            .collect();
+        debug_assert!(
+            (0..board.len()).all(|cell| board[cell].is_some() || order.contains(&cell)),
+            "every open cell is in the order"
+        );
+        let colours = 1 + pl
+            .list
+            .iter()
+            .flat_map(|place| place.colours)
+            .max()
+            .unwrap_or(0) as usize;
+        let mut placed_before: Vec<bool> = board.iter().map(Option::is_some).collect();
+        let mut steps = Vec::new();
+        let mut tables = Vec::new();
+        for &cell in order {
+            if board[cell].is_some() {
+                continue;
+            }
+            let mut placed = neighbours[cell]
+                .iter()
+                .copied()
+                .filter(|&(nb, _)| placed_before[nb]);
+            let anchors = [placed.next(), placed.next()];
+            let mut table: Vec<Vec<u32>> = vec![Vec::new(); colours * colours];
+            for &v in &pl.by_cell[cell] {
+                let shows = anchors.map(|a| a.map(|(_, side)| pl.list[v as usize].colours[side]));
+                table[pair_key(shows, colours)].push(v);
+            }
+            steps.push((cell, anchors));
+            tables.push(table);
+            placed_before[cell] = true;
+        }
+        // Twins: the same colours up to rotation, and the same cells open to them (the held
+        // first corner is confined to its corner, so a twin of it is not interchangeable).
+        let canonical: Vec<([u8; 4], Vec<u32>)> = (p.pieces().iter().enumerate())
+            .map(|(piece, &c)| {
+                let mut cells: Vec<u32> = (pl.by_piece[piece].iter())
+                    .map(|&v| pl.list[v as usize].cell)
+                    .collect();
+                cells.dedup();
+                let turned = (0..4).map(|k| rotated(c, k)).min().unwrap_or(c);
+                (turned, cells)
+            })
+            .collect();
+        let twin_before = (0..canonical.len())
+            .map(|k| (0..k).rev().find(|&q| canonical[q] == canonical[k]))
+            .collect();
+        let n = steps.len();
+        let mut s = Search {
+            pl,
+            turns: p.fixed().is_empty().then_some((rows, cols)),
+            seen: HashSet::new(),
+            twin_before,
+            steps,
+            tables,
+            colours,
+            neighbours,
+            board,
+            used,
+            depth: 0,
+            list: vec![0; n],
+            cursor: vec![0; n],
+            stand: Stand::Paused,
+            nodes: 0,
+            budget: node_budget,
+            want: want.max(1),
+            found: Vec::new(),
+        };
+        s.enter(0);
+        s
     }
 }
 
@@ -396,7 +598,7 @@ mod tests {
                 let want = colour_boards(&p);
                 assert!(want >= 1, "a generated board has its own tiling");
                 let orders = [
-                    fill_order(rows, cols),
+                    scan_orders(rows, cols).swap_remove(0),
                     (0..cells).rev().collect(),
                     (0..cells).map(|k| (k * 5) % cells).collect::<Vec<usize>>(),
                 ];
@@ -410,7 +612,43 @@ mod tests {
                         "{rows}×{cols} seed {seed}, order {order:?}"
                     );
                 }
+                // The portfolio pools its scans' solutions: each colour board counts once
+                // however many scans find it.
+                let pooled = search_scans(&p, usize::MAX, u64::MAX, 8);
+                assert!(!pooled.gave_up);
+                assert_eq!(pooled.solutions.len(), want, "{rows}×{cols} seed {seed}");
             }
         }
+    }
+
+    #[test]
+    fn the_portfolio_settles_a_board_its_first_scan_cannot_within_the_budget() {
+        // A 6×6 board with two or more tilings: the scan from the held corner gives up
+        // within 10⁶ placements, the scan from the top right finds two tilings after ~2·10⁵.
+        let p = generate(6, 6, 3, 5, 8).unwrap();
+        let pl = Placements::of(&p);
+        let first = &scan_orders(6, 6)[0];
+        let alone = search_from(&p, &pl, vec![None; 36], first, 2, 1_000_000);
+        assert!(alone.gave_up && alone.solutions.len() < 2);
+        assert!(search_one_scan(&p, 2, 1_000_000).gave_up);
+        let found = search_scans(&p, 2, 1_000_000, 8);
+        assert!(!found.gave_up);
+        assert_eq!(found.solutions.len(), 2);
+        assert_ne!(found.solutions[0], found.solutions[1]);
+        for s in &found.solutions {
+            let verdict = crate::puzzle::edge_matching::check::check(&p, s);
+            assert!(verdict.violations.is_empty() && verdict.mismatched.is_empty());
+        }
+        // Every scan ran, and none past its budget.
+        assert!(
+            found.nodes > 1_000_000 && found.nodes <= 8_000_000,
+            "{}",
+            found.nodes
+        );
+        // On a board with one tiling the portfolio proves it, as a single scan does.
+        let unique = generate(6, 6, 3, 5, 6).unwrap();
+        let found = search_scans(&unique, 2, 3_000_000, 8);
+        assert!(!found.gave_up);
+        assert_eq!(found.solutions.len(), 1);
     }
 }
