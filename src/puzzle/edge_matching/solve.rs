@@ -10,7 +10,7 @@
 //! one piece placed.
 //!
 //! `search` runs a portfolio: scans from different corners (`scan_orders`), as many as there
-//! are threads, taking turns a slice at a time, their solutions pooled by colour board. What a
+//! are cores, taking turns a slice at a time, their solutions pooled by colour board. What a
 //! scan costs depends on where it starts, and extra cores are otherwise idle here. Measured on
 //! ten random 8×8 boards (4 frame, 6 inner colours), 2 cores, about 11 s each: the held
 //! corner's scan alone (1.7·10⁸ nodes) settled 5; two scans side by side (1.7·10⁸ each) settled
@@ -278,7 +278,10 @@ fn pair_key(shown: [Option<u8>; 2], colours: usize) -> usize {
 /// Up to `want` solutions, each scan of the portfolio (`scan_orders`) placing at most
 /// `node_budget` pieces.
 pub fn search(p: &EdgeMatching, want: usize, node_budget: u64) -> Found {
-    search_scans(p, want, node_budget, rayon::current_num_threads())
+    // One scan per core, not per thread of the pool it is called in (a sampler's pool may
+    // hold a thread per read).
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    search_scans(p, want, node_budget, cores)
 }
 
 /// Up to `want` solutions by the scan from the held corner alone, within `node_budget` pieces
