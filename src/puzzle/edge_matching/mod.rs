@@ -24,8 +24,10 @@
 
 mod check;
 mod draw;
+mod edit;
 mod encode;
 mod generate;
+mod json;
 mod repair;
 mod solve;
 mod text;
@@ -110,7 +112,7 @@ pub struct Fixed {
 
 /// An edge-matching instance. See the module header for its invariant.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "EdgeFile", into = "EdgeFile")]
+#[serde(try_from = "json::EdgeFile", into = "json::EdgeFile")]
 pub struct EdgeMatching {
     rows: usize,
     cols: usize,
@@ -119,135 +121,6 @@ pub struct EdgeMatching {
     /// pieces were swapped.
     numbers: Vec<usize>,
     fixed: Vec<Fixed>,
-}
-
-/// The JSON shape: `{"kind": "edge-matching", "rows": 4, "cols": 4, "pieces": [[t, r, b, l], …],
-/// "numbers": [2, 1, …], "fixed": [{"piece": 139, "row": 9, "col": 8, "rotation": 2}]}` (piece
-/// numbers, 1-based row and col; `numbers` only when they differ from list order).
-#[derive(Serialize, Deserialize)]
-struct EdgeFile {
-    rows: usize,
-    cols: usize,
-    pieces: Vec<Colours>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    numbers: Vec<usize>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    fixed: Vec<FixedFile>,
-}
-
-#[derive(Serialize, Deserialize)]
-struct FixedFile {
-    piece: usize,
-    row: usize,
-    col: usize,
-    #[serde(default)]
-    rotation: u8,
-}
-
-impl TryFrom<EdgeFile> for EdgeMatching {
-    type Error = PuzzleError;
-    fn try_from(f: EdgeFile) -> Result<Self, Self::Error> {
-        let numbers = if f.numbers.is_empty() {
-            (1..=f.pieces.len()).collect()
-        } else {
-            f.numbers
-        };
-        let index = check_numbers(&numbers, f.pieces.len())?;
-        let fixed = f
-            .fixed
-            .iter()
-            .map(|x| {
-                let piece = index.get(x.piece).copied().flatten().map_or(0, |i| i + 1);
-                if piece == 0 && x.piece != 0 {
-                    return Err(PuzzleError::Invalid(format!(
-                        "fixed piece {} does not exist (there are {} pieces)",
-                        x.piece,
-                        numbers.len()
-                    )));
-                }
-                from_one_based(piece, x.row, x.col, x.rotation)
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        EdgeMatching::new(f.rows, f.cols, f.pieces, fixed)?.with_numbers(numbers)
-    }
-}
-
-impl From<EdgeMatching> for EdgeFile {
-    fn from(p: EdgeMatching) -> Self {
-        EdgeFile {
-            rows: p.rows,
-            cols: p.cols,
-            fixed: p
-                .fixed
-                .iter()
-                .map(|x| FixedFile {
-                    piece: p.numbers[x.piece],
-                    row: x.row + 1,
-                    col: x.col + 1,
-                    rotation: x.rotation,
-                })
-                .collect(),
-            numbers: if p.numbered_in_order() {
-                Vec::new()
-            } else {
-                p.numbers
-            },
-            pieces: p.pieces,
-        }
-    }
-}
-
-/// Checks that `numbers` name `pieces` pieces 1..=pieces once each; returns, per number, the
-/// index of its piece (entry 0 unused).
-fn check_numbers(numbers: &[usize], pieces: usize) -> Result<Vec<Option<usize>>, PuzzleError> {
-    if numbers.len() != pieces {
-        return Err(PuzzleError::Invalid(format!(
-            "{} piece numbers for {pieces} pieces",
-            numbers.len()
-        )));
-    }
-    let mut index = vec![None; pieces + 1];
-    for (i, &n) in numbers.iter().enumerate() {
-        match index.get(n) {
-            Some(None) if n >= 1 => index[n] = Some(i),
-            Some(Some(_)) => {
-                return Err(PuzzleError::Invalid(format!(
-                    "piece number {n} is given twice"
-                )));
-            }
-            _ => {
-                return Err(PuzzleError::Invalid(format!(
-                    "piece number {n} is out of range: pieces are numbered 1 to {pieces}"
-                )));
-            }
-        }
-    }
-    Ok(index)
-}
-
-/// A fixed position from its 1-based file form.
-fn from_one_based(
-    piece: usize,
-    row: usize,
-    col: usize,
-    rotation: u8,
-) -> Result<Fixed, PuzzleError> {
-    if piece == 0 || row == 0 || col == 0 {
-        return Err(PuzzleError::Invalid(
-            "fixed positions count pieces, rows and columns from 1".into(),
-        ));
-    }
-    if rotation > 3 {
-        return Err(PuzzleError::Invalid(format!(
-            "rotation {rotation} of fixed piece {piece}: rotations are 0 to 3 quarter turns"
-        )));
-    }
-    Ok(Fixed {
-        piece: piece - 1,
-        row: row - 1,
-        col: col - 1,
-        rotation,
-    })
 }
 
 impl EdgeMatching {
@@ -314,7 +187,7 @@ impl EdgeMatching {
     /// The same instance with its pieces numbered `numbers` (in list order); they must be a
     /// permutation of 1..=pieces.
     pub fn with_numbers(mut self, numbers: Vec<usize>) -> Result<Self, PuzzleError> {
-        check_numbers(&numbers, self.pieces.len())?;
+        json::check_numbers(&numbers, self.pieces.len())?;
         self.numbers = numbers;
         Ok(self)
     }
@@ -418,114 +291,6 @@ impl EdgeMatching {
     pub fn fits(&self, colours: Colours, r: usize, c: usize) -> bool {
         let out = self.outward(r, c);
         (0..4).all(|s| (colours[s] == 0) == out[s])
-    }
-
-    /// Sets one side of a piece (as listed) to a colour.
-    pub fn set_colour(&mut self, piece: usize, side: usize, colour: u8) -> Result<(), PuzzleError> {
-        let p = self
-            .pieces
-            .get_mut(piece)
-            .ok_or_else(|| PuzzleError::Invalid(format!("there is no piece {}", piece + 1)))?;
-        p[side % 4] = colour;
-        Ok(())
-    }
-
-    /// Turns a piece's listed colours clockwise by `quarter_turns` (a fixed piece keeps how it
-    /// looks on the board: its fixed rotation absorbs the turn the other way).
-    pub fn rotate_piece(&mut self, piece: usize, quarter_turns: u8) -> Result<(), PuzzleError> {
-        let p = self
-            .pieces
-            .get_mut(piece)
-            .ok_or_else(|| PuzzleError::Invalid(format!("there is no piece {}", piece + 1)))?;
-        *p = rotated(*p, quarter_turns % 4);
-        Ok(())
-    }
-
-    /// Turns the fixed piece at a cell clockwise on the board.
-    pub fn rotate_fixed(&mut self, row: usize, col: usize) {
-        if let Some(f) = self.fixed.iter_mut().find(|f| (f.row, f.col) == (row, col)) {
-            f.rotation = (f.rotation + 1) % 4;
-        }
-    }
-
-    /// Exchanges two pieces' places in the list (and so in the layout); each keeps its number,
-    /// and fixed positions follow their pieces.
-    pub fn swap_pieces(&mut self, a: usize, b: usize) -> Result<(), PuzzleError> {
-        if a >= self.pieces.len() || b >= self.pieces.len() {
-            return Err(PuzzleError::Invalid("no such piece".into()));
-        }
-        self.pieces.swap(a, b);
-        self.numbers.swap(a, b);
-        for f in &mut self.fixed {
-            if f.piece == a {
-                f.piece = b;
-            } else if f.piece == b {
-                f.piece = a;
-            }
-        }
-        Ok(())
-    }
-
-    /// Fixes `piece` at (row, col) with `rotation`, or clears the fixed position there when
-    /// `piece` is `None`. A piece fixed elsewhere, or another piece fixed there, moves.
-    pub fn set_fixed(
-        &mut self,
-        row: usize,
-        col: usize,
-        piece: Option<(usize, u8)>,
-    ) -> Result<(), PuzzleError> {
-        if row >= self.rows || col >= self.cols {
-            return Err(PuzzleError::Invalid("that cell is off the board".into()));
-        }
-        self.fixed.retain(|f| (f.row, f.col) != (row, col));
-        if let Some((piece, rotation)) = piece {
-            if piece >= self.pieces.len() {
-                return Err(PuzzleError::Invalid(format!(
-                    "there is no piece {}",
-                    piece + 1
-                )));
-            }
-            self.fixed.retain(|f| f.piece != piece);
-            self.fixed.push(Fixed {
-                piece,
-                row,
-                col,
-                rotation: rotation % 4,
-            });
-        }
-        Ok(())
-    }
-
-    /// The board as the editor and the bare picture show it: fixed pieces at their cells with
-    /// their rotations, every other piece in list order filling the free cells row by row,
-    /// unturned. (A puzzle designed in solution order shows solved.)
-    pub fn layout(&self) -> Vec<Option<Placed>> {
-        let mut cells: Vec<Option<Placed>> = vec![None; self.rows * self.cols];
-        let mut is_fixed = vec![false; self.pieces.len()];
-        for f in &self.fixed {
-            cells[f.row * self.cols + f.col] = Some(Placed {
-                piece: f.piece,
-                rotation: f.rotation,
-            });
-            is_fixed[f.piece] = true;
-        }
-        let mut free = (0..self.pieces.len()).filter(|&p| !is_fixed[p]);
-        for cell in cells.iter_mut().filter(|c| c.is_none()) {
-            *cell = free.next().map(|piece| Placed { piece, rotation: 0 });
-        }
-        cells
-    }
-
-    /// The layout as a candidate solution (the editor referees it live).
-    pub fn layout_solution(&self) -> EdgeSolution {
-        EdgeSolution::new(
-            self.rows,
-            self.cols,
-            self.layout()
-                .into_iter()
-                .map(|c| c.into_iter().collect())
-                .collect(),
-        )
     }
 
     /// Pieces per class: (corners, edges, inner, misfits).

@@ -198,7 +198,7 @@ pub fn parse(text: &str, origin: &str, hints: &ParseHints) -> Result<EdgeMatchin
                 .map(|k| k + 1)
                 .ok_or_else(|| at(line_no, format!("fixed: no piece has id {piece}")))?
         };
-        let f = from_one_based(number, row, col, rotation as u8)
+        let f = super::json::from_one_based(number, row, col, rotation as u8)
             .map_err(|e| at(line_no, e.to_string()))?;
         if let Some(k) = fixed
             .iter()
