@@ -17,8 +17,10 @@
 pub mod check;
 pub mod difficulty;
 pub mod draw;
+mod edit;
 pub mod encode;
 pub mod generate;
+mod json;
 pub mod presolve;
 pub mod repair;
 pub mod sat;
@@ -57,7 +59,7 @@ pub enum Rule {
 
 /// A Numberlink instance.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "NumberlinkFile", into = "NumberlinkFile")]
+#[serde(try_from = "json::NumberlinkFile", into = "json::NumberlinkFile")]
 pub struct Numberlink {
     width: usize,
     height: usize,
@@ -210,89 +212,6 @@ impl Numberlink {
             .iter()
             .map(|&k| (k != 0).then(|| self.names[k as usize - 1].clone()))
             .collect()
-    }
-
-    /// A new pair with endpoints at cells a and b (free, distinct), named by the next unused
-    /// number; returns its name.
-    pub fn add_pair(&mut self, a: usize, b: usize) -> Result<String, PuzzleError> {
-        let n = self.width * self.height;
-        if a == b || a >= n || b >= n || self.endpoints[a] != 0 || self.endpoints[b] != 0 {
-            return Err(PuzzleError::Invalid(
-                "a pair needs two distinct empty cells".into(),
-            ));
-        }
-        let name = (1..)
-            .map(|v: u64| v.to_string())
-            .find(|v| !self.names.contains(v))
-            .unwrap_or_default();
-        let mut cells = self.cells();
-        cells[a] = Some(name.clone());
-        cells[b] = Some(name.clone());
-        *self = Numberlink::new(self.width, self.height, &cells, self.rule)?;
-        Ok(name)
-    }
-
-    /// Removes the pair with an endpoint at cell i (both its endpoints).
-    pub fn remove_pair_at(&mut self, i: usize) -> Result<(), PuzzleError> {
-        let Some(&k) = self.endpoints.get(i).filter(|&&k| k != 0) else {
-            return Err(PuzzleError::Invalid(format!(
-                "{}: no endpoint",
-                self.place(i)
-            )));
-        };
-        let cells: Vec<Option<String>> = self
-            .endpoints
-            .iter()
-            .map(|&e| (e != 0 && e != k).then(|| self.names[e as usize - 1].clone()))
-            .collect();
-        *self = Numberlink::new(self.width, self.height, &cells, self.rule)?;
-        Ok(())
-    }
-
-    /// Moves the endpoint at cell `from` to the empty cell `to`.
-    pub fn move_endpoint(&mut self, from: usize, to: usize) -> Result<(), PuzzleError> {
-        let n = self.width * self.height;
-        if from >= n || to >= n || self.endpoints[from] == 0 || self.endpoints[to] != 0 {
-            return Err(PuzzleError::Invalid(
-                "an endpoint moves to an empty cell".into(),
-            ));
-        }
-        let mut cells = self.cells();
-        cells[to] = cells[from].take();
-        *self = Numberlink::new(self.width, self.height, &cells, self.rule)?;
-        Ok(())
-    }
-
-    /// The grid resized to `width` × `height` (top-left anchored); pairs with an endpoint
-    /// outside are dropped.
-    pub fn resize(&mut self, width: usize, height: usize) -> Result<(), PuzzleError> {
-        let mut cells = vec![None; width * height];
-        let old = self.cells();
-        for r in 0..height.min(self.height) {
-            for c in 0..width.min(self.width) {
-                cells[r * width + c] = old[r * self.width + c].clone();
-            }
-        }
-        // Drop names that lost an endpoint.
-        let count = |name: &String| cells.iter().filter(|c| c.as_ref() == Some(name)).count();
-        let lost: Vec<String> = self
-            .names
-            .iter()
-            .filter(|n| count(n) != 2)
-            .cloned()
-            .collect();
-        for c in cells.iter_mut() {
-            if c.as_ref().is_some_and(|n| lost.contains(n)) {
-                *c = None;
-            }
-        }
-        *self = Numberlink::new(width, height, &cells, self.rule)?;
-        Ok(())
-    }
-
-    /// Sets the rule.
-    pub fn set_rule(&mut self, rule: Rule) {
-        self.rule = rule;
     }
 
     /// The solution grid: per cell the number of the path through it (0 = none).
@@ -724,193 +643,5 @@ impl Puzzle for Numberlink {
     }
 }
 
-/// The JSON shape: `{"kind": "numberlink", "width": 5, "height": 5, "rule": "fill",
-/// "rows": [["1", null, …], …]}` — per cell the pair's name or null.
-#[derive(Serialize, Deserialize)]
-struct NumberlinkFile {
-    width: usize,
-    height: usize,
-    #[serde(default)]
-    rule: RuleName,
-    rows: Vec<Vec<Option<String>>>,
-}
-
-/// The rule's name in JSON.
-#[derive(Clone, Copy, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-enum RuleName {
-    #[default]
-    Fill,
-    NoFill,
-}
-
-impl TryFrom<NumberlinkFile> for Numberlink {
-    type Error = PuzzleError;
-    fn try_from(f: NumberlinkFile) -> Result<Self, Self::Error> {
-        if f.rows.len() != f.height || f.rows.iter().any(|r| r.len() != f.width) {
-            return Err(PuzzleError::Invalid(format!(
-                "`rows` must be {} rows of {} cells",
-                f.height, f.width
-            )));
-        }
-        // A name is written in the text forms and drawn on the board: empty, ".", spaces and
-        // control characters would read back as something else (or nothing).
-        for (r, row) in f.rows.iter().enumerate() {
-            for (c, name) in row.iter().enumerate() {
-                if let Some(n) = name
-                    && (n.is_empty()
-                        || n == "."
-                        || n.chars().any(|ch| ch.is_whitespace() || ch.is_control()))
-                {
-                    return Err(PuzzleError::Invalid(format!(
-                        "rows[{r}][{c}]: {:?} is not a pair's name (a name is letters or digits \
-                         without spaces; an empty cell is null)",
-                        crate::params::shown_within(n, 20)
-                    )));
-                }
-            }
-        }
-        let rule = match f.rule {
-            RuleName::Fill => Rule::Fill,
-            RuleName::NoFill => Rule::NoFill,
-        };
-        let cells: Vec<Option<String>> = f.rows.into_iter().flatten().collect();
-        Numberlink::new(f.width, f.height, &cells, rule)
-    }
-}
-
-impl From<Numberlink> for NumberlinkFile {
-    fn from(p: Numberlink) -> Self {
-        NumberlinkFile {
-            width: p.width,
-            height: p.height,
-            rule: match p.rule {
-                Rule::Fill => RuleName::Fill,
-                Rule::NoFill => RuleName::NoFill,
-            },
-            rows: p
-                .endpoints
-                .chunks(p.width)
-                .map(|row| {
-                    row.iter()
-                        .map(|&k| (k != 0).then(|| p.names[k as usize - 1].clone()))
-                        .collect()
-                })
-                .collect(),
-        }
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn json_names_that_would_not_read_back_are_refused() {
-        for rows in [
-            r#"[[".", null, "."], [null, null, null]]"#,
-            r#"[["", null, ""], [null, null, null]]"#,
-            r#"[[" ", null, " "], [null, null, null]]"#,
-            r#"[["A\nB", null, "A\nB"], [null, null, null]]"#,
-        ] {
-            let text =
-                format!(r#"{{"kind": "numberlink", "width": 3, "height": 2, "rows": {rows}}}"#);
-            let e = crate::puzzle::parse_puzzles(&text, None, "n.json")
-                .unwrap_err()
-                .to_string();
-            assert!(
-                e.contains("rows[0][0]") && e.contains("is not a pair's name"),
-                "{e}"
-            );
-        }
-        // Text forms: an unknown rule line and a spaced row of the wrong width say so.
-        let e = parse("rule sometimes\n3 1\nA.A\n", "r")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("r:1: `rule sometimes` names no rule"), "{e}");
-        let e = parse("3 2\nAB . AB\nC C\n", "s").unwrap_err().to_string();
-        assert!(
-            e.contains("s:3: 2 space-separated cells, but the grid is 3 wide"),
-            "{e}"
-        );
-    }
-
-    #[test]
-    fn number_forms_name_what_is_wrong() {
-        let e = parse("4294967296 0 4294967296\n2 0 2\n", "t")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("t:1: expected whole numbers from 0"), "{e}");
-        let e = parse("SIZE 3X2X1\nLINE_NUM 1\nLINE# (0,0,1) (2,0,1)\n", "q")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("q:3: a LINE# line without its name"), "{e}");
-    }
-
-    #[test]
-    fn a_fill_grid_without_pairs_is_a_conflict_before_sampling() {
-        // `1 1` / `.`: `check` found no solution, yet `solve` sampled it.
-        let p = &parse("1 1\n.\n", "t").unwrap()[0];
-        let c = p.conflicts();
-        assert_eq!(c.len(), 1, "{c:?}");
-        assert!(c[0].detail.contains("has no pairs"), "{c:?}");
-        // Under no-fill an empty grid is solved by leaving it empty.
-        let p = &parse("rule no-fill\n1 1\n.\n", "t").unwrap()[0];
-        assert!(p.conflicts().is_empty());
-    }
-
-    #[test]
-    fn the_corpus_forms_read_as_they_are() {
-        let ahle = "# a comment\n\n8 8\nA.......\n..BC...D\n........\nA...E...\n.....C..\nDF..B...\n..E.....\nFG.....G\n\n0 0\n";
-        let p = parse(ahle, "janko").unwrap();
-        assert_eq!((p[0].width(), p[0].height(), p[0].num_pairs()), (8, 8, 7));
-        assert_eq!(p[0].rule(), Rule::Fill);
-        let zucker = "..RGB\n..Y..\n..G..\n.....\n..RYB\n";
-        assert_eq!(parse(zucker, "z").unwrap()[0].num_pairs(), 4);
-        assert!(
-            <Numberlink as Puzzle>::looks_like(zucker),
-            "letters open without --kind"
-        );
-        assert!(
-            !<Numberlink as Puzzle>::looks_like("AB\nAB\nAB\n"),
-            "three of a letter"
-        );
-        let sat = "1 0 2\n0 0 0\n1 0 2\n";
-        assert_eq!(parse(sat, "s").unwrap()[0].num_pairs(), 2);
-        let adc = "SIZE 3X2X1\r\nLINE_NUM 1\r\nLINE#1 (0,0,1) (2,1,1)\r\n";
-        let p = parse(adc, "q").unwrap();
-        assert_eq!(p[0].rule(), Rule::NoFill);
-        assert_eq!(p[0].ends(1), [0, 5]);
-    }
-
-    #[test]
-    fn bad_files_name_the_line_and_the_problem() {
-        let e = parse("3 2\n.A.\n..\n", "f").unwrap_err().to_string();
-        assert!(e.contains("f:3") && e.contains("2 characters"), "{e}");
-        let e = parse("3 1\nA.B\n", "f").unwrap_err().to_string();
-        assert!(e.contains("label 'A' appears 1 time"), "{e}");
-        let e = parse("SIZE 4X4X2\nLINE_NUM 0\n", "f")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("only single-layer"), "{e}");
-        let e = parse("500 1\n", "f").unwrap_err().to_string();
-        assert!(e.contains("each side must be 1 to 128"), "{e}");
-    }
-
-    #[test]
-    fn oversized_letter_and_number_grids_are_refused_before_their_cells_are_built() {
-        // 3000 × 3000 letters: refused by size (the cells would have taken ~500 MB).
-        let row = "A".repeat(3000) + "\n";
-        let e = parse(&row.repeat(3000), "big").unwrap_err().to_string();
-        assert!(
-            e.contains("a 3000×3000 grid: each side must be 1 to 128"),
-            "{e}"
-        );
-        // Tall and narrow, and a number grid with one overlong row further down.
-        let e = parse(&"AB\n".repeat(200), "tall").unwrap_err().to_string();
-        assert!(e.contains("each side must be 1 to 128"), "{e}");
-        let numbers = format!("1 0 1\n{}\n", vec!["0"; 500].join(" "));
-        let e = parse(&numbers, "n").unwrap_err().to_string();
-        assert!(e.contains("n:2") || e.contains("each side must be"), "{e}");
-    }
-}
+mod tests;
