@@ -91,6 +91,13 @@ fn bad_files_name_the_line_and_the_problem() {
     assert!(e.contains("only single-layer"), "{e}");
     let e = parse("500 1\n", "f").unwrap_err().to_string();
     assert!(e.contains("each side must be 1 to 128"), "{e}");
+    // An ADC answer opened as a puzzle is named for what it is, with the way to use it.
+    let answer = include_str!("../../../puzzles/numberlink/adc2018/A12.txt");
+    let e = parse(answer, "A12.txt").unwrap_err().to_string();
+    assert!(
+        e.contains("A12.txt:2") && e.contains("answer file") && e.contains("as its solution"),
+        "{e}"
+    );
 }
 
 #[test]

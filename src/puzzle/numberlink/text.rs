@@ -301,10 +301,16 @@ pub(super) fn parse_adc(
             continue;
         }
         let Some(rest) = line.strip_prefix("LINE#") else {
-            return Err(PuzzleError::parse(
-                at(l),
-                "expected `LINE#k (x,y,z) (x,y,z)`",
-            ));
+            // An answer file (`A12.txt` beside `Q12.txt`) has the same SIZE line, then layers
+            // of numbers: say what it is and how it is used rather than a bare syntax error.
+            let message = if line.starts_with("LAYER") {
+                "this is an ADC answer file (SIZE, then LAYER grids), not a problem: open the \
+                 problem file (Q…) as the puzzle and give this file as its solution, e.g. \
+                 `check Q12.txt A12.txt`"
+            } else {
+                "expected `LINE#k (x,y,z) (x,y,z)`"
+            };
+            return Err(PuzzleError::parse(at(l), message));
         };
         let cut = rest
             .find(|ch: char| ch.is_whitespace() || ch == '(')
