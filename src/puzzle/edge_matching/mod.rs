@@ -527,7 +527,7 @@ impl Puzzle for EdgeMatching {
         let [corners, edges, inner, _] = self.class_counts();
         let mut nodes = None;
         let (solutions, first, second) = if conflicts.is_empty() {
-            let found = solve::search(self, 2, node_budget);
+            let found = solve::search(self, 2, solve::scan_budget(node_budget));
             nodes = Some(found.nodes);
             let count = match (found.solutions.len(), found.gave_up) {
                 (2.., _) => SolutionCount::AtLeastTwo,
@@ -637,7 +637,7 @@ impl Puzzle for EdgeMatching {
         if !self.conflicts().is_empty() {
             return Reference::NoSolution;
         }
-        let found = solve::search(self, 1, node_budget);
+        let found = solve::search(self, 1, solve::scan_budget(node_budget));
         match (found.solutions.into_iter().next(), found.gave_up) {
             (Some(s), _) => Reference::Solved(s),
             (None, true) => Reference::GaveUp {

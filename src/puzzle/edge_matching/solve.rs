@@ -275,6 +275,19 @@ fn pair_key(shown: [Option<u8>; 2], colours: usize) -> usize {
     shown[0].map_or(0, |a| a as usize) * colours + shown[1].map_or(0, |b| b as usize)
 }
 
+/// Placements a scan may try for each node of the budget every kind's reference shares
+/// (`REFERENCE_NODE_BUDGET`, "a few seconds at most on the slowest kind"). A placement here is a
+/// lookup in a colour-pair table, 1.5–2·10⁷ a second per scan, so the shared budget alone would
+/// stop the search after ~0.3 s, while random 8×8 boards that two scans settle need 1–3 s
+/// (measured: b10 1.3 s, b1 2.3 s). Six of them make it ~2 s a scan, the scans side by side.
+const PLACEMENTS_PER_BUDGET_NODE: u64 = 6;
+
+/// The per-scan budget of the design facts and the classical reference for a shared node
+/// budget (see `PLACEMENTS_PER_BUDGET_NODE`).
+pub fn scan_budget(node_budget: u64) -> u64 {
+    node_budget.saturating_mul(PLACEMENTS_PER_BUDGET_NODE)
+}
+
 /// Up to `want` solutions, each scan of the portfolio (`scan_orders`) placing at most
 /// `node_budget` pieces.
 pub fn search(p: &EdgeMatching, want: usize, node_budget: u64) -> Found {

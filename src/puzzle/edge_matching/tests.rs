@@ -221,3 +221,28 @@ fn text_form_round_trips_with_fixed_pieces() {
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
     ));
 }
+
+#[test]
+fn the_reference_gives_each_scan_six_placements_per_node_of_the_shared_budget() {
+    // Placements are table lookups, several times cheaper than the other kinds' nodes: the
+    // facts and the reference spend `scan_budget` per scan, and say so when they give up.
+    use crate::puzzle::{Puzzle, Reference, SolutionCount, Spent};
+    let text = include_str!("../../../puzzles/edge-matching/official/eternity2.txt");
+    let p = parse(text, "e2", &ParseHints::default()).unwrap();
+    let budget = 5_000;
+    let per_scan = solve::scan_budget(budget);
+    assert_eq!(per_scan, 6 * budget);
+    let spent = match p.design_facts(budget).solutions {
+        SolutionCount::Unknown {
+            spent: Spent::Nodes(n),
+        } => n,
+        other => panic!("{other:?}"),
+    };
+    assert!(spent >= per_scan && spent % per_scan == 0, "{spent}");
+    match p.solve_classically(budget) {
+        Reference::GaveUp {
+            spent: Spent::Nodes(n),
+        } => assert!(n >= per_scan && n % per_scan == 0, "{n}"),
+        _ => panic!("Eternity II is not solved in {per_scan} placements"),
+    }
+}
