@@ -407,6 +407,9 @@ pub(super) fn print_outcome(number: usize, o: &SolveOutcome) {
         if b.violations.len() > 10 {
             println!("    … and {} more", b.violations.len() - 10);
         }
+        if let Some(a) = &b.reference_agreement {
+            println!("  {}", crate::solve::agreement_sentence(a, b.valid));
+        }
     }
     if let Some(rows) = &o.probabilities {
         let which = if o.sampled_probabilities.is_some() {

@@ -201,6 +201,13 @@ macro_rules! registry {
                 }
                 Ok(model.with_one_hot(one_hot))
             }
+            /// The cells a candidate fills as a solution does (`Puzzle::agreement`).
+            pub fn agreement(&self, candidate: &AnySolution, solution: &AnySolution) -> Option<crate::puzzle::Agreement> {
+                match (self, candidate, solution) {
+                    $((AnyPuzzle::$variant(p), AnySolution::$variant(c), AnySolution::$variant(s)) => p.agreement(c, s),)+
+                    _ => None,
+                }
+            }
             /// The solution's score, for kinds scored by degree.
             pub fn score(&self, solution: &AnySolution) -> Option<Score> {
                 match (self, solution) {

@@ -160,6 +160,29 @@ pub struct Score {
     pub max: u64,
 }
 
+/// How much of a known solution a candidate has (`Puzzle::agreement`): a read with one given
+/// changed or two joints mismatched may still be a different answer altogether, far from the
+/// solution, which says that no weight change will close the gap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Agreement {
+    /// Open cells the candidate fills as the solution does.
+    pub same: usize,
+    /// Open cells: those the puzzle does not give (givens, endpoints, fixed pieces).
+    pub of: usize,
+}
+
+impl Agreement {
+    /// "16 of 64 open cells (25 %)".
+    pub fn text(&self) -> String {
+        let share = if self.of == 0 {
+            0.0
+        } else {
+            100.0 * self.same as f64 / self.of as f64
+        };
+        format!("{} of {} open cells ({share:.0} %)", self.same, self.of)
+    }
+}
+
 /// An objective's value, for kinds that optimise one (constrained models): valid answers are
 /// then compared by it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -536,6 +559,16 @@ pub trait Puzzle:
     /// (Numberlink: loops removed under no-fill, the defects' window re-solved under fill; edge
     /// matching: the mismatches' window re-solved by the exact search), or `None`. Reported as repaired, never counted as a valid read.
     fn repair(&self, _solution: &Self::Solution) -> Option<Repaired<Self::Solution>> {
+        None
+    }
+    /// The cells `candidate` fills as `solution` does, for kinds whose answers are cell
+    /// fillings (Sudoku: digits; edge matching: the colours shown, up to the board's turns
+    /// when no piece is fixed; Numberlink: the path through each cell).
+    fn agreement(
+        &self,
+        _candidate: &Self::Solution,
+        _solution: &Self::Solution,
+    ) -> Option<Agreement> {
         None
     }
     /// Reads a sample of `encoding` (made by `encode`) back into a candidate solution.

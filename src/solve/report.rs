@@ -26,6 +26,10 @@ pub struct Best {
     /// Its objective, apart from the penalties (constrained models).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub objective: Option<f64>,
+    /// The open cells it fills as the classical reference's solution does, when the reference
+    /// solved the puzzle (`Puzzle::agreement`): how near a near miss is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference_agreement: Option<crate::puzzle::Agreement>,
     /// The candidate solution.
     #[serde(skip)]
     pub decoded: Option<AnySolution>,
@@ -190,6 +194,22 @@ impl SolveOutcome {
     }
 }
 
+/// How a candidate's agreement with the classical solution reads (CLI and window alike): an
+/// invalid read that shares under half the open cells is another answer's basin, which a weight
+/// change does not turn into this one.
+pub fn agreement_sentence(a: &crate::puzzle::Agreement, valid: bool) -> String {
+    let far = !valid && 2 * a.same < a.of;
+    format!(
+        "agrees with the classical solution in {}{}",
+        a.text(),
+        if far {
+            ": far from it, not a near miss but another basin of the landscape"
+        } else {
+            ""
+        }
+    )
+}
+
 /// How a reference reads in reports.
 pub fn reference_text(reference: &Reference<AnySolution>) -> String {
     match reference {
@@ -230,6 +250,11 @@ pub(super) fn summarise(
             score: score.map(|s| s.value),
             max_score: score.map(|s| s.max),
             objective: verdict.objective.map(|o| o.value),
+            reference_agreement: verdict
+                .decoded
+                .as_ref()
+                .zip(problem.reference.solution())
+                .and_then(|(d, known)| puzzle.agreement(d, known)),
             decoded: verdict.decoded.clone(),
         }
     });
@@ -291,6 +316,7 @@ pub(super) fn best_of(puzzle: &AnyPuzzle, energy: f64, solution: &AnySolution) -
         score: score.map(|s| s.value),
         max_score: score.map(|s| s.max),
         objective: puzzle.objective(solution).map(|o| o.value),
+        reference_agreement: None,
         decoded: Some(solution.clone()),
     }
 }

@@ -793,6 +793,49 @@ fn solve_json_has_design_facts_and_tts() {
 }
 
 #[test]
+fn a_failed_solve_says_how_much_of_the_classical_solution_its_best_read_has() {
+    // Top95 #1, full model, a run far too short: the best read is invalid, and the report
+    // measures it against the reference's grid over the 64 cells the 17 givens leave open.
+    let args = |json: bool| {
+        let mut a = vec![
+            "solve".to_string(),
+            puzzle("top95.txt").to_str().unwrap().into(),
+            "--index".into(),
+            "1".into(),
+            "--no-presolve".into(),
+            "--sampler".into(),
+            "sa".into(),
+            "--param".into(),
+            "num_reads=2".into(),
+            "--param".into(),
+            "num_sweeps=3".into(),
+            "--seed".into(),
+            "1".into(),
+        ];
+        if json {
+            a.push("--json".into());
+        }
+        a
+    };
+    let out = run(&args(true).iter().map(String::as_str).collect::<Vec<_>>());
+    let v = stdout_json(&out);
+    let best = &v["best"];
+    assert_eq!(best["valid"], false);
+    let a = &best["reference_agreement"];
+    assert_eq!(a["of"], 64, "{a}");
+    let same = a["same"].as_u64().unwrap();
+    assert!(same < 64, "{a}");
+    let out = run(&args(false).iter().map(String::as_str).collect::<Vec<_>>());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!(
+            "agrees with the classical solution in {same} of 64 open cells"
+        )),
+        "{text}"
+    );
+}
+
+#[test]
 fn generate_takes_the_kinds_own_parameters() {
     let out = run(&[
         "generate", "sudoku", "--size", "4", "--givens", "6", "--seed", "3",

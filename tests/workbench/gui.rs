@@ -196,6 +196,15 @@ fn exact_sampler_on_a_presolved_4x4_gives_a_valid_selected_solution() {
         bars.iter().any(|b| b.valid > 0) && bars.iter().any(|b| b.other > 0),
         "valid and invalid bars"
     );
+    // The selected read against the classical solution (the design facts'): all of the ten
+    // open cells for the ground state.
+    wait_for(&mut h, "the design facts", |wb| {
+        wb.shared.current_facts().is_some()
+    });
+    assert!(
+        h.query_by_label("agrees with the classical solution in 10 of 10 open cells (100 %)")
+            .is_some()
+    );
     // The results table: clicking a row selects it.
     h.get_by_label("2").click();
     frames(&mut h);
@@ -204,6 +213,24 @@ fn exact_sampler_on_a_presolved_4x4_gives_a_valid_selected_solution() {
         !h.state().shared.result.as_ref().unwrap().rows[1]
             .broken
             .is_empty()
+    );
+    let wb = h.state();
+    let read = wb.shared.result.as_ref().unwrap().rows[1]
+        .decoded
+        .clone()
+        .unwrap();
+    let known = wb.shared.current_facts().unwrap().unwrap().solution.clone();
+    let a = wb
+        .shared
+        .doc
+        .puzzle()
+        .unwrap()
+        .agreement(&read, &known.unwrap())
+        .unwrap();
+    assert!(a.same < 10, "an invalid read differs somewhere: {a:?}");
+    assert!(
+        h.query_by_label_contains(&format!("in {} of 10 open cells", a.same))
+            .is_some()
     );
 }
 

@@ -270,6 +270,24 @@ impl ResultsPanel {
             return;
         };
         ui.separator();
+        // How near the read is to the classical solution (the design facts'), when that is
+        // known and the run is of the puzzle as it stands.
+        let known = s
+            .current_facts()
+            .and_then(Result::ok)
+            .and_then(|f| f.solution.as_ref());
+        if let (Some(p), Some(known), Some(read), true) = (
+            s.doc.puzzle(),
+            known,
+            info.decoded.as_ref(),
+            r.version == s.doc.version,
+        ) && let Some(a) = p.agreement(read, known)
+        {
+            ui.label(crate::solve::agreement_sentence(
+                &a,
+                info.valid == Some(true),
+            ));
+        }
         egui::ScrollArea::vertical()
             .id_salt("broken")
             .show(ui, |ui| {

@@ -195,6 +195,69 @@ pub fn shown(p: &EdgeMatching, s: &EdgeSolution, r: usize, c: usize) -> Option<C
     Some(rotated(*p.pieces().get(placed.piece)?, placed.rotation))
 }
 
+/// The cells (fixed ones apart) where `candidate` shows the colours `solution` shows, under
+/// the board turn that agrees most when no piece is fixed: a tiling turned is a tiling, and the
+/// candidate may be near it in any of its turns.
+pub fn agreement(
+    p: &EdgeMatching,
+    candidate: &EdgeSolution,
+    solution: &EdgeSolution,
+) -> Option<crate::puzzle::Agreement> {
+    let (rows, cols) = (p.rows(), p.cols());
+    let fits = |s: &EdgeSolution| s.rows() == rows && s.cols() == cols;
+    if !fits(candidate) || !fits(solution) {
+        return None;
+    }
+    let colours = |s: &EdgeSolution| -> Vec<Option<Colours>> {
+        (0..rows * cols)
+            .map(|k| shown(p, s, k / cols, k % cols))
+            .collect()
+    };
+    let seen = colours(candidate);
+    let open: Vec<usize> = (0..rows * cols)
+        .filter(|&k| p.fixed_at(k / cols, k % cols).is_none())
+        .collect();
+    // The solution's board after each turn the shape allows (a quarter turn only when square).
+    let mut turns = vec![colours(solution)];
+    if p.fixed().is_empty() {
+        let turn = |g: &[Option<Colours>], quarter: bool| -> Vec<Option<Colours>> {
+            (0..rows * cols)
+                .map(|k| {
+                    let (r, c) = (k / cols, k % cols);
+                    let (from, by) = if quarter {
+                        ((cols - 1 - c) * cols + r, 1)
+                    } else {
+                        ((rows - 1 - r) * cols + (cols - 1 - c), 2)
+                    };
+                    g[from].map(|colours| rotated(colours, by))
+                })
+                .collect()
+        };
+        if rows == cols {
+            for _ in 0..3 {
+                let next = turn(turns.last().expect("one board"), true);
+                turns.push(next);
+            }
+        } else {
+            let half = turn(&turns[0], false);
+            turns.push(half);
+        }
+    }
+    let same = turns
+        .iter()
+        .map(|g| {
+            open.iter()
+                .filter(|&&k| seen[k].is_some() && seen[k] == g[k])
+                .count()
+        })
+        .max()
+        .unwrap_or(0);
+    Some(crate::puzzle::Agreement {
+        same,
+        of: open.len(),
+    })
+}
+
 /// The referee.
 pub fn check(p: &EdgeMatching, s: &EdgeSolution) -> Verdict {
     let mut v = Verdict::default();

@@ -626,6 +626,14 @@ impl Puzzle for EdgeMatching {
         (crate::qubo::Model::num_variables(&g) == encoding.num_variables()).then_some(g)
     }
 
+    fn agreement(
+        &self,
+        candidate: &EdgeSolution,
+        solution: &EdgeSolution,
+    ) -> Option<crate::puzzle::Agreement> {
+        check::agreement(self, candidate, solution)
+    }
+
     fn score(&self, solution: &EdgeSolution) -> Option<Score> {
         Some(Score {
             value: check::check(self, solution).score,

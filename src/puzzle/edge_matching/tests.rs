@@ -246,3 +246,53 @@ fn the_reference_gives_each_scan_six_placements_per_node_of_the_shared_budget() 
         _ => panic!("Eternity II is not solved in {per_scan} placements"),
     }
 }
+
+#[test]
+fn agreement_counts_the_cells_showing_the_solutions_colours_in_its_best_turn() {
+    use crate::puzzle::{Agreement, Puzzle, Reference};
+    let text = include_str!("../../../puzzles/edge-matching/seed-article-4x4.txt");
+    let p = parse(text, "seed", &ParseHints::default()).unwrap();
+    assert!(p.fixed().is_empty());
+    let Reference::Solved(s) = p.solve_classically(100_000) else {
+        panic!("the seed article's board has a tiling");
+    };
+    let all = Agreement { same: 16, of: 16 };
+    assert_eq!(p.agreement(&s, &s), Some(all));
+    // The tiling turned a quarter clockwise is a tiling too (the referee says so), and the
+    // same answer: it agrees everywhere under the turn.
+    let n = 4;
+    let turned: Vec<Option<check::Placed>> = (0..n * n)
+        .map(|k| {
+            let (r, c) = (k / n, k % n);
+            let placed = s.single(n - 1 - c, r).unwrap();
+            Some(check::Placed {
+                piece: placed.piece,
+                rotation: (placed.rotation + 1) % 4,
+            })
+        })
+        .collect();
+    let turned = EdgeSolution::from_single(n, n, &turned);
+    assert_eq!(check::check(&p, &turned).score, p.max_score());
+    assert_ne!(turned, s);
+    assert_eq!(p.agreement(&turned, &s), Some(all));
+    // Two inner pieces swapped: the two cells no longer agree, in any turn.
+    let mut cells: Vec<Option<check::Placed>> =
+        (0..n * n).map(|k| s.single(k / n, k % n)).collect();
+    cells.swap(5, 10);
+    let swapped = EdgeSolution::from_single(n, n, &cells);
+    assert_eq!(
+        p.agreement(&swapped, &s),
+        Some(Agreement { same: 14, of: 16 })
+    );
+    // A fixed piece pins the board: no turn is tried, and the fixed cell is not counted.
+    let mut pinned = p.clone();
+    let corner = s.single(0, 0).unwrap();
+    pinned
+        .set_fixed(0, 0, Some((corner.piece, corner.rotation)))
+        .unwrap();
+    assert_eq!(
+        pinned.agreement(&s, &s),
+        Some(Agreement { same: 15, of: 15 })
+    );
+    assert!(pinned.agreement(&turned, &s).unwrap().same < 15);
+}

@@ -529,6 +529,27 @@ impl Puzzle for Numberlink {
         encode::encode(self, options)
     }
 
+    fn agreement(
+        &self,
+        candidate: &NumberlinkSolution,
+        solution: &NumberlinkSolution,
+    ) -> Option<crate::puzzle::Agreement> {
+        let n = self.width() * self.height();
+        let fits = |s: &NumberlinkSolution| s.right.len() == n && s.down.len() == n;
+        if !fits(candidate) || !fits(solution) {
+            return None;
+        }
+        let (seen, known) = (candidate.cell_labels(self), solution.cell_labels(self));
+        // The cells between the endpoints (an endpoint agrees by itself): on the same path,
+        // or empty in both under no-fill.
+        let open: Vec<usize> = (0..n).filter(|&i| self.endpoints()[i] == 0).collect();
+        let same = open.iter().filter(|&&i| seen[i] == known[i]).count();
+        Some(crate::puzzle::Agreement {
+            same,
+            of: open.len(),
+        })
+    }
+
     fn decode(&self, encoding: &Encoding, sample: &[u8]) -> NumberlinkSolution {
         encode::decode(self, encoding, sample)
     }

@@ -116,3 +116,39 @@ fn oversized_letter_and_number_grids_are_refused_before_their_cells_are_built() 
     let e = parse(&numbers, "n").unwrap_err().to_string();
     assert!(e.contains("n:2") || e.contains("each side must be"), "{e}");
 }
+
+#[test]
+fn agreement_counts_the_cells_between_endpoints_on_the_same_path() {
+    use crate::puzzle::{Agreement, Puzzle, Reference};
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/puzzles/numberlink/generated/7x7-6pairs-seed1.txt"
+    );
+    let p = parse(&std::fs::read_to_string(path).unwrap(), "7x7")
+        .unwrap()
+        .remove(0);
+    let Reference::Solved(s) = p.solve_classically(1_000_000) else {
+        panic!("the shipped 7×7 has an answer");
+    };
+    let open = (0..49).filter(|&i| p.endpoints()[i] == 0).count();
+    assert_eq!(open, 49 - 12);
+    let all = Agreement {
+        same: open,
+        of: open,
+    };
+    assert_eq!(p.agreement(&s, &s), Some(all));
+    // No edges at all: every open cell is off its path.
+    let empty = NumberlinkSolution::empty(49);
+    assert_eq!(
+        p.agreement(&empty, &s),
+        Some(Agreement { same: 0, of: open })
+    );
+    // One open cell's edges dropped: that cell (and no other) leaves its path.
+    let cell = (0..49).find(|&i| p.endpoints()[i] == 0).unwrap();
+    let mut cut = s.clone();
+    for (j, _) in s.edges_at(&p, cell) {
+        cut.set(&p, cell, j, 0);
+    }
+    let a = p.agreement(&cut, &s).unwrap();
+    assert!(a.same < open && a.same + 3 >= open, "{a:?}");
+}

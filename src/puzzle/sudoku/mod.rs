@@ -353,6 +353,32 @@ impl Puzzle for Sudoku {
         Ok(encode::encode(self, options))
     }
 
+    fn agreement(
+        &self,
+        candidate: &SudokuSolution,
+        solution: &SudokuSolution,
+    ) -> Option<crate::puzzle::Agreement> {
+        let side = self.side();
+        if candidate.side() != side || solution.side() != side {
+            return None;
+        }
+        // The cells the puzzle leaves open: a kept given agrees by itself.
+        let open: Vec<(usize, usize)> = (0..side * side)
+            .map(|k| (k / side, k % side))
+            .filter(|&(r, c)| self.given(r, c) == 0)
+            .collect();
+        let same = open
+            .iter()
+            .filter(|&&(r, c)| {
+                candidate.digit(r, c).is_some() && candidate.digit(r, c) == solution.digit(r, c)
+            })
+            .count();
+        Some(crate::puzzle::Agreement {
+            same,
+            of: open.len(),
+        })
+    }
+
     fn decode(&self, encoding: &Encoding, sample: &[u8]) -> SudokuSolution {
         encode::decode(self, encoding, sample)
     }
