@@ -177,7 +177,8 @@ fn resolve_defects(p: &Numberlink, s: &NumberlinkSolution) -> Option<Repaired<Nu
 #[cfg(test)]
 mod tests {
     use super::super::check::check;
-    use super::super::{parse, solve};
+    use super::super::parse;
+    use super::super::tests::shipped_7x7;
     use super::*;
 
     #[test]
@@ -200,21 +201,6 @@ mod tests {
             repair(&p, &fixed.solution).is_none(),
             "nothing left to repair"
         );
-    }
-
-    /// A shipped fill-rule puzzle and its answer by the path search.
-    fn shipped_7x7() -> (Numberlink, NumberlinkSolution) {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/puzzles/numberlink/generated/7x7-6pairs-seed1.txt"
-        );
-        let p = parse(&std::fs::read_to_string(path).unwrap(), "7x7")
-            .unwrap()
-            .remove(0);
-        assert_eq!(p.rule(), Rule::Fill);
-        let found = solve::search(&p, 1, 10_000_000);
-        let answer = found.solutions.into_iter().next().expect("solvable");
-        (p, answer)
     }
 
     #[test]

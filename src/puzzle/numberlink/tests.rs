@@ -117,9 +117,8 @@ fn oversized_letter_and_number_grids_are_refused_before_their_cells_are_built() 
     assert!(e.contains("n:2") || e.contains("each side must be"), "{e}");
 }
 
-#[test]
-fn agreement_counts_the_cells_between_endpoints_on_the_same_path() {
-    use crate::puzzle::{Agreement, Puzzle, Reference};
+/// A shipped fill-rule puzzle and its answer by the path search.
+pub(super) fn shipped_7x7() -> (Numberlink, NumberlinkSolution) {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/puzzles/numberlink/generated/7x7-6pairs-seed1.txt"
@@ -127,9 +126,16 @@ fn agreement_counts_the_cells_between_endpoints_on_the_same_path() {
     let p = parse(&std::fs::read_to_string(path).unwrap(), "7x7")
         .unwrap()
         .remove(0);
-    let Reference::Solved(s) = p.solve_classically(1_000_000) else {
-        panic!("the shipped 7×7 has an answer");
-    };
+    assert_eq!(p.rule(), Rule::Fill);
+    let found = solve::search(&p, 1, 10_000_000);
+    let answer = found.solutions.into_iter().next().expect("solvable");
+    (p, answer)
+}
+
+#[test]
+fn agreement_counts_the_cells_between_endpoints_on_the_same_path() {
+    use crate::puzzle::{Agreement, Puzzle};
+    let (p, s) = shipped_7x7();
     let open = (0..49).filter(|&i| p.endpoints()[i] == 0).count();
     assert_eq!(open, 49 - 12);
     let all = Agreement {
