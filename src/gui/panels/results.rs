@@ -271,26 +271,27 @@ impl ResultsPanel {
         };
         ui.separator();
         // How near the read is to the classical solution (the design facts'), when that is
-        // known and the run is of the puzzle as it stands.
+        // known and the run is of the puzzle as it stands. In the scrolled list: the panel's
+        // height is fixed, and a line above the list pushed its tabs out of view.
         let known = s
             .current_facts()
             .and_then(Result::ok)
             .and_then(|f| f.solution.as_ref());
-        if let (Some(p), Some(known), Some(read), true) = (
-            s.doc.puzzle(),
-            known,
-            info.decoded.as_ref(),
-            r.version == s.doc.version,
-        ) && let Some(a) = p.agreement(read, known)
-        {
-            ui.label(crate::solve::agreement_sentence(
-                &a,
-                info.valid == Some(true),
-            ));
-        }
+        let agreement = match (s.doc.puzzle(), known, info.decoded.as_ref()) {
+            (Some(p), Some(known), Some(read)) if r.version == s.doc.version => {
+                p.agreement(read, known)
+            }
+            _ => None,
+        };
         egui::ScrollArea::vertical()
             .id_salt("broken")
             .show(ui, |ui| {
+                if let Some(a) = agreement {
+                    ui.label(crate::solve::agreement_sentence(
+                        &a,
+                        info.valid == Some(true),
+                    ));
+                }
                 if info.broken.is_empty() && info.violations.is_empty() {
                     ui.label("no broken constraints");
                 }
