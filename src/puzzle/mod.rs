@@ -472,7 +472,8 @@ pub trait Puzzle:
     }
     /// The cells `candidate` fills as `solution` does, for kinds whose answers are cell
     /// fillings (Sudoku: digits; edge matching: the colours shown, up to the board's turns
-    /// when no piece is fixed; Numberlink: the path through each cell).
+    /// when no piece is fixed; Numberlink: the path through each cell, under no-fill over the
+    /// cells either one routes through).
     fn agreement(
         &self,
         _candidate: &Self::Solution,

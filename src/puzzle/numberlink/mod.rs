@@ -540,9 +540,13 @@ impl Puzzle for Numberlink {
             return None;
         }
         let (seen, known) = (candidate.cell_labels(self), solution.cell_labels(self));
-        // The cells between the endpoints (an endpoint agrees by itself): on the same path,
-        // or empty in both under no-fill.
-        let open: Vec<usize> = (0..n).filter(|&i| self.endpoints()[i] == 0).collect();
+        // The cells between the endpoints (an endpoint agrees by itself) on the same path.
+        // Under no-fill only the cells either one routes through: on a sparse board, cells
+        // empty in both would otherwise make any read look close.
+        let routed = |i: usize| self.rule() == Rule::Fill || seen[i] != 0 || known[i] != 0;
+        let open: Vec<usize> = (0..n)
+            .filter(|&i| self.endpoints()[i] == 0 && routed(i))
+            .collect();
         let same = open.iter().filter(|&&i| seen[i] == known[i]).count();
         Some(crate::puzzle::Agreement {
             same,

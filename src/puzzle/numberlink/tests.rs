@@ -157,4 +157,24 @@ fn agreement_counts_the_cells_between_endpoints_on_the_same_path() {
     }
     let a = p.agreement(&cut, &s).unwrap();
     assert!(a.same < open && a.same + 3 >= open, "{a:?}");
+    // Under no-fill only routed cells count: empty in both is no agreement on a sparse board.
+    let q = parse("rule no-fill\n5 3\nA...A\n.....\n.....\n", "sparse")
+        .unwrap()
+        .remove(0);
+    let mut straight = NumberlinkSolution::empty(15);
+    for i in 0..4 {
+        straight.set(&q, i, i + 1, 1);
+    }
+    let mut detour = NumberlinkSolution::empty(15);
+    for (x, y) in [(0, 5), (5, 6), (6, 7), (7, 8), (8, 9), (9, 4)] {
+        detour.set(&q, x, y, 1);
+    }
+    assert_eq!(
+        q.agreement(&straight, &straight),
+        Some(Agreement { same: 3, of: 3 })
+    );
+    assert_eq!(
+        q.agreement(&detour, &straight),
+        Some(Agreement { same: 0, of: 3 + 5 })
+    );
 }
