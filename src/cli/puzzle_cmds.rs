@@ -547,13 +547,30 @@ pub(super) fn check(a: CheckArgs) -> Result<i32, Failure> {
     };
     let solution = parse_solution_text(&puzzle, &solution_text(solution)?)?;
     let violations = puzzle.check(&solution);
+    // An invalid answer (a notebook's, an annealer's) measured against the reference's: a near
+    // miss or another basin.
+    let agreement = if violations.is_empty() {
+        None
+    } else {
+        puzzle
+            .solve_classically(REFERENCE_NODE_BUDGET)
+            .solution()
+            .and_then(|known| puzzle.agreement(&solution, known))
+    };
     if a.json {
-        print_json(&json!({"valid": violations.is_empty(), "violations": violations}))?;
+        print_json(&json!({
+            "valid": violations.is_empty(),
+            "violations": violations,
+            "reference_agreement": agreement,
+        }))?;
     } else if violations.is_empty() {
         println!("valid");
     } else {
         for v in &violations {
             println!("{}: {}", v.constraint, v.detail);
+        }
+        if let Some(a) = &agreement {
+            println!("{}", crate::solve::agreement_sentence(a, false));
         }
     }
     Ok(if violations.is_empty() { 0 } else { 1 })

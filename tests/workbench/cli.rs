@@ -178,6 +178,19 @@ fn check_exits_by_validity() {
         text.contains("row[0]") && text.contains("digit 3 appears 2 times"),
         "{text}"
     );
+    // Measured against the reference's grid: one of the 49 open cells is off, a near miss.
+    assert_eq!(
+        v["reference_agreement"],
+        serde_json::json!({"same": 48, "of": 49})
+    );
+    let out = run(&["check", p.to_str().unwrap(), &bad]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("agrees with the classical solution in 48 of 49 open cells (98 %)")
+            && !text.contains("far from it"),
+        "{text}"
+    );
 }
 
 #[test]
