@@ -392,12 +392,14 @@ const BENCH_TROTTER: usize = 4;
 fn configs(s: &BenchSettings) -> Vec<Config> {
     let (reads, sweeps) = (s.num_reads, s.num_sweeps);
     let per_read = (reads * sweeps) as f64;
-    // The lanes rows run auto's kernel (i16 lanes where the model allows them, and say so);
-    // with `scalar`, the f32 lanes and the scalar kernel are timed beside them.
+    // The lanes rows run auto's kernel (8- or 16-bit lanes where the model allows them, and
+    // say so); with `scalar`, the 16-bit lanes (where auto ran another kernel and the model
+    // allows them), the f32 lanes and the scalar kernel are timed beside them.
     let mut out: Vec<Config> = s
         .threads
         .iter()
         .map(|&t| (Kernel::Auto, t))
+        .chain(s.scalar.then_some((Kernel::Lanes16, 1)))
         .chain(s.scalar.then_some((Kernel::Lanes, 1)))
         .chain(s.scalar.then_some((Kernel::Scalar, 1)))
         .map(|(kernel, threads)| Config {
@@ -411,6 +413,7 @@ fn configs(s: &BenchSettings) -> Vec<Config> {
             kernel: match kernel {
                 Kernel::Scalar => "scalar",
                 Kernel::Lanes => "lanes",
+                Kernel::Lanes16 => "lanes16",
                 _ => AUTO_LANES,
             },
             threads,
@@ -538,7 +541,9 @@ pub fn run(
             if !s.only.keeps(&inst.name, &config.label()) {
                 continue;
             }
-            if config.kernel == "lanes" && auto_ran.iter().any(|k| k == "lanes") {
+            if ["lanes", "lanes16"].contains(&config.kernel)
+                && auto_ran.iter().any(|k| k == config.kernel)
+            {
                 continue;
             }
             if config.moves.is_some()
@@ -561,7 +566,7 @@ pub fn run(
             walls.sort_by(f64::total_cmp);
             let wall = walls[walls.len() / 2];
             let updates = config.updates_per_variable * n.max(1) as f64;
-            // Auto's lanes rows name the kernel that ran (f32 or 16-bit lanes); moves rows
+            // Auto's lanes rows name the kernel that ran (f32, 16- or 8-bit lanes); moves rows
             // the moves and the layout (`csr-lanes`, `csr`, `grouped`).
             let ran = set.info.params.get("kernel").and_then(|k| k.as_str());
             let kernel = match (ran, config.moves) {

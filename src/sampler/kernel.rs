@@ -147,6 +147,17 @@ const I16_FIELD_LIMIT: f64 = i16::MAX as f64;
 /// Powers of two tried to make a model's coefficients integers (halves, quarters, … of 1/64).
 const INTEGRAL_SCALES: [f64; 7] = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
 
+/// The least power of two (`INTEGRAL_SCALES`) that makes every coefficient of `csr` an
+/// integer, if any: what the integer kernels multiply a model by (and divide β by).
+pub(super) fn integral_scale(csr: &Csr) -> Option<f64> {
+    INTEGRAL_SCALES.into_iter().find(|&s| {
+        csr.linear
+            .iter()
+            .chain(&csr.values)
+            .all(|&v| (v * s).fract() == 0.0)
+    })
+}
+
 impl KernelModel<f32> {
     pub fn new(csr: &Csr, scale: f64) -> Self {
         KernelModel::build(csr, scale)
@@ -160,12 +171,7 @@ impl KernelModel<i16> {
     /// both compare the same ΔE (exact: integers below 2²⁴ in f32, times a power of two) with
     /// the same threshold −ln(u)/β scaled by a power of two, which f32 also does exactly.
     pub fn integral(csr: &Csr) -> Option<Self> {
-        let scale = INTEGRAL_SCALES.into_iter().find(|&s| {
-            csr.linear
-                .iter()
-                .chain(&csr.values)
-                .all(|&v| (v * s).fract() == 0.0)
-        })?;
+        let scale = integral_scale(csr)?;
         let n = csr.num_variables();
         let fits = (0..n).all(|i| {
             let row: f64 = csr.values[csr.start[i]..csr.start[i + 1]]

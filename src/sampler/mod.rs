@@ -13,6 +13,7 @@ pub mod exact;
 mod grouped;
 mod kernel;
 mod lanes;
+mod lanes8;
 #[macro_use]
 mod replicas;
 pub mod moves;

@@ -551,9 +551,9 @@ fn bench_quick_reports_rows() {
     let out = run(&["bench", "--quick", "--json", "--threads", "1"]);
     let v = stdout_json(&out);
     let rows = v["results"].as_array().unwrap();
-    // SA's kernels side by side: auto's (16-bit lanes on these integer models), the f32
-    // lanes and the scalar kernel.
-    for kernel in ["lanes16", "lanes", "scalar"] {
+    // SA's kernels side by side: auto's (8-bit lanes on the Sudokus' small integers), the
+    // 16-bit and f32 lanes, and the scalar kernel.
+    for kernel in ["lanes8", "lanes16", "lanes", "scalar"] {
         assert!(
             rows.iter()
                 .any(|r| r["sampler"] == "sa" && r["kernel"] == kernel),

@@ -46,8 +46,9 @@ fn samplers(num_reads: usize, seed: u64) -> Vec<Box<dyn Sampler>> {
                 ..
             }) => words
                 .iter()
-                // Multi-spin coding takes ±J glasses only: its own contract test below.
-                .filter(|w| **w != "multispin")
+                // Multi-spin coding takes ±J glasses only, byte lanes fields within ±127:
+                // their own contract tests below.
+                .filter(|w| !["multispin", "lanes8"].contains(*w))
                 .map(|w| Some(*w))
                 .collect(),
             _ => vec![None],
@@ -568,6 +569,91 @@ fn multispin_keeps_the_contract_on_pm_j_glasses() {
             .rows[0]
             .energy;
         let found = sa(20, seed).sample(&small, &RunControl::new()).unwrap();
+        assert!(
+            (found.rows[0].energy - ground).abs() < 1e-9,
+            "seed {seed}: found {}, ground {ground}",
+            found.rows[0].energy
+        );
+    }
+}
+
+#[test]
+fn byte_lanes_keep_the_contract_on_small_integer_models() {
+    use qubo_workbench::sampler::annealing::Kernel;
+    // The full Euler96 Sudoku model (fields within ±70) for counts, threads and progress,
+    // and small integer models whose ground state the exact solver gives.
+    let sudoku = StoredModel::new(
+        qubo_workbench::bench::builtin_instances(true, |name| !name.contains("presolved"))
+            .unwrap()
+            .into_iter()
+            .find(|i| i.name.starts_with("sudoku"))
+            .expect("the built-in full Sudoku")
+            .model
+            .qubo,
+    );
+    let sa = |reads, seed, kernel| SimulatedAnnealing {
+        num_reads: reads,
+        num_sweeps: 300,
+        seed: Some(seed),
+        kernel,
+        ..Default::default()
+    };
+    for reads in [1, 7, 33, 100, 300] {
+        let one = sa(reads, 3, Kernel::Lanes8)
+            .sample(&sudoku, &RunControl::new().with_threads(Some(1)))
+            .unwrap();
+        assert_eq!(one.num_reads(), reads);
+        assert_eq!(one.info.params["kernel"], "lanes8");
+        for row in &one.rows {
+            assert_eq!(row.energy, sudoku.qubo.energy(&row.sample).unwrap());
+        }
+        let two = sa(reads, 3, Kernel::Lanes8)
+            .sample(&sudoku, &RunControl::new().with_threads(Some(2)))
+            .unwrap();
+        assert_eq!(one.rows, two.rows, "{reads} reads");
+        // Auto takes the byte lanes past 16 reads.
+        let auto = sa(reads, 3, Kernel::Auto)
+            .sample(&sudoku, &RunControl::new())
+            .unwrap();
+        let expected = match reads {
+            1 => "scalar",
+            2..=16 => "lanes16",
+            _ => "lanes8",
+        };
+        assert_eq!(auto.info.params["kernel"], expected, "{reads} reads");
+    }
+    // Progress rises to the total, and the best energy reported is a read's true energy.
+    let last = Arc::new(std::sync::Mutex::new(None));
+    let keep = last.clone();
+    let control = RunControl::new()
+        .with_threads(Some(1))
+        .with_observer(25, move |p| *keep.lock().unwrap() = Some(*p));
+    let set = sa(150, 2, Kernel::Lanes8)
+        .sample(&sudoku, &control)
+        .unwrap();
+    let p = last.lock().unwrap().expect("the observer was called");
+    assert_eq!(p.sweeps_done, p.sweeps_total);
+    assert_eq!(p.sweeps_total, 150 * 300);
+    assert_eq!(p.best_energy, Some(set.rows[0].energy), "{p:?}");
+    for seed in 0..4 {
+        // 16 variables, integer fields and couplings in −4…4.
+        let mut state = seed;
+        let mut draw = || (qubo_workbench::rng::splitmix64(&mut state) % 9) as f64 - 4.0;
+        let linear: Vec<f64> = (0..16).map(|_| draw()).collect();
+        let couplings: Vec<(usize, usize, f64)> = (0..16)
+            .flat_map(|i| [(i, (i + 1) % 16), (i, (i + 5) % 16)])
+            .filter(|(i, j)| i < j)
+            .map(|(i, j)| (i, j, draw()))
+            .collect();
+        let small = StoredModel::new(Qubo::new(linear, couplings, 0.0).unwrap());
+        let ground = ExactSolver { num_reads: 1 }
+            .sample(&small, &RunControl::new())
+            .unwrap()
+            .rows[0]
+            .energy;
+        let found = sa(20, seed, Kernel::Lanes8)
+            .sample(&small, &RunControl::new())
+            .unwrap();
         assert!(
             (found.rows[0].energy - ground).abs() < 1e-9,
             "seed {seed}: found {}, ground {ground}",

@@ -8,6 +8,7 @@
 //! whichever kernel, lane width or thread ran it: seed → SampleSet, whatever the thread count.
 
 use super::lanes::{LANES, sample_lane_groups};
+use super::lanes8::{BYTE_LANES, ByteModel};
 use super::pilot::RatePer;
 use super::replicas::Engine;
 use std::time::Instant;
@@ -32,8 +33,8 @@ use crate::qubo::{Csr, Model};
 use crate::rng::Xoshiro128p;
 use crate::sampler::rows::rows_bytes;
 
-/// Which sweep kernel runs the reads. Results are identical but for `Multispin`'s (the same
-/// Metropolis chains with other random numbers); speed differs.
+/// Which sweep kernel runs the reads. Results are identical but for `Lanes8`'s, `Multispin`'s
+/// and `Dense`'s (the same Metropolis chains with other random numbers); speed differs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Kernel {
@@ -48,6 +49,11 @@ pub enum Kernel {
     /// for models whose coefficients are integers (after a power of two up to 64) with every
     /// local field within ±32 767. `auto` takes it wherever it applies.
     Lanes16,
+    /// Blocks of 64 reads in 8-bit lanes (`sampler::lanes8`), for models whose coefficients
+    /// are integers (after a power of two up to 64) with every local field within ±127; its
+    /// own random numbers, so reads differ from the other kernels' for a seed. `auto` takes it
+    /// where it applies for more than 16 reads.
+    Lanes8,
     /// 64 reads in the bits of one word per variable (`sampler::multispin`), for ±J models
     /// without fields; its own random numbers, so reads differ from the other kernels' for a
     /// seed. `auto` takes it wherever it applies.
@@ -57,6 +63,10 @@ pub enum Kernel {
     /// numbers. `auto` takes it where `rows_pay`.
     Dense,
 }
+
+/// Reads past which `auto` runs byte lanes where the model fits them: up to 16 reads the
+/// 16-bit lanes' narrower groups (8 or 16 wide) cost less than 32 byte lanes.
+const BYTES_FROM: usize = 16;
 
 /// Largest dense rows `auto` will build (in bytes): rows that stay in a last-level cache. A
 /// flip streams its whole row; from memory (the 8×8 edge COO's 33 MB of rows) the rows only
@@ -172,11 +182,21 @@ const PARAMS: &[ParamSpec] = &[
     ),
     ParamSpec {
         name: "kernel",
-        ty: ParamType::Choice(&["auto", "scalar", "lanes", "lanes16", "multispin", "dense"]),
+        ty: ParamType::Choice(&[
+            "auto",
+            "scalar",
+            "lanes",
+            "lanes16",
+            "lanes8",
+            "multispin",
+            "dense",
+        ]),
         default: ParamDefault::Word("auto"),
         help: "sweep kernel for single flips: identical results, only speed differs; lanes16 \
                (16-bit integer lanes, auto's choice where it applies) needs integer coefficients \
-               (after a power of two up to 64) and local fields within ±32 767; multispin (64 \
+               (after a power of two up to 64) and local fields within ±32 767; lanes8 (64 \
+               reads in 8-bit lanes, auto's choice for more than 16 reads where it applies, its \
+               own random numbers) needs the same with local fields within ±127; multispin (64 \
                reads in the bits of a word, auto's choice where it applies, its own random \
                numbers) needs a ±J model without fields and degrees up to 63; dense (groups \
                of 32 reads in lanes while over 15 % of flips are accepted, then each read alone \
@@ -411,10 +431,12 @@ impl Sampler for SimulatedAnnealing {
             _ if dense => false,
             Kernel::Auto => self.num_reads >= 2,
             Kernel::Scalar | Kernel::Dense => false,
-            Kernel::Lanes | Kernel::Lanes16 | Kernel::Multispin => true,
+            Kernel::Lanes | Kernel::Lanes16 | Kernel::Lanes8 | Kernel::Multispin => true,
         };
         let work_units = if self.kernel == Kernel::Multispin {
             self.num_reads.div_ceil(WORD_LANES)
+        } else if self.kernel == Kernel::Lanes8 {
+            self.num_reads.div_ceil(BYTE_LANES)
         } else if dense {
             self.num_reads.div_ceil(DENSE_GROUP)
         } else if use_lanes {
@@ -451,8 +473,24 @@ impl Sampler for SimulatedAnnealing {
                 })?),
                 _ => None,
             };
+        let bytes = match self.kernel {
+            Kernel::Lanes8 => Some(ByteModel::of(&csr).map_err(|why| {
+                SampleError::InvalidParameter {
+                    name: "kernel",
+                    message: format!(
+                        "lanes8 needs integer coefficients (after a power of two up to 64) with \
+                         every local field within ±127, and this model's are not: {why}; use \
+                         auto"
+                    ),
+                }
+            })?),
+            Kernel::Auto if use_lanes && spin_glass.is_none() && self.num_reads > BYTES_FROM => {
+                ByteModel::of(&csr).ok()
+            }
+            _ => None,
+        };
         let integral = match self.kernel {
-            _ if spin_glass.is_some() => None,
+            _ if spin_glass.is_some() || bytes.is_some() => None,
             Kernel::Auto if use_lanes || dense => KernelModel::integral(&csr),
             Kernel::Dense => KernelModel::integral(&csr),
             Kernel::Lanes16 => Some(KernelModel::integral(&csr).ok_or_else(|| {
@@ -503,6 +541,8 @@ impl Sampler for SimulatedAnnealing {
         let finished: Vec<(usize, Vec<u8>)> = control.install(work_units, || {
             if let Some(bits) = &spin_glass {
                 sample_word_blocks(&job, bits, num_reads)
+            } else if let Some(bytes) = &bytes {
+                sample_byte_blocks(&job, bytes, num_reads)
             } else if let Some(rows) = &rows {
                 (0..num_reads.div_ceil(DENSE_GROUP))
                     .into_par_iter()
@@ -546,6 +586,7 @@ impl Sampler for SimulatedAnnealing {
                 seed,
                 kernel: match (use_lanes, &integral) {
                     _ if spin_glass.is_some() => "multispin",
+                    _ if bytes.is_some() => "lanes8",
                     _ if dense => rows.as_ref().map_or("dense", Rows::kernel_name),
                     (true, Some(_)) => "lanes16",
                     (true, None) => "lanes",
@@ -593,7 +634,7 @@ mod range;
 mod reads;
 use range::{PILOT_REPLICAS, dense_pilot_cost};
 pub(in crate::sampler) use range::{SA_COLD_FACTOR, SA_HOT_FLIP_RATE};
-use reads::{DENSE_GROUP, Job, Rows, run_lane_group, sample_word_blocks};
+use reads::{DENSE_GROUP, Job, Rows, run_lane_group, sample_byte_blocks, sample_word_blocks};
 
 #[cfg(test)]
 mod tests;

@@ -7,6 +7,7 @@ use crate::sampler::kernel::{
     BLOCK, KernelModel, LaneValue, inverse_beta, lowest, sweep_lanes, with_avx2,
 };
 use crate::sampler::lanes::LANES;
+use crate::sampler::lanes8::{self, BYTE_LANES, ByteModel};
 use crate::sampler::multispin::{RandomWords, SpinGlassBits, WORD_LANES, lane_state, set_block};
 use crate::sampler::rows::{DenseRows, rows_rng, sweep_rows};
 use crate::sampler::schedule::Schedule;
@@ -459,6 +460,75 @@ fn run_word_group<const W: usize>(
                 reads_of(k).map(move |r| (k, r - first, r))
             })
             .map(|(k, l, r)| (r, lane_state(&x, k, l)))
+            .collect(),
+    )
+}
+
+/// Every read of a byte-lanes run (`sampler::lanes8`) on the current thread pool (call inside
+/// `RunControl::install`): fixed blocks of 64 consecutive reads, so any thread count gives the
+/// same reads; a last block of up to 32 reads runs 32 wide. Blocks not yet begun are skipped
+/// after a cancel.
+pub(super) fn sample_byte_blocks(
+    job: &Job,
+    model: &ByteModel,
+    num_reads: usize,
+) -> Vec<(usize, Vec<u8>)> {
+    use rayon::prelude::*;
+    (0..num_reads.div_ceil(BYTE_LANES))
+        .into_par_iter()
+        .filter_map(|block| {
+            if job.tracker.is_cancelled() {
+                return None;
+            }
+            let reads = block * BYTE_LANES..((block + 1) * BYTE_LANES).min(num_reads);
+            if reads.len() <= BYTE_LANES / 2 {
+                run_byte_block::<1>(job, model, reads)
+            } else {
+                run_byte_block::<2>(job, model, reads)
+            }
+        })
+        .flatten()
+        .collect()
+}
+
+/// `reads` in 32·V byte lanes; padding lanes run spare reads whose results are dropped.
+/// `None` when cancelled.
+fn run_byte_block<const V: usize>(
+    job: &Job,
+    model: &ByteModel,
+    reads: std::ops::Range<usize>,
+) -> Option<Vec<(usize, Vec<u8>)>> {
+    const SALT: u64 = 0x3c6e_f372_fe94_f82b;
+    let spare = usize::MAX / 2;
+    let starts: Vec<Vec<u8>> = (reads.start..reads.start + 32 * V)
+        .map(|r| job.start(if r < reads.end { r } else { spare + r }).1)
+        .collect();
+    let starts: Vec<&[u8]> = starts.iter().map(Vec::as_slice).collect();
+    let (mut field, mut x) = model.lanes_from::<V>(&starts);
+    let mut bits = RandomWords::for_block(job.seed ^ SALT, reads.start);
+    let live = reads.len();
+    let mut reported = 0;
+    for s in 0..job.num_sweeps {
+        let table = model.thresholds(job.schedule.beta(s));
+        model.sweep::<V>(&mut field, &mut x, &table, &mut bits);
+        if job.tracker.is_cancelled() {
+            return None;
+        }
+        if job.report_due(s) {
+            let energies = model.energies::<V>(&field, &x);
+            let (lane, best) = energies[..live].iter().copied().enumerate().fold(
+                (0, f64::INFINITY),
+                |b, (l, e)| if e < b.1 { (l, e) } else { b },
+            );
+            job.tracker.add(((s + 1 - reported) * live) as u64, best);
+            job.tracker.offer(best, || lanes8::lane_state(&x, lane));
+            reported = s + 1;
+        }
+    }
+    Some(
+        reads
+            .clone()
+            .map(|r| (r, lanes8::lane_state(&x, r - reads.start)))
             .collect(),
     )
 }

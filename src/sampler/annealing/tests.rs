@@ -90,11 +90,12 @@ fn integer_model(n: usize, per_row: usize, range: i64, unit: f64, seed: u64) -> 
 #[test]
 fn the_integer_lanes_give_the_reads_of_the_f32_lanes() {
     let ctl = RunControl::new();
-    // Integers, halves (scaled by 2), and a dense row of 60 neighbours.
+    // Integers, halves (scaled by 2), a dense row of 60 neighbours, and fields past ±127.
     for (m, label) in [
         (integer_model(50, 6, 9, 1.0, 1), "integers"),
         (integer_model(50, 6, 9, 0.5, 2), "halves"),
         (integer_model(61, 60, 3, 1.0, 3), "dense"),
+        (integer_model(50, 6, 60, 1.0, 4), "wide"),
     ] {
         let run = |kernel| {
             SimulatedAnnealing {
@@ -109,11 +110,72 @@ fn the_integer_lanes_give_the_reads_of_the_f32_lanes() {
         };
         let (f32s, i16s, auto) = (run(Kernel::Lanes), run(Kernel::Lanes16), run(Kernel::Auto));
         assert_eq!(f32s.rows, i16s.rows, "{label}");
-        assert_eq!(f32s.rows, auto.rows, "{label}");
         assert!(f32s.rows.len() > 1, "{label}: reads should differ");
-        assert_eq!(auto.info.params["kernel"], "lanes16", "{label}");
         assert_eq!(f32s.info.params["kernel"], "lanes", "{label}");
+        assert_eq!(i16s.info.params["kernel"], "lanes16", "{label}");
+        // Fields within ±127 go to byte lanes (their own random numbers); couplings of up to
+        // 60 do not fit.
+        let bytes = label != "wide";
+        let expected = if bytes { "lanes8" } else { "lanes16" };
+        assert_eq!(auto.info.params["kernel"], expected, "{label}");
+        assert_eq!(f32s.rows == auto.rows, !bytes, "{label}");
+        assert_eq!(
+            auto.rows.iter().map(|r| r.num_occurrences).sum::<usize>(),
+            45
+        );
     }
+}
+
+#[test]
+fn byte_lanes_run_where_auto_takes_them_and_refuse_what_they_cannot_hold() {
+    let ctl = RunControl::new();
+    let m = integer_model(50, 6, 9, 1.0, 1);
+    let run = |kernel, num_reads, threads| {
+        SimulatedAnnealing {
+            num_reads,
+            num_sweeps: 40,
+            seed: Some(5),
+            kernel,
+            ..Default::default()
+        }
+        .sample(&m, &RunControl::new().with_threads(Some(threads)))
+    };
+    // Up to 16 reads auto keeps the 16-bit lanes; past that, byte lanes, in blocks of 64
+    // (with a last block of up to 32 reads 32 wide) that give the same reads on any number
+    // of threads.
+    assert_eq!(
+        run(Kernel::Auto, 16, 1).unwrap().info.params["kernel"],
+        "lanes16"
+    );
+    for reads in [17, 64, 100, 150] {
+        let one = run(Kernel::Auto, reads, 1).unwrap();
+        assert_eq!(one.info.params["kernel"], "lanes8");
+        assert_eq!(
+            one.rows.iter().map(|r| r.num_occurrences).sum::<usize>(),
+            reads
+        );
+        for row in &one.rows {
+            assert!((row.energy - m.energy(&row.sample)).abs() < 1e-9);
+        }
+        assert_eq!(
+            one.rows,
+            run(Kernel::Lanes8, reads, 2).unwrap().rows,
+            "{reads}"
+        );
+    }
+    // Asked for explicitly on fields past ±127: refused, with the reason.
+    let wide = integer_model(60, 40, 9, 1.0, 2);
+    let err = SimulatedAnnealing {
+        kernel: Kernel::Lanes8,
+        ..Default::default()
+    }
+    .sample(&wide, &ctl)
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("lanes8") && err.contains("127") && err.contains("use auto"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -164,10 +226,13 @@ fn a_model_scaled_far_beyond_f32_anneals_exactly_like_the_original() {
         )
         .unwrap(),
     );
+    // The f32 lanes for both: `auto` would run the original's small integers in byte lanes,
+    // whose reads are their own.
     let sa = SimulatedAnnealing {
         num_reads: 40,
         num_sweeps: 200,
         seed: Some(7),
+        kernel: Kernel::Lanes,
         ..Default::default()
     };
     let ctl = RunControl::new();

@@ -1,0 +1,537 @@
+//! Byte lanes: 32 SA reads side by side in 8-bit local fields, one AVX2 vector per variable,
+//! for models whose coefficients are small integers (after a power of two) with every local
+//! field within ±127 — the full Sudoku model and most puzzle penalties.
+//!
+//! Against the 16-bit lanes, three things change, each measured on the full Sudoku:
+//! - a flip updates a neighbour's field in all 32 reads with one `vpsignb` and one `vpaddb`
+//!   (the change is ±Q_ij or 0 per read, so no multiply), half the vectors of 16-bit fields;
+//! - the fields of a 729-variable model take 23 KB and the states one bit per read, so a sweep
+//!   stays in L1 (the 16-bit fields and signs of 32 reads took 93 KB);
+//! - acceptance needs no logarithm. Read l with ΔE = d > 0 flips iff its 32-bit uniform
+//!   u < P(d) = ⌊exp(−β·d)·2³²⌋, compared most significant bit first as in `multispin`: one
+//!   random word bit per read and step, until every read is decided (about seven steps for 32
+//!   reads). A read's threshold bit at a step is one byte-shuffle lookup by its level d
+//!   (`AcceptTable`), so the cost does not grow with the number of distinct levels.
+//!
+//! Every read is an exact Metropolis chain (P(d) within 2⁻³² of exp(−β·d)). The random numbers
+//! are the kernel's own, so reads differ from the other kernels' for a seed (starting states do
+//! not); fields are exact integers, and energies are recomputed from the final states.
+
+use crate::qubo::Csr;
+use crate::sampler::kernel::integral_scale;
+use crate::sampler::multispin::RandomWords;
+
+/// Reads per group: two AVX2 vectors of bytes.
+pub(super) const BYTE_LANES: usize = 64;
+
+/// Largest |local field| the kernel admits: ΔE = ±field must fit in an i8 (and −128 has no
+/// negation).
+const BYTE_FIELD_LIMIT: f64 = i8::MAX as f64;
+
+/// One variable's local fields in the 32 reads of a group.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(32))]
+pub(super) struct ByteLanes(pub [i8; 32]);
+
+/// The model in the kernel's layout: CSR rows with i8 couplings, everything multiplied by
+/// `scale` (a power of two; β is divided by it).
+pub(super) struct ByteModel {
+    pub n: usize,
+    start: Vec<u32>,
+    cols: Vec<u32>,
+    vals: Vec<i8>,
+    lin: Vec<i32>,
+    offset: f64,
+    pub scale: f64,
+    /// The largest level a flip can face: max_i |linear_i| + Σ_j |Q_ij| (≤ 127).
+    max_level: usize,
+}
+
+/// Acceptance at one β for `ByteModel::sweep`: `steps[b]` holds bit 31 − b of every level's
+/// threshold P(d), bit d & 7 of byte d >> 3 (16 bytes, twice: `vpshufb` looks up within each
+/// 128-bit half); `always` where every flip is taken (β = 0).
+pub(super) struct AcceptTable {
+    steps: [ByteLanes; 32],
+    /// The leading zero bits of each level's threshold: P(d) falls with d, so over those of
+    /// the least level present every read's threshold bit is 0, with no lookup.
+    zeros: [u8; 128],
+    always: bool,
+}
+
+impl ByteModel {
+    /// The model in bytes, when a power of two makes every coefficient an integer and keeps
+    /// every local field, |linear_i| + Σ_j |Q_ij|, within ±127; else why not. Nothing is
+    /// rounded.
+    pub fn of(csr: &Csr) -> Result<Self, String> {
+        let n = csr.num_variables();
+        let scale = integral_scale(csr).ok_or_else(|| {
+            "its coefficients are not integers after a power of two up to 64".to_string()
+        })?;
+        if u32::try_from(csr.cols.len()).is_err() || u32::try_from(n).is_err() {
+            return Err(format!("{} couplings is too many", csr.cols.len()));
+        }
+        // The sweep indexes fields by these without bounds checks.
+        if let Some(j) = csr.cols.iter().find(|&&j| j as usize >= n) {
+            return Err(format!("neighbour {j} is out of range"));
+        }
+        let mut max_level = 0.0f64;
+        for i in 0..n {
+            let row = csr.start[i]..csr.start[i + 1];
+            let reach = (csr.linear[i].abs()
+                + csr.values[row].iter().map(|v| v.abs()).sum::<f64>())
+                * scale;
+            if reach > BYTE_FIELD_LIMIT {
+                return Err(format!(
+                    "variable {i}'s local field reaches ±{reach} in the kernel's units (at most \
+                     ±127)"
+                ));
+            }
+            max_level = max_level.max(reach);
+        }
+        Ok(ByteModel {
+            n,
+            start: csr.start.iter().map(|&s| s as u32).collect(),
+            cols: csr.cols.clone(),
+            vals: csr.values.iter().map(|&v| (v * scale) as i8).collect(),
+            lin: csr.linear.iter().map(|&v| (v * scale) as i32).collect(),
+            offset: csr.offset * scale,
+            scale,
+            max_level: max_level as usize,
+        })
+    }
+
+    /// The acceptance table at the model's inverse temperature `beta` (in its own units).
+    pub fn thresholds(&self, beta: f64) -> AcceptTable {
+        let mut t = AcceptTable {
+            steps: [ByteLanes::default(); 32],
+            zeros: [32; 128],
+            always: false,
+        };
+        let beta = beta / self.scale;
+        if beta <= 0.0 {
+            t.always = true;
+            return t;
+        }
+        // P(d) = exp(−β)^d, by products: within ~d ulps of exp(−β·d), far below 2⁻³².
+        let one = (-beta).exp();
+        let mut p = 1.0f64;
+        for d in 1..=self.max_level {
+            p *= one;
+            // p < 1, so p·2³² < 2³² and the cast floors.
+            let below = (p * 4_294_967_296.0) as u32;
+            t.zeros[d] = below.leading_zeros() as u8;
+            let (byte, bit) = (d >> 3, 1u8 << (d & 7));
+            let mut rest = below;
+            while rest != 0 {
+                let b = rest.leading_zeros() as usize;
+                t.steps[b].0[byte] |= bit as i8;
+                t.steps[b].0[16 + byte] |= bit as i8;
+                rest &= !(1u32 << (31 - b));
+            }
+        }
+        t
+    }
+
+    /// Fields and states (bit l of `x[i]` is read l's x_i) of 32·V starting states.
+    pub fn lanes_from<const V: usize>(&self, starts: &[&[u8]]) -> (Vec<[ByteLanes; V]>, Vec<u64>) {
+        assert_eq!(starts.len(), 32 * V);
+        let mut field = vec![[ByteLanes::default(); V]; self.n];
+        let mut x = vec![0u64; self.n];
+        for (l, s) in starts.iter().enumerate() {
+            for i in 0..self.n {
+                let mut f = self.lin[i];
+                for k in self.start[i] as usize..self.start[i + 1] as usize {
+                    f += i32::from(self.vals[k]) * i32::from(s[self.cols[k] as usize] & 1);
+                }
+                field[i][l / 32].0[l % 32] = f as i8;
+                x[i] |= u64::from(s[i] & 1) << l;
+            }
+        }
+        (field, x)
+    }
+
+    /// Every read's energy in the model's units: E = offset + Σ_i x_i·(linear_i + field_i)/2.
+    pub fn energies<const V: usize>(&self, field: &[[ByteLanes; V]], x: &[u64]) -> Vec<f64> {
+        let mut twice = vec![0i64; 32 * V];
+        for i in 0..self.n {
+            for (l, t) in twice.iter_mut().enumerate() {
+                if x[i] >> l & 1 == 1 {
+                    *t += i64::from(self.lin[i]) + i64::from(field[i][l / 32].0[l % 32]);
+                }
+            }
+        }
+        twice
+            .into_iter()
+            .map(|t| (self.offset + t as f64 / 2.0) / self.scale)
+            .collect()
+    }
+
+    /// One sequential Metropolis sweep of the 32·V reads (on AVX2 where the CPU has it; the
+    /// decisions, and so the reads, are the same either way).
+    pub fn sweep<const V: usize>(
+        &self,
+        field: &mut [[ByteLanes; V]],
+        x: &mut [u64],
+        t: &AcceptTable,
+        bits: &mut RandomWords,
+    ) {
+        assert!(field.len() == self.n && x.len() == self.n && (V == 1 || V == 2));
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (checked just above).
+            unsafe { self.sweep_avx2(field, x, t, bits) };
+            return;
+        }
+        self.sweep_portable(field, x, t, bits);
+    }
+
+    /// Step `step`'s random bits, one per read: a word's halves for 32 reads, a word for 64.
+    #[inline(always)]
+    fn draw<const V: usize>(words: &[u64; 32], step: usize) -> u64 {
+        if V == 1 {
+            words[step >> 1] >> ((step & 1) * 32) & 0xffff_ffff
+        } else {
+            words[step]
+        }
+    }
+
+    /// Words of `RandomWords` used by `steps` steps.
+    #[inline(always)]
+    fn words_used<const V: usize>(steps: usize) -> usize {
+        if V == 1 { steps.div_ceil(2) } else { steps }
+    }
+
+    /// `sweep` one read at a time, for CPUs without AVX2 (and as the tests' reference).
+    pub(super) fn sweep_portable<const V: usize>(
+        &self,
+        field: &mut [[ByteLanes; V]],
+        x: &mut [u64],
+        t: &AcceptTable,
+        bits: &mut RandomWords,
+    ) {
+        let lanes = 32 * V;
+        for i in 0..self.n {
+            let xi = x[i];
+            let f = |l: usize| field[i][l / 32].0[l % 32];
+            let sign: Vec<i8> = (0..lanes).map(|l| 1 - 2 * (xi >> l & 1) as i8).collect();
+            let de: Vec<i8> = (0..lanes).map(|l| f(l) * sign[l]).collect();
+            let pending = (0..lanes).fold(0u64, |m, l| m | u64::from(de[l] > 0) << l);
+            let all = if V == 1 { 0xffff_ffff } else { !0 };
+            let mut accept = !pending & all;
+            if pending != 0 && t.always {
+                accept = all;
+            } else if pending != 0 {
+                let words = bits.take_32();
+                let mut undecided = pending;
+                let mut step = 0;
+                while undecided != 0 && step < 32 {
+                    let r = Self::draw::<V>(words, step);
+                    let table = &t.steps[step].0;
+                    let set = (0..lanes).fold(0u64, |m, l| {
+                        let d = de[l].max(0) as usize;
+                        m | u64::from(table[d >> 3] as u8 >> (d & 7) & 1) << l
+                    });
+                    let differ = undecided & (r ^ set);
+                    accept |= differ & set;
+                    undecided &= !differ;
+                    step += 1;
+                }
+                bits.used(Self::words_used::<V>(step));
+            }
+            if accept != 0 {
+                x[i] = xi ^ accept;
+                let (lo, hi) = (self.start[i] as usize, self.start[i + 1] as usize);
+                for k in lo..hi {
+                    let (j, w) = (self.cols[k] as usize, self.vals[k]);
+                    for l in (0..lanes).filter(|l| accept >> l & 1 == 1) {
+                        let v = &mut field[j][l / 32].0[l % 32];
+                        *v = v.wrapping_add(w * sign[l]);
+                    }
+                }
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn sweep_avx2<const V: usize>(
+        &self,
+        field: &mut [[ByteLanes; V]],
+        x: &mut [u64],
+        t: &AcceptTable,
+        bits: &mut RandomWords,
+    ) {
+        use std::arch::x86_64::*;
+        // SAFETY (every load and store): `ByteLanes` is 32 bytes aligned to 32; `field` has n
+        // rows of V of them (asserted by `sweep`) and every column is < n (checked by `of`).
+        unsafe {
+            let zero = _mm256_setzero_si256();
+            let one = _mm256_set1_epi8(1);
+            let seven = _mm256_set1_epi8(7);
+            let low4 = _mm256_set1_epi8(0x0f);
+            let all_levels = _mm256_set1_epi8(127);
+            let low_bytes = _mm_set1_epi16(0xff);
+            // Byte l's bit within its byte of a 32-bit mask, and which byte of the mask it is.
+            let bit_of = _mm256_set1_epi64x(0x8040_2010_0804_0201_u64 as i64);
+            let spread = _mm256_setr_epi64x(
+                0,
+                0x0101_0101_0101_0101,
+                0x0202_0202_0202_0202,
+                0x0303_0303_0303_0303,
+            );
+            // 0xff in the bytes of vector v's reads set in `mask`.
+            let expand = |mask: u64, v: usize| {
+                let m = _mm256_set1_epi32((mask >> (32 * v)) as u32 as i32);
+                let m = _mm256_shuffle_epi8(m, spread);
+                _mm256_cmpeq_epi8(_mm256_and_si256(m, bit_of), bit_of)
+            };
+            let steps = t.steps.as_ptr() as *const __m256i;
+            let fields = field.as_mut_ptr() as *mut __m256i;
+            for i in 0..self.n {
+                let xi = *x.get_unchecked(i);
+                let mut sign = [zero; V];
+                let mut de = [zero; V];
+                let mut pending = 0u64;
+                for v in 0..V {
+                    let f = _mm256_load_si256(fields.add(V * i + v));
+                    // +1 where x_i = 0, −1 where 1: ΔE = field·sign.
+                    sign[v] = _mm256_or_si256(expand(xi, v), one);
+                    de[v] = _mm256_sign_epi8(f, sign[v]);
+                    let up = _mm256_movemask_epi8(_mm256_cmpgt_epi8(de[v], zero)) as u32;
+                    pending |= u64::from(up) << (32 * v);
+                }
+                let all = if V == 1 { 0xffff_ffff } else { !0 };
+                let mut accept = !pending & all;
+                if pending != 0 && t.always {
+                    accept = all;
+                } else if pending != 0 {
+                    let mut byte = [zero; V];
+                    let mut bit = [zero; V];
+                    let mut least = all_levels;
+                    for v in 0..V {
+                        let level = _mm256_max_epi8(de[v], zero);
+                        byte[v] = _mm256_and_si256(_mm256_srli_epi16(level, 3), low4);
+                        bit[v] = _mm256_shuffle_epi8(bit_of, _mm256_and_si256(level, seven));
+                        let up = _mm256_cmpgt_epi8(de[v], zero);
+                        least = _mm256_min_epu8(least, _mm256_blendv_epi8(all_levels, level, up));
+                    }
+                    // The least level of a pending read (the others' read as 127).
+                    let least = {
+                        let v = _mm_min_epu8(
+                            _mm256_castsi256_si128(least),
+                            _mm256_extracti128_si256(least, 1),
+                        );
+                        let v = _mm_and_si128(_mm_min_epu8(v, _mm_srli_epi16(v, 8)), low_bytes);
+                        _mm_cvtsi128_si32(_mm_minpos_epu16(v)) as u16 as usize
+                    };
+                    let words = bits.take_32();
+                    let mut undecided = pending;
+                    let mut step = 0;
+                    // Steps where every pending read's threshold bit is 0: a 1 in its uniform
+                    // rejects it.
+                    let zeros = usize::from(*t.zeros.get_unchecked(least));
+                    while undecided != 0 && step < zeros {
+                        undecided &= !Self::draw::<V>(words, step);
+                        step += 1;
+                    }
+                    while undecided != 0 && step < 32 {
+                        let r = Self::draw::<V>(words, step);
+                        let row = _mm256_load_si256(steps.add(step));
+                        let mut set = 0u64;
+                        for v in 0..V {
+                            let hit = _mm256_and_si256(_mm256_shuffle_epi8(row, byte[v]), bit[v]);
+                            let on = _mm256_movemask_epi8(_mm256_cmpeq_epi8(hit, bit[v])) as u32;
+                            set |= u64::from(on) << (32 * v);
+                        }
+                        let differ = undecided & (r ^ set);
+                        accept |= differ & set;
+                        undecided &= !differ;
+                        step += 1;
+                    }
+                    bits.used(Self::words_used::<V>(step));
+                }
+                if accept != 0 {
+                    *x.get_unchecked_mut(i) = xi ^ accept;
+                    let change: [__m256i; V] =
+                        std::array::from_fn(|v| _mm256_and_si256(expand(accept, v), sign[v]));
+                    let (lo, hi) = (self.start[i] as usize, self.start[i + 1] as usize);
+                    for k in lo..hi {
+                        let j = *self.cols.get_unchecked(k) as usize;
+                        let w = _mm256_set1_epi8(*self.vals.get_unchecked(k));
+                        for (v, change) in change.iter().enumerate() {
+                            let p = fields.add(V * j + v);
+                            _mm256_store_si256(
+                                p,
+                                _mm256_add_epi8(_mm256_load_si256(p), _mm256_sign_epi8(w, *change)),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Read `lane`'s state.
+pub(super) fn lane_state(x: &[u64], lane: usize) -> Vec<u8> {
+    x.iter().map(|w| (w >> lane & 1) as u8).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::qubo::{Model, Qubo, StoredModel};
+    use crate::rng::splitmix64;
+
+    /// n variables with integer linear terms and couplings in −range…range (times `unit`),
+    /// each coupled to the next `per_row` variables round a ring.
+    fn integer_model(n: usize, per_row: usize, range: i64, unit: f64, seed: u64) -> StoredModel {
+        let mut state = seed;
+        let mut draw = || {
+            (splitmix64(&mut state) % (2 * range as u64 + 1)) as f64 * unit - range as f64 * unit
+        };
+        let linear = (0..n).map(|_| draw()).collect();
+        let couplings: Vec<(usize, usize, f64)> = (0..n)
+            .flat_map(|i| (1..=per_row).map(move |k| (i, (i + k) % n)))
+            .filter(|(i, j)| i < j)
+            .map(|(i, j)| (i, j, draw()))
+            .collect();
+        StoredModel::new(Qubo::new(linear, couplings, 0.75).unwrap())
+    }
+
+    fn bytes(m: &StoredModel) -> ByteModel {
+        ByteModel::of(m.csr().unwrap()).unwrap()
+    }
+
+    /// Starting states for 32·V lanes: random bits.
+    fn starts(n: usize, lanes: usize, seed: u64) -> Vec<Vec<u8>> {
+        let mut state = seed;
+        (0..lanes)
+            .map(|_| (0..n).map(|_| (splitmix64(&mut state) & 1) as u8).collect())
+            .collect()
+    }
+
+    #[test]
+    fn only_small_integer_models_are_taken() {
+        let halves = integer_model(30, 3, 5, 0.5, 1);
+        assert_eq!(bytes(&halves).scale, 2.0);
+        let refused = |m: &StoredModel| ByteModel::of(m.csr().unwrap()).map(|_| ()).unwrap_err();
+        let why = refused(&integer_model(30, 3, 5, 1.0 / 3.0, 1));
+        assert!(why.contains("not integers"), "{why}");
+        // 40 neighbours of up to 9: fields past 127.
+        let why = refused(&integer_model(60, 20, 9, 1.0, 2));
+        assert!(
+            why.contains("local field reaches") && why.contains("127"),
+            "{why}"
+        );
+        // Exactly at the limit is taken: |−27| + 4·25 = 127.
+        let edge = Qubo::new(
+            vec![-27.0, 0.0, 0.0, 0.0, 0.0],
+            (1..5).map(|j| (0, j, 25.0)),
+            0.0,
+        )
+        .unwrap();
+        assert!(ByteModel::of(&edge.csr()).is_ok());
+    }
+
+    fn run_both<const V: usize>(m: &StoredModel, betas: &[f64]) {
+        let b = bytes(m);
+        let s = starts(b.n, 32 * V, 5);
+        let s: Vec<&[u8]> = s.iter().map(Vec::as_slice).collect();
+        let (mut f1, mut x1) = b.lanes_from::<V>(&s);
+        let (mut f2, mut x2) = (f1.clone(), x1.clone());
+        let (mut w1, mut w2) = (RandomWords::for_block(3, 0), RandomWords::for_block(3, 0));
+        for &beta in betas {
+            let t = b.thresholds(beta);
+            b.sweep::<V>(&mut f1, &mut x1, &t, &mut w1);
+            b.sweep_portable::<V>(&mut f2, &mut x2, &t, &mut w2);
+            assert_eq!(x1, x2, "V {V} at β {beta}");
+        }
+        // The fields are still exact, and so are the energies.
+        let energies = b.energies::<V>(&f1, &x1);
+        for l in 0..32 * V {
+            let state = lane_state(&x1, l);
+            let (fresh, _) = b.lanes_from::<V>(&vec![state.as_slice(); 32 * V]);
+            for i in 0..b.n {
+                assert_eq!(
+                    f1[i][l / 32].0[l % 32],
+                    fresh[i][0].0[0],
+                    "lane {l} field {i}"
+                );
+                assert_eq!(f1[i][l / 32].0[l % 32], f2[i][l / 32].0[l % 32]);
+            }
+            assert!((energies[l] - m.energy(&state)).abs() < 1e-9, "lane {l}");
+        }
+        assert!(
+            (0..32 * V).any(|l| lane_state(&x1, l) != lane_state(&x1, 0)),
+            "lanes should differ"
+        );
+    }
+
+    #[test]
+    fn the_avx2_sweep_makes_the_portable_sweeps_reads() {
+        // β = 0 (every flip), hot, and cold (thresholds with leading zeros), in halves.
+        let betas: Vec<f64> = (0..60).map(|s| 0.1 * s as f64).collect();
+        for m in [
+            integer_model(40, 4, 9, 1.0, 7),
+            integer_model(33, 6, 5, 0.5, 8),
+        ] {
+            run_both::<1>(&m, &betas);
+            run_both::<2>(&m, &betas);
+        }
+    }
+
+    #[test]
+    fn every_lane_samples_the_boltzmann_distribution() {
+        let m = integer_model(6, 2, 3, 1.0, 11);
+        let b = bytes(&m);
+        let n = b.n;
+        for beta in [0.2, 1.0] {
+            let weights: Vec<f64> = (0..1usize << n)
+                .map(|k| {
+                    let x: Vec<u8> = (0..n).map(|i| (k >> i & 1) as u8).collect();
+                    (-beta * m.energy(&x)).exp()
+                })
+                .collect();
+            let z: f64 = weights.iter().sum();
+            let s = starts(n, 64, 13);
+            let s: Vec<&[u8]> = s.iter().map(Vec::as_slice).collect();
+            let (mut f, mut x) = b.lanes_from::<2>(&s);
+            let mut words = RandomWords::for_block(17, 0);
+            let t = b.thresholds(beta);
+            let mut counts = vec![vec![0u64; 1 << n]; 64];
+            let sweeps = 20_000;
+            for _ in 0..sweeps {
+                b.sweep::<2>(&mut f, &mut x, &t, &mut words);
+                for (l, c) in counts.iter_mut().enumerate() {
+                    let k = (0..n).fold(0, |k, i| k | ((x[i] >> l & 1) as usize) << i);
+                    c[k] += 1;
+                }
+            }
+            let tv = |c: &[u64]| -> f64 {
+                let total: u64 = c.iter().sum();
+                c.iter()
+                    .zip(&weights)
+                    .map(|(&k, w)| (k as f64 / total as f64 - w / z).abs())
+                    .sum::<f64>()
+                    / 2.0
+            };
+            let mut all = vec![0u64; 1 << n];
+            for (l, c) in counts.iter().enumerate() {
+                let distance = tv(c);
+                assert!(
+                    distance < 0.1,
+                    "β {beta} lane {l}: total variation {distance:.4}"
+                );
+                for (a, k) in all.iter_mut().zip(c) {
+                    *a += k;
+                }
+            }
+            let distance = tv(&all);
+            assert!(
+                distance < 0.01,
+                "β {beta}: total variation {distance:.4} over all lanes"
+            );
+        }
+    }
+}
