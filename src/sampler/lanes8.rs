@@ -33,6 +33,18 @@ const BYTE_FIELD_LIMIT: f64 = i8::MAX as f64;
 #[repr(C, align(32))]
 pub(super) struct ByteLanes(pub [i8; 32]);
 
+/// One variable's fields in a block's 32·V reads, a cache line to itself (the two vectors of a
+/// 64-read row in one line: a neighbour update stores to one line, not two).
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub(super) struct Row<const V: usize>(pub [ByteLanes; V]);
+
+impl<const V: usize> Default for Row<V> {
+    fn default() -> Self {
+        Row([ByteLanes::default(); V])
+    }
+}
+
 /// The model in the kernel's layout: CSR rows with i8 couplings, everything multiplied by
 /// `scale` (a power of two; β is divided by it).
 pub(super) struct ByteModel {
@@ -133,9 +145,9 @@ impl ByteModel {
     }
 
     /// Fields and states (bit l of `x[i]` is read l's x_i) of 32·V starting states.
-    pub fn lanes_from<const V: usize>(&self, starts: &[&[u8]]) -> (Vec<[ByteLanes; V]>, Vec<u64>) {
+    pub fn lanes_from<const V: usize>(&self, starts: &[&[u8]]) -> (Vec<Row<V>>, Vec<u64>) {
         assert_eq!(starts.len(), 32 * V);
-        let mut field = vec![[ByteLanes::default(); V]; self.n];
+        let mut field = vec![Row::<V>::default(); self.n];
         let mut x = vec![0u64; self.n];
         for (l, s) in starts.iter().enumerate() {
             for i in 0..self.n {
@@ -143,7 +155,7 @@ impl ByteModel {
                 for k in self.start[i] as usize..self.start[i + 1] as usize {
                     f += i32::from(self.vals[k]) * i32::from(s[self.cols[k] as usize] & 1);
                 }
-                field[i][l / 32].0[l % 32] = f as i8;
+                field[i].0[l / 32].0[l % 32] = f as i8;
                 x[i] |= u64::from(s[i] & 1) << l;
             }
         }
@@ -151,12 +163,12 @@ impl ByteModel {
     }
 
     /// Every read's energy in the model's units: E = offset + Σ_i x_i·(linear_i + field_i)/2.
-    pub fn energies<const V: usize>(&self, field: &[[ByteLanes; V]], x: &[u64]) -> Vec<f64> {
+    pub fn energies<const V: usize>(&self, field: &[Row<V>], x: &[u64]) -> Vec<f64> {
         let mut twice = vec![0i64; 32 * V];
         for i in 0..self.n {
             for (l, t) in twice.iter_mut().enumerate() {
                 if x[i] >> l & 1 == 1 {
-                    *t += i64::from(self.lin[i]) + i64::from(field[i][l / 32].0[l % 32]);
+                    *t += i64::from(self.lin[i]) + i64::from(field[i].0[l / 32].0[l % 32]);
                 }
             }
         }
@@ -170,7 +182,7 @@ impl ByteModel {
     /// decisions, and so the reads, are the same either way).
     pub fn sweep<const V: usize>(
         &self,
-        field: &mut [[ByteLanes; V]],
+        field: &mut [Row<V>],
         x: &mut [u64],
         t: &AcceptTable,
         bits: &mut RandomWords,
@@ -204,7 +216,7 @@ impl ByteModel {
     /// `sweep` one read at a time, for CPUs without AVX2 (and as the tests' reference).
     pub(super) fn sweep_portable<const V: usize>(
         &self,
-        field: &mut [[ByteLanes; V]],
+        field: &mut [Row<V>],
         x: &mut [u64],
         t: &AcceptTable,
         bits: &mut RandomWords,
@@ -212,7 +224,7 @@ impl ByteModel {
         let lanes = 32 * V;
         for i in 0..self.n {
             let xi = x[i];
-            let f = |l: usize| field[i][l / 32].0[l % 32];
+            let f = |l: usize| field[i].0[l / 32].0[l % 32];
             let sign: Vec<i8> = (0..lanes).map(|l| 1 - 2 * (xi >> l & 1) as i8).collect();
             let de: Vec<i8> = (0..lanes).map(|l| f(l) * sign[l]).collect();
             let pending = (0..lanes).fold(0u64, |m, l| m | u64::from(de[l] > 0) << l);
@@ -244,7 +256,7 @@ impl ByteModel {
                 for k in lo..hi {
                     let (j, w) = (self.cols[k] as usize, self.vals[k]);
                     for l in (0..lanes).filter(|l| accept >> l & 1 == 1) {
-                        let v = &mut field[j][l / 32].0[l % 32];
+                        let v = &mut field[j].0[l / 32].0[l % 32];
                         *v = v.wrapping_add(w * sign[l]);
                     }
                 }
@@ -256,7 +268,7 @@ impl ByteModel {
     #[target_feature(enable = "avx2")]
     fn sweep_avx2<const V: usize>(
         &self,
-        field: &mut [[ByteLanes; V]],
+        field: &mut [Row<V>],
         x: &mut [u64],
         t: &AcceptTable,
         bits: &mut RandomWords,
@@ -287,13 +299,15 @@ impl ByteModel {
             };
             let steps = t.steps.as_ptr() as *const __m256i;
             let fields = field.as_mut_ptr() as *mut __m256i;
+            // Vectors per row, padding included.
+            let stride = std::mem::size_of::<Row<V>>() / 32;
             for i in 0..self.n {
                 let xi = *x.get_unchecked(i);
                 let mut sign = [zero; V];
                 let mut de = [zero; V];
                 let mut pending = 0u64;
                 for v in 0..V {
-                    let f = _mm256_load_si256(fields.add(V * i + v));
+                    let f = _mm256_load_si256(fields.add(stride * i + v));
                     // +1 where x_i = 0, −1 where 1: ΔE = field·sign.
                     sign[v] = _mm256_or_si256(expand(xi, v), one);
                     de[v] = _mm256_sign_epi8(f, sign[v]);
@@ -359,7 +373,7 @@ impl ByteModel {
                         let j = *self.cols.get_unchecked(k) as usize;
                         let w = _mm256_set1_epi8(*self.vals.get_unchecked(k));
                         for (v, change) in change.iter().enumerate() {
-                            let p = fields.add(V * j + v);
+                            let p = fields.add(stride * j + v);
                             _mm256_store_si256(
                                 p,
                                 _mm256_add_epi8(_mm256_load_si256(p), _mm256_sign_epi8(w, *change)),
@@ -454,11 +468,11 @@ mod tests {
             let (fresh, _) = b.lanes_from::<V>(&vec![state.as_slice(); 32 * V]);
             for i in 0..b.n {
                 assert_eq!(
-                    f1[i][l / 32].0[l % 32],
-                    fresh[i][0].0[0],
+                    f1[i].0[l / 32].0[l % 32],
+                    fresh[i].0[0].0[0],
                     "lane {l} field {i}"
                 );
-                assert_eq!(f1[i][l / 32].0[l % 32], f2[i][l / 32].0[l % 32]);
+                assert_eq!(f1[i].0[l / 32].0[l % 32], f2[i].0[l / 32].0[l % 32]);
             }
             assert!((energies[l] - m.energy(&state)).abs() < 1e-9, "lane {l}");
         }
