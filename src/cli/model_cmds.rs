@@ -81,8 +81,11 @@ pub(super) fn sample(a: SampleArgs) -> Result<i32, Failure> {
             crate::io::count(model.qubo.num_interactions(), "interaction")
         );
         println!(
-            "{}: {} in {sample_s:.3} s{}; min energy {}",
+            "{}{}: {} in {sample_s:.3} s{}; min energy {}",
             set.info.sampler,
+            set.info
+                .kernel()
+                .map_or(String::new(), |k| format!(" ({k} kernel)")),
             crate::io::count(set.num_reads(), "read"),
             ns_per_update.map_or(String::new(), |x| format!(" ({x:.2} ns per update)")),
             best.map_or("—".into(), |r| crate::io::number_text(r.energy))

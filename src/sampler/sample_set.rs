@@ -127,6 +127,11 @@ pub struct SampleSet {
 }
 
 impl SampleInfo {
+    /// The sweep kernel that ran (`lanes8`, `multispin`, …), for samplers that name one.
+    pub fn kernel(&self) -> Option<&str> {
+        self.params.get("kernel")?.as_str()
+    }
+
     /// Details in one line (`chain_break_fraction 0.0123, problem_id abc, …`); nested objects
     /// (a service's own timing) are flattened one level. The CLI prints it, the GUI shows it.
     pub fn details_line(details: &serde_json::Map<String, serde_json::Value>) -> String {

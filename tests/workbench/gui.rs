@@ -639,6 +639,42 @@ fn suggest_weights_searches_and_use_these_sets_them_and_idle_weights_say_why() {
 }
 
 #[test]
+fn a_run_on_a_small_integer_model_names_its_byte_lanes_kernel() {
+    // The full Euler96 Sudoku model as a COO file: fields within ±127, so 32 reads of SA
+    // run in byte lanes, and the results say which kernel ran.
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("e96.coo");
+    let sudoku = qubo_workbench::bench::builtin_instances(true, |n| !n.contains("presolved"))
+        .unwrap()
+        .into_iter()
+        .find(|i| i.name.starts_with("sudoku"))
+        .unwrap();
+    qubo_workbench::qubo::formats::write_model(&model, &sudoku.model.qubo, None).unwrap();
+    let mut settings = Settings::default();
+    set_sa(&mut settings, "num_reads", serde_json::json!(32));
+    set_sa(&mut settings, "num_sweeps", serde_json::json!(50));
+    set_sa(&mut settings, "seed", serde_json::json!(2));
+    let mut h = open(None, settings);
+    h.state_mut()
+        .shared
+        .send(Command::File(FileAction::OpenModel, model));
+    frames(&mut h);
+    wait_for(&mut h, "the model's heatmap", |wb| wb.inspector.is_ready());
+    h.get_by_label("Run").click();
+    wait_for(&mut h, "sampling the model", |wb| {
+        !wb.is_running() && wb.shared.result.is_some()
+    });
+    frames(&mut h);
+    let r = h.state().shared.result.as_ref().unwrap();
+    assert_eq!(r.samples.info.kernel(), Some("lanes8"));
+    assert_eq!(r.samples.num_reads(), 32);
+    assert!(
+        h.query_by_label_contains("32 of 32 reads: every read ran its sweeps · kernel lanes8")
+            .is_some()
+    );
+}
+
+#[test]
 fn opening_a_model_file_shows_it_in_the_inspector_without_a_puzzle() {
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("m.qubo");

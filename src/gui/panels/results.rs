@@ -113,10 +113,18 @@ impl ResultsPanel {
         });
         // Reads returned of reads asked and why the run stopped; a run that did less than
         // asked says so in the warning colour.
+        let kernel = r
+            .samples
+            .info
+            .kernel()
+            .map_or(String::new(), |k| format!(" · kernel {k}"));
         if report.reads < report.reads_requested {
-            ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {}", report.summary));
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!("⚠ {}{kernel}", report.summary),
+            );
         } else {
-            ui.weak(&report.summary);
+            ui.weak(format!("{}{kernel}", report.summary));
         }
         for w in &r.samples.info.warnings {
             ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {w}"));

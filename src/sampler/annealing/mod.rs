@@ -101,7 +101,7 @@ pub enum BetaRangeRule {
 /// The registry entry: `sa` and its parameters (dwave-samplers' names, meanings and defaults).
 pub const ENTRY: SamplerEntry = SamplerEntry {
     name: "sa",
-    summary: "simulated annealing (dwave-samplers' parameters), SIMD lanes across reads (the bits of a word on ±J glasses)",
+    summary: "simulated annealing (dwave-samplers' parameters), SIMD lanes across reads (bytes on small integer models, the bits of a word on ±J glasses)",
     params: PARAMS,
     build: build_from_json::<SimulatedAnnealing>,
     runs_on: super::RunsOn::ThisMachine,
