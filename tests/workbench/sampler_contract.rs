@@ -635,6 +635,54 @@ fn byte_lanes_keep_the_contract_on_small_integer_models() {
     assert_eq!(p.sweeps_done, p.sweeps_total);
     assert_eq!(p.sweeps_total, 150 * 300);
     assert_eq!(p.best_energy, Some(set.rows[0].energy), "{p:?}");
+    // A cancel among the reads ends the run with true counts and energies.
+    let control = RunControl::new().with_threads(Some(2));
+    let watcher = control.clone();
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        watcher.cancel();
+    });
+    let long = SimulatedAnnealing {
+        num_sweeps: 10_000_000,
+        ..sa(200, 4, Kernel::Lanes8)
+    };
+    let set = long.sample(&sudoku, &control).unwrap();
+    canceller.join().unwrap();
+    assert!(set.info.cancelled);
+    assert!(set.num_reads() < 200);
+    for row in &set.rows {
+        assert_eq!(row.energy, sudoku.qubo.energy(&row.sample).unwrap());
+    }
+    // Given starting states are where the reads start: the 20 reads started at the solution
+    // stay there when cold, the 20 started at all zeros do not get there.
+    let ground = sudoku.qubo.energy(&set_solution(&sudoku)).unwrap();
+    let starts: Vec<Vec<u8>> = (0..40)
+        .map(|k| {
+            if k % 2 == 0 {
+                set_solution(&sudoku)
+            } else {
+                vec![0; 729]
+            }
+        })
+        .collect();
+    let started = SimulatedAnnealing {
+        beta_range: Some([50.0, 50.0]),
+        initial_states: Some(starts),
+        ..sa(40, 6, Kernel::Lanes8)
+    }
+    .sample(&sudoku, &RunControl::new())
+    .unwrap();
+    let at_ground: usize = started
+        .rows
+        .iter()
+        .filter(|r| r.energy == ground)
+        .map(|r| r.num_occurrences)
+        .sum();
+    // (A greedy descent from all zeros finding the one solution is not a real possibility.)
+    assert!(
+        (20..40).contains(&at_ground),
+        "{at_ground} reads at the ground state"
+    );
     for seed in 0..4 {
         // 16 variables, integer fields and couplings in −4…4.
         let mut state = seed;
@@ -660,6 +708,20 @@ fn byte_lanes_keep_the_contract_on_small_integer_models() {
             found.rows[0].energy
         );
     }
+}
+
+/// The built-in full Sudoku's solution as a state of its model (x[r][c][d] = 1 where cell
+/// (r, c) holds d).
+fn set_solution(sudoku: &StoredModel) -> Vec<u8> {
+    let solution =
+        "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+    assert_eq!(sudoku.qubo.num_variables(), 729);
+    let mut x = vec![0u8; 729];
+    for (cell, ch) in solution.chars().enumerate() {
+        let d = ch.to_digit(10).unwrap() as usize - 1;
+        x[cell * 9 + d] = 1;
+    }
+    x
 }
 
 /// A ±1 glass on a 2×2×4 lattice, periodic along the long side (16 spins, degree 3–4).
