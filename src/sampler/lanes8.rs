@@ -49,6 +49,11 @@ impl<const V: usize> Default for Row<V> {
     }
 }
 
+/// Why a model does not fit byte lanes (for an explicit `kernel = lanes8`).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{0}")]
+pub struct NotSmallIntegers(pub String);
+
 /// The model in the kernel's layout: CSR rows with i8 couplings, everything multiplied by
 /// `scale` (a power of two; β is divided by it).
 pub(super) struct ByteModel {
@@ -78,20 +83,22 @@ impl ByteModel {
     /// The model in bytes, when a power of two makes every coefficient an integer and keeps
     /// every local field, |linear_i| + Σ_j |Q_ij|, within ±127; else why not. Nothing is
     /// rounded.
-    pub fn of(csr: &Csr) -> Result<Self, String> {
+    pub fn of(csr: &Csr) -> Result<Self, NotSmallIntegers> {
         let n = csr.num_variables();
         let scale = integral_scale(csr).ok_or_else(|| {
-            "its coefficients are not integers after a power of two up to 64".to_string()
+            NotSmallIntegers(
+                "its coefficients are not integers after a power of two up to 64".into(),
+            )
         })?;
         if u32::try_from(csr.cols.len()).is_err() || u32::try_from(n).is_err() {
-            return Err(format!(
+            return Err(NotSmallIntegers(format!(
                 "{n} variables with {} couplings is too many",
                 csr.cols.len()
-            ));
+            )));
         }
         // The sweep indexes fields by these without bounds checks.
         if let Some(j) = csr.cols.iter().find(|&&j| j as usize >= n) {
-            return Err(format!("neighbour {j} is out of range"));
+            return Err(NotSmallIntegers(format!("neighbour {j} is out of range")));
         }
         let mut max_level = 0.0f64;
         for i in 0..n {
@@ -100,10 +107,10 @@ impl ByteModel {
                 + csr.values[row].iter().map(|v| v.abs()).sum::<f64>())
                 * scale;
             if reach > BYTE_FIELD_LIMIT {
-                return Err(format!(
+                return Err(NotSmallIntegers(format!(
                     "variable {i}'s local field reaches ±{reach} in the kernel's units (at most \
                      ±127)"
-                ));
+                )));
             }
             max_level = max_level.max(reach);
         }
@@ -437,7 +444,7 @@ mod tests {
     fn only_small_integer_models_are_taken() {
         let halves = integer_model(30, 3, 5, 0.5, 1);
         assert_eq!(bytes(&halves).scale, 2.0);
-        let refused = |m: &StoredModel| ByteModel::of(m.csr().unwrap()).map(|_| ()).unwrap_err();
+        let refused = |m: &StoredModel| ByteModel::of(m.csr().unwrap()).map(|_| ()).unwrap_err().0;
         let why = refused(&integer_model(30, 3, 5, 1.0 / 3.0, 1));
         assert!(why.contains("not integers"), "{why}");
         // 40 neighbours of up to 9: fields past 127.

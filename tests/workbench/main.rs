@@ -8,6 +8,7 @@ mod cli;
 mod edge_matching;
 mod formats;
 mod gui;
+mod kernel_contract;
 mod minesweeper;
 mod numberlink;
 mod parser_properties;
