@@ -229,12 +229,14 @@ impl ByteModel {
             .collect()
     }
 
-    /// One sequential Metropolis sweep of the 32·V reads (on AVX2 where the CPU has it; the
-    /// decisions, and so the reads, are the same either way).
+    /// One sequential Metropolis sweep of the reads in the lanes set in `live` (of 32·V; the
+    /// other lanes, a last block's spares, never flip and so cost no updates), on AVX2 where
+    /// the CPU has it (the decisions, and so the reads, are the same either way).
     pub fn sweep<const V: usize>(
         &self,
         field: &mut [Row<V>],
         x: &mut [u64],
+        live: u64,
         t: &AcceptTable,
         bits: &mut RandomWords,
     ) {
@@ -242,10 +244,10 @@ impl ByteModel {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU supports AVX2 (checked just above).
-            unsafe { self.sweep_avx2(field, x, t, bits) };
+            unsafe { self.sweep_avx2(field, x, live, t, bits) };
             return;
         }
-        self.sweep_portable(field, x, t, bits);
+        self.sweep_portable(field, x, live, t, bits);
     }
 
     /// Step `step`'s random bits, one per read: a word's halves for 32 reads, a word for 64.
@@ -269,6 +271,7 @@ impl ByteModel {
         &self,
         field: &mut [Row<V>],
         x: &mut [u64],
+        live: u64,
         t: &AcceptTable,
         bits: &mut RandomWords,
     ) {
@@ -279,11 +282,10 @@ impl ByteModel {
             // (Arrays for the widest block, so the sweep allocates nothing.)
             let sign: [i8; BYTE_LANES] = std::array::from_fn(|l| 1 - 2 * (xi >> l & 1) as i8);
             let de: [i8; BYTE_LANES] = std::array::from_fn(|l| f(l % lanes) * sign[l]);
-            let pending = (0..lanes).fold(0u64, |m, l| m | u64::from(de[l] > 0) << l);
-            let all = if V == 1 { 0xffff_ffff } else { !0 };
-            let mut accept = !pending & all;
+            let pending = (0..lanes).fold(0u64, |m, l| m | u64::from(de[l] > 0) << l) & live;
+            let mut accept = !pending & live;
             if pending != 0 && t.always {
-                accept = all;
+                accept = live;
             } else if pending != 0 {
                 let words = bits.take_32();
                 let mut undecided = pending;
@@ -322,6 +324,7 @@ impl ByteModel {
         &self,
         field: &mut [Row<V>],
         x: &mut [u64],
+        live: u64,
         t: &AcceptTable,
         bits: &mut RandomWords,
     ) {
@@ -366,10 +369,10 @@ impl ByteModel {
                     let up = _mm256_movemask_epi8(_mm256_cmpgt_epi8(de[v], zero)) as u32;
                     pending |= u64::from(up) << (32 * v);
                 }
-                let all = if V == 1 { 0xffff_ffff } else { !0 };
-                let mut accept = !pending & all;
+                pending &= live;
+                let mut accept = !pending & live;
                 if pending != 0 && t.always {
-                    accept = all;
+                    accept = live;
                 } else if pending != 0 {
                     let mut byte = [zero; V];
                     let mut bit = [zero; V];
@@ -504,18 +507,24 @@ mod tests {
         assert!(ByteModel::of(&edge.csr()).is_ok());
     }
 
-    fn run_both<const V: usize>(m: &StoredModel, betas: &[f64]) {
+    /// Sweeps `live` lanes of 32·V at each β on AVX2 and portably: the same states, exact
+    /// fields and energies, and the other lanes left as they started.
+    fn run_both<const V: usize>(m: &StoredModel, betas: &[f64], live: u64) {
         let b = bytes(m);
         let s = starts(b.n, 32 * V, 5);
         let s: Vec<&[u8]> = s.iter().map(Vec::as_slice).collect();
         let (mut f1, mut x1) = b.lanes_from::<V>(&s);
         let (mut f2, mut x2) = (f1.clone(), x1.clone());
+        let x0 = x1.clone();
         let (mut w1, mut w2) = (RandomWords::for_block(3, 0), RandomWords::for_block(3, 0));
         for &beta in betas {
             let t = b.thresholds(beta);
-            b.sweep::<V>(&mut f1, &mut x1, &t, &mut w1);
-            b.sweep_portable::<V>(&mut f2, &mut x2, &t, &mut w2);
+            b.sweep::<V>(&mut f1, &mut x1, live, &t, &mut w1);
+            b.sweep_portable::<V>(&mut f2, &mut x2, live, &t, &mut w2);
             assert_eq!(x1, x2, "V {V} at β {beta}");
+        }
+        for (now, start) in x1.iter().zip(&x0) {
+            assert_eq!((now ^ start) & !live, 0, "a lane outside {live:#x} moved");
         }
         // The fields are still exact, and so are the energies.
         let energies = b.energies::<V>(&f1, &x1);
@@ -533,7 +542,7 @@ mod tests {
             assert!((energy - m.energy(&state)).abs() < 1e-9, "lane {l}");
         }
         assert!(
-            (0..32 * V).any(|l| lane_state(&x1, l) != lane_state(&x1, 0)),
+            (1..32 * V).any(|l| live >> l & 1 == 1 && lane_state(&x1, l) != lane_state(&x1, 0)),
             "lanes should differ"
         );
     }
@@ -546,8 +555,11 @@ mod tests {
             integer_model(40, 4, 9, 1.0, 7),
             integer_model(33, 6, 5, 0.5, 8),
         ] {
-            run_both::<1>(&m, &betas);
-            run_both::<2>(&m, &betas);
+            run_both::<1>(&m, &betas, 0xffff_ffff);
+            run_both::<2>(&m, &betas, !0);
+            // A last block's spare lanes stay put.
+            run_both::<1>(&m, &betas, (1 << 20) - 1);
+            run_both::<2>(&m, &betas, (1 << 36) - 1);
         }
     }
 
@@ -572,7 +584,7 @@ mod tests {
             let mut counts = vec![vec![0u64; 1 << n]; 64];
             let sweeps = 20_000;
             for _ in 0..sweeps {
-                b.sweep::<2>(&mut f, &mut x, &t, &mut words);
+                b.sweep::<2>(&mut f, &mut x, !0, &t, &mut words);
                 for (l, c) in counts.iter_mut().enumerate() {
                     let k = (0..n).fold(0, |k, i| k | ((x[i] >> l & 1) as usize) << i);
                     c[k] += 1;

@@ -491,7 +491,7 @@ pub(super) fn sample_byte_blocks(
         .collect()
 }
 
-/// `reads` in 32·V byte lanes; padding lanes run spare reads whose results are dropped.
+/// `reads` in 32·V byte lanes; padding lanes hold spare starts that never move.
 /// `None` when cancelled.
 fn run_byte_block<const V: usize>(
     job: &Job,
@@ -507,10 +507,16 @@ fn run_byte_block<const V: usize>(
     let (mut field, mut x) = model.lanes_from::<V>(&starts);
     let mut bits = RandomWords::for_block(job.seed ^ SALT, reads.start);
     let live = reads.len();
+    // Spare lanes stay at their starts: a block of 36 reads sweeps at the cost of 36, not 64.
+    let lanes = if live == BYTE_LANES {
+        !0
+    } else {
+        (1u64 << live) - 1
+    };
     let mut reported = 0;
     for s in 0..job.num_sweeps {
         let table = model.thresholds(job.schedule.beta(s));
-        model.sweep::<V>(&mut field, &mut x, &table, &mut bits);
+        model.sweep::<V>(&mut field, &mut x, lanes, &table, &mut bits);
         if job.tracker.is_cancelled() {
             return None;
         }
