@@ -234,6 +234,52 @@ impl<T: LaneValue> KernelModel<T> {
     }
 }
 
+/// One cache line of bytes: the unit `LaneArrays` allocates in, so that its first variable
+/// starts a line.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct CacheLine([u8; 64]);
+
+/// n per-variable lane arrays (`[T; L]`, T an f32 or an i16) starting on a cache line: with 32
+/// lanes of i16 one variable's fields are exactly one line, so a neighbour update touches one
+/// line rather than two (a `Vec` of them starts wherever the allocator put it, 16 bytes in).
+pub(super) struct LaneArrays<T, const L: usize> {
+    lines: Vec<CacheLine>,
+    n: usize,
+    _lanes: std::marker::PhantomData<[T; L]>,
+}
+
+impl<T: LaneValue, const L: usize> LaneArrays<T, L> {
+    /// n arrays of `value`.
+    pub fn filled(n: usize, value: [T; L]) -> Self {
+        let bytes = n * std::mem::size_of::<[T; L]>();
+        let mut arrays = LaneArrays {
+            lines: vec![CacheLine([0; 64]); bytes.div_ceil(64)],
+            n,
+            _lanes: std::marker::PhantomData,
+        };
+        arrays.fill(value);
+        arrays
+    }
+}
+
+impl<T: LaneValue, const L: usize> std::ops::Deref for LaneArrays<T, L> {
+    type Target = [[T; L]];
+    fn deref(&self) -> &[[T; L]] {
+        // SAFETY: `lines` holds at least n·size_of::<[T; L]>() bytes, aligned to 64 (more than
+        // T needs); T is f32 or i16 (`LaneValue`), for which every bit pattern is a value; the
+        // borrow of `self` keeps the buffer alive and unaliased as long as the slice lives.
+        unsafe { std::slice::from_raw_parts(self.lines.as_ptr() as *const [T; L], self.n) }
+    }
+}
+
+impl<T: LaneValue, const L: usize> std::ops::DerefMut for LaneArrays<T, L> {
+    fn deref_mut(&mut self) -> &mut [[T; L]] {
+        // SAFETY: as in `deref`, with the exclusive borrow of `self`.
+        unsafe { std::slice::from_raw_parts_mut(self.lines.as_mut_ptr() as *mut [T; L], self.n) }
+    }
+}
+
 /// Peak bytes of a lane-kernel run: a CSR when the model has none, the kernel's f32 copy of
 /// it, `per_thread` for each worker, and the finished reads with their sample rows.
 pub(super) fn run_bytes(
@@ -330,4 +376,33 @@ pub(super) fn sweep_lanes<const L: usize, const COUNT_FLIPS: bool, T: LaneValue>
         }
     }
     flips
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check<T: LaneValue + std::fmt::Debug + PartialEq, const L: usize>(n: usize, value: T) {
+        let mut a = LaneArrays::<T, L>::filled(n, [value; L]);
+        assert_eq!(a.len(), n);
+        assert_eq!(a.as_ptr() as usize % 64, 0, "{L} lanes of {n}");
+        assert!(a.iter().all(|v| *v == [value; L]));
+        if n > 0 {
+            a[n - 1][L - 1] = T::ONE;
+            assert_eq!(a[n - 1][L - 1], T::ONE);
+            assert_eq!(a[0][0], value, "a write lands in its own variable only");
+        }
+    }
+
+    #[test]
+    fn lane_arrays_start_on_a_cache_line_and_hold_every_variable() {
+        // Sizes that fill whole lines, half lines and two lines per variable, and none at all.
+        for n in [0, 1, 3, 729, 1290] {
+            check::<i16, 32>(n, 7);
+            check::<i16, 16>(n, -3);
+            check::<i16, 8>(n, 5);
+            check::<f32, 32>(n, 0.5);
+            check::<f32, 8>(n, -2.0);
+        }
+    }
 }

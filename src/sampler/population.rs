@@ -19,7 +19,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::control::ProgressTracker;
-use super::kernel::{KernelModel, inverse_beta, sweep_lanes, with_avx2};
+use super::kernel::{KernelModel, LaneArrays, inverse_beta, sweep_lanes, with_avx2};
 use super::lanes::LANES;
 use super::pilot::{RatePer, geometric, pilot_range};
 use super::precision::KernelScale;
@@ -160,7 +160,7 @@ impl Step<'_> {
                 }
             }
         }
-        let mut field = vec![[0f32; L]; m.n];
+        let mut field = LaneArrays::filled(m.n, [0f32; L]);
         let mut energy = [m.offset as f32; L];
         for i in 0..m.n {
             let mut f = [m.lin[i] as f32; L];

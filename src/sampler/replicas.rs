@@ -3,7 +3,7 @@
 //! `on_ladder!` dispatch by lane width, the swaps and their statistics.
 
 use super::grouped::{LaneState, LaneTables, Sweep};
-use super::kernel::{KernelModel, LaneValue, inverse_beta, sweep_lanes};
+use super::kernel::{KernelModel, LaneArrays, LaneValue, inverse_beta, sweep_lanes};
 use super::*;
 use crate::rng::{LaneRng, Xoshiro128p};
 
@@ -45,7 +45,7 @@ pub(super) fn random_starts<const L: usize>(
 /// is integral (`KernelModel::<i16>::integral`; the same decisions either way).
 pub(super) struct CsrReplicas<'a, const L: usize, T: LaneValue = f32> {
     m: &'a KernelModel<T>,
-    field: Vec<[T; L]>,
+    field: LaneArrays<T, L>,
     sign: Vec<[T; L]>,
     energy: [f32; L],
     rng: LaneRng<L>,
@@ -64,7 +64,7 @@ impl<'a, const L: usize, T: LaneValue> CsrReplicas<'a, L, T> {
         let states: [[u32; 4]; L] = std::array::from_fn(|l| rngs[l].state());
         let mut r = CsrReplicas {
             m,
-            field: vec![[T::default(); L]; m.n],
+            field: LaneArrays::filled(m.n, [T::default(); L]),
             sign,
             energy: [0f32; L],
             rng: LaneRng::from_states(&states),

@@ -4,7 +4,7 @@
 use crate::rng::{LaneRng, Xoshiro128p, neg_ln_uniform_times};
 use crate::sampler::control::ProgressTracker;
 use crate::sampler::kernel::{
-    BLOCK, KernelModel, LaneValue, inverse_beta, lowest, sweep_lanes, with_avx2,
+    BLOCK, KernelModel, LaneArrays, LaneValue, inverse_beta, lowest, sweep_lanes, with_avx2,
 };
 use crate::sampler::lanes::LANES;
 use crate::sampler::lanes8::{self, BYTE_LANES, ByteModel};
@@ -300,8 +300,8 @@ impl Job<'_> {
 fn lanes_from<const L: usize, T: LaneValue>(
     m: &KernelModel<T>,
     starts: [&[u8]; L],
-) -> (Vec<[T; L]>, Vec<[T; L]>, [f32; L]) {
-    let mut field = vec![[T::default(); L]; m.n];
+) -> (LaneArrays<T, L>, Vec<[T; L]>, [f32; L]) {
+    let mut field = LaneArrays::filled(m.n, [T::default(); L]);
     let mut sign = vec![[T::ONE; L]; m.n];
     let mut energy = [0f32; L];
     for (l, x) in starts.iter().enumerate() {
