@@ -23,7 +23,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use super::control::ProgressTracker;
-use super::kernel::{BLOCK, KernelModel, lowest, run_bytes, with_avx2};
+use super::kernel::{BLOCK, KernelModel, LaneArrays, lowest, run_bytes, with_avx2};
 use super::lanes::{LANES, sample_lane_groups};
 use super::precision::KernelScale;
 use super::{
@@ -256,7 +256,7 @@ impl Job<'_> {
             *st = rng.state();
         }
         let mut rng = LaneRng::<L>::from_states(&states);
-        let mut field = vec![[0f32; L]; n * slices];
+        let mut field = LaneArrays::filled(n * slices, [0f32; L]);
         let mut energy = vec![[0f32; L]; slices];
         let mut x = vec![0u8; n];
         for k in 0..slices {
