@@ -12,7 +12,7 @@
 //! small integers (every encoder's); other coefficients drift by f32 rounding, which moves
 //! acceptance decisions only (energies are recomputed exactly from the model).
 
-use super::kernel::with_avx2;
+use super::kernel::{LaneArrays, with_avx2};
 use crate::qubo::grouped::GroupedKernel;
 use crate::rng::{LaneRng, Xoshiro128p, neg_ln_uniform_times};
 
@@ -82,10 +82,10 @@ impl LaneTables {
 
 /// One group of L lanes' state.
 pub(super) struct LaneState<const L: usize> {
-    on: Vec<[f32; L]>,
-    in_group: Vec<[f32; L]>,
-    at_port: Vec<[f32; L]>,
-    with_label: Vec<[f32; L]>,
+    on: LaneArrays<f32, L>,
+    in_group: LaneArrays<f32, L>,
+    at_port: LaneArrays<f32, L>,
+    with_label: LaneArrays<f32, L>,
     rng: LaneRng<L>,
     threshold: Vec<[f32; L]>,
     /// Each lane's energy, kept up to date by the accepted changes (f32 and drifting: for
@@ -100,10 +100,10 @@ impl<const L: usize> LaneState<L> {
     pub fn new(t: &LaneTables, states: &[Vec<u8>], rngs: &[Xoshiro128p], energies: &[f64]) -> Self {
         let rng_states: [[u32; 4]; L] = std::array::from_fn(|l| rngs[l].state());
         let mut s = LaneState {
-            on: vec![[0.0; L]; t.n],
-            in_group: vec![[0.0; L]; t.num_groups],
-            at_port: vec![[0.0; L]; t.num_ports],
-            with_label: vec![[0.0; L]; t.num_ports * t.num_labels],
+            on: LaneArrays::filled(t.n, [0.0; L]),
+            in_group: LaneArrays::filled(t.num_groups, [0.0; L]),
+            at_port: LaneArrays::filled(t.num_ports, [0.0; L]),
+            with_label: LaneArrays::filled(t.num_ports * t.num_labels, [0.0; L]),
             rng: LaneRng::from_states(&rng_states),
             threshold: vec![[0.0; L]; BLOCK],
             energy: std::array::from_fn(|l| energies.get(l).copied().unwrap_or(0.0) as f32),

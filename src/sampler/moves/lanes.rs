@@ -17,7 +17,7 @@
 
 use super::{CsrEngine, Engine, MoveCsr, MovePlan, NONE, below};
 use crate::rng::{LaneRng, Xoshiro128p, neg_ln_uniform_times};
-use crate::sampler::kernel::{BLOCK, inverse_beta, lowest};
+use crate::sampler::kernel::{BLOCK, LaneArrays, inverse_beta, lowest};
 
 /// Reads per lane group under moves: the shared part of a proposal (v's field, row and
 /// couplings) is spread over 16 reads, and a run of 100 reads wastes at most 12 lanes.
@@ -123,7 +123,7 @@ pub(in crate::sampler) struct LaneMoves<'a, const L: usize> {
     plan: &'a MovePlan,
     m: &'a MoveCsr,
     rows: &'a LaneRows,
-    field: Vec<[f32; L]>,
+    field: LaneArrays<f32, L>,
     sign: Vec<[f32; L]>,
     one_a: Vec<[u32; L]>,
     one_b: Vec<[u32; L]>,
@@ -155,7 +155,7 @@ impl<'a, const L: usize> LaneMoves<'a, L> {
             plan,
             m,
             rows,
-            field: vec![[0.0; L]; n],
+            field: LaneArrays::filled(n, [0.0; L]),
             sign: vec![[1.0; L]; n],
             one_a: vec![[NONE; L]; plan.num_a()],
             one_b: vec![[NONE; L]; plan.num_b],
