@@ -216,6 +216,9 @@ pub fn check_writable(path: &Path) -> Result<(), FileError> {
         _ => Path::new("."),
     };
     let probe = temporary_beside(dir, name, u64::MAX);
+    // Removed by the signal handler if the process is interrupted while the probe exists (a
+    // SIGTERM in that moment once left the hidden probe behind).
+    let _pending = interrupted::Pending::new(&probe);
     match fs::File::create(&probe) {
         Ok(_) => {
             let _ = fs::remove_file(&probe);
