@@ -65,6 +65,62 @@ fn known_solutions_have_the_ground_energy_for_every_size() {
 }
 
 #[test]
+fn at_the_default_hint_weight_a_grid_that_changes_a_given_is_no_local_minimum() {
+    // A valid grid G that breaks exactly one given: the solution S with digits 1 and 2 swapped,
+    // under givens that S and G share (every cell holding neither) plus one cell holding 1.
+    let euler = Sudoku::from_line(
+        std::fs::read_to_string(puzzles_dir().join("euler96_g1.txt"))
+            .unwrap()
+            .trim(),
+    )
+    .unwrap();
+    let reference = euler.solve_classically(REFERENCE_NODE_BUDGET);
+    let s = reference.solution().unwrap();
+    let digit = |r: usize, c: usize| s.digit(r, c).unwrap();
+    let (mut line, mut changed) = (String::new(), None);
+    for r in 0..9 {
+        for c in 0..9 {
+            let d = digit(r, c);
+            let given = d > 2 || (d == 1 && changed.is_none());
+            if d == 1 && changed.is_none() {
+                changed = Some((r, c));
+            }
+            line.push(if given { char::from(b'0' + d) } else { '.' });
+        }
+    }
+    let p = Sudoku::from_line(&line).unwrap();
+    let (r, c) = changed.unwrap();
+    let enc = p.encode(&EncodeOptions::default()).unwrap();
+    let mut grid = vec![0u8; 729];
+    for (rr, cc) in (0..9).flat_map(|rr| (0..9).map(move |cc| (rr, cc))) {
+        let swapped = match digit(rr, cc) {
+            1 => 2,
+            2 => 1,
+            d => d,
+        };
+        grid[81 * rr + 9 * cc + swapped as usize - 1] = 1;
+    }
+    let mut given_back = grid.clone();
+    given_back[81 * r + 9 * c] = 1;
+    let rise = |w: &Weights| {
+        let q = enc.qubo(w).unwrap();
+        q.energy(&given_back).unwrap() - q.energy(&grid).unwrap()
+    };
+    let default = enc.default_weights();
+    let rules: f64 = ["cell", "row", "col", "box"]
+        .iter()
+        .map(|name| default.get(name).unwrap())
+        .sum();
+    assert_eq!(default.get("hint"), Some(sudoku::DEFAULT_HINT_WEIGHT));
+    assert!(sudoku::DEFAULT_HINT_WEIGHT > rules);
+    // Turning the given's digit back on costs the four rules and earns the hint.
+    assert_eq!(rise(&default), rules - sudoku::DEFAULT_HINT_WEIGHT);
+    assert!(rise(&default) < 0.0, "G is no local minimum at the default");
+    let harness = default.with("hint", sudoku::HARNESS_HINT_WEIGHT).unwrap();
+    assert!(rise(&harness) > 0.0, "at the harness's 2, G is a trap");
+}
+
+#[test]
 fn presolve_keeps_full_model_energies() {
     let p = Sudoku::from_line(
         std::fs::read_to_string(puzzles_dir().join("euler96_g1.txt"))

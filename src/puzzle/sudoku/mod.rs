@@ -25,6 +25,7 @@ use crate::qubo::Encoding;
 use crate::render::Drawing;
 pub use check::{Cell, SudokuSolution};
 pub use draw::MARGIN as DRAW_MARGIN;
+pub use encode::{DEFAULT_HINT_WEIGHT, HARNESS_HINT_WEIGHT};
 pub use generate::generate;
 pub use solve::count_solutions;
 

@@ -12,7 +12,8 @@ fn moving_a_weight_slider_rebuilds_the_qubo_and_the_heatmap() {
         // x[0][2][2] is the given 3 at row 0, column 2: its diagonal entry carries −hint.
         m.qubo.linear()[2 * 9 + 2]
     };
-    assert_eq!(hint_entry(h.state()), -1.0 - 1.0 - 1.0 - 1.0 - 2.0);
+    // Four groups' −1 each, and the default hint weight, 6.
+    assert_eq!(hint_entry(h.state()), -1.0 - 1.0 - 1.0 - 1.0 - 6.0);
     h.get_by_role_and_label(egui::Role::Slider, "hint")
         .set_value_accesskit(3.5);
     frames(&mut h);
