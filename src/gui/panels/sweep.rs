@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use super::sweep_axes::{AxisSetting, axis_word, range_widgets, starting_range};
+use super::sweep_axes::{AxisSetting, axis_word, range_widgets, starting_range, weight_range};
 use crate::gui::document::SavedSweep;
 use crate::gui::file_actions::FileAction;
 use crate::gui::jobs::{
@@ -319,6 +319,7 @@ impl SweepPanel {
         let names: Vec<String> = enc.weight_names().iter().map(|n| n.to_string()).collect();
         let idle_weights = crate::sweep::idle_weights(enc, presolved);
         let idle = |n: &str| idle_weights.get(n);
+        let spec_of = |n: &str| enc.weight_specs().iter().find(|w| w.name == n);
         let usable: Vec<&String> = names.iter().filter(|n| idle(n).is_none()).collect();
         if !usable.contains(&&s.settings.sweep.weight) {
             // The weight this kind's designers tune first, if it has terms here.
@@ -368,12 +369,14 @@ impl SweepPanel {
                     for n in &names {
                         match idle(n) {
                             None => {
-                                if ui
-                                    .selectable_label(param.is_empty() && weight == n, n)
-                                    .clicked()
-                                {
+                                let chosen = param.is_empty() && weight == n;
+                                if ui.selectable_label(chosen, n).clicked() && !chosen {
                                     *weight = n.clone();
                                     param.clear();
+                                    if let Some(spec) = spec_of(n) {
+                                        (*from, *to) = weight_range(spec);
+                                        *log = false;
+                                    }
                                 }
                             }
                             Some(why) => {

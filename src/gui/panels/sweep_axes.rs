@@ -24,6 +24,18 @@ pub(super) fn range_widgets(
     }
 }
 
+/// Where a weight axis starts when chosen: from the weight's slider minimum to twice its
+/// default (within the slider's range), so the default sits inside and the sweep shows both
+/// sides of it (Sudoku's hint: 0 to 10, across the threshold at 4 that its default 6 clears).
+pub(super) fn weight_range(spec: &crate::qubo::WeightSpec) -> (f64, f64) {
+    let to = (2.0 * spec.default).clamp(spec.min, spec.max);
+    if to > spec.min {
+        (spec.min, to)
+    } else {
+        (spec.min, spec.max)
+    }
+}
+
 /// Where a parameter axis starts when chosen: a tenth to ten times its default, in log steps,
 /// for counts (num_sweeps 100–10 000); half to twice it for other numbers; clamped to its range.
 pub(super) fn starting_range(spec: &crate::params::ParamSpec) -> (f64, f64, bool) {

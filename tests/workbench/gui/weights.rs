@@ -343,6 +343,33 @@ fn a_sweep_of_a_constrained_model_draws_the_trade_off() {
 /// num_sweeps starts it at a tenth to ten times its default in log steps, the sweep's points
 /// carry the counts, and a click on a point sets that count in the solver panel.
 #[test]
+fn choosing_a_weight_to_sweep_starts_its_range_around_its_default() {
+    let mut h = open(Some(&puzzle("euler96_g1.txt")), Settings::default());
+    wait_for_model(&mut h);
+    frames(&mut h);
+    let range = |h: &Harness<'static, Workbench>| {
+        let sw = &h.state().shared.settings.sweep;
+        (sw.weight.clone(), sw.from, sw.to)
+    };
+    for (weight, to) in [("cell", 2.0), ("hint", 10.0)] {
+        h.get_by_label("axis to sweep").click();
+        frames(&mut h);
+        // The list's entry: the solver panel's slider has the weight's name too.
+        h.get_all_by_label(weight).last().unwrap().click();
+        frames(&mut h);
+        // From the slider's minimum to twice the default (hint: 6, within its slider's 10).
+        assert_eq!(range(&h), (weight.to_string(), 0.0, to));
+    }
+    // Choosing the weight already chosen keeps a range the user set.
+    h.state_mut().shared.settings.sweep.to = 7.0;
+    h.get_by_label("axis to sweep").click();
+    frames(&mut h);
+    h.get_all_by_label("hint").last().unwrap().click();
+    frames(&mut h);
+    assert_eq!(range(&h), ("hint".to_string(), 0.0, 7.0));
+}
+
+#[test]
 fn a_sweep_over_num_sweeps_from_the_panel_sets_the_sampler_on_a_click() {
     let mut settings = Settings::default();
     set_sa(&mut settings, "seed", serde_json::json!(1));
