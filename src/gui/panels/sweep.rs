@@ -322,15 +322,23 @@ impl SweepPanel {
         let spec_of = |n: &str| enc.weight_specs().iter().find(|w| w.name == n);
         let usable: Vec<&String> = names.iter().filter(|n| idle(n).is_none()).collect();
         if !usable.contains(&&s.settings.sweep.weight) {
-            // The weight this kind's designers tune first, if it has terms here.
+            // The weight this kind's designers tune first, if it has terms here, over its own
+            // range (unless a sampler parameter is the axis): a range is kept only with the
+            // weight it was chosen for (a fresh install's 0…4 would stop below Sudoku's default
+            // hint weight of 6).
             let kind_default = s
                 .doc
                 .puzzle()
                 .map(|p| p.sweep_weight(enc))
                 .filter(|w| usable.contains(&w));
-            s.settings.sweep.weight = kind_default
+            let sw = &mut s.settings.sweep;
+            sw.weight = kind_default
                 .or_else(|| usable.first().map(|n| n.to_string()))
                 .unwrap_or_default();
+            if let Some(spec) = spec_of(&sw.weight).filter(|_| sw.param.is_empty()) {
+                (sw.from, sw.to) = weight_range(spec);
+                sw.log = false;
+            }
         }
         // The solver panel's sampler's parameters are axes too (seed aside: repeats reseed).
         let sampler = s.sampler_choice().0;

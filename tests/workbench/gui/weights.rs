@@ -9,6 +9,8 @@ fn a_weight_sweep_plots_points_and_a_click_can_set_the_weight() {
     set_sa(&mut settings, "seed", serde_json::json!(1));
     settings.sweep.setup.steps = 3;
     settings.sweep.num_reads = 16;
+    // A range is kept with the weight it was set for.
+    settings.sweep.weight = "hint".into();
     settings.sweep.from = 0.0;
     settings.sweep.to = 2.0;
     let mut h = open(Some(&puzzle("shidoku-6givens.txt")), settings);
@@ -307,6 +309,7 @@ fn a_sweep_of_a_constrained_model_draws_the_trade_off() {
     settings.sweep.setup.steps = 3;
     settings.sweep.setup.repeats = 1;
     settings.sweep.num_reads = 30;
+    settings.sweep.weight = "capacity".into();
     settings.sweep.from = 0.5;
     settings.sweep.to = 50.0;
     let mut h = open(Some(&file("puzzles/constrained/knapsack-12.lp")), settings);
@@ -351,6 +354,9 @@ fn choosing_a_weight_to_sweep_starts_its_range_around_its_default() {
         let sw = &h.state().shared.settings.sweep;
         (sw.weight.clone(), sw.from, sw.to)
     };
+    // First use: the kind's sweep weight over its own range, not the fresh settings' 0…4,
+    // which stops below hint's default of 6.
+    assert_eq!(range(&h), ("hint".to_string(), 0.0, 10.0));
     for (weight, to) in [("cell", 2.0), ("hint", 10.0)] {
         h.get_by_label("axis to sweep").click();
         frames(&mut h);
