@@ -88,6 +88,10 @@ pub struct GuiArgs {
     /// the last run of FILE's model, columns matched by variable label.
     #[arg(long, value_name = "PATH", requires = "file")]
     pub samples: Option<PathBuf>,
+    /// Open FILE's puzzle with this penalty weight set, e.g. --weight hint=4 (repeatable; as
+    /// for `solve`).
+    #[arg(long = "weight", value_name = "NAME=VALUE", requires = "file")]
+    pub weights: Vec<String>,
 }
 
 /// The commands.
@@ -151,7 +155,8 @@ fn usage(message: impl Into<String>) -> Failure {
     }
 }
 
-/// `gui [FILE] [--run] [--screenshot PATH] [--sampler NAME --param NAME=VALUE…]`.
+/// `gui [FILE] [--run] [--screenshot PATH] [--sampler NAME --param NAME=VALUE…] [--weight
+/// NAME=VALUE…]`.
 fn gui(a: GuiArgs) -> Result<i32, Failure> {
     let GuiArgs {
         file,
@@ -161,7 +166,31 @@ fn gui(a: GuiArgs) -> Result<i32, Failure> {
         params,
         sweeps,
         samples,
+        weights,
     } = a;
+    // Checked against FILE's puzzle (its first, as the window opens it) before the window
+    // opens, with the messages `solve --weight` gives.
+    let mut weight_values: Vec<(String, f64)> = Vec::new();
+    if let (false, Some(path)) = (weights.is_empty(), &file) {
+        let loaded = crate::puzzle::load_puzzles(path, None).map_err(|e| {
+            usage(format!(
+                "--weight needs a puzzle file ({}: {e}); a model file has no weights",
+                path.display()
+            ))
+        })?;
+        let first = loaded
+            .first()
+            .ok_or_else(|| usage(format!("--weight: {} holds no puzzle", path.display())))?;
+        let options = crate::puzzle::EncodeOptions::default();
+        let encoding = first.puzzle.encode(&options)?;
+        let chosen = args::weights_for(&encoding, "--weight", &weights)?;
+        for flag in &weights {
+            let name = flag.split_once('=').map_or(flag.as_str(), |(n, _)| n);
+            if let Some(value) = chosen.get(name) {
+                weight_values.push((name.to_string(), value));
+            }
+        }
+    }
     if sweeps.len() > 2 {
         return Err(usage("--sweep: at most two weights (a grid)"));
     }
@@ -236,7 +265,7 @@ fn gui(a: GuiArgs) -> Result<i32, Failure> {
         }
         output::check_output("--screenshot", path, output::Output::Image, &[])?;
     }
-    crate::gui::run(file, screenshot, run, start, sweep, samples)
+    crate::gui::run(file, screenshot, run, start, sweep, samples, weight_values)
         .map(|()| 0)
         .map_err(Failure::from)
 }

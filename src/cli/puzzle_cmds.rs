@@ -419,6 +419,9 @@ pub(super) fn encode(a: EncodeArgs) -> Result<i32, Failure> {
     let puzzle = pick(load(&a.puzzle)?, a.index, &a.puzzle.puzzle)?.puzzle;
     let encoding = puzzle.encode(&a.encoding.options(puzzle.kind()))?;
     let weights = weights_for(&encoding, "--weight", &a.encoding.weights)?;
+    for unmet in encoding.unmet_conditions(&weights)? {
+        eprintln!("warning: {unmet}");
+    }
     let qubo = match encoding.qubo(&weights) {
         // Too large to store for sampling, but the file is what was asked for: spelled out
         // from the structure (within the memory budget).

@@ -123,6 +123,11 @@ impl Workbench {
                 _ => s.send(Command::Dialog(FileAction::SaveAs)),
             },
             Command::File(action, path) => self.carry_out_file(action, path, ctx),
+            Command::SetWeight(name, value) => {
+                if let Err(e) = s.doc.set_weight(&name, value) {
+                    s.status = e;
+                }
+            }
             Command::RunSweep => self.sweep.start(&mut self.shared, ctx),
             Command::Run => self.start_run(ctx),
             Command::ResumeRemote(job) => {

@@ -75,7 +75,8 @@ pub fn repair_window_state(path: &std::path::Path) -> Option<String> {
 /// `screenshot`, saves a PNG once the window has settled (and a started run has finished) and
 /// exits (settings are then neither read nor written). `sampler` chooses a sampler and sets
 /// some of its parameters first; `sweep` (weight, from, to, steps — one, or two for a grid)
-/// starts a weight sweep; `samples` (a dimod SampleSet file) is shown as a run of `file`'s model.
+/// starts a weight sweep; `samples` (a dimod SampleSet file) is shown as a run of `file`'s model;
+/// `weights` are set on `file`'s puzzle before anything runs.
 pub fn run(
     file: Option<PathBuf>,
     screenshot: Option<PathBuf>,
@@ -83,6 +84,7 @@ pub fn run(
     sampler: Option<(String, crate::params::ParamValues)>,
     sweep: Vec<(String, f64, f64, usize)>,
     samples: Option<PathBuf>,
+    weights: Vec<(String, f64)>,
 ) -> Result<(), String> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
@@ -121,6 +123,10 @@ pub fn run(
                     let settings = &mut app.workbench.shared.settings;
                     settings.sampler_params_mut(&name).extend(values);
                     settings.sampler = name;
+                }
+                // After the file's opening, which is a command too.
+                for (name, value) in weights {
+                    app.workbench.shared.send(Command::SetWeight(name, value));
                 }
                 if let Some(path) = samples {
                     app.workbench

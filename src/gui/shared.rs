@@ -28,6 +28,8 @@ pub enum Command {
     Save,
     /// Carry out a file action on this file: open, save as, import, every export.
     File(FileAction, PathBuf),
+    /// Set a penalty weight of the open puzzle (`gui --weight`; the sliders set it directly).
+    SetWeight(String, f64),
     /// Start the sweep set up in the sweep panel's settings.
     RunSweep,
     /// Start sampling.

@@ -253,6 +253,12 @@ pub fn evaluate_samples(
         weights,
     });
     let mut outcome = Outcome::evaluate(samples, context, subject.ground(), sample_s);
+    // Weights that break a relation the encoder's guarantees rest on: said with every run's
+    // figures, since a run that stops short may be the reason.
+    if let Some((p, weights)) = subject.puzzle {
+        let unmet = p.encoding.unmet_conditions(weights).unwrap_or_default();
+        (outcome.samples.info.warnings).extend(unmet.iter().map(|u| u.to_string()));
+    }
     outcome.model_fingerprint = subject
         .model
         .is_stored()

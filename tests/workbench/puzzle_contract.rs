@@ -285,3 +285,16 @@ fn every_kind_has_presets_and_a_sweep_weight_it_encodes() {
         }
     }
 }
+
+#[test]
+fn every_kind_meets_its_encoders_weight_conditions_at_default_weights() {
+    for &kind in Kind::ALL {
+        for p in small_instances(kind) {
+            for presolve in [false, true] {
+                let enc = p.encode(&EncodeOptions::presolved(presolve)).unwrap();
+                let unmet = enc.unmet_conditions(&enc.default_weights()).unwrap();
+                assert!(unmet.is_empty(), "{kind}, {}: {unmet:?}", p.describe());
+            }
+        }
+    }
+}

@@ -116,8 +116,35 @@ fn at_the_default_hint_weight_a_grid_that_changes_a_given_is_no_local_minimum() 
     // Turning the given's digit back on costs the four rules and earns the hint.
     assert_eq!(rise(&default), rules - sudoku::DEFAULT_HINT_WEIGHT);
     assert!(rise(&default) < 0.0, "G is no local minimum at the default");
-    let harness = default.with("hint", sudoku::HARNESS_HINT_WEIGHT).unwrap();
+    let harness = default
+        .clone()
+        .with("hint", sudoku::HARNESS_HINT_WEIGHT)
+        .unwrap();
     assert!(rise(&harness) > 0.0, "at the harness's 2, G is a trap");
+    // The encoder's declared condition says so exactly when G is a trap: over weights on both
+    // sides of the threshold, raised rule weights included, and at the tie (rise 0: G stays).
+    let trap_warned = |w: &Weights| {
+        let unmet = enc.unmet_conditions(w).unwrap();
+        assert!(unmet.len() <= 1, "{unmet:?}");
+        unmet.first().is_some_and(|m| {
+            m.to_string()
+                .starts_with("hint > cell + row + col + box does not hold")
+        })
+    };
+    for (name, value) in [
+        ("hint", 2.0),
+        ("hint", 4.0),
+        ("hint", 4.5),
+        ("row", 3.0),
+        ("box", 2.5),
+    ] {
+        let w = default.clone().with(name, value).unwrap();
+        assert_eq!(trap_warned(&w), rise(&w) >= 0.0, "{name} = {value}");
+    }
+    assert!(!trap_warned(&default));
+    // Presolved, the givens are fixed: no hint term is left, and the condition is moot.
+    let presolved = p.encode(&EncodeOptions::presolved(true)).unwrap();
+    assert!(presolved.unmet_conditions(&harness).unwrap().is_empty());
 }
 
 #[test]

@@ -140,6 +140,12 @@ impl SolverPanel {
                 s.status = e;
             }
         }
+        // Weights that break a relation the encoder's guarantees rest on, said where they are
+        // set (every run's warnings say it too).
+        for unmet in enc.unmet_conditions(&s.doc.weights).unwrap_or_default() {
+            ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {}", unmet.short()))
+                .on_hover_text(&unmet.otherwise);
+        }
         let formulations = s.doc.puzzle().map_or(&[][..], |p| p.kind().formulations());
         if formulations.len() > 1 {
             let chosen = s.doc.options.formulation.clone();

@@ -269,7 +269,7 @@ pub(super) fn encode(p: &Numberlink, options: &EncodeOptions) -> Result<Encoding
             }
         }
         if p.rule() == Rule::Fill {
-            add_touch(&mut b, p, &x_of, &var_of);
+            add_touch(&mut b, p, &x_of, &var_of, w_path);
             add_parallel(&mut b, p, &var_of);
         }
     }
@@ -350,6 +350,7 @@ fn add_touch(
     p: &Numberlink,
     x_of: &[Vec<u32>],
     var_of: &HashMap<Label, u32>,
+    w_path: u16,
 ) {
     // 0.125: any weight in (0, 1) keeps the valid answers the only ground states, and lower
     // weights sample better. With SA (64 reads × 10 000 sweeps, generated 5×5–7×7) the valid
@@ -362,6 +363,13 @@ fn add_touch(
         0.125,
         (0.0, 0.9),
         "fill rule: side-by-side cells of one path are joined (keep below 1: above, an edge into another path's cell could pay for itself)",
+    );
+    b.condition(
+        &[(w_path, 1.0), (w_touch, -1.0)],
+        true,
+        "touch < path",
+        "an edge drawn into a cell of another path can pay for itself, so a state that is no \
+         answer may reach the ground",
     );
     let w = p.width();
     for (a, c, down) in grid_edges(p) {

@@ -80,6 +80,19 @@ pub(super) fn encode(p: &Sudoku, options: &EncodeOptions) -> Encoding {
             }
         }
     }
+    b.condition(
+        &[
+            (w_hint, 1.0),
+            (w_cell, -1.0),
+            (w_row, -1.0),
+            (w_col, -1.0),
+            (w_box, -1.0),
+        ],
+        true,
+        "hint > cell + row + col + box",
+        "a valid grid that changes one given is a local minimum close above the answer, where \
+         annealers stop (docs/tuning.md); raise hint or lower the rule weights",
+    );
     let full = b.build();
     if !options.presolve {
         return full;

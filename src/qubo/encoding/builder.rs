@@ -23,6 +23,7 @@ pub struct EncodingBuilder {
     labels: Vec<Label>,
     specs: Vec<WeightSpec>,
     groups: Vec<Group>,
+    conditions: Vec<WeightCondition>,
 }
 
 impl EncodingBuilder {
@@ -44,6 +45,24 @@ impl EncodingBuilder {
             help: help.to_string(),
         });
         (self.specs.len() - 1) as u16
+    }
+
+    /// Declares a relation among weights a guarantee of the encoding rests on (see
+    /// `WeightCondition`): Σ coefficient × weight ≥ 0, or > 0 when `strict`; `relation` says it
+    /// in words and `otherwise` what is lost while it fails.
+    pub fn condition(
+        &mut self,
+        terms: &[(u16, f64)],
+        strict: bool,
+        relation: &str,
+        otherwise: &str,
+    ) {
+        self.conditions.push(WeightCondition {
+            terms: terms.to_vec(),
+            strict,
+            relation: relation.to_string(),
+            otherwise: otherwise.to_string(),
+        });
     }
 
     /// Adds a variable; returns its index.
@@ -200,19 +219,23 @@ impl EncodingBuilder {
 
     /// Compiles the re-weighting table; the builder's groups are kept for reports.
     pub fn build(self) -> Encoding {
-        Encoding::compile(self.labels, self.specs, self.groups, Vec::new(), None)
+        let mut e = Encoding::compile(self.labels, self.specs, self.groups, Vec::new(), None);
+        e.conditions = self.conditions;
+        e
     }
 
     /// An encoding with its variables and weights but no stored terms, for a model too large
     /// to store (sampled through its structure, `Puzzle::structure`): `qubo` refuses it with
     /// `reason`; decoding, labels and weight sliders work as usual.
     pub fn build_unstored(self, reason: String) -> Encoding {
-        Encoding::compile(
+        let mut e = Encoding::compile(
             self.labels,
             self.specs,
             Vec::new(),
             Vec::new(),
             Some(reason),
-        )
+        );
+        e.conditions = self.conditions;
+        e
     }
 }

@@ -139,6 +139,7 @@ impl Encoding {
             var_groups_start,
             var_groups,
             unstored,
+            conditions: Vec::new(),
         }
     }
 

@@ -107,6 +107,9 @@ impl Encoding {
             .is_empty()
             .then(|| self.unstored.clone())
             .flatten();
-        Encoding::compile(labels, self.specs.clone(), groups, fixed, forced)
+        let mut e = Encoding::compile(labels, self.specs.clone(), groups, fixed, forced);
+        // Moot where presolve took a condition's terms away (`unmet_conditions` skips those).
+        e.conditions = self.conditions.clone();
+        e
     }
 }

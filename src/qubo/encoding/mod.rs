@@ -97,6 +97,50 @@ pub struct WeightSpec {
     pub help: String,
 }
 
+/// A relation among weights that a guarantee of the encoding rests on: Σ coefficient × weight
+/// ≥ 0 (> 0 when strict). The encoder declares it (`EncodingBuilder::condition`); every run's
+/// warnings and the window's weight sliders say when the weights in use break it
+/// (`Encoding::unmet_conditions`), since the model then still samples but no longer means what
+/// its encoder promised (a trap below the answer, a ground state that is not a solution).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WeightCondition {
+    terms: Vec<(WeightIdx, f64)>,
+    strict: bool,
+    /// The relation in words: "hint > cell + row + col + box".
+    relation: String,
+    /// What is lost while it fails.
+    otherwise: String,
+}
+
+/// A `WeightCondition` the weights in use break, with both sides' values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnmetCondition {
+    /// The relation in words: "hint > cell + row + col + box".
+    pub relation: String,
+    /// The values of its left and right sides.
+    pub sides: (f64, f64),
+    /// What is lost while it fails.
+    pub otherwise: String,
+}
+
+impl UnmetCondition {
+    /// The relation and its values alone (the window's line; the rest is its hover text).
+    pub fn short(&self) -> String {
+        format!(
+            "{} does not hold ({} against {})",
+            self.relation,
+            crate::io::number_text(self.sides.0),
+            crate::io::number_text(self.sides.1)
+        )
+    }
+}
+
+impl fmt::Display for UnmetCondition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.short(), self.otherwise)
+    }
+}
+
 /// Weight values by name. Names not set take the encoding's defaults.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Weights(BTreeMap<String, f64>);
@@ -332,6 +376,8 @@ pub struct Encoding {
     var_groups: Vec<u32>,
     /// Why the terms are not stored (`build_unstored`), if so.
     unstored: Option<String>,
+    /// Relations among the weights the encoder's guarantees rest on.
+    conditions: Vec<WeightCondition>,
 }
 
 impl Encoding {
@@ -410,5 +456,46 @@ impl Encoding {
     /// The weights' names, in declaration order.
     pub fn weight_names(&self) -> Vec<&str> {
         self.specs.iter().map(|s| s.name.as_str()).collect()
+    }
+
+    /// The declared conditions (`WeightCondition`) that `weights` break (displayed, a sentence
+    /// naming the relation, the values and what is lost). A condition over a weight with no
+    /// terms here (presolve removed them) is moot and skipped.
+    pub fn unmet_conditions(&self, weights: &Weights) -> Result<Vec<UnmetCondition>, QuboError> {
+        let values = self.resolve(weights)?;
+        let idle: Vec<bool> = match self.unstored {
+            Some(_) => vec![false; self.specs.len()],
+            None => self
+                .terms_per_weight()
+                .iter()
+                .map(|(_, n)| *n == 0)
+                .collect(),
+        };
+        let mut unmet = Vec::new();
+        for c in &self.conditions {
+            if c.terms.iter().any(|&(w, _)| idle[w as usize]) {
+                continue;
+            }
+            let side = |positive: bool| -> f64 {
+                (c.terms.iter())
+                    .filter(|&&(_, k)| (k > 0.0) == positive)
+                    .map(|&(w, k)| k.abs() * values[w as usize])
+                    .sum()
+            };
+            let (left, right) = (side(true), side(false));
+            let holds = if c.strict {
+                left > right
+            } else {
+                left >= right
+            };
+            if !holds {
+                unmet.push(UnmetCondition {
+                    relation: c.relation.clone(),
+                    sides: (left, right),
+                    otherwise: c.otherwise.clone(),
+                });
+            }
+        }
+        Ok(unmet)
     }
 }

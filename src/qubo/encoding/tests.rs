@@ -284,3 +284,39 @@ fn a_nogood_forbids_all_ones_and_nothing_else() {
         }
     }
 }
+
+#[test]
+fn unmet_conditions_name_the_relation_and_its_values_and_skip_moot_ones() {
+    let mut b = EncodingBuilder::new();
+    let wa = b.weight("a", 3.0, (0.0, 10.0), "a");
+    let wb = b.weight("b", 1.0, (0.0, 10.0), "b");
+    let x = b.variable(Label::new("x", &[0]));
+    let y = b.variable(Label::new("x", &[1]));
+    b.add_one_hot("one".into(), wa, &[x, y]);
+    b.add_reward("keep".into(), wb, y);
+    b.condition(&[(wa, 1.0), (wb, -1.0)], true, "a > b", "lost");
+    b.condition(&[(wa, 1.0), (wb, -3.0)], false, "a ≥ 3 × b", "also lost");
+    let e = b.build();
+    assert!(e.unmet_conditions(&Weights::new()).unwrap().is_empty());
+    // A strict relation fails at the tie; a non-strict one holds there.
+    let w = Weights::new().with("a", 4.0).unwrap();
+    assert!(e.unmet_conditions(&w).unwrap().is_empty());
+    let tie = w.with("b", 4.0).unwrap();
+    let said: Vec<String> = (e.unmet_conditions(&tie).unwrap().iter())
+        .map(|u| u.to_string())
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "a > b does not hold (4 against 4): lost",
+            "a ≥ 3 × b does not hold (4 against 12): also lost"
+        ]
+    );
+    assert!(
+        e.unmet_conditions(&Weights::new().with("c", 1.0).unwrap())
+            .is_err()
+    );
+    // With y fixed, b scales no term: its conditions are moot.
+    let fixed = e.fix(&[None, Some(true)]);
+    assert!(fixed.unmet_conditions(&tie).unwrap().is_empty());
+}

@@ -432,3 +432,64 @@ fn tune_climbs_out_of_too_weak_a_penalty_on_a_constrained_model() {
         "{w}"
     );
 }
+
+#[test]
+fn weights_that_break_an_encoders_condition_are_warned_by_encode_and_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = puzzle("euler96_g1.txt");
+    let model = dir.path().join("m.coo");
+    let warning = "hint > cell + row + col + box does not hold (4 against 4)";
+    let encode = |extra: &[&str]| {
+        let mut args = vec!["encode", p.to_str().unwrap(), "-o", model.to_str().unwrap()];
+        args.extend(extra);
+        let out = run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stderr(&out)
+    };
+    assert!(encode(&["--weight", "hint=4"]).contains(warning));
+    assert!(!encode(&[]).contains("does not hold"), "defaults meet it");
+    // Presolved, no hint term is left: nothing to warn about.
+    assert!(!encode(&["--presolve", "--weight", "hint=4"]).contains("does not hold"));
+    // A run at such weights carries it among its warnings.
+    let out = run(&[
+        "solve",
+        p.to_str().unwrap(),
+        "--weight",
+        "hint=4",
+        "--sampler",
+        "sa",
+        "--num-reads",
+        "2",
+        "--num-sweeps",
+        "50",
+        "--json",
+    ]);
+    let v = stdout_json(&out);
+    let warnings = v["warnings"].to_string();
+    assert!(warnings.contains(warning), "{warnings}");
+    // The window opens with weights too (`gui --weight`), refused before it opens as `solve`
+    // refuses them: an unknown name, a value that is no finite number, a model file.
+    for (args, said) in [
+        (
+            vec!["nope=3"],
+            "unknown weight 'nope' (this model's weights: cell, row, col, box, hint)",
+        ),
+        (vec!["hint=inf"], "weight 'hint' is inf"),
+        (vec!["hint=1", "hint=2"], "weight 'hint' is already set"),
+    ] {
+        let mut argv = vec!["gui", p.to_str().unwrap()];
+        for a in args {
+            argv.extend(["--weight", a]);
+        }
+        let out = run(&argv);
+        assert_eq!(out.status.code(), Some(2), "{argv:?}");
+        assert!(stderr(&out).contains(said), "{}", stderr(&out));
+    }
+    let out = run(&["gui", model.to_str().unwrap(), "--weight", "hint=3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--weight needs a puzzle file"),
+        "{}",
+        stderr(&out)
+    );
+}

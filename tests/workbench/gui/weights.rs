@@ -170,6 +170,9 @@ fn suggest_weights_searches_and_use_these_sets_them_and_idle_weights_say_why() {
     assert!(h.query_by_label("suggestion path").is_some());
     assert!(!found.best.penalty_too_weak);
     assert!(found.best.success_fraction > found.path[0].success_fraction);
+    // Below the panel's fold (the sliders' warning, hint 0.5 against 4, takes a line above).
+    h.get_by_label("Use these").scroll_to_me();
+    frames(&mut h);
     h.get_by_label("Use these").click();
     frames(&mut h);
     let doc = &h.state().shared.doc;
@@ -373,6 +376,35 @@ fn choosing_a_weight_to_sweep_starts_its_range_around_its_default() {
     h.get_all_by_label("hint").last().unwrap().click();
     frames(&mut h);
     assert_eq!(range(&h), ("hint".to_string(), 0.0, 7.0));
+}
+
+#[test]
+fn weights_that_break_an_encoders_condition_are_named_under_the_sliders() {
+    let mut h = open(Some(&puzzle("euler96_g1.txt")), Settings::default());
+    wait_for_model(&mut h);
+    frames(&mut h);
+    let warning = "hint > cell + row + col + box does not hold";
+    assert!(
+        h.query_by_label_contains(warning).is_none(),
+        "defaults meet it"
+    );
+    // Raising a rule weight takes the sum to the hint's 6: a changed given becomes a trap.
+    h.get_by_role_and_label(egui::Role::Slider, "row")
+        .set_value_accesskit(3.0);
+    wait_for_model(&mut h);
+    frames(&mut h);
+    assert!(
+        h.query_by_label_contains(&format!("{warning} (6 against 6)"))
+            .is_some()
+    );
+    h.get_by_role_and_label(egui::Role::Slider, "hint")
+        .set_value_accesskit(8.0);
+    wait_for_model(&mut h);
+    frames(&mut h);
+    assert!(
+        h.query_by_label_contains(warning).is_none(),
+        "raised past it"
+    );
 }
 
 #[test]

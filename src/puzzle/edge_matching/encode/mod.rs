@@ -299,6 +299,29 @@ fn encode_within(
         (0.0, 10.0),
         "reward per pair of neighbouring placements whose touching colours agree",
     );
+    // The bound in the module header: with these, no assignment goes below a perfect tiling.
+    let lost = "perfect tilings are no longer sure to be the ground states (the module's bound \
+                needs mismatch ≥ 0, cell + match ≥ piece, cell ≥ 2 × match and cell + piece ≥ \
+                6 × match)";
+    b.condition(&[(w_mismatch, 1.0)], false, "mismatch ≥ 0", lost);
+    b.condition(
+        &[(w_cell, 1.0), (w_match, 1.0), (w_piece, -1.0)],
+        false,
+        "cell + match ≥ piece",
+        lost,
+    );
+    b.condition(
+        &[(w_cell, 1.0), (w_match, -2.0)],
+        false,
+        "cell ≥ 2 × match",
+        lost,
+    );
+    b.condition(
+        &[(w_cell, 1.0), (w_piece, 1.0), (w_match, -6.0)],
+        false,
+        "cell + piece ≥ 6 × match",
+        lost,
+    );
     let cols = p.cols();
     for place in &pl.list {
         let cell = place.cell as usize;
