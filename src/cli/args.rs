@@ -581,10 +581,12 @@ pub struct AxisArgs {
     /// moves…; one end of a pair as beta_range[1], the other end as set).
     #[arg(long, value_name = "NAME")]
     pub sampler_param: Option<String>,
-    /// First value (numbers).
+    /// First value (numbers). Without --from and --to the axis starts where the window starts
+    /// it: a weight from its slider minimum to twice its default, a count from a tenth to ten
+    /// times its default in log steps, another number from half to twice it.
     #[arg(long, allow_negative_numbers = true)]
     pub from: Option<f64>,
-    /// Last value (numbers).
+    /// Last value (numbers; see --from).
     #[arg(long, allow_negative_numbers = true)]
     pub to: Option<f64>,
     /// Geometric steps from --from to --to (both above 0), as sweep counts are swept.

@@ -113,7 +113,7 @@ fn values_for_all(a: &CampaignArgs, names: &[String], steps: usize) -> Result<Ve
                 "--sampler-param sweeps a parameter of one sampler: name it with --sampler",
             ));
         }
-        let own = axis_values(&a.axis.flags(steps), name)?;
+        let own = axis_values(&a.axis.flags(steps), name, &[])?;
         match &values {
             Some(first) if *first != own => {
                 return Err(usage(format!(

@@ -304,8 +304,14 @@ pub(super) struct AxisFlags<'a> {
 
 /// The values of one axis from its flags: a weight or numeric parameter takes a range (evenly
 /// or geometrically spaced) or listed numbers; a word, switch or set parameter its listed words
-/// (every one when none is listed).
-pub(super) fn axis_values(f: &AxisFlags, sampler: &str) -> Result<Vec<f64>, Failure> {
+/// (every one when none is listed). Without a range, where the window starts one: a weight of
+/// `weights` from its slider minimum to twice its default, a parameter a tenth to ten times its
+/// default (log steps) or half to twice it.
+pub(super) fn axis_values(
+    f: &AxisFlags,
+    sampler: &str,
+    weights: &[crate::qubo::WeightSpec],
+) -> Result<Vec<f64>, Failure> {
     let [from_flag, to_flag, steps_flag, log_flag, values_flag] = f.names;
     let name = f.axis.name();
     let at = |e: crate::sweep::SweepError| usage(format!("{} {name}: {e}", f.flag));
@@ -358,19 +364,30 @@ pub(super) fn axis_values(f: &AxisFlags, sampler: &str) -> Result<Vec<f64>, Fail
         }
         return Ok(values);
     }
-    let (Some(from), Some(to)) = (f.from, f.to) else {
-        return Err(usage(format!(
-            "{} {name} needs {from_flag} and {to_flag} (or {values_flag})",
-            f.flag
-        )));
+    let starting = match (&param, f.axis) {
+        (Some(p), _) => Some(crate::sweep::param_starting_range(&p.spec)),
+        (None, Axis::Weight(w)) => (weights.iter().find(|s| s.name == w))
+            .map(crate::sweep::weight_starting_range)
+            .map(|(from, to)| (from, to, false)),
+        (None, Axis::Param(_)) => None,
     };
-    crate::sweep::numeric_values(from, to, f.steps, f.log, whole).map_err(|e| {
+    let (from, to, log) = match (f.from, f.to, starting) {
+        (Some(from), Some(to), _) => (from, to, f.log),
+        (None, None, Some((from, to, log))) => (from, to, log || f.log),
+        _ => {
+            return Err(usage(format!(
+                "{} {name} needs {from_flag} and {to_flag} (or {values_flag})",
+                f.flag
+            )));
+        }
+    };
+    crate::sweep::numeric_values(from, to, f.steps, log, whole).map_err(|e| {
         usage(format!(
             "{from_flag} {} {to_flag} {} {steps_flag} {}{}: {e}",
             number_text(from),
             number_text(to),
             f.steps,
-            if f.log {
+            if log {
                 format!(" {log_flag}")
             } else {
                 String::new()
@@ -467,7 +484,7 @@ fn sweep_ranges(
             )));
         }
     }
-    let values = axis_values(&a.axis.flags(setup.steps), sampler)?;
+    let values = axis_values(&a.axis.flags(setup.steps), sampler, encoding.weight_specs())?;
     // Checked here rather than by clap, whose refusal listed flags as if all were required.
     let values2 = match a.axis2() {
         None if a.from2.is_some()
@@ -504,6 +521,7 @@ fn sweep_ranges(
                     names: ["--from2", "--to2", "--steps2", "--log2", "--values2"],
                 },
                 sampler,
+                encoding.weight_specs(),
             )?)
         }
     };

@@ -273,3 +273,41 @@ pub(super) fn point_params(
         .map(|(axis, v)| Ok((axis.spec.name.to_string(), axis.value_at(&current, *v)?)))
         .collect()
 }
+
+/// Where a weight axis starts when no range is given (the window's choice of the weight, `sweep`
+/// without --from/--to): from the weight's slider minimum to twice its
+/// default (within the slider's range), so the default sits inside and the sweep shows both
+/// sides of it (Sudoku's hint: 0 to 10, across the threshold at 4 that its default 6 clears).
+pub fn weight_starting_range(spec: &crate::qubo::WeightSpec) -> (f64, f64) {
+    let to = (2.0 * spec.default).clamp(spec.min, spec.max);
+    if to > spec.min {
+        (spec.min, to)
+    } else {
+        (spec.min, spec.max)
+    }
+}
+
+/// Where a parameter axis starts when no range is given: a tenth to ten times its default, in log steps,
+/// for counts (num_sweeps 100–10 000); half to twice it for other numbers; clamped to its range.
+pub fn param_starting_range(spec: &crate::params::ParamSpec) -> (f64, f64, bool) {
+    use crate::params::{ParamDefault, ParamType};
+    let default = match spec.default {
+        ParamDefault::Int(v) => v as f64,
+        ParamDefault::Float(v) => v,
+        _ => 1.0,
+    };
+    match spec.ty {
+        ParamType::Int { min, max } => (
+            (default / 10.0)
+                .round()
+                .clamp(min.max(1) as f64, max as f64),
+            (default * 10.0).clamp(min.max(1) as f64, max as f64),
+            true,
+        ),
+        ParamType::Float { min, max } | ParamType::FloatPair { min, max } => {
+            let d = if default > 0.0 { default } else { 1.0 };
+            ((d / 2.0).clamp(min, max), (d * 2.0).clamp(min, max), false)
+        }
+        _ => (0.0, 1.0, false),
+    }
+}

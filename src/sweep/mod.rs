@@ -27,7 +27,9 @@ mod setup;
 mod stopping;
 mod suggest;
 
-pub use axis::{Axis, ParamAxis, category_values, numeric_values};
+pub use axis::{
+    Axis, ParamAxis, category_values, numeric_values, param_starting_range, weight_starting_range,
+};
 pub use report::{
     AxisLook, SweepChart, best_point, chart, plot, plot_broken, plot_suggestion, to_csv,
 };

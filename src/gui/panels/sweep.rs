@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use super::sweep_axes::{AxisSetting, axis_word, range_widgets, starting_range, weight_range};
+use super::sweep_axes::{AxisSetting, axis_word, range_widgets};
 use crate::gui::document::SavedSweep;
 use crate::gui::file_actions::FileAction;
 use crate::gui::jobs::{
@@ -15,6 +15,7 @@ use crate::gui::jobs::{
 };
 use crate::gui::shared::{Command, Shared};
 use crate::sweep::{Metric, Suggestion, SweepChart, SweepPoint};
+use crate::sweep::{param_starting_range, weight_starting_range};
 
 /// The sweep panel: its points, the running sweep or suggestion, and what was clicked.
 #[derive(Default)]
@@ -336,7 +337,7 @@ impl SweepPanel {
                 .or_else(|| usable.first().map(|n| n.to_string()))
                 .unwrap_or_default();
             if let Some(spec) = spec_of(&sw.weight).filter(|_| sw.param.is_empty()) {
-                (sw.from, sw.to) = weight_range(spec);
+                (sw.from, sw.to) = weight_starting_range(spec);
                 sw.log = false;
             }
         }
@@ -382,7 +383,7 @@ impl SweepPanel {
                                     *weight = n.clone();
                                     param.clear();
                                     if let Some(spec) = spec_of(n) {
-                                        (*from, *to) = weight_range(spec);
+                                        (*from, *to) = weight_starting_range(spec);
                                         *log = false;
                                     }
                                 }
@@ -404,7 +405,7 @@ impl SweepPanel {
                             && !chosen
                         {
                             *param = p.spec.name.to_string();
-                            (*from, *to, *log) = starting_range(&p.spec);
+                            (*from, *to, *log) = param_starting_range(&p.spec);
                         }
                     }
                 });

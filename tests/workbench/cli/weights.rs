@@ -493,3 +493,35 @@ fn weights_that_break_an_encoders_condition_are_warned_by_encode_and_solve() {
         stderr(&out)
     );
 }
+
+#[test]
+fn sweep_without_a_range_starts_where_the_window_does() {
+    let p = puzzle("shidoku-6givens.txt");
+    let values = |extra: &[&str]| -> Vec<f64> {
+        let mut args = vec![
+            "sweep",
+            p.to_str().unwrap(),
+            "--steps",
+            "3",
+            "--repeats",
+            "1",
+            "--num-reads",
+            "2",
+            "--json",
+        ];
+        args.extend(extra);
+        let v = stdout_json(&run(&args));
+        let points = v["points"].as_array().unwrap().iter();
+        points.map(|p| p["value"].as_f64().unwrap()).collect()
+    };
+    // A weight: its slider minimum to twice its default (hint 6, within its slider's 10).
+    assert_eq!(
+        values(&["--weight", "hint", "--num-sweeps", "50"]),
+        [0.0, 5.0, 10.0]
+    );
+    // A count: a tenth to ten times its default, in log steps.
+    assert_eq!(
+        values(&["--sampler", "sa", "--sampler-param", "num_sweeps"]),
+        [100.0, 1000.0, 10000.0]
+    );
+}
