@@ -483,6 +483,7 @@ pub fn tts_chart(
         x_log: look.log,
         y_log: true,
         x_words: look.words,
+        marks: Vec::new(),
     }
 }
 

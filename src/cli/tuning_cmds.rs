@@ -277,7 +277,12 @@ pub(super) fn sweep(a: SweepArgs) -> Result<i32, Failure> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    report_sweep(&a, &points, setup, t.stop, &t.puzzle.describe())?;
+    // Where a relation among the weights flips on a one-weight axis, marked on the plot.
+    let marks = match (a.axis(), a.axis2()) {
+        (Axis::Weight(w), None) => t.encoding.condition_thresholds(&t.base, w)?,
+        _ => Vec::new(),
+    };
+    report_sweep(&a, &points, setup, t.stop, &t.puzzle.describe(), &marks)?;
     Ok(0)
 }
 
@@ -551,6 +556,7 @@ fn report_sweep(
     setup: SweepSetup,
     stop: StopRule,
     description: &str,
+    marks: &[(f64, String)],
 ) -> Result<(), Failure> {
     let metric = setup.metric;
     if let Some(out) = &a.plot {
@@ -560,6 +566,7 @@ fn report_sweep(
             a.axis2().map(|x| x.name()),
             metric,
             description,
+            marks,
         );
         a.pictures.write(d, out)?;
     }

@@ -674,4 +674,7 @@ pub struct SavedSweep {
     pub points: Vec<crate::sweep::SweepPoint>,
     /// The last suggestion.
     pub suggestion: Option<crate::sweep::Suggestion>,
+    /// Where a relation among the weights flips on the swept weight (the plot's marks).
+    #[serde(default)]
+    pub marks: Vec<(f64, String)>,
 }

@@ -143,6 +143,19 @@ pub enum SweepChart {
 }
 
 impl SweepChart {
+    /// The chart with `marks` on its weight axis (`LineChart::marks`; a heatmap takes none).
+    pub fn with_marks(mut self, marks: &[(f64, String)]) -> Self {
+        match &mut self {
+            SweepChart::Line(c) => c.marks = marks.to_vec(),
+            SweepChart::Tradeoff(objective, share) => {
+                objective.marks = marks.to_vec();
+                share.marks = marks.to_vec();
+            }
+            SweepChart::Heat(_) => {}
+        }
+        self
+    }
+
     /// The chart as a drawing.
     pub fn drawing(&self) -> Drawing {
         match self {
@@ -153,15 +166,16 @@ impl SweepChart {
     }
 }
 
-/// The sweep's main plot (`chart`, drawn).
+/// The sweep's main plot (`chart` with `marks`, drawn).
 pub fn plot(
     points: &[SweepPoint],
     weight: &str,
     weight2: Option<&str>,
     metric: Metric,
     description: &str,
+    marks: &[(f64, String)],
 ) -> Drawing {
-    chart(points, weight, weight2, metric, description).drawing()
+    (chart(points, weight, weight2, metric, description).with_marks(marks)).drawing()
 }
 
 /// The sweep's main chart: for one weight, the valid fraction with its 95 % band, the ground
@@ -198,6 +212,7 @@ pub fn chart(
         let objective = LineChart {
             x_log: share.x_log,
             x_words: share.x_words.clone(),
+            marks: Vec::new(),
             y_log: false,
             title: format!("Best feasible objective against {weight}"),
             x_label: weight.to_string(),
@@ -239,6 +254,7 @@ pub fn chart(
         return SweepChart::Line(LineChart {
             x_log: look.log,
             x_words: look.words,
+            marks: Vec::new(),
             // Times to solution spanning decades read on a log axis.
             y_log: lo > 0.0 && hi / lo >= 20.0,
             title: format!("TTS99 against {weight} — {description}"),
@@ -304,6 +320,7 @@ pub fn chart(
     SweepChart::Line(LineChart {
         x_log: look.log,
         x_words: look.words,
+        marks: Vec::new(),
         y_log: false,
         title: format!("Valid reads against {weight} — {description}"),
         x_label: weight.to_string(),
@@ -504,6 +521,7 @@ pub fn plot_suggestion(tried: &[(SweepPoint, bool)], stopped: &str, description:
     LineChart {
         x_log: false,
         x_words: Vec::new(),
+        marks: Vec::new(),
         y_log: false,
         title: format!("Suggesting weights: TTS99 of each point tried — {description}"),
         x_label: "point tried".into(),
@@ -688,5 +706,22 @@ mod tests {
             "{texts:?}"
         );
         assert!(texts.contains(&"penalty too weak"), "{texts:?}");
+    }
+
+    #[test]
+    fn marks_inside_the_swept_range_are_drawn_with_their_relation() {
+        let pts = [point(0.0, 0.0, 0.0, None), point(10.0, 1.0, 1.0, Some(1.0))];
+        let marks = [(4.0, "inside".to_string()), (12.0, "outside".to_string())];
+        let d = chart(&pts, "hint", None, Metric::Valid, "")
+            .with_marks(&marks)
+            .drawing();
+        let texts: Vec<&str> = d.texts().collect();
+        assert!(texts.contains(&"inside"), "{texts:?}");
+        assert!(!texts.contains(&"outside"), "{texts:?}");
+        // A grid has no weight axis to mark.
+        let mut a = point(1.0, 0.0, 0.0, None);
+        a.value2 = Some(1.0);
+        let grid = chart(&[a], "hint", Some("cell"), Metric::Valid, "").with_marks(&marks);
+        assert!(!grid.drawing().texts().any(|t| t == "inside"));
     }
 }

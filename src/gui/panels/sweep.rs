@@ -36,6 +36,8 @@ pub struct SweepPanel {
     pub suggestion: Option<Suggestion>,
     /// The point whose witness is shown (a flagged point clicked).
     pub witness_of: Option<usize>,
+    /// Where a relation among the weights flips on the swept weight (`with_marks`).
+    marks: Vec<(f64, String)>,
     /// The plot in its own window, full size.
     enlarged: bool,
     /// The metric chosen in the panel (exports use it too).
@@ -75,6 +77,7 @@ impl SweepPanel {
             params: self.params,
             points: self.points.clone(),
             suggestion: self.suggestion.clone(),
+            marks: self.marks.clone(),
         })
     }
 
@@ -86,6 +89,7 @@ impl SweepPanel {
         self.params = saved.params;
         self.points = saved.points;
         self.suggestion = saved.suggestion;
+        self.marks = saved.marks;
     }
 
     /// Cancels the sweep or suggestion going on (what it measured so far stays).
@@ -217,6 +221,12 @@ impl SweepPanel {
             }
         };
         let params = [first.is_param(), second.is_param()];
+        self.marks = match (first.is_param(), &second_values) {
+            (false, None) => (input.encoding)
+                .condition_thresholds(&input.weights, first.name())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
         self.weight = first.name().to_string();
         self.weight2 = second_values.as_ref().map(|(w, _)| w.clone());
         self.params = params;
@@ -268,6 +278,7 @@ impl SweepPanel {
             metric,
             description,
         )
+        .with_marks(&self.marks)
     }
 
     /// The points as JSON (with the swept weights) or CSV, by the file's extension.

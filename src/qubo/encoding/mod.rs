@@ -458,11 +458,34 @@ impl Encoding {
         self.specs.iter().map(|s| s.name.as_str()).collect()
     }
 
-    /// The declared conditions (`WeightCondition`) that `weights` break (displayed, a sentence
-    /// naming the relation, the values and what is lost). A condition over a weight with no
-    /// terms here (presolve removed them) is moot and skipped.
-    pub fn unmet_conditions(&self, weights: &Weights) -> Result<Vec<UnmetCondition>, QuboError> {
+    /// Where each declared condition involving weight `name` flips as that weight alone moves
+    /// from `weights` (a one-weight sweep's axis): (the value, the relation). Moot conditions
+    /// are left out, as in `unmet_conditions`.
+    pub fn condition_thresholds(
+        &self,
+        weights: &Weights,
+        name: &str,
+    ) -> Result<Vec<(f64, String)>, QuboError> {
         let values = self.resolve(weights)?;
+        let Some(w) = self.specs.iter().position(|s| s.name == name) else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for c in self.live_conditions() {
+            let Some(&(_, k)) = c.terms.iter().find(|&&(v, k)| v as usize == w && k != 0.0) else {
+                continue;
+            };
+            let others: f64 = (c.terms.iter())
+                .filter(|&&(v, _)| v as usize != w)
+                .map(|&(v, k)| k * values[v as usize])
+                .sum();
+            out.push((-others / k, c.relation.clone()));
+        }
+        Ok(out)
+    }
+
+    /// The conditions whose weights all have terms here (the others are moot).
+    fn live_conditions(&self) -> impl Iterator<Item = &WeightCondition> {
         let idle: Vec<bool> = match self.unstored {
             Some(_) => vec![false; self.specs.len()],
             None => self
@@ -471,11 +494,16 @@ impl Encoding {
                 .map(|(_, n)| *n == 0)
                 .collect(),
         };
+        (self.conditions.iter()).filter(move |c| c.terms.iter().all(|&(w, _)| !idle[w as usize]))
+    }
+
+    /// The declared conditions (`WeightCondition`) that `weights` break (displayed, a sentence
+    /// naming the relation, the values and what is lost). A condition over a weight with no
+    /// terms here (presolve removed them) is moot and skipped.
+    pub fn unmet_conditions(&self, weights: &Weights) -> Result<Vec<UnmetCondition>, QuboError> {
+        let values = self.resolve(weights)?;
         let mut unmet = Vec::new();
-        for c in &self.conditions {
-            if c.terms.iter().any(|&(w, _)| idle[w as usize]) {
-                continue;
-            }
+        for c in self.live_conditions() {
             let side = |positive: bool| -> f64 {
                 (c.terms.iter())
                     .filter(|&&(_, k)| (k > 0.0) == positive)

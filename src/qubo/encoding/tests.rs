@@ -316,7 +316,23 @@ fn unmet_conditions_name_the_relation_and_its_values_and_skip_moot_ones() {
         e.unmet_conditions(&Weights::new().with("c", 1.0).unwrap())
             .is_err()
     );
+    // Where each relation flips as one weight moves, the others as set.
+    let relations = |w: &Weights, name: &str| -> Vec<(f64, String)> {
+        e.condition_thresholds(w, name).unwrap()
+    };
+    assert_eq!(
+        relations(&tie, "b"),
+        [
+            (4.0, "a > b".to_string()),
+            (4.0 / 3.0, "a ≥ 3 × b".to_string())
+        ]
+    );
+    assert_eq!(
+        relations(&Weights::new(), "a"),
+        [(1.0, "a > b".to_string()), (3.0, "a ≥ 3 × b".to_string())]
+    );
     // With y fixed, b scales no term: its conditions are moot.
     let fixed = e.fix(&[None, Some(true)]);
     assert!(fixed.unmet_conditions(&tie).unwrap().is_empty());
+    assert!(fixed.condition_thresholds(&tie, "a").unwrap().is_empty());
 }

@@ -45,6 +45,9 @@ pub struct LineChart {
     pub y_log: bool,
     /// Category names for x = 0, 1, 2… (a sweep over a word parameter), as the x ticks.
     pub x_words: Vec<String>,
+    /// Vertical lines with a label at the top: where a relation among the weights flips
+    /// (`Encoding::condition_thresholds`), drawn where they fall inside the data's x range.
+    pub marks: Vec<(f64, String)>,
 }
 
 impl LineChart {
@@ -144,6 +147,27 @@ impl LineChart {
             .filter(|p| p.iter().all(|v| v.is_finite()))
         {
             triangle(&mut d, [f.px(p[0]), f.py(p[1]) - 9.0], colors::WEAK);
+        }
+        // Over the lines, labelled just above the x axis (the top holds the legend).
+        let inside = |x: f64| {
+            let x = if f.x_log { x.log10() } else { x };
+            x.is_finite() && f.x[0] <= x && x <= f.x[1]
+        };
+        for (k, (x, label)) in self.marks.iter().enumerate() {
+            if !inside(*x) {
+                continue;
+            }
+            let px = f.px(*x);
+            line(&mut d, [px, Frame::Y0], [px, Frame::Y1], 1.0, MUTED);
+            // Beside the line, on the side with room for it.
+            let half = crate::render::image::text_width(label, TICK_SIZE, false) / 2.0 + 5.0;
+            let cx = if px + 2.0 * half <= Frame::X1 {
+                px + half
+            } else {
+                px - half
+            };
+            let at = [cx, Frame::Y0 - 12.0 - 13.0 * k as f32];
+            text(&mut d, at, TICK_SIZE, label.clone(), MUTED);
         }
         let mut entries: Vec<(String, Color, bool)> = self
             .series

@@ -515,10 +515,16 @@ fn sweep_without_a_range_starts_where_the_window_does() {
         points.map(|p| p["value"].as_f64().unwrap()).collect()
     };
     // A weight: its slider minimum to twice its default (hint 6, within its slider's 10).
+    let dir = tempfile::tempdir().unwrap();
+    let plot = dir.path().join("hint.svg");
+    let plot_arg = plot.to_str().unwrap();
     assert_eq!(
-        values(&["--weight", "hint", "--num-sweeps", "50"]),
+        values(&["--weight", "hint", "--num-sweeps", "50", "--plot", plot_arg]),
         [0.0, 5.0, 10.0]
     );
+    // The plot marks where hint passes the rules' sum (4 at weights of 1).
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.contains("cell + row + col + box"), "{svg}");
     // A count: a tenth to ten times its default, in log steps.
     assert_eq!(
         values(&["--sampler", "sa", "--sampler-param", "num_sweeps"]),

@@ -45,6 +45,13 @@ fn a_weight_sweep_plots_points_and_a_click_can_set_the_weight() {
         pts[0].penalty_too_weak && !pts[2].penalty_too_weak,
         "{pts:?}"
     );
+    // Where hint passes the rules' sum, the plot's mark (outside this 0…2, so not drawn) is
+    // kept with the sweep.
+    let kept = h.state().sweep.saved().unwrap();
+    assert_eq!(
+        kept.marks,
+        [(4.0, "hint > cell + row + col + box".to_string())]
+    );
     // A click on the plot's middle picks the middle point's weight.
     // The plot is below the panel's controls: scroll to it, as a user would.
     h.get_by_label("sweep plot").scroll_to_me();
