@@ -119,6 +119,12 @@ impl Encoding {
                 }
             }
         }
+        let mut term_counts = vec![0usize; specs.len()];
+        for g in &groups {
+            let square = (g.square.as_ref())
+                .map_or(0, |sq| sq.terms.len() + SquareTerms::num_pairs(sq) as usize);
+            term_counts[g.weight as usize] += g.linear.len() + g.quadratic.len() + square;
+        }
         let (lin_vars, lin_rows, lin_terms) = merge_rows(lin_items);
         let lin_start = rows_by_variable(n, &lin_vars, &lin_rows);
         let (pairs, pair_start, pair_terms) = merge_rows(pair_items);
@@ -139,6 +145,7 @@ impl Encoding {
             var_groups_start,
             var_groups,
             unstored,
+            term_counts,
             conditions: Vec::new(),
         }
     }

@@ -376,6 +376,8 @@ pub struct Encoding {
     var_groups: Vec<u32>,
     /// Why the terms are not stored (`build_unstored`), if so.
     unstored: Option<String>,
+    /// Terms per weight (by weight index), counted at compile (`terms_per_weight`).
+    term_counts: Vec<usize>,
     /// Relations among the weights the encoder's guarantees rest on.
     conditions: Vec<WeightCondition>,
 }

@@ -129,20 +129,12 @@ impl Encoding {
         Ok(out)
     }
 
-    /// Number of terms (linear + quadratic) per weight name: the inspector's statistics.
+    /// Number of terms (linear + quadratic) per weight name: the inspector's statistics, and
+    /// which weights scale nothing (counted once, at compile: panels ask every frame).
     pub fn terms_per_weight(&self) -> Vec<(String, usize)> {
-        let mut counts = vec![0usize; self.specs.len()];
-        for g in &self.groups {
-            let square = g
-                .square
-                .as_ref()
-                .map_or(0, |sq| sq.terms.len() + SquareTerms::num_pairs(sq) as usize);
-            counts[g.weight as usize] += g.linear.len() + g.quadratic.len() + square;
-        }
-        self.specs
-            .iter()
-            .zip(counts)
-            .map(|(s, c)| (s.name.clone(), c))
+        (self.specs.iter())
+            .zip(&self.term_counts)
+            .map(|(s, &c)| (s.name.clone(), c))
             .collect()
     }
 }
