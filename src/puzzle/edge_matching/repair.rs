@@ -25,7 +25,7 @@ use crate::puzzle::Repaired;
 const MAX_RING: usize = 6;
 /// The largest share of the board a window may free.
 const MAX_FREE_SHARE: f64 = 0.5;
-/// Candidates each region's search may try (the reference places ~10⁷ a second).
+/// Candidates each region's search may try (the reference places ~2·10⁷ a second).
 const REGION_NODES: u64 = 2_000_000;
 /// Seconds the whole step may take; checked between searches.
 const REPAIR_SECONDS: f64 = 2.0;

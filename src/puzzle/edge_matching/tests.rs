@@ -231,7 +231,7 @@ fn the_reference_gives_each_scan_six_placements_per_node_of_the_shared_budget() 
     let p = parse(text, "e2", &ParseHints::default()).unwrap();
     let budget = 5_000;
     let per_scan = solve::scan_budget(budget);
-    assert_eq!(per_scan, 6 * budget);
+    assert_eq!(per_scan, 9 * budget);
     let spent = match p.design_facts(budget).solutions {
         SolutionCount::Unknown {
             spent: Spent::Nodes(n),
