@@ -69,7 +69,8 @@ pub fn choose(task: Task) -> Choice {
             name: "pt",
             reason: "a puzzle: a valid solution's energy is known, and each of parallel \
                      tempering's ladders searches until it reaches it (with two-way moves where \
-                     the groups are wide: pieces swap and turn); it solves the full Sudoku \
+                     the groups are wide: pieces swap and turn; one-hot moves where no two \
+                     families form a permutation: a Numberlink cell changes path); it solves the full Sudoku \
                      models and random 6×6 edge-matching boards that annealing at default \
                      settings does not",
         }

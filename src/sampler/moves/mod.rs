@@ -41,7 +41,8 @@ use crate::rng::{Xoshiro128p, neg_ln_uniform};
 #[serde(rename_all = "kebab-case")]
 pub enum MoveSet {
     /// Two-way when the model has two families that form a permutation of wide groups (edge
-    /// matching), else single flips (see `held_families` for the measurements).
+    /// matching), one-hot on the widest family when no two form a permutation (Numberlink's cells), else single flips
+    /// (see `held_families` for the measurements).
     #[default]
     Auto,
     /// Single-bit flips (the plain Metropolis sampler).
@@ -68,7 +69,8 @@ pub const MOVES_PARAM: crate::params::ParamSpec = crate::params::ParamSpec {
            families of groups that form a permutation (cells × pieces, cells × row-digits); \
            assignment: two-way, and after every sweep up to 64 groups re-solved exactly as an \
            assignment problem (the best refill of their pieces or digits); auto: two-way where the \
-           groups are wide (edge matching), else flip",
+           groups are wide (edge matching), one-hot where no two families form a permutation \
+           (Numberlink's cells), else flip",
     alias: None,
     exposed: true,
 };

@@ -223,6 +223,30 @@ fn every_move_keeps_the_groups_and_its_delta_is_the_energy_difference() {
 }
 
 #[test]
+fn auto_holds_a_lone_family_by_one_hot_moves() {
+    // Numberlink's cells: each cell on exactly one of three paths, no second family.
+    let labelled: Vec<(String, Vec<u32>)> = (0..4u32)
+        .map(|c| (format!("cell[0][{c}]"), (0..3).map(|k| 3 * c + k).collect()))
+        .collect();
+    let plan = MovePlan::new(Some(&groups(12, &labelled)), MoveSet::Auto, None, 12)
+        .unwrap()
+        .unwrap();
+    assert_eq!(plan.kind(), "one-hot");
+    // A narrower family beside it (an endpoint's edges, not a permutation): the widest held.
+    let mut two = labelled.clone();
+    two.push(("endpoint[0]".to_string(), vec![0, 4]));
+    let plan = MovePlan::new(Some(&groups(12, &two)), MoveSet::Auto, None, 12)
+        .unwrap()
+        .unwrap();
+    assert_eq!(plan.kind(), "one-hot");
+    assert!(
+        plan.describe().starts_with("cell groups held"),
+        "{}",
+        plan.describe()
+    );
+}
+
+#[test]
 fn two_way_starts_are_perfect_matchings_and_impossible_ones_are_refused() {
     // Sudoku's cells × row-digits on a 4×4 board: every start fills each row with a
     // permutation of the digits.
