@@ -41,8 +41,8 @@ use crate::rng::{Xoshiro128p, neg_ln_uniform};
 #[serde(rename_all = "kebab-case")]
 pub enum MoveSet {
     /// Two-way when the model has two families that form a permutation of wide groups (edge
-    /// matching), one-hot on the widest family when no two form a permutation (Numberlink's cells), else single flips
-    /// (see `held_families` for the measurements).
+    /// matching), one-hot on the widest family when no two form a permutation (Numberlink's
+    /// cells), else single flips (see `held_families` for the measurements).
     #[default]
     Auto,
     /// Single-bit flips (the plain Metropolis sampler).
