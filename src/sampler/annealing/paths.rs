@@ -141,7 +141,12 @@ impl SimulatedAnnealing {
         })?;
         let mut spec = self.schedule_spec();
         if spec.beta_range.is_none() && spec.kind != BetaScheduleType::Custom {
-            let (hot, cold) = crate::sampler::moves::run::beta_range(&layout, plan, seed)?;
+            let (hot, cold) = crate::sampler::moves::run::beta_range(
+                &layout,
+                plan,
+                seed,
+                crate::sampler::moves::RangeFor::Annealing,
+            )?;
             spec.beta_range = Some([hot, cold]);
         }
         let (schedule, range) = spec.schedule(model);

@@ -368,10 +368,11 @@ pub(in crate::sampler) fn beta_range(
     layout: &Layout,
     plan: &MovePlan,
     seed: u64,
+    used_for: super::RangeFor,
 ) -> Result<(f64, f64), SampleError> {
     let (mut rng, x) = start(plan, seed ^ 0x6d6f_7665, 0, None).ok_or_else(|| unholdable(plan))?;
     Ok(with_engine!(layout, |make| {
-        super::beta_range(plan, MoveState::new(plan, make(x)), &mut rng)
+        super::beta_range(plan, MoveState::new(plan, make(x)), &mut rng, used_for)
     }))
 }
 

@@ -642,3 +642,32 @@ fn hold_names_the_families_and_box_moves_keep_the_boxes() {
 }
 
 mod in_lanes;
+
+#[test]
+fn a_ladders_cold_end_leaves_the_rarest_small_steps_unfrozen_and_an_anneals_does_not() {
+    // As Numberlink's cell model: soft terms of 1/8 and their sums (about 6 % of the uphill
+    // steps), then 7/8 and up with a median near 4.
+    let mut steps: Vec<f64> = (0..1000)
+        .map(|k| match k % 50 {
+            0 => 0.125,
+            1 => 0.25,
+            2 => 0.375,
+            3 => 0.875,
+            j => 1.125 + (j % 7) as f64,
+        })
+        .collect();
+    let ln100 = 100f64.ln();
+    let (hot, anneal_cold) = range_from_uphill(&mut steps.clone(), RangeFor::Annealing);
+    let (ladder_hot, ladder_cold) = range_from_uphill(&mut steps, RangeFor::Tempering);
+    assert_eq!(hot, ladder_hot, "the hot end is the same rule for both");
+    assert!((anneal_cold - ln100 / 0.125).abs() < 1e-12, "{anneal_cold}");
+    assert!((ladder_cold - ln100 / 0.875).abs() < 1e-12, "{ladder_cold}");
+    // Where the smallest step is common (Sudoku's and edge matching's penalties), both agree.
+    let mut even: Vec<f64> = (0..1000).map(|k| [2.0, 2.0, 4.0][k % 3]).collect();
+    assert_eq!(
+        range_from_uphill(&mut even.clone(), RangeFor::Annealing),
+        range_from_uphill(&mut even, RangeFor::Tempering)
+    );
+    // No uphill step at all (a model without couplings) keeps the fallback range.
+    assert_eq!(range_from_uphill(&mut [], RangeFor::Tempering), (0.1, 1.0));
+}

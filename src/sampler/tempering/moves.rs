@@ -38,7 +38,12 @@ impl ParallelTempering {
         })?;
         let (hot, cold) = match self.beta_range {
             Some([a, b]) => (a, b),
-            None => run::beta_range(&layout, plan, seed)?,
+            None => run::beta_range(
+                &layout,
+                plan,
+                seed,
+                crate::sampler::moves::RangeFor::Tempering,
+            )?,
         };
         let mut beta = geometric(hot, cold, self.num_replicas);
         // Replicas side by side in lanes where the moves allow them and a ladder fits.

@@ -16,7 +16,14 @@
 //! corner's scan alone (1.7·10⁸ nodes) settled 5; two scans side by side (1.7·10⁸ each) settled
 //! 7, one of them in 2.3 s where the one scan gave up; all eight scans taking turns on the two
 //! cores (4·10⁷ each) settled 6. Shuffled candidate lists with restarts did no better (2–3 of
-//! 24 shuffles found a tiling within 2·10⁷ nodes). Each scan may place `node_budget` pieces;
+//! 24 shuffles found a tiling within 2·10⁷ nodes). SAT was measured too and is slower here:
+//! CaDiCaL 1.9.5 (the `cadical` crate's version, run through PySAT) on the direct encoding
+//! (a variable per placement and per joint colour, exactly one placement per cell and per
+//! piece, each joint colour supported by the placements on both sides, the held corner, a
+//! second solution asked for by blocking the first's colour board and its turns) needed over
+//! 120 s on three of five such boards (seeds 1–3) where the scans settle two of them in ~1 s,
+//! and 51 s and 11 s for two solutions on seeds 4 and 5, where two scans give up after 2 s;
+//! Glucose 4 took over 60 s on seed 3. Each scan may place `node_budget` pieces;
 //! the search says when all ran out. Uniqueness proofs for `--unique` generation run the held
 //! corner's scan alone (`search_one_scan`).
 //!
