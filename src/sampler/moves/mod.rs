@@ -247,8 +247,8 @@ pub(in crate::sampler) enum RangeFor {
     /// An anneal, which must end frozen: its cold end freezes even the smallest uphill step.
     Annealing,
     /// A tempering ladder, whose coldest replica only has to find low states, not stay in
-    /// them (the ladder keeps the best state it visits): its cold end freezes all but the
-    /// rarest small steps.
+    /// them (the ladder keeps the best state it visits): its cold end leaves steps under an
+    /// eighth of the median unfrozen.
     Tempering,
 }
 
