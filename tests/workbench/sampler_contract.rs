@@ -523,3 +523,40 @@ fn exact_returns_the_lowest_states_in_order_and_refuses_big_models() {
         .unwrap_err();
     assert!(e.to_string().contains("at most 30 variables"), "{e}");
 }
+
+#[test]
+fn a_piloted_ladder_under_moves_keeps_the_pilots_ends_and_spaces_them_geometrically() {
+    let m = permutation_model(4, 2, 6);
+    for moves in ["one-hot", "two-way"] {
+        let mut p = ParamValues::new();
+        for (name, value) in [
+            ("moves", json!(moves)),
+            ("num_reads", json!(2)),
+            ("num_sweeps", json!(400)),
+            ("pilot_sweeps", json!(400)),
+            ("seed", json!(4)),
+        ] {
+            p.insert(name.into(), value);
+        }
+        let set = sampler_from_params("pt", &p)
+            .unwrap()
+            .sample(&m, &RunControl::new())
+            .unwrap();
+        let params = &set.info.params;
+        assert_eq!(params["ladder_from"], "pilot's ends, geometric between");
+        let beta: Vec<f64> = serde_json::from_value(params["betas"].clone()).unwrap();
+        let [_, cold]: [f64; 2] = serde_json::from_value(params["beta_range"].clone()).unwrap();
+        assert_eq!(beta.len(), 16);
+        // The pilot keeps the measured cold end and places the hot end; between them every
+        // neighbouring pair has the same ratio (the pilot's respacing would leave them uneven).
+        assert!((beta[15] - cold).abs() < 1e-9 * cold, "{moves}: {beta:?}");
+        let ratio = beta[1] / beta[0];
+        assert!(ratio > 1.0, "{moves}: {beta:?}");
+        for w in beta.windows(2) {
+            assert!(
+                (w[1] / w[0] - ratio).abs() < 1e-9,
+                "{moves}: not geometric: {beta:?}"
+            );
+        }
+    }
+}
