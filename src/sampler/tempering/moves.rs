@@ -107,10 +107,8 @@ impl ParallelTempering {
                     break;
                 }
             }
-        }
-        if piloted {
-            // The pilot keeps its ends, not its spacing: its rounds start from random states,
-            // so under moves its cold replicas measure swaps far from where the run's will be
+            // The run keeps the pilot's ends, not its spacing: the rounds start from random
+            // states, so under moves its cold replicas measure swaps far from where the run's are
             // (Numberlink: E ≈ 25 in the pilot against 3–9 later) and respacing by them moves
             // replicas out of the region that becomes the bottleneck. Janko's 58 10×10 boards
             // without presolve, seeds 1 and 2: 57 and 55 solved within 60 s, median 8.0 and
