@@ -110,6 +110,30 @@ fn edge_instance(side: usize, colours: usize) -> Result<Instance, BenchError> {
     })
 }
 
+/// The Numberlink board the bench times: our generated 10×10 with 10 pairs
+/// (`puzzles/numberlink/generated/`), the full cell model without presolve.
+const NUMBERLINK_BOARD: &str =
+    include_str!("../puzzles/numberlink/generated/10x10-10pairs-seed1.txt");
+
+/// The name of the Numberlink instance.
+const NUMBERLINK_NAME: &str = "numberlink_10x10_p10";
+
+/// The Numberlink board as a stored model with its exactly-one groups (the cells), so SA's
+/// moves rows and tempering (whose `auto` holds the cells by one-hot moves there) time moves on
+/// it; ground energy 0, the valid answers'.
+fn numberlink_instance() -> Result<Instance, BenchError> {
+    let p = crate::puzzle::parse_puzzles(NUMBERLINK_BOARD, None, NUMBERLINK_NAME)?
+        .remove(0)
+        .puzzle;
+    let enc = p.encode(&EncodeOptions::presolved(false))?;
+    let w = enc.default_weights();
+    Ok(Instance {
+        name: NUMBERLINK_NAME.into(),
+        ground_energy: ground_energy(&enc, &w, &p.solve_classically(REFERENCE_NODE_BUDGET)),
+        model: p.stored_model(&enc, &w)?,
+    })
+}
+
 /// A ±J 3D spin glass on an L×L×L periodic lattice, as a QUBO (ground energy unknown).
 pub fn spin_glass_3d(l: usize, seed: u64) -> Qubo {
     let n = l * l * l;
@@ -187,6 +211,7 @@ pub fn builtin_instances(
                 Box::new(move || edge_instance(side, colours)),
             ));
         }
+        all.push((NUMBERLINK_NAME.into(), Box::new(numberlink_instance)));
         all.push((
             "random_qubo_n1000_deg10".into(),
             Box::new(|| {
@@ -359,9 +384,9 @@ impl RowFilter {
 struct Config {
     sampler: Box<dyn Sampler>,
     kernel: &'static str,
-    /// SA's moves (`one-hot`, `two-way`), run only on instances with exactly-one groups;
-    /// `None` for single flips.
-    moves: Option<&'static str>,
+    /// SA's moves and their word (`one-hot`, `two-way`), run only on instances whose groups
+    /// make them; `None` for single flips (and tempering, which moves as `auto` chooses).
+    moves: Option<(MoveSet, &'static str)>,
     threads: usize,
     num_reads: usize,
     /// Updates per variable a run makes (reads × sweeps × replicas or slices); NaN for tabu.
@@ -375,7 +400,7 @@ impl Config {
             "{} {} {}",
             self.sampler.name(),
             self.kernel,
-            self.moves.unwrap_or_default()
+            self.moves.map_or("", |(_, word)| word)
         )
     }
 }
@@ -397,7 +422,9 @@ fn configs(s: &BenchSettings) -> Vec<Config> {
     let per_read = (reads * sweeps) as f64;
     // The lanes rows run auto's kernel (8- or 16-bit lanes where the model allows them, and
     // say so); with `scalar`, the 16-bit lanes (where auto ran another kernel and the model
-    // allows them), the f32 lanes and the scalar kernel are timed beside them.
+    // allows them), the f32 lanes and the scalar kernel are timed beside them. They flip
+    // single bits on every model (`auto` would move inside Numberlink's cells: the moves rows
+    // below time that).
     let mut out: Vec<Config> = s
         .threads
         .iter()
@@ -411,6 +438,7 @@ fn configs(s: &BenchSettings) -> Vec<Config> {
                 num_sweeps: sweeps,
                 seed: Some(s.seed),
                 kernel,
+                moves: MoveSet::Flip,
                 ..Default::default()
             }),
             kernel: match kernel {
@@ -445,7 +473,7 @@ fn configs(s: &BenchSettings) -> Vec<Config> {
                 },
                 threads: 1,
                 num_reads: reads,
-                moves: Some(word),
+                moves: Some((moves, word)),
                 updates_per_variable: per_read,
             });
         }
@@ -549,10 +577,14 @@ pub fn run(
             {
                 continue;
             }
-            if config.moves.is_some()
-                && crate::qubo::Model::one_hot(&inst.model).is_none_or(|g| g.is_empty())
-            {
-                continue;
+            // A moves row runs where the model's groups allow those moves (Numberlink's cells
+            // make no two-way pair: its two-way row would time one-hot moves again).
+            if let Some((set, word)) = config.moves {
+                let groups = crate::qubo::Model::one_hot(&inst.model);
+                let ran = crate::sampler::moves::kind_for(groups, set, None, n);
+                if groups.is_none_or(|g| g.is_empty()) || ran.ok().flatten() != Some(word) {
+                    continue;
+                }
             }
             let control = RunControl::new().with_threads(Some(config.threads));
             let mut walls = Vec::new();
@@ -572,7 +604,12 @@ pub fn run(
             // Auto's lanes rows name the kernel that ran (f32, 16- or 8-bit lanes); moves rows
             // the moves and the layout (`csr-lanes`, `csr`, `grouped`).
             let ran = set.info.params.get("kernel").and_then(|k| k.as_str());
-            let kernel = match (ran, config.moves) {
+            // Tempering's `auto` moves where the model's groups ask for them (Numberlink's
+            // cells): its row then says which moves ran, as SA's moves rows do.
+            let moved = (set.info.details.get("moves"))
+                .and(set.info.params.get("moves"))
+                .and_then(|m| m.as_str());
+            let kernel = match (ran, config.moves.map(|(_, word)| word).or(moved)) {
                 (Some(ran), Some(moves)) => format!("{moves} {ran}"),
                 (Some(ran), None) if config.kernel == AUTO_LANES => {
                     auto_ran.push(ran.into());

@@ -28,7 +28,7 @@ mod plan;
 pub(super) mod run;
 
 pub(super) use engines::{CsrEngine, Engine, GroupedEngine, MoveCsr};
-pub use plan::{HoldError, describe};
+pub use plan::{HoldError, describe, kind_for};
 pub(super) use plan::{MovePlan, record};
 
 use serde::{Deserialize, Serialize};

@@ -466,6 +466,22 @@ pub fn describe(
     )))
 }
 
+/// Which moves `set` makes on a model with these groups ("one-hot", "two-way" or
+/// "assignment", as `MovePlan::kind` names them), or `None` for single flips: what `bench`
+/// checks before timing a moves row whose moves the model cannot make.
+pub fn kind_for(
+    groups: Option<&OneHotGroups>,
+    set: MoveSet,
+    hold: Option<&str>,
+    n: usize,
+) -> Result<Option<&'static str>, HoldError> {
+    Ok(held(groups, set, hold, n)?.map(|(_, (_, b))| match b {
+        Some(_) if set == MoveSet::Assignment => "assignment",
+        Some(_) => "two-way",
+        None => "one-hot",
+    }))
+}
+
 fn sentence(held: &[String], two_way: bool, assignment: bool) -> String {
     format!(
         "{} groups held by {} moves; their penalty terms are constant{}",

@@ -145,6 +145,46 @@ fn bench_only_runs_the_rows_that_match_every_term() {
 }
 
 #[test]
+fn bench_times_moves_on_numberlink_and_says_tempering_ran_them() {
+    // The full Numberlink cell model carries its cells' exactly-one groups: SA's one-hot rows
+    // run on it (no two-way: no two families form a permutation), and tempering's `auto`
+    // holds the cells by one-hot moves, which its row names instead of a flip ladder.
+    let v = stdout_json(&run(&[
+        "bench",
+        "--json",
+        "--threads",
+        "1",
+        "--num-reads",
+        "16",
+        "--num-sweeps",
+        "20",
+        "--repeats",
+        "1",
+        "--only",
+        "numberlink",
+    ]));
+    let rows = v["results"].as_array().unwrap();
+    let kernel_of = |sampler: &str| -> Vec<&str> {
+        rows.iter()
+            .filter(|r| r["sampler"] == sampler)
+            .map(|r| r["kernel"].as_str().unwrap())
+            .collect()
+    };
+    assert!(rows.iter().all(|r| r["instance"] == "numberlink_10x10_p10"));
+    assert_eq!(kernel_of("pt"), ["one-hot csr-lanes"], "{rows:?}");
+    let sa = kernel_of("sa");
+    assert!(
+        sa.contains(&"one-hot csr-lanes") && sa.contains(&"one-hot csr"),
+        "{sa:?}"
+    );
+    assert!(!sa.iter().any(|k| k.starts_with("two-way")), "{sa:?}");
+    for r in rows.iter().filter(|r| r["sampler"] != "tabu") {
+        assert!(r["ns_per_update"].as_f64().unwrap() > 0.0, "{r}");
+        assert_eq!(r["ground_known"], true, "{r}");
+    }
+}
+
+#[test]
 fn generate_takes_the_kinds_own_parameters() {
     let out = run(&[
         "generate", "sudoku", "--size", "4", "--givens", "6", "--seed", "3",
