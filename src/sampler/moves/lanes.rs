@@ -247,20 +247,20 @@ impl<'a, const L: usize> LaneMoves<'a, L> {
     fn flip(&mut self, v: usize, threshold: &[f32; L]) {
         let (f, s) = (self.field[v], self.sign[v]);
         let mut d = [0f32; L];
-        let mut any = false;
+        let mut accepting = 0u32;
         for l in 0..L {
             let de = f[l] * s[l];
             let accept = de <= threshold[l];
             d[l] = if accept { s[l] } else { 0.0 };
             self.energy[l] += if accept { de } else { 0.0 };
-            any |= accept;
+            accepting |= (accept as u32) << l;
         }
-        if !any {
+        if accepting == 0 {
             return;
         }
+        self.accepted += accepting.count_ones() as u64;
         for l in 0..L {
             self.sign[v][l] = s[l] - 2.0 * d[l];
-            self.accepted += (d[l] != 0.0) as u64;
         }
         self.add_row(v, &d);
     }
