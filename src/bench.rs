@@ -579,10 +579,11 @@ pub fn run(
             }
             // A moves row runs where the model's groups allow those moves (Numberlink's cells
             // make no two-way pair: its two-way row would time one-hot moves again).
+            // (A model without groups makes no moves: `kind_for` says flips.)
             if let Some((set, word)) = config.moves {
                 let groups = crate::qubo::Model::one_hot(&inst.model);
                 let ran = crate::sampler::moves::kind_for(groups, set, None, n);
-                if groups.is_none_or(|g| g.is_empty()) || ran.ok().flatten() != Some(word) {
+                if ran.ok().flatten() != Some(word) {
                     continue;
                 }
             }

@@ -123,6 +123,7 @@ impl MovePlan {
             a_list.extend(members);
             a_start.push(a_list.len() as u32);
         }
+        let (two_way, assignment) = flags(b, set);
         let mut plan = MovePlan {
             n,
             a_of,
@@ -132,8 +133,8 @@ impl MovePlan {
             b_start: Vec::new(),
             b_list: Vec::new(),
             num_b,
-            two_way: b.is_some(),
-            assignment: b.is_some() && set == MoveSet::Assignment,
+            two_way,
+            assignment,
             cells: Vec::new(),
             uniform_cells: false,
             turns: false,
@@ -203,11 +204,7 @@ impl MovePlan {
 
     /// Which moves these are ("assignment", "two-way" or "one-hot").
     pub fn kind(&self) -> &'static str {
-        match (self.assignment, self.two_way) {
-            (true, _) => "assignment",
-            (false, true) => "two-way",
-            (false, false) => "one-hot",
-        }
+        kind_name(self.two_way, self.assignment)
     }
 
     /// Whether runs take the exact assignment step between sweeps.
@@ -459,11 +456,23 @@ pub fn describe(
     };
     let mut held = vec![groups.families[a].name.clone()];
     held.extend(b.map(|b| groups.families[b].name.clone()));
-    Ok(Some(sentence(
-        &held,
-        b.is_some(),
-        b.is_some() && set == MoveSet::Assignment,
-    )))
+    let (two_way, assignment) = flags(b, set);
+    Ok(Some(sentence(&held, two_way, assignment)))
+}
+
+/// Whether the held families make two-way moves (a second family, B) and the assignment step
+/// (two-way under `MoveSet::Assignment`).
+fn flags(b: Option<usize>, set: MoveSet) -> (bool, bool) {
+    (b.is_some(), b.is_some() && set == MoveSet::Assignment)
+}
+
+/// The moves' name in reports (`params.moves`).
+fn kind_name(two_way: bool, assignment: bool) -> &'static str {
+    match (assignment, two_way) {
+        (true, _) => "assignment",
+        (false, true) => "two-way",
+        (false, false) => "one-hot",
+    }
 }
 
 /// Which moves `set` makes on a model with these groups ("one-hot", "two-way" or
@@ -475,10 +484,9 @@ pub fn kind_for(
     hold: Option<&str>,
     n: usize,
 ) -> Result<Option<&'static str>, HoldError> {
-    Ok(held(groups, set, hold, n)?.map(|(_, (_, b))| match b {
-        Some(_) if set == MoveSet::Assignment => "assignment",
-        Some(_) => "two-way",
-        None => "one-hot",
+    Ok(held(groups, set, hold, n)?.map(|(_, (_, b))| {
+        let (two_way, assignment) = flags(b, set);
+        kind_name(two_way, assignment)
     }))
 }
 
