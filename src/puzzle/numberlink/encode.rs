@@ -352,15 +352,18 @@ fn add_touch(
     var_of: &HashMap<Label, u32>,
     w_path: u16,
 ) {
-    // 0.125: any weight in (0, 1) keeps the valid answers the only ground states, and lower
+    // 1/16: any weight in (0, 1) keeps the valid answers the only ground states, and lower
     // weights sample better. With SA (64 reads × 10 000 sweeps, generated 5×5–7×7) the valid
     // share at 5×5 / 6×6 was 0.24 / 0.03 at 0.5 and 0.46 / 0.16 at 0.25. With the default
     // `solve --no-presolve` (tempering, 30 s each, Janko's sixteen 9×9 boards): 0 of 8 at 0.5,
-    // 8 of 16 at 0.25, 11 of 16 at 0.125, 6 of 8 at 0.1 and 0.0625. 1/8 is exact in binary,
-    // so the model keeps the 16-bit lanes.
+    // 8 of 16 at 0.25, 11 of 16 at 0.125. Then 1/16 against 1/8 (single tempering ladders,
+    // 60 s, each pair side by side, Janko's 92 boards 8×8–10×10): at 10×10 faster on 38 of
+    // 58 (total 406 s against 624 s, median 3.8 s against 6.7 s), 9×9 in half the total
+    // time, 8×8 alike (under a second). 1/16 is exact in binary, so the model keeps the
+    // 16-bit lanes.
     let w_touch = b.weight(
         "touch",
-        0.125,
+        0.0625,
         (0.0, 0.9),
         "fill rule: side-by-side cells of one path are joined (keep below 1: above, an edge into another path's cell could pay for itself)",
     );
