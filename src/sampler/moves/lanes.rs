@@ -11,9 +11,16 @@
 //! `MOVE_LANES` consecutive reads (never cut by thread count), so a seed gives the same reads
 //! on any number of threads.
 //!
-//! Invariant: `field[i][l]` = linear_i + Σ_j Q_ij·x_j of lane l (recomputed in f64 every
-//! `RESYNC_SWEEPS`), `sign[i][l]` = +1 when x_i = 0 and −1 when x_i = 1, `one_a[g][l]` the
-//! variable at 1 in held group g of family A in lane l (`one_b` for family B).
+//! Invariant: `field[i][l]` = linear_i + Σ_j Q_ij·x_j of lane l over every j outside i's own
+//! group where that group is proposed by member masks (`LaneRows::masked`), over every j
+//! elsewhere (recomputed in f64 every `RESYNC_SWEEPS`); `sign[i][l]` = +1 when x_i = 0 and −1
+//! when x_i = 1; `one_a[g][l]` the variable at 1 in held group g of family A in lane l (`one_b`
+//! for family B).
+//!
+//! Why a masked group's own couplings stay out: a held group has exactly one 1, u, so with
+//! f the full field, f_v = f'_v + Q_vu and f_u = f'_u, and moving the 1 from u to v costs
+//! f_v − f_u − Q_vu = f'_v − f'_u. The rows then skip the group's members, which on
+//! Numberlink's cells (one variable per layer) is about half of a cell variable's row.
 
 use super::{CsrEngine, Engine, MoveCsr, MovePlan, NONE, below};
 use crate::rng::{LaneRng, Xoshiro128p, neg_ln_uniform_times};
@@ -47,15 +54,15 @@ fn taken(bits: u32, l: usize) -> bool {
 }
 
 /// The rows in f32 for the lanes' field updates (the pair lookups read `MoveCsr`'s f64), and
-/// for variables in small held groups (`MASK_MEMBERS`) their couplings to their group's members.
+/// which variables' groups are proposed by member masks; their rows leave out their own
+/// group's members (see the module header).
 pub(in crate::sampler) struct LaneRows {
     start: Vec<usize>,
     cols: Vec<u32>,
     vals: Vec<f32>,
-    /// Per variable: where its couplings to its A group's members (in `MovePlan::members`
-    /// order) start in `group_q`; NONE outside small held groups.
-    a_q_at: Vec<u32>,
-    group_q: Vec<f32>,
+    /// Per variable: whether it is held in a group of at most the mask limit's size, in a
+    /// one-hot plan (two-way moves gather per lane).
+    masked: Vec<bool>,
 }
 
 impl LaneRows {
@@ -67,13 +74,29 @@ impl LaneRows {
     /// take 0 for the per-lane gathers everywhere).
     pub fn with_mask_limit(plan: &MovePlan, m: &MoveCsr, limit: usize) -> Self {
         let n = m.num_variables();
+        let mut masked = vec![false; n];
+        if !plan.two_way {
+            for g in 0..plan.num_a() as u32 {
+                let members = plan.members(g);
+                if members.len() <= limit {
+                    for &(_, v) in members {
+                        masked[v as usize] = true;
+                    }
+                }
+            }
+        }
+        let own_group = |i: usize, j: u32| masked[i] && plan.a_of[j as usize] == plan.a_of[i];
         let mut start = Vec::with_capacity(n + 1);
         let (mut cols, mut vals) = (Vec::new(), Vec::new());
         start.push(0);
         for i in 0..n {
             let (c, v) = m.row(i);
-            cols.extend_from_slice(c);
-            vals.extend(v.iter().map(|&q| q as f32));
+            for (&j, &q) in c.iter().zip(v) {
+                if !own_group(i, j) {
+                    cols.push(j);
+                    vals.push(q as f32);
+                }
+            }
             start.push(cols.len());
         }
         // The per-lane row updates index fields by these columns without bounds checks.
@@ -81,24 +104,11 @@ impl LaneRows {
             cols.iter().all(|&j| (j as usize) < n),
             "CSR column out of range"
         );
-        let mut a_q_at = vec![NONE; n];
-        let mut group_q = Vec::new();
-        for g in 0..plan.num_a() as u32 {
-            let members = plan.members(g);
-            if members.len() > limit {
-                continue;
-            }
-            for &(_, v) in members {
-                a_q_at[v as usize] = group_q.len() as u32;
-                group_q.extend(members.iter().map(|&(_, u)| m.pair(v, u) as f32));
-            }
-        }
         LaneRows {
             start,
             cols,
             vals,
-            a_q_at,
-            group_q,
+            masked,
         }
     }
 
@@ -191,7 +201,18 @@ impl<'a, const L: usize> LaneMoves<'a, L> {
         for l in 0..L {
             let engine = CsrEngine::new(self.m, self.state(l));
             for (i, f) in engine.fields().iter().enumerate() {
-                self.field[i][l] = *f as f32;
+                // A masked group's own 1 leaves its members' fields (the module header).
+                let own = if self.rows.masked[i] {
+                    let one = self.one_a[self.plan.a_of[i] as usize][l];
+                    if one as usize == i {
+                        0.0
+                    } else {
+                        self.m.pair(i as u32, one)
+                    }
+                } else {
+                    0.0
+                };
+                self.field[i][l] = (*f - own) as f32;
             }
             self.energy[l] = engine.energy() as f32;
         }
@@ -229,7 +250,7 @@ impl<'a, const L: usize> LaneMoves<'a, L> {
                 let v = at[k] as usize;
                 if self.plan.a_of[v] == NONE {
                     self.flip(v, &threshold[k]);
-                } else if !self.plan.two_way && self.rows.a_q_at[v] != NONE {
+                } else if self.rows.masked[v] {
                     self.propose_masked(v, &threshold[k]);
                 } else {
                     self.propose(v, &threshold[k]);
@@ -290,25 +311,23 @@ impl<'a, const L: usize> LaneMoves<'a, L> {
     }
 
     /// One-hot in a small group (`MASK_MEMBERS`): `propose`'s move, with each member u's
-    /// ΔE = f_v − f_u − Q_vu computed as a vector and kept where u is the lane's 1, and the
-    /// lanes turning u off updated by one vector row where more than one does.
+    /// ΔE = f'_v − f'_u (fields without the group's own couplings, see the module header)
+    /// computed as a vector and kept where u is the lane's 1, and the lanes turning u off
+    /// updated by one vector row where more than one does.
     #[inline(always)]
     fn propose_masked(&mut self, v: usize, threshold: &[f32; L]) {
-        let (plan, rows) = (self.plan, self.rows);
-        let ga = plan.a_of[v] as usize;
-        let members = plan.members(ga as u32);
-        let at = rows.a_q_at[v] as usize;
-        let q = &rows.group_q[at..at + members.len()];
+        let ga = self.plan.a_of[v] as usize;
+        let members = self.plan.members(ga as u32);
         let fv = self.field[v];
         let one = self.one_a[ga];
         let mut de = [f32::NAN; L];
-        for (&(_, u), &qvu) in members.iter().zip(q) {
+        for &(_, u) in members {
             if u as usize == v {
                 continue;
             }
             let fu = &self.field[u as usize];
             for l in 0..L {
-                let change = fv[l] - fu[l] - qvu;
+                let change = fv[l] - fu[l];
                 de[l] = if one[l] == u { change } else { de[l] };
             }
         }
