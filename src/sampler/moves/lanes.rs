@@ -47,6 +47,10 @@ pub(in crate::sampler) fn applies(plan: &MovePlan) -> bool {
 /// per member would cost more than the 16 gathers it saves).
 const MASK_MEMBERS: usize = 32;
 
+/// A masked group of more than this many members reads each lane's f'_u from its own 1
+/// (16 loads) instead of one vector per member.
+const GATHER_FROM: usize = 6;
+
 /// Whether lane l is in the lane mask `bits`.
 #[inline(always)]
 fn taken(bits: u32, l: usize) -> bool {
@@ -63,16 +67,19 @@ pub(in crate::sampler) struct LaneRows {
     /// Per variable: whether it is held in a group of at most the mask limit's size, in a
     /// one-hot plan (two-way moves gather per lane).
     masked: Vec<bool>,
+    /// Masked groups of more than this many members read each lane's own 1 (`GATHER_FROM`).
+    gather_from: usize,
 }
 
 impl LaneRows {
     pub fn new(plan: &MovePlan, m: &MoveCsr) -> Self {
-        Self::with_mask_limit(plan, m, MASK_MEMBERS)
+        Self::with_limits(plan, m, MASK_MEMBERS, GATHER_FROM)
     }
 
-    /// Rows whose groups of at most `limit` variables are proposed by member masks (tests
-    /// take 0 for the per-lane gathers everywhere).
-    pub fn with_mask_limit(plan: &MovePlan, m: &MoveCsr, limit: usize) -> Self {
+    /// Rows whose groups of at most `limit` variables are proposed by member masks, those of
+    /// more than `gather_from` reading each lane's own 1 (tests take 0 for the per-lane
+    /// gathers everywhere).
+    pub fn with_limits(plan: &MovePlan, m: &MoveCsr, limit: usize, gather_from: usize) -> Self {
         let n = m.num_variables();
         let mut masked = vec![false; n];
         if !plan.two_way {
@@ -109,6 +116,7 @@ impl LaneRows {
             cols,
             vals,
             masked,
+            gather_from,
         }
     }
 
@@ -310,10 +318,11 @@ impl<'a, const L: usize> LaneMoves<'a, L> {
         self.sign[i as usize][l] -= 2.0 * self.sign[i as usize][l];
     }
 
-    /// One-hot in a small group (`MASK_MEMBERS`): `propose`'s move, with each member u's
-    /// ΔE = f'_v − f'_u (fields without the group's own couplings, see the module header)
-    /// computed as a vector and kept where u is the lane's 1, and the lanes turning u off
-    /// updated by one vector row where more than one does.
+    /// One-hot in a small group (`MASK_MEMBERS`): `propose`'s move, with ΔE = f'_v − f'_u
+    /// (fields without the group's own couplings, see the module header) for u the lane's 1 —
+    /// one vector per member kept where u is the lane's 1 in a group of at most `GATHER_FROM`,
+    /// each lane's own f'_u above that — and the lanes turning u off updated by one vector
+    /// row where more than one does.
     #[inline(always)]
     fn propose_masked(&mut self, v: usize, threshold: &[f32; L]) {
         let ga = self.plan.a_of[v] as usize;
@@ -321,14 +330,23 @@ impl<'a, const L: usize> LaneMoves<'a, L> {
         let fv = self.field[v];
         let one = self.one_a[ga];
         let mut de = [f32::NAN; L];
-        for &(_, u) in members {
-            if u as usize == v {
-                continue;
+        if members.len() <= self.rows.gather_from {
+            for &(_, u) in members {
+                let fu = &self.field[u as usize];
+                for l in 0..L {
+                    let change = fv[l] - fu[l];
+                    de[l] = if one[l] == u && u as usize != v {
+                        change
+                    } else {
+                        de[l]
+                    };
+                }
             }
-            let fu = &self.field[u as usize];
+        } else {
             for l in 0..L {
-                let change = fv[l] - fu[l];
-                de[l] = if one[l] == u { change } else { de[l] };
+                let u = one[l];
+                let change = fv[l] - self.field[u as usize][l];
+                de[l] = if u as usize == v { f32::NAN } else { change };
             }
         }
         let mut accepting = 0u32;

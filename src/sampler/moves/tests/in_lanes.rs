@@ -12,13 +12,15 @@ fn lane_model(free: usize, seed: u64) -> (crate::qubo::StoredModel, OneHotGroups
     (crate::qubo::StoredModel::new(q), groups(n, &labelled))
 }
 
-/// Each move set with its small groups proposed by member masks, and with per-lane gathers.
-fn ways() -> [(MoveSet, usize); 4] {
+/// Each move set with its small groups proposed by member masks (one-hot: ΔE by a vector per
+/// member, and by each lane's own 1), and with per-lane gathers: (set, mask limit, gather from).
+fn ways() -> [(MoveSet, usize, usize); 5] {
     [
-        (MoveSet::OneHot, usize::MAX),
-        (MoveSet::OneHot, 0),
-        (MoveSet::TwoWay, usize::MAX),
-        (MoveSet::TwoWay, 0),
+        (MoveSet::OneHot, usize::MAX, usize::MAX),
+        (MoveSet::OneHot, usize::MAX, 0),
+        (MoveSet::OneHot, 0, 0),
+        (MoveSet::TwoWay, usize::MAX, usize::MAX),
+        (MoveSet::TwoWay, 0, 0),
     ]
 }
 
@@ -44,10 +46,10 @@ fn moves_in_lanes_keep_the_groups_and_their_energy_is_the_recomputed_one() {
     let (m, groups) = lane_model(3, 8);
     let n = m.num_variables();
     let csr = MoveCsr::new(&m);
-    for (set, mask_limit) in ways() {
+    for (set, mask_limit, gather_from) in ways() {
         let plan = MovePlan::new(Some(&groups), set, None, n).unwrap().unwrap();
         assert!(lanes::applies(&plan), "{set:?}: no turns, so lanes apply");
-        let rows = lanes::LaneRows::with_mask_limit(&plan, &csr, mask_limit);
+        let rows = lanes::LaneRows::with_limits(&plan, &csr, mask_limit, gather_from);
         let mut lanes = lanes_of(&plan, &csr, &rows, 3);
         for sweep in 0..300 {
             // Hot to cold, and never resynchronised within these 300 sweeps: the running
@@ -85,9 +87,9 @@ fn every_lane_samples_the_boltzmann_distribution_at_its_own_beta() {
     let betas = [1.5, 0.5];
     let beta_of = |l: usize| betas[l % 2];
     let inv_beta: [f32; L] = std::array::from_fn(|l| 1.0 / beta_of(l) as f32);
-    for (set, mask_limit) in ways() {
+    for (set, mask_limit, gather_from) in ways() {
         let plan = MovePlan::new(Some(&groups), set, None, n).unwrap().unwrap();
-        let rows = lanes::LaneRows::with_mask_limit(&plan, &csr, mask_limit);
+        let rows = lanes::LaneRows::with_limits(&plan, &csr, mask_limit, gather_from);
         let states = held_states(&plan, n);
         let boltzmann = |beta: f64| -> Vec<f64> {
             let w: Vec<f64> = states.iter().map(|x| (-beta * m.energy(x)).exp()).collect();
