@@ -34,11 +34,12 @@
 //! with the held piece in its corner) — "2 solutions" means two colour boards that differ
 //! however the board is turned.
 
+mod joints;
 mod scan;
 
 use std::collections::HashSet;
 
-use scan::{Search, Stand};
+use scan::{JointChecks, Search, Stand};
 
 use super::check::{EdgeSolution, Placed};
 use super::encode::Placements;
@@ -168,7 +169,17 @@ fn search_scans(p: &EdgeMatching, want: usize, node_budget: u64, most: usize) ->
     // scans (64×64 has 6·10⁷ placements, one scan).
     let most = (PORTFOLIO_PLACEMENTS / pl.list.len().max(1)).clamp(1, most);
     let scans: Vec<Search> = (scan_orders(p.rows(), p.cols()).iter().take(most))
-        .map(|order| Search::new(p, &pl, board.clone(), order, want, node_budget))
+        .map(|order| {
+            Search::new(
+                p,
+                &pl,
+                board.clone(),
+                order,
+                want,
+                node_budget,
+                JointChecks::AtStart,
+            )
+        })
         .collect();
     portfolio(p, &pl, scans, want)
 }
@@ -234,7 +245,15 @@ pub(super) fn search_from(
     want: usize,
     node_budget: u64,
 ) -> Found {
-    let mut s = Search::new(p, pl, board, order, want, node_budget);
+    let mut s = Search::new(
+        p,
+        pl,
+        board,
+        order,
+        want,
+        node_budget,
+        JointChecks::EveryPiece,
+    );
     let gave_up = s.run(u64::MAX) == Stand::Spent;
     let solutions = (s.found.iter())
         .map(|(_, board)| board_solution(p, pl, board))
@@ -271,6 +290,7 @@ pub(super) fn board_solution(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puzzle::edge_matching::PieceClass;
     use crate::puzzle::edge_matching::generate::generate;
 
     /// Distinct colour boards of every perfect tiling, up to the board's rotations, by brute
@@ -381,6 +401,35 @@ mod tests {
                 assert_eq!(pooled.solutions.len(), want, "{rows}×{cols} seed {seed}");
             }
         }
+    }
+
+    #[test]
+    fn a_board_whose_colours_cannot_pair_up_by_class_has_no_solution_before_any_search() {
+        // An edge piece's frame side and an inner piece's side trade colours: every colour
+        // is still on an even number of sides, but a frame joint would need the inner colour
+        // on two frame sides, and there is one.
+        let mut p = generate(8, 8, 4, 6, 2).unwrap();
+        assert!(
+            search(&p, 2, 1_000).gave_up,
+            "too large to settle in 1 000 nodes"
+        );
+        let class =
+            |p: &EdgeMatching, k: usize| crate::puzzle::edge_matching::class_of(p.pieces()[k]);
+        let edge = (0..64).find(|&k| class(&p, k) == PieceClass::Edge).unwrap();
+        let inner = (0..64)
+            .find(|&k| class(&p, k) == PieceClass::Inner)
+            .unwrap();
+        let border = (0..4).find(|&s| p.pieces()[edge][s] == 0).unwrap();
+        let frame_colour = p.pieces()[edge][(border + 1) % 4];
+        let inner_colour = p.pieces()[inner][0];
+        p.set_colour(edge, (border + 1) % 4, inner_colour).unwrap();
+        p.set_colour(inner, 0, frame_colour).unwrap();
+        assert_eq!(crate::puzzle::edge_matching::check::odd_colour(&p), None);
+        let found = search(&p, 2, 1_000);
+        assert!(!found.gave_up && found.solutions.is_empty());
+        assert_eq!(found.nodes, 0);
+        let facts = crate::puzzle::Puzzle::design_facts(&p, 1_000);
+        assert_eq!(facts.solutions, crate::puzzle::SolutionCount::Zero);
     }
 
     #[test]
