@@ -557,8 +557,9 @@ impl Puzzle for EdgeMatching {
             ("with".into(), self.colours_in_words().into()),
             ("max score".into(), self.max_score().into()),
         ];
-        if let Some(odd) = check::odd_colour(self) {
-            facts.push(("no perfect tiling".into(), odd.into()));
+        // Colours that cannot pair up: on an odd number of sides, or not by kind of joint.
+        if let Some(why) = check::odd_colour(self).or_else(|| solve::no_tiling(self)) {
+            facts.push(("no perfect tiling".into(), why.into()));
         }
         if let Some(nodes) = nodes {
             // The classical difficulty: what proving the solution count cost.

@@ -91,29 +91,8 @@ impl JointBudgets {
             (false, false) => INNER,
             _ => EDGE_INNER,
         };
-        let mut spare = vec![0i32; 3 * COLOURS];
         let slot = |kind: usize, colour: u8| kind * COLOURS + colour as usize;
-        // What the free pieces offer.
-        for (piece, &c) in p.pieces().iter().enumerate() {
-            if used[piece / 64] >> (piece % 64) & 1 == 1 {
-                continue;
-            }
-            let border = (0..4).find(|&s| c[s] == 0);
-            match class_of(c) {
-                PieceClass::Inner => (0..4).for_each(|s| spare[slot(INNER, c[s])] += 1),
-                PieceClass::Edge => {
-                    let b = border.expect("an edge piece has a border side");
-                    spare[slot(EDGE_INNER, c[(b + 2) % 4])] += 1;
-                    spare[slot(FRAME, c[(b + 1) % 4])] += 1;
-                    spare[slot(FRAME, c[(b + 3) % 4])] += 1;
-                }
-                PieceClass::Corner => (0..4)
-                    .filter(|&s| c[s] != 0)
-                    .for_each(|s| spare[slot(FRAME, c[s])] += 1),
-                // It fits no cell: nothing completes the board, whatever is counted.
-                PieceClass::Misfit => {}
-            }
-        }
+        let mut spare = offered(p, |piece| used[piece / 64] >> (piece % 64) & 1 == 0);
         // Less what the open cells are asked for by placed neighbours.
         for &cell in &open_cells {
             for (side, nb) in p.across(cell).into_iter().enumerate() {
@@ -199,4 +178,65 @@ impl JointBudgets {
         let c = COLOURS;
         [INNER, EDGE_INNER, FRAME].map(|k| self.spare[k * c..(k + 1) * c].to_vec())
     }
+}
+
+/// What the pieces `free` admits offer, per kind and colour: inner pieces' sides, edge pieces'
+/// inner sides, edge and corner pieces' frame sides.
+fn offered(p: &EdgeMatching, free: impl Fn(usize) -> bool) -> Vec<i32> {
+    let mut spare = vec![0i32; 3 * COLOURS];
+    let slot = |kind: usize, colour: u8| kind * COLOURS + colour as usize;
+    let pieces = p.pieces().iter().enumerate();
+    for &c in pieces.filter(|(k, _)| free(*k)).map(|(_, c)| c) {
+        match class_of(c) {
+            PieceClass::Inner => (0..4).for_each(|s| spare[slot(INNER, c[s])] += 1),
+            PieceClass::Edge => {
+                let b = (0..4)
+                    .find(|&s| c[s] == 0)
+                    .expect("an edge piece has a border side");
+                spare[slot(EDGE_INNER, c[(b + 2) % 4])] += 1;
+                spare[slot(FRAME, c[(b + 1) % 4])] += 1;
+                spare[slot(FRAME, c[(b + 3) % 4])] += 1;
+            }
+            PieceClass::Corner => (0..4)
+                .filter(|&s| c[s] != 0)
+                .for_each(|s| spare[slot(FRAME, c[s])] += 1),
+            // It fits no cell: nothing completes the board, whatever is counted.
+            PieceClass::Misfit => {}
+        }
+    }
+    spare
+}
+
+/// Why the pieces cannot pair their colours up into a perfect tiling, by the joint counts of
+/// the empty board (see the module header), in words; `None` when the counts allow one (or the
+/// board is narrower than three).
+pub(crate) fn no_tiling(p: &EdgeMatching) -> Option<String> {
+    if p.rows() < 3 || p.cols() < 3 {
+        return None;
+    }
+    let offer = offered(p, |_| true);
+    (1..COLOURS).find_map(|c| {
+        let frame = offer[FRAME * COLOURS + c];
+        let edges = offer[EDGE_INNER * COLOURS + c];
+        let inner = offer[INNER * COLOURS + c];
+        if frame % 2 != 0 {
+            Some(format!(
+                "colour {c} is on {frame} frame sides (beside a border side): frame joints pair \
+                 them, and the count is odd"
+            ))
+        } else if inner < edges {
+            Some(format!(
+                "colour {c} is on the inner side of {edges} edge pieces but on only {inner} \
+                 sides of inner pieces"
+            ))
+        } else if (inner - edges) % 2 != 0 {
+            Some(format!(
+                "colour {c} is on {inner} sides of inner pieces and the inner side of {edges} \
+                 edge pieces: the {} left over for joints between inner pieces are odd",
+                inner - edges
+            ))
+        } else {
+            None
+        }
+    })
 }

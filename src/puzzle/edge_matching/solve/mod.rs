@@ -37,6 +37,8 @@
 mod joints;
 mod scan;
 
+pub(crate) use joints::no_tiling;
+
 use std::collections::HashSet;
 
 use scan::{JointChecks, Search, Stand};
@@ -430,6 +432,16 @@ mod tests {
         assert_eq!(found.nodes, 0);
         let facts = crate::puzzle::Puzzle::design_facts(&p, 1_000);
         assert_eq!(facts.solutions, crate::puzzle::SolutionCount::Zero);
+        // And the facts say why, by colour.
+        let why = no_tiling(&p).expect("a reason");
+        assert!(why.contains("frame joints pair them"), "{why}");
+        assert!(
+            (facts.facts.iter())
+                .any(|(name, value)| name == "no perfect tiling"
+                    && format!("{value:?}").contains(&why)),
+            "{:?}",
+            facts.facts
+        );
     }
 
     #[test]
