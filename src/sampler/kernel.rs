@@ -210,27 +210,29 @@ impl<T: LaneValue> KernelModel<T> {
 
     /// Local fields linear_i + Σ_j Q_ij x_j (summed in f64, stored as T) and the energy.
     pub fn fields(&self, x: &[u8]) -> (Vec<T>, f64) {
+        // Column by column: each variable at 1 adds its row to its neighbours' sums. Rows are
+        // sorted and symmetric, so each sum still takes its terms in ascending j (the same
+        // sums as row by row), without a branch on x_j that a random start mispredicts half
+        // the time (9 % of a dense model's whole run). `above[i]` gathers the terms j > i,
+        // which the energy counts once.
+        let mut sum: Vec<f64> = self.lin.clone();
+        let mut above = vec![0f64; self.n];
+        for j in (0..self.n).filter(|&j| x[j] != 0) {
+            let (lo, hi) = (self.start[j], self.start[j + 1]);
+            let split = lo + self.cols[lo..hi].partition_point(|&i| (i as usize) < j);
+            for (&i, &v) in self.cols[lo..split].iter().zip(&self.vals[lo..split]) {
+                sum[i as usize] += v.to_f64();
+                above[i as usize] += v.to_f64();
+            }
+            for (&i, &v) in self.cols[split..hi].iter().zip(&self.vals[split..hi]) {
+                sum[i as usize] += v.to_f64();
+            }
+        }
         let mut energy = self.offset;
-        let fields = (0..self.n)
-            .map(|i| {
-                let mut f = self.lin[i];
-                let mut pair = 0.0;
-                for k in self.start[i]..self.start[i + 1] {
-                    let j = self.cols[k] as usize;
-                    if x[j] != 0 {
-                        f += self.vals[k].to_f64();
-                        if j > i {
-                            pair += self.vals[k].to_f64();
-                        }
-                    }
-                }
-                if x[i] != 0 {
-                    energy += self.lin[i] + pair;
-                }
-                T::from_f64(f)
-            })
-            .collect();
-        (fields, energy)
+        for i in (0..self.n).filter(|&i| x[i] != 0) {
+            energy += self.lin[i] + above[i];
+        }
+        (sum.into_iter().map(T::from_f64).collect(), energy)
     }
 }
 

@@ -47,6 +47,17 @@ impl<R: Copy + Default> DenseRows<R> {
     }
 }
 
+impl DenseRows<i8> {
+    /// The largest coefficient in size.
+    pub fn largest(&self) -> u8 {
+        self.coefficients
+            .iter()
+            .map(|w| w.unsigned_abs())
+            .max()
+            .unwrap_or(0)
+    }
+}
+
 /// Bytes of the rows of an n-variable model in a type of `size` bytes.
 pub(super) fn rows_bytes(n: usize, size: usize) -> u64 {
     crate::budget::bytes_of(&[n, n, size])
@@ -62,66 +73,209 @@ pub(super) fn rows_rng(seed: u64, read: usize) -> LaneRng<STREAMS> {
     LaneRng::from_states(&states)
 }
 
-/// One Metropolis sweep of one read over all variables (`field`: its local fields, `sign`: +1
-/// at x = 0 and −1 at x = 1): i flips iff ΔE ≤ −ln(u)/β, with u drawn for variable
+/// A read's local fields as the rows kernel keeps them: whole (`Vec<T>`), or split into a
+/// 16-bit base and 8-bit changes (`SplitFields`) where the rows' coefficients are small.
+pub(super) trait RowFields<T: LaneValue, R> {
+    /// `out[k]` = 1 iff variable `lo + k` would flip at threshold `limit[k]`: its ΔE (field
+    /// times sign) is at most the limit.
+    fn flags(&self, lo: usize, sign: &[T], limit: &[T], out: &mut [u8]);
+    /// Variable i's local field.
+    fn field(&self, i: usize) -> T;
+    /// Adds a flipped variable's row to every field (`d` = +1: the variable went to 1), or
+    /// subtracts it (`d` = −1).
+    fn add_row(&mut self, row: &[R], d: T);
+}
+
+impl<T: LaneValue, R: Copy + Into<T>> RowFields<T, R> for Vec<T> {
+    #[inline(always)]
+    fn flags(&self, lo: usize, sign: &[T], limit: &[T], out: &mut [u8]) {
+        let hi = lo + out.len();
+        for (a, ((&fi, &si), &t)) in out
+            .iter_mut()
+            .zip(self[lo..hi].iter().zip(&sign[lo..hi]).zip(limit))
+        {
+            *a = (fi.mul(si) <= t) as u8;
+        }
+    }
+
+    #[inline(always)]
+    fn field(&self, i: usize) -> T {
+        self[i]
+    }
+
+    #[inline(always)]
+    fn add_row(&mut self, row: &[R], d: T) {
+        if d == T::ONE {
+            for (fj, &w) in self.iter_mut().zip(row) {
+                *fj = fj.add(w.into());
+            }
+        } else {
+            for (fj, &w) in self.iter_mut().zip(row) {
+                *fj = fj.sub(w.into());
+            }
+        }
+    }
+}
+
+/// Local fields as a 16-bit base plus an 8-bit change per variable, for rows whose
+/// coefficients are at most 127 / `room` in size: a flip adds its row to the changes (32 per
+/// AVX2 vector, no widening) and only every `room` flips are the changes folded into the base,
+/// so a flip moves half the bytes. Exact: after at most `room` flips no change can pass ±127,
+/// and base + change is the whole field, which the integral model keeps within i16.
+pub(super) struct SplitFields {
+    base: Vec<i16>,
+    change: Vec<i8>,
+    /// Flips in `change` since it was last folded into `base`.
+    pending: u32,
+    room: u32,
+}
+
+impl SplitFields {
+    /// Whole fields to split ones, for rows that allow `room` flips between folds.
+    pub fn new(field: Vec<i16>, room: u32) -> Self {
+        let change = vec![0; field.len()];
+        SplitFields {
+            base: field,
+            change,
+            pending: 0,
+            room,
+        }
+    }
+
+    /// The flips between folds that rows whose largest coefficient is `largest` in size allow.
+    pub fn room(largest: u8) -> u32 {
+        (i8::MAX as u8 / largest.max(1)) as u32
+    }
+}
+
+impl RowFields<i16, i8> for SplitFields {
+    #[inline(always)]
+    fn flags(&self, lo: usize, sign: &[i16], limit: &[i16], out: &mut [u8]) {
+        let hi = lo + out.len();
+        for (a, (((&b, &c), &si), &t)) in out.iter_mut().zip(
+            self.base[lo..hi]
+                .iter()
+                .zip(&self.change[lo..hi])
+                .zip(&sign[lo..hi])
+                .zip(limit),
+        ) {
+            *a = (b.wrapping_add(c as i16).wrapping_mul(si) <= t) as u8;
+        }
+    }
+
+    #[inline(always)]
+    fn field(&self, i: usize) -> i16 {
+        self.base[i].wrapping_add(self.change[i] as i16)
+    }
+
+    #[inline(always)]
+    fn add_row(&mut self, row: &[i8], d: i16) {
+        if self.pending == self.room {
+            for (b, c) in self.base.iter_mut().zip(&mut self.change) {
+                *b = b.wrapping_add(*c as i16);
+                *c = 0;
+            }
+            self.pending = 0;
+        }
+        self.pending += 1;
+        if d == 1 {
+            for (c, &w) in self.change.iter_mut().zip(row) {
+                *c = c.wrapping_add(w);
+            }
+        } else {
+            for (c, &w) in self.change.iter_mut().zip(row) {
+                *c = c.wrapping_sub(w);
+            }
+        }
+    }
+}
+
+/// One Metropolis sweep of one read over all variables (`fields`: its local fields, `sign`:
+/// +1 at x = 0 and −1 at x = 1): i flips iff ΔE ≤ −ln(u)/β, with u drawn for variable
 /// `block + 8t + w` as draw t of the block from generator w. Returns ΔE summed over the flips.
 #[inline(always)]
-pub(super) fn sweep_rows<T: LaneValue, R: Copy + Default + Into<T>>(
+#[cfg_attr(not(test), allow(dead_code))]
+pub(super) fn sweep_rows<T: LaneValue, R: Copy + Default, F: RowFields<T, R>>(
     rows: &DenseRows<R>,
     inv_beta: f32,
-    field: &mut [T],
+    fields: &mut F,
     sign: &mut [T],
     rng: &mut LaneRng<STREAMS>,
 ) -> f32 {
-    const DRAWS: usize = BLOCK / STREAMS;
-    let n = rows.n;
-    let mut drawn = [[0f32; STREAMS]; DRAWS];
-    let mut threshold = [T::default(); BLOCK];
-    let mut accept = [0u8; BLOCK];
-    let mut delta = 0f32;
-    for block in (0..n).step_by(BLOCK) {
-        let len = (block + BLOCK).min(n) - block;
+    let sweep = RowSweep::new(inv_beta);
+    (0..rows.n)
+        .step_by(BLOCK)
+        .map(|block| sweep.block(rows, block, fields, sign, rng))
+        .sum()
+}
+
+/// One sweep's temperature, for `RowSweep::block`: a group of reads goes over the rows block
+/// by block, every read through a block before the next, so that the block's rows (64 × n
+/// numbers) serve all of them from cache instead of streaming in once per read.
+pub(super) struct RowSweep<T> {
+    inv_beta: f32,
+    /// The largest threshold any draw can give, once per block entry: u ≥ 2⁻²⁴, and the fit
+    /// of log2 u never goes under the exponent of the smallest u (r = 0), so no ΔE above
+    /// this can ever flip.
+    highest: [T; BLOCK],
+}
+
+impl<T: LaneValue> RowSweep<T> {
+    #[inline(always)]
+    pub fn new(inv_beta: f32) -> Self {
+        RowSweep {
+            inv_beta,
+            highest: [T::threshold(neg_ln_uniform_times(0, inv_beta)); BLOCK],
+        }
+    }
+
+    /// The sweep's step over variables `block..block + BLOCK` of one read (a whole sweep is
+    /// every block in order). Returns ΔE summed over the flips.
+    #[inline(always)]
+    pub fn block<R: Copy + Default, F: RowFields<T, R>>(
+        &self,
+        rows: &DenseRows<R>,
+        block: usize,
+        fields: &mut F,
+        sign: &mut [T],
+        rng: &mut LaneRng<STREAMS>,
+    ) -> f32 {
+        const DRAWS: usize = BLOCK / STREAMS;
+        let len = (block + BLOCK).min(rows.n) - block;
+        let mut accept = [0u8; BLOCK];
+        // A block where every ΔE is past `highest` cannot flip (and its fields do not change
+        // until something flips), so it draws nothing: in cold sweeps most blocks end here.
+        fields.flags(block, sign, &self.highest[..len], &mut accept[..len]);
+        if first_set(&accept[..len]).is_none() {
+            return 0.0;
+        }
+        let mut drawn = [[0f32; STREAMS]; DRAWS];
         rng.fill(&mut drawn[..len.div_ceil(STREAMS)], |r, _| {
-            neg_ln_uniform_times(r, inv_beta)
+            neg_ln_uniform_times(r, self.inv_beta)
         });
+        let mut threshold = [T::default(); BLOCK];
         for (t, &d) in threshold.iter_mut().zip(drawn.as_flattened()) {
             *t = T::threshold(d);
         }
-        let f = &mut field[..];
+        let mut delta = 0f32;
         let mut from = 0;
         // Flags for the block's remaining variables, then the first flip among them; after a
         // flip the fields past it have changed, so the flags are recomputed from there.
         while from < len {
-            let (lo, hi) = (block + from, block + len);
-            for (a, ((&fi, &si), &ti)) in accept[from..len].iter_mut().zip(
-                f[lo..hi]
-                    .iter()
-                    .zip(&sign[lo..hi])
-                    .zip(&threshold[from..len]),
-            ) {
-                *a = (fi.mul(si) <= ti) as u8;
-            }
+            let lo = block + from;
+            fields.flags(lo, sign, &threshold[from..len], &mut accept[from..len]);
             let Some(k) = first_set(&accept[from..len]) else {
                 break;
             };
             let i = lo + k;
             let d = sign[i];
-            delta += f[i].mul(d).to_f32();
+            delta += fields.field(i).mul(d).to_f32();
             sign[i] = d.sub(d.add(d));
-            let row = rows.row(i);
-            if d == T::ONE {
-                for (fj, &w) in f.iter_mut().zip(row) {
-                    *fj = fj.add(w.into());
-                }
-            } else {
-                for (fj, &w) in f.iter_mut().zip(row) {
-                    *fj = fj.sub(w.into());
-                }
-            }
+            fields.add_row(rows.row(i), d);
             from += k + 1;
         }
+        delta
     }
-    delta
 }
 
 /// The index of the first nonzero flag, eight at a time.
@@ -147,6 +301,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::qubo::{Model, Qubo, StoredModel};
     use crate::sampler::kernel::inverse_beta;
+    use std::convert::identity as whole;
 
     /// Six variables, every pair coupled, coefficients `scale` × small integers: the
     /// Boltzmann distribution is enumerable.
@@ -188,17 +343,19 @@ pub(crate) mod tests {
 
     /// 20 000 reads of 40 sweeps at β from random starts; checks every sweep's returned ΔE
     /// against the recomputed energy, and returns the final states' distance from Boltzmann.
-    fn sample<T: LaneValue, R: Copy + Default + Into<T>>(
+    fn sample<T: LaneValue, R: Copy + Default, F: RowFields<T, R>>(
         m: &StoredModel,
         km: &KernelModel<T>,
         rows: &DenseRows<R>,
+        fields_of: impl Fn(Vec<T>) -> F,
         beta: f64,
     ) -> f64 {
         let inv_beta = inverse_beta((beta / km.scale) as f32);
         let states = (0..20_000).map(|read| {
             let mut start = Xoshiro128p::for_read(3, read as u64);
             let x: Vec<u8> = (0..6).map(|_| (start.next_u32() >> 31) as u8).collect();
-            let (mut field, e0) = km.fields(&x);
+            let (field, e0) = km.fields(&x);
+            let mut field = fields_of(field);
             let mut sign: Vec<T> = x
                 .iter()
                 .map(|&b| {
@@ -234,21 +391,61 @@ pub(crate) mod tests {
             let distance = match KernelModel::integral(&csr) {
                 Some(km) if scale == 1.0 => {
                     let rows = DenseRows::of(&km, |w| i8::try_from(w).ok()).expect("fits i8");
-                    sample(&m, &km, &rows, beta)
+                    // Room for 2 flips between folds: a sweep folds several times.
+                    let split = |f| SplitFields::new(f, SplitFields::room(rows.largest() * 20));
+                    let split_distance = sample(&m, &km, &rows, split, beta);
+                    assert!(
+                        split_distance < 0.04,
+                        "split fields: total variation {split_distance:.4}"
+                    );
+                    sample(&m, &km, &rows, whole, beta)
                 }
                 Some(km) => {
                     assert!(DenseRows::of(&km, |w| i8::try_from(w).ok()).is_none());
-                    sample(&m, &km, &DenseRows::of(&km, Some).unwrap(), beta)
+                    sample(&m, &km, &DenseRows::of(&km, Some).unwrap(), whole, beta)
                 }
                 None => {
                     let km = KernelModel::new(&csr, 1.0);
-                    sample(&m, &km, &DenseRows::of(&km, Some).unwrap(), beta)
+                    sample(&m, &km, &DenseRows::of(&km, Some).unwrap(), whole, beta)
                 }
             };
             assert!(
                 distance < 0.04,
                 "scale {scale}: total variation {distance:.4}"
             );
+        }
+    }
+
+    #[test]
+    fn split_fields_follow_the_same_chain_as_whole_fields() {
+        // 200 variables, every pair coupled by −31…31 (room for 4 flips between folds), from
+        // hot to cold: the 8-bit changes wrap if a fold comes late, and a fold that loses a
+        // change moves every later decision. Both must give the same flips, sweep by sweep.
+        let n = 200;
+        let terms = (0..n)
+            .flat_map(|i| (0..i).map(move |j| (i, j, ((i * 31 + j * 17) % 63) as f64 - 31.0)));
+        let linear = (0..n).map(|i| (i % 9) as f64 - 4.0).collect();
+        let m = StoredModel::new(Qubo::new(linear, terms, 0.0).unwrap());
+        let km = KernelModel::integral(&m.qubo.csr()).expect("integers");
+        let rows = DenseRows::of(&km, |w| i8::try_from(w).ok()).expect("fits i8");
+        assert_eq!(SplitFields::room(rows.largest()), 4);
+        for read in 0..4 {
+            let mut start = Xoshiro128p::for_read(5, read);
+            let x: Vec<u8> = (0..n).map(|_| (start.next_u32() >> 31) as u8).collect();
+            let (field, _) = km.fields(&x);
+            let signs: Vec<i16> = x.iter().map(|&b| 1 - 2 * b as i16).collect();
+            let (mut whole, mut split) = (field.clone(), SplitFields::new(field, 4));
+            let (mut whole_sign, mut split_sign) = (signs.clone(), signs);
+            let (mut whole_rng, mut split_rng) =
+                (rows_rng(5, read as usize), rows_rng(5, read as usize));
+            for s in 0..60 {
+                let inv_beta = inverse_beta(0.002 * 1.1f32.powi(s));
+                let a = sweep_rows(&rows, inv_beta, &mut whole, &mut whole_sign, &mut whole_rng);
+                let b = sweep_rows(&rows, inv_beta, &mut split, &mut split_sign, &mut split_rng);
+                assert_eq!((a, &whole_sign), (b, &split_sign), "read {read}, sweep {s}");
+            }
+            let fields: Vec<i16> = (0..n).map(|i| split.field(i)).collect();
+            assert_eq!(fields, whole);
         }
     }
 }

@@ -68,22 +68,31 @@ pub enum Kernel {
 /// 16-bit lanes' narrower groups (8 or 16 wide) cost less than 32 byte lanes.
 const BYTES_FROM: usize = 16;
 
-/// Largest dense rows `auto` will build (in bytes): rows that stay in a last-level cache. A
-/// flip streams its whole row; from memory (the 8×8 edge COO's 33 MB of rows) the rows only
-/// matched the lanes.
+/// Largest dense rows `auto` builds for any number of reads (in bytes): rows that stay in a
+/// last-level cache, so that a read alone can stream them.
 const AUTO_ROWS_BYTES: u64 = 16 << 20;
 
+/// Largest dense rows `auto` builds when there are reads for a whole group (in bytes): a group
+/// goes over the rows a block at a time, every read through the block before the next, so a
+/// block's rows stream in from memory once per group. (Measured on the 8×8 edge COO, 33 MB of
+/// rows, 200 sweeps, one thread: 100 reads 12.6–12.8 ns per update against the 16-bit lanes'
+/// 18.0–18.3; 8 reads 14.0 against 12.7.)
+const AUTO_GROUP_ROWS_BYTES: u64 = 64 << 20;
+
 /// Whether the dense-rows kernel beats the lanes on a model with `entries` CSR entries (both
-/// triangles) over n variables: at least 128 neighbours per variable on average and a tenth
-/// of all pairs coupled, with rows that fit `AUTO_ROWS_BYTES` (in i8, the narrowest). (Measured:
-/// the edge 6×6 COO, 277 neighbours and 21 % of pairs, 1.6 MB of rows, runs 1.1–1.4× faster;
+/// triangles) over n variables, for `num_reads` reads: at least 128 neighbours per variable on
+/// average and a tenth of all pairs coupled, with rows (in i8, the narrowest) that fit
+/// `AUTO_ROWS_BYTES`, or `AUTO_GROUP_ROWS_BYTES` for a whole group of reads. (Measured: the
+/// edge 6×6 COO, 277 neighbours and 21 % of pairs, 1.6 MB of rows, runs 1.1–1.4× faster;
 /// the sparse harness models have at most 30 neighbours.)
-fn rows_pay(n: usize, entries: usize) -> bool {
+fn rows_pay(n: usize, entries: usize, num_reads: usize) -> bool {
     let pairs = (n as f64) * (n as f64 - 1.0);
-    n > 0
-        && entries >= 128 * n
-        && entries as f64 >= 0.1 * pairs
-        && rows_bytes(n, 1) <= AUTO_ROWS_BYTES
+    let cap = if num_reads >= DENSE_GROUP {
+        AUTO_GROUP_ROWS_BYTES
+    } else {
+        AUTO_ROWS_BYTES
+    };
+    n > 0 && entries >= 128 * n && entries as f64 >= 0.1 * pairs && rows_bytes(n, 1) <= cap
 }
 
 /// How SA chooses its β range when none is given.
@@ -200,9 +209,10 @@ const PARAMS: &[ParamSpec] = &[
                reads in the bits of a word, auto's choice where it applies, its own random \
                numbers) needs a ±J model without fields and degrees up to 63; dense (groups \
                of 32 reads in lanes while over 15 % of flips are accepted, then each read alone \
-               over every coefficient row stored whole, n² numbers; its own random numbers) is \
-               auto's choice for models with ≥ 128 neighbours per variable, a tenth of all \
-               pairs coupled and rows within 16 MiB; under one-hot \
+               over every coefficient row stored whole, n² numbers, a block of rows at a time \
+               for the whole group; its own random numbers) is auto's choice for models with \
+               ≥ 128 neighbours per variable, a tenth of all pairs coupled and rows within 16 \
+               MiB, or 64 MiB from 32 reads; under one-hot \
                and two-way moves on a stored model, auto and lanes run 16 reads side by side \
                (they share which variable each proposal is at) and scalar one read at a time",
         alias: None,
@@ -424,7 +434,9 @@ impl Sampler for SimulatedAnnealing {
         }
         let dense = match self.kernel {
             Kernel::Dense => true,
-            Kernel::Auto => model.csr().is_some_and(|c| rows_pay(n, c.num_entries())),
+            Kernel::Auto => model
+                .csr()
+                .is_some_and(|c| rows_pay(n, c.num_entries(), self.num_reads)),
             _ => false,
         };
         let use_lanes = match self.kernel {

@@ -9,7 +9,7 @@ use crate::sampler::kernel::{
 use crate::sampler::lanes::LANES;
 use crate::sampler::lanes8::{self, BYTE_LANES, ByteModel};
 use crate::sampler::multispin::{RandomWords, SpinGlassBits, WORD_LANES, lane_state, set_block};
-use crate::sampler::rows::{DenseRows, rows_rng, sweep_rows};
+use crate::sampler::rows::{DenseRows, RowFields, RowSweep, SplitFields, rows_rng};
 use crate::sampler::schedule::Schedule;
 
 /// Everything a read needs besides its index: model, schedule, seed, starting states.
@@ -159,28 +159,43 @@ impl Job<'_> {
 }
 
 /// A model's dense rows for `sampler::rows`: in i16 fields where the model's integral twin
-/// exists (rows in i8 when every coefficient fits), else in f32.
+/// exists (rows in i8 when every coefficient fits, with fields split into a base and 8-bit
+/// changes when every coefficient is within ±`SPLIT_LARGEST`), else in f32.
 pub(super) enum Rows {
     F32(DenseRows<f32>),
     I16(DenseRows<i16>),
     I8(DenseRows<i8>),
+    /// i8 rows of small coefficients, and the flips the 8-bit changes hold between folds.
+    Split(DenseRows<i8>, u32),
 }
+
+/// The largest coefficient for split fields: 127 / 31 = 4 flips between folds, the fewest
+/// that still pay (a fold costs about what a flip on whole fields does).
+const SPLIT_LARGEST: u8 = 31;
 
 impl Rows {
     pub(super) fn of(model: &KernelModel, integral: Option<&KernelModel<i16>>) -> Rows {
         match integral {
-            Some(m) => DenseRows::of(m, |w| i8::try_from(w).ok())
-                .map(Rows::I8)
-                .unwrap_or_else(|| Rows::I16(DenseRows::of(m, Some).expect("i16 holds i16"))),
+            Some(m) => match DenseRows::of(m, |w| i8::try_from(w).ok()) {
+                Some(rows) => match rows.largest() {
+                    largest if largest <= SPLIT_LARGEST => {
+                        Rows::Split(rows, SplitFields::room(largest))
+                    }
+                    _ => Rows::I8(rows),
+                },
+                None => Rows::I16(DenseRows::of(m, Some).expect("i16 holds i16")),
+            },
             None => Rows::F32(DenseRows::of(model, Some).expect("f32 holds f32")),
         }
     }
 
-    /// The kernel's name in a run's record: `dense16` in 16-bit fields, else `dense`.
+    /// The kernel's name in a run's record: `dense8` with split fields (8-bit changes),
+    /// `dense16` in 16-bit fields, else `dense`.
     pub(super) fn kernel_name(&self) -> &'static str {
         match self {
             Rows::F32(_) => "dense",
             Rows::I16(_) | Rows::I8(_) => "dense16",
+            Rows::Split(..) => "dense8",
         }
     }
 }
@@ -192,16 +207,25 @@ impl Job<'_> {
         let job = self;
         with_avx2!(by_type(job: &Job, rows: &Rows, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
             // A short last group runs narrower lanes (its width depends only on num_reads).
+            use std::convert::identity as whole;
             match (rows, job.integral, reads.len()) {
-                (Rows::I8(r), Some(m), 0..=8) => job.dense_group::<8, _, _>(m, r, reads),
-                (Rows::I8(r), Some(m), 9..=16) => job.dense_group::<16, _, _>(m, r, reads),
-                (Rows::I8(r), Some(m), _) => job.dense_group::<DENSE_GROUP, _, _>(m, r, reads),
-                (Rows::I16(r), Some(m), 0..=8) => job.dense_group::<8, _, _>(m, r, reads),
-                (Rows::I16(r), Some(m), 9..=16) => job.dense_group::<16, _, _>(m, r, reads),
-                (Rows::I16(r), Some(m), _) => job.dense_group::<DENSE_GROUP, _, _>(m, r, reads),
-                (Rows::F32(r), _, 0..=8) => job.dense_group::<8, _, _>(job.model, r, reads),
-                (Rows::F32(r), _, 9..=16) => job.dense_group::<16, _, _>(job.model, r, reads),
-                (Rows::F32(r), _, _) => job.dense_group::<DENSE_GROUP, _, _>(job.model, r, reads),
+                (Rows::Split(r, room), Some(m), len) => {
+                    let split = |f| SplitFields::new(f, *room);
+                    match len {
+                        0..=8 => job.dense_group::<8, _, _, _>(m, r, reads, split),
+                        9..=16 => job.dense_group::<16, _, _, _>(m, r, reads, split),
+                        _ => job.dense_group::<DENSE_GROUP, _, _, _>(m, r, reads, split),
+                    }
+                }
+                (Rows::I8(r), Some(m), 0..=8) => job.dense_group::<8, _, _, _>(m, r, reads, whole),
+                (Rows::I8(r), Some(m), 9..=16) => job.dense_group::<16, _, _, _>(m, r, reads, whole),
+                (Rows::I8(r), Some(m), _) => job.dense_group::<DENSE_GROUP, _, _, _>(m, r, reads, whole),
+                (Rows::I16(r), Some(m), 0..=8) => job.dense_group::<8, _, _, _>(m, r, reads, whole),
+                (Rows::I16(r), Some(m), 9..=16) => job.dense_group::<16, _, _, _>(m, r, reads, whole),
+                (Rows::I16(r), Some(m), _) => job.dense_group::<DENSE_GROUP, _, _, _>(m, r, reads, whole),
+                (Rows::F32(r), _, 0..=8) => job.dense_group::<8, _, _, _>(job.model, r, reads, whole),
+                (Rows::F32(r), _, 9..=16) => job.dense_group::<16, _, _, _>(job.model, r, reads, whole),
+                (Rows::F32(r), _, _) => job.dense_group::<DENSE_GROUP, _, _, _>(job.model, r, reads, whole),
                 (_, None, _) => unreachable!("16-bit rows are built from the integral model"),
             }
         })
@@ -213,11 +237,12 @@ impl Job<'_> {
     /// switch depends on the group's own flips, and groups are fixed by read index, so a seed
     /// gives the same reads at any thread count.
     #[inline(always)]
-    fn dense_group<const L: usize, T: LaneValue, R: Copy + Default + Into<T>>(
+    fn dense_group<const L: usize, T: LaneValue, R: Copy + Default, F: RowFields<T, R>>(
         &self,
         m: &KernelModel<T>,
         rows: &DenseRows<R>,
         reads: &[usize],
+        fields_of: impl Fn(Vec<T>) -> F,
     ) -> Option<Vec<Vec<u8>>> {
         let n = m.n;
         let spare = usize::MAX / 2;
@@ -264,8 +289,8 @@ impl Job<'_> {
             }
         }
         // Each live read alone from here on, its fields and signs contiguous.
-        let mut row_field: Vec<Vec<T>> = (0..live)
-            .map(|l| field.iter().map(|f| f[l]).collect())
+        let mut row_field: Vec<F> = (0..live)
+            .map(|l| fields_of(field.iter().map(|f| f[l]).collect()))
             .collect();
         let mut row_sign: Vec<Vec<T>> = (0..live)
             .map(|l| sign.iter().map(|v| v[l]).collect())
@@ -274,15 +299,17 @@ impl Job<'_> {
         let mut rngs: Vec<_> = (0..live).map(|l| rows_rng(self.seed, read_of(l))).collect();
         let state_of = |signs: &[T]| signs.iter().map(|&v| (v < zero) as u8).collect::<Vec<u8>>();
         while s < self.num_sweeps {
-            let inv_beta = inverse_beta((self.schedule.beta(s) / m.scale) as f32);
-            for l in 0..live {
-                energy[l] += sweep_rows(
-                    rows,
-                    inv_beta,
-                    &mut row_field[l],
-                    &mut row_sign[l],
-                    &mut rngs[l],
-                );
+            let sweep = RowSweep::new(inverse_beta((self.schedule.beta(s) / m.scale) as f32));
+            for block in (0..n).step_by(BLOCK) {
+                for l in 0..live {
+                    energy[l] += sweep.block(
+                        rows,
+                        block,
+                        &mut row_field[l],
+                        &mut row_sign[l],
+                        &mut rngs[l],
+                    );
+                }
             }
             if self.tracker.is_cancelled() {
                 return None;

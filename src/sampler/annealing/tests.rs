@@ -387,10 +387,15 @@ fn dense_groups_sample_the_boltzmann_distribution_through_the_switch_to_rows() {
     // 20 sweeps at β 0.05 (most flips accepted: the group sweeps in lanes), then 20 at the
     // target β, where acceptance falls under `ROWS_BELOW` and each read continues alone over
     // the rows: the final states of 20 000 reads follow exp(−βE) only if both phases and the
-    // hand-over between them are right. Integers (i8 rows), integers past i8 (i16 rows) and
-    // fractions (f32).
+    // hand-over between them are right. Small integers (split fields), integers in i8 rows,
+    // integers past i8 (i16 rows) and fractions (f32).
     use crate::sampler::rows::tests::{boltzmann_distance, six_dense};
-    for (scale, kernel) in [(1.0, "dense16"), (60.0, "dense16"), (0.3, "dense")] {
+    for (scale, kernel) in [
+        (1.0, "dense8"),
+        (20.0, "dense16"),
+        (60.0, "dense16"),
+        (0.3, "dense"),
+    ] {
         let m = six_dense(scale);
         let beta = 1.5 / scale;
         let set = SimulatedAnnealing {
@@ -436,10 +441,22 @@ fn auto_takes_the_dense_rows_on_a_dense_model_and_a_seed_fixes_the_reads() {
         .unwrap()
     };
     let one = run(&dense, 1);
-    assert_eq!(one.info.params["kernel"], "dense16");
+    assert_eq!(one.info.params["kernel"], "dense8");
     assert_eq!(one.rows, run(&dense, 2).rows);
     assert!(one.rows.len() > 1, "reads should differ");
     assert_eq!(run(&sparse, 1).info.params["kernel"], "lanes16");
+}
+
+#[test]
+fn auto_builds_rows_past_the_cache_only_for_a_whole_group_of_reads() {
+    // The 8×8 edge COO: 5 770 variables, 710 neighbours each, 33 MB of i8 rows. A group goes
+    // over them a block at a time, so they pay from 32 reads; a lone read streams every row.
+    let (n, entries) = (5770, 2 * 2_050_866);
+    assert!(rows_pay(n, entries, DENSE_GROUP));
+    assert!(!rows_pay(n, entries, DENSE_GROUP - 1));
+    // The 6×6 (1.6 MB) pays for any number of reads; past 64 MiB nothing does.
+    assert!(rows_pay(1290, 2 * 178_578, 1));
+    assert!(!rows_pay(9000, 9000 * 2000, 1000));
 }
 
 #[test]
