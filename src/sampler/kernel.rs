@@ -172,16 +172,27 @@ impl KernelModel<i16> {
     /// the same threshold −ln(u)/β scaled by a power of two, which f32 also does exactly.
     pub fn integral(csr: &Csr) -> Option<Self> {
         let scale = integral_scale(csr)?;
-        let n = csr.num_variables();
-        let fits = (0..n).all(|i| {
-            let row: f64 = csr.values[csr.start[i]..csr.start[i + 1]]
-                .iter()
-                .map(|v| v.abs())
-                .sum();
-            (csr.linear[i].abs() + row) * scale <= I16_FIELD_LIMIT
-        });
-        fits.then(|| KernelModel::build(csr, scale))
+        fields_fit_i16(csr, scale).then(|| KernelModel::build(csr, scale))
     }
+}
+
+/// Whether every local field of `csr` times `scale`, |linear_i| + Σ_j |Q_ij|, is within i16.
+fn fields_fit_i16(csr: &Csr, scale: f64) -> bool {
+    (0..csr.num_variables()).all(|i| {
+        let row: f64 = csr.values[csr.start[i]..csr.start[i + 1]]
+            .iter()
+            .map(|v| v.abs())
+            .sum();
+        (csr.linear[i].abs() + row) * scale <= I16_FIELD_LIMIT
+    })
+}
+
+/// Whether `KernelModel::integral` holds `csr` with every coupling within ±127, so that its
+/// dense rows are i8 (`DenseRows`), without building either.
+pub(super) fn integral_in_i8(csr: &Csr) -> bool {
+    integral_scale(csr).is_some_and(|s| {
+        csr.values.iter().all(|v| (v * s).abs() <= i8::MAX as f64) && fields_fit_i16(csr, s)
+    })
 }
 
 impl<T: LaneValue> KernelModel<T> {

@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::control::ProgressTracker;
-use super::kernel::{KernelModel, lowest, run_bytes};
+use super::kernel::{KernelModel, integral_in_i8, lowest, run_bytes};
 use super::moves::lanes::MOVE_LANES;
 use super::moves::run::{Anneal, prepare};
 use super::moves::{MovePlan, MoveSet};
@@ -81,13 +81,14 @@ const AUTO_GROUP_ROWS_BYTES: u64 = 64 << 20;
 
 /// Whether the dense-rows kernel beats the lanes on a model with `entries` CSR entries (both
 /// triangles) over n variables, for `num_reads` reads: at least 128 neighbours per variable on
-/// average and a tenth of all pairs coupled, with rows (in i8, the narrowest) that fit
-/// `AUTO_ROWS_BYTES`, or `AUTO_GROUP_ROWS_BYTES` for a whole group of reads. (Measured: the
-/// edge 6×6 COO, 277 neighbours and 21 % of pairs, 1.6 MB of rows, runs 1.1–1.4× faster;
-/// the sparse harness models have at most 30 neighbours.)
-fn rows_pay(n: usize, entries: usize, num_reads: usize) -> bool {
+/// average and a tenth of all pairs coupled, with rows (counted in i8, the narrowest) that fit
+/// `AUTO_ROWS_BYTES`, or `AUTO_GROUP_ROWS_BYTES` for a whole group of reads whose rows are i8
+/// (`narrow`: measured there; wider rows would be 2–4 times the bytes). (Measured: the edge
+/// 6×6 COO, 277 neighbours and 21 % of pairs, 1.6 MB of rows, runs 1.1–1.4× faster; the
+/// sparse harness models have at most 30 neighbours.)
+fn rows_pay(n: usize, entries: usize, num_reads: usize, narrow: bool) -> bool {
     let pairs = (n as f64) * (n as f64 - 1.0);
-    let cap = if num_reads >= DENSE_GROUP {
+    let cap = if num_reads >= DENSE_GROUP && narrow {
         AUTO_GROUP_ROWS_BYTES
     } else {
         AUTO_ROWS_BYTES
@@ -436,7 +437,7 @@ impl Sampler for SimulatedAnnealing {
             Kernel::Dense => true,
             Kernel::Auto => model
                 .csr()
-                .is_some_and(|c| rows_pay(n, c.num_entries(), self.num_reads)),
+                .is_some_and(|c| rows_pay(n, c.num_entries(), self.num_reads, integral_in_i8(c))),
             _ => false,
         };
         let use_lanes = match self.kernel {
