@@ -193,8 +193,8 @@ impl RowFields<i16, i8> for SplitFields {
 /// One Metropolis sweep of one read over all variables (`fields`: its local fields, `sign`:
 /// +1 at x = 0 and −1 at x = 1): i flips iff ΔE ≤ −ln(u)/β, with u drawn for variable
 /// `block + 8t + w` as draw t of the block from generator w. Returns ΔE summed over the flips.
-#[inline(always)]
-#[cfg_attr(not(test), allow(dead_code))]
+/// (The kernel itself goes block by block, `RowSweep::block`; tests sweep a read whole.)
+#[cfg(test)]
 pub(super) fn sweep_rows<T: LaneValue, R: Copy + Default, F: RowFields<T, R>>(
     rows: &DenseRows<R>,
     inv_beta: f32,

@@ -206,27 +206,24 @@ impl Job<'_> {
     pub(super) fn run_dense_group(&self, rows: &Rows, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
         let job = self;
         with_avx2!(by_type(job: &Job, rows: &Rows, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
-            // A short last group runs narrower lanes (its width depends only on num_reads).
             use std::convert::identity as whole;
-            match (rows, job.integral, reads.len()) {
-                (Rows::Split(r, room), Some(m), len) => {
-                    let split = |f| SplitFields::new(f, *room);
-                    match len {
-                        0..=8 => job.dense_group::<8, _, _, _>(m, r, reads, split),
-                        9..=16 => job.dense_group::<16, _, _, _>(m, r, reads, split),
-                        _ => job.dense_group::<DENSE_GROUP, _, _, _>(m, r, reads, split),
+            // The group's lane width for each kind of rows and fields: a short last group runs
+            // narrower lanes (its width depends only on num_reads).
+            macro_rules! by_width {
+                ($m:expr, $r:expr, $fields:expr) => {
+                    match reads.len() {
+                        0..=8 => job.dense_group::<8, _, _, _>($m, $r, reads, $fields),
+                        9..=16 => job.dense_group::<16, _, _, _>($m, $r, reads, $fields),
+                        _ => job.dense_group::<DENSE_GROUP, _, _, _>($m, $r, reads, $fields),
                     }
-                }
-                (Rows::I8(r), Some(m), 0..=8) => job.dense_group::<8, _, _, _>(m, r, reads, whole),
-                (Rows::I8(r), Some(m), 9..=16) => job.dense_group::<16, _, _, _>(m, r, reads, whole),
-                (Rows::I8(r), Some(m), _) => job.dense_group::<DENSE_GROUP, _, _, _>(m, r, reads, whole),
-                (Rows::I16(r), Some(m), 0..=8) => job.dense_group::<8, _, _, _>(m, r, reads, whole),
-                (Rows::I16(r), Some(m), 9..=16) => job.dense_group::<16, _, _, _>(m, r, reads, whole),
-                (Rows::I16(r), Some(m), _) => job.dense_group::<DENSE_GROUP, _, _, _>(m, r, reads, whole),
-                (Rows::F32(r), _, 0..=8) => job.dense_group::<8, _, _, _>(job.model, r, reads, whole),
-                (Rows::F32(r), _, 9..=16) => job.dense_group::<16, _, _, _>(job.model, r, reads, whole),
-                (Rows::F32(r), _, _) => job.dense_group::<DENSE_GROUP, _, _, _>(job.model, r, reads, whole),
-                (_, None, _) => unreachable!("16-bit rows are built from the integral model"),
+                };
+            }
+            match (rows, job.integral) {
+                (Rows::Split(r, room), Some(m)) => by_width!(m, r, |f| SplitFields::new(f, *room)),
+                (Rows::I8(r), Some(m)) => by_width!(m, r, whole),
+                (Rows::I16(r), Some(m)) => by_width!(m, r, whole),
+                (Rows::F32(r), _) => by_width!(job.model, r, whole),
+                (_, None) => unreachable!("16-bit rows are built from the integral model"),
             }
         })
     }
