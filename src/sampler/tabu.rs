@@ -4,12 +4,14 @@
 //! perturbed (multi-start from an elite, as MST2 and dwave-samplers' TabuSampler do).
 //!
 //! Parameter names follow dwave-samplers' `TabuSampler` (`num_reads`, `tenure`, `num_restarts`,
-//! `timeout` in ms, `seed`). One difference, on purpose: dwave stops by a 100 ms timeout by
-//! default, which makes a seed's result depend on the machine; ours stops after `num_restarts`
+//! `timeout` in ms, `seed`). One difference, on purpose: dwave stops by a timeout (20 ms a read by
+//! default), which makes a seed's result depend on the machine; ours stops after `num_restarts`
 //! unless a timeout is given, so a seed gives the same samples anywhere, at any thread count.
 //!
-//! Invariant: `field[i]` is always linear_i + Σ_j Q_ij·x_j for the current state, so the gain of
-//! flipping i is (1 − 2·x_i)·field[i] exactly (in f64), and a move costs O(degree) to apply.
+//! Invariant: `gain[i]` is always (1 − 2·x_i)·(linear_i + Σ_j Q_ij·x_j) for the current state,
+//! the exact ΔE of flipping i (in f64), so a move costs O(degree) to apply and one scan over
+//! the gains to choose (in AVX2 where the CPU has it: eight variables a step, no branch per
+//! variable). Ties among the best moves are drawn at random, as in dwave-samplers.
 
 use std::time::{Duration, Instant};
 
@@ -140,10 +142,14 @@ struct Search<'a> {
     tracker: &'a ProgressTracker<'a>,
 }
 
-/// A search's moving state: the assignment, its local fields and energy.
+/// A search's moving state: the assignment, the gain of flipping each variable and the energy.
 struct Walk {
     x: Vec<u8>,
-    field: Vec<f64>,
+    /// ΔE of flipping i: (1 − 2·x_i)·field_i, kept incrementally (the moves' scan reads
+    /// only this array).
+    gain: Vec<f64>,
+    /// 1 − 2·x_i: +1 at 0, −1 at 1.
+    sign: Vec<f64>,
     energy: f64,
 }
 
@@ -172,26 +178,30 @@ impl Walk {
                 energy += csr.linear[i] + upper;
             }
         }
-        Walk { x, field, energy }
-    }
-
-    /// The energy change of flipping `i`.
-    #[inline]
-    fn gain(&self, i: usize) -> f64 {
-        if self.x[i] != 0 {
-            -self.field[i]
-        } else {
-            self.field[i]
+        let sign: Vec<f64> = x.iter().map(|&b| if b != 0 { -1.0 } else { 1.0 }).collect();
+        let gain = field.iter().zip(&sign).map(|(f, s)| f * s).collect();
+        Walk {
+            x,
+            gain,
+            sign,
+            energy,
         }
     }
 
+    /// Flips i. A neighbour's gain changes by its sign times the coupling times i's change
+    /// (+1 to 1, −1 to 0); the signs are ±1, so every gain stays exactly sign·field, the same
+    /// sums in the same order as keeping the fields themselves.
+    #[inline(always)]
     fn flip(&mut self, csr: &Csr, i: usize) {
-        self.energy += self.gain(i);
+        let change = self.sign[i];
+        self.energy += self.gain[i];
+        self.gain[i] = -self.gain[i];
+        self.sign[i] = -change;
         self.x[i] ^= 1;
-        let sign = if self.x[i] != 0 { 1.0 } else { -1.0 };
         let (cols, vals) = csr.row(i);
         for (&j, &q) in cols.iter().zip(vals) {
-            self.field[j as usize] += sign * q;
+            let j = j as usize;
+            self.gain[j] += self.sign[j] * (change * q);
         }
     }
 }
@@ -217,7 +227,7 @@ impl Search<'_> {
             let mut stalled = 0;
             let mut moves = 0usize;
             while stalled < self.stall_moves && n > 0 {
-                let Some(i) = choose(&walk, &tabu_until, moves, best_energy) else {
+                let Some(i) = choose(&walk, &tabu_until, moves, best_energy, &mut rng) else {
                     break; // every move tabu and none aspirated (tenure ≥ n)
                 };
                 walk.flip(self.csr, i);
@@ -266,33 +276,196 @@ impl Search<'_> {
 }
 
 /// The best admissible move: the lowest gain among variables not tabu, or a tabu one whose
-/// flip beats the best energy (aspiration). Ties go to the lowest index.
-#[inline]
-fn choose(walk: &Walk, tabu_until: &[usize], moves: usize, best: f64) -> Option<usize> {
-    let mut chosen = None;
-    let mut lowest = f64::INFINITY;
-    for (i, &until) in tabu_until.iter().enumerate() {
-        let g = walk.gain(i);
-        if g < lowest && (until <= moves || walk.energy + g < best - improvement(best)) {
-            lowest = g;
-            chosen = Some(i);
+/// flip beats the best energy (aspiration: energy + gain < best − improvement); ties broken
+/// uniformly at random, as dwave-samplers' TabuSampler does: on models with few distinct
+/// gains (±J spin glasses, penalty models) the lowest index among ties would steer every walk
+/// the same way. `None` when every move is tabu and none aspires (tenure ≥ n).
+#[inline(always)]
+fn choose(
+    walk: &Walk,
+    tabu_until: &[usize],
+    moves: usize,
+    best: f64,
+    rng: &mut Xoshiro128p,
+) -> Option<usize> {
+    let scan = Scan {
+        moves,
+        energy: walk.energy,
+        limit: best - improvement(best),
+    };
+    scan.choose(&walk.gain, &tabu_until[..walk.gain.len()], rng)
+}
+
+/// One move's scan over the gains: what makes a move admissible.
+struct Scan {
+    moves: usize,
+    energy: f64,
+    /// A tabu move aspires when energy + gain < limit.
+    limit: f64,
+}
+
+impl Scan {
+    /// The gain of flipping a variable if that move is admissible, else +∞ (which no finite
+    /// gain equals, so an inadmissible move is never lowest nor tied).
+    #[inline(always)]
+    fn admissible(&self, gain: f64, until: usize) -> f64 {
+        if until <= self.moves || self.energy + gain < self.limit {
+            gain
+        } else {
+            f64::INFINITY
         }
     }
-    chosen
+
+    /// The move among `gain` (with its tabu marks `until`, as long), in AVX2 where the CPU
+    /// has it.
+    #[inline(always)]
+    fn choose(&self, gain: &[f64], until: &[usize], rng: &mut Xoshiro128p) -> Option<usize> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (checked just above).
+            return unsafe { self.choose_avx2(gain, until, rng) };
+        }
+        self.choose_in_order(gain, until, rng)
+    }
+
+    /// Of `ties` admissible moves with the lowest gain, one drawn uniformly: the how-manyth.
+    #[inline(always)]
+    fn draw(ties: usize, rng: &mut Xoshiro128p) -> usize {
+        if ties > 1 {
+            super::moves::below(rng.next_u32(), ties)
+        } else {
+            0
+        }
+    }
+
+    /// The rule itself, variable by variable; the vector scan must agree with it (tests).
+    fn choose_in_order(
+        &self,
+        gain: &[f64],
+        until: &[usize],
+        rng: &mut Xoshiro128p,
+    ) -> Option<usize> {
+        let (mut lowest, mut ties) = (f64::INFINITY, 0);
+        for (&g, &u) in gain.iter().zip(until) {
+            let v = self.admissible(g, u);
+            if v < lowest {
+                (lowest, ties) = (v, 1);
+            } else if v == lowest {
+                ties += 1;
+            }
+        }
+        if lowest == f64::INFINITY {
+            return None;
+        }
+        let mut skip = Self::draw(ties, rng);
+        for (i, (&g, &u)) in gain.iter().zip(until).enumerate() {
+            if self.admissible(g, u) == lowest {
+                if skip == 0 {
+                    return Some(i);
+                }
+                skip -= 1;
+            }
+        }
+        unreachable!("the drawn tie is among the counted ones")
+    }
+
+    /// The same choice in AVX2, eight variables a step: a first pass keeps in each lane its
+    /// lowest admissible gain and how many times it came, the lanes then give the lowest gain
+    /// and its ties; a second pass counts tied lanes four at a time up to the drawn one.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn choose_avx2(
+        &self,
+        gain: &[f64],
+        until: &[usize],
+        rng: &mut Xoshiro128p,
+    ) -> Option<usize> {
+        use std::arch::x86_64::*;
+        const STEP: usize = 8;
+        // The vector loads below read both slices up to n.
+        assert_eq!(gain.len(), until.len(), "a tabu mark per gain");
+        let n = gain.len();
+        let whole = n - n % STEP;
+        // Tabu iff until > moves; `until` counts moves, far below 2⁶³, so the signed compare
+        // of 64-bit lanes is the unsigned one.
+        let moves = _mm256_set1_epi64x(self.moves as i64);
+        let energy = _mm256_set1_pd(self.energy);
+        let limit = _mm256_set1_pd(self.limit);
+        let infinity = _mm256_set1_pd(f64::INFINITY);
+        let one = _mm256_set1_pd(1.0);
+        // SAFETY (both loads): k + 4 ≤ n, within both slices (equal lengths).
+        let admissible = |k: usize| unsafe {
+            let g = _mm256_loadu_pd(gain.as_ptr().add(k));
+            let u = _mm256_loadu_si256(until.as_ptr().add(k) as *const __m256i);
+            let tabu = _mm256_castsi256_pd(_mm256_cmpgt_epi64(u, moves));
+            let aspires = _mm256_cmp_pd::<_CMP_LT_OQ>(_mm256_add_pd(energy, g), limit);
+            _mm256_blendv_pd(g, infinity, _mm256_andnot_pd(aspires, tabu))
+        };
+        let mut low = [infinity; 2];
+        let mut ties = [_mm256_setzero_pd(); 2];
+        for k in (0..whole).step_by(STEP) {
+            for h in 0..2 {
+                let v = admissible(k + 4 * h);
+                let lower = _mm256_cmp_pd::<_CMP_LT_OQ>(v, low[h]);
+                let tied = _mm256_and_pd(_mm256_cmp_pd::<_CMP_EQ_OQ>(v, low[h]), one);
+                ties[h] = _mm256_blendv_pd(_mm256_add_pd(ties[h], tied), one, lower);
+                low[h] = _mm256_min_pd(v, low[h]);
+            }
+        }
+        let (mut lows, mut counts) = ([0f64; STEP], [0f64; STEP]);
+        for h in 0..2 {
+            // SAFETY: each store writes 4 of the 8 f64s.
+            unsafe {
+                _mm256_storeu_pd(lows.as_mut_ptr().add(4 * h), low[h]);
+                _mm256_storeu_pd(counts.as_mut_ptr().add(4 * h), ties[h]);
+            }
+        }
+        let rest = (whole..n).map(|i| self.admissible(gain[i], until[i]));
+        let lowest = rest.clone().chain(lows).fold(f64::INFINITY, f64::min);
+        if lowest == f64::INFINITY {
+            return None;
+        }
+        let in_lanes: f64 = (lows.iter().zip(&counts))
+            .filter(|(l, _)| **l == lowest)
+            .map(|(_, c)| c)
+            .sum();
+        let ties = in_lanes as usize + rest.filter(|&v| v == lowest).count();
+        let mut skip = Self::draw(ties, rng);
+        let target = _mm256_set1_pd(lowest);
+        let mut k = 0;
+        while k + 4 <= n {
+            let hits = _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_EQ_OQ>(admissible(k), target));
+            let count = hits.count_ones() as usize;
+            if skip < count {
+                let mut bits = hits as u32;
+                for _ in 0..skip {
+                    bits &= bits - 1;
+                }
+                return Some(k + bits.trailing_zeros() as usize);
+            }
+            skip -= count;
+            k += 4;
+        }
+        (k..n)
+            .filter(|&i| self.admissible(gain[i], until[i]) == lowest)
+            .nth(skip)
+    }
 }
 
 /// A brief tabu walk from `x` on the model `csr` (`moves` one-flip moves, tenure
 /// min(20, n/4)), leaving in `x` the best state met; whether it changed. Post-processing for
-/// reads that come from elsewhere (a QPU's unembedded samples).
+/// reads that come from elsewhere (a QPU's unembedded samples). Its ties are drawn from a
+/// fixed stream, so a state is always polished the same way.
 pub fn tabu_polish(csr: &Csr, x: &mut [u8], moves: usize) -> bool {
     let n = x.len();
+    let mut ties = Xoshiro128p::for_read(0, 0);
     let mut walk = Walk::new(csr, x.to_vec());
     let mut best_energy = walk.energy;
     let mut best: Option<Vec<u8>> = None;
     let tenure = (n / 4).clamp(1, 20).min(n.saturating_sub(1));
     let mut tabu_until = vec![0usize; n];
     for step in 0..moves {
-        let Some(i) = choose(&walk, &tabu_until, step, best_energy) else {
+        let Some(i) = choose(&walk, &tabu_until, step, best_energy, &mut ties) else {
             break;
         };
         walk.flip(csr, i);
@@ -461,15 +634,86 @@ mod tests {
         for _ in 0..500 {
             let i = rng.next_u32() as usize % 40;
             let before = walk.energy;
-            let gain = walk.gain(i);
+            let gain = walk.gain[i];
             walk.flip(csr, i);
             assert!((walk.energy - (before + gain)).abs() < 1e-9);
         }
         let fresh = Walk::new(csr, walk.x.clone());
         assert!((fresh.energy - q.energy(&walk.x).unwrap()).abs() < 1e-9);
-        for (a, b) in fresh.field.iter().zip(&walk.field) {
+        for (a, b) in fresh.gain.iter().zip(&walk.gain) {
             assert!((a - b).abs() < 1e-9);
         }
+    }
+
+    /// Gains with many ties (small integers), tabu marks around the move count and an
+    /// aspiration limit that some tabu moves pass.
+    fn scan_case(n: usize, rng: &mut Xoshiro128p) -> (Scan, Vec<f64>, Vec<usize>) {
+        let gain = (0..n).map(|_| (rng.next_u32() % 5) as f64 - 2.0).collect();
+        let until = (0..n)
+            .map(|_| 95 + (rng.next_u32() % 10) as usize)
+            .collect();
+        let scan = Scan {
+            moves: 100,
+            energy: 10.0,
+            limit: 8.0 + (rng.next_u32() % 3) as f64,
+        };
+        (scan, gain, until)
+    }
+
+    #[test]
+    fn the_vector_scan_chooses_what_the_rule_chooses() {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            let mut rng = Xoshiro128p::for_read(7, 0);
+            let mut chose = 0;
+            for case in 0..4000 {
+                // Lengths 0 to 40: every remainder of the vector steps, and empty.
+                let (scan, gain, until) = scan_case(case % 41, &mut rng);
+                // The same stream for both, so that they draw the same tie.
+                let mut draws = Xoshiro128p::for_read(case as u64, 1);
+                let expected = scan.choose_in_order(&gain, &until, &mut draws.clone());
+                // SAFETY: the CPU supports AVX2 (checked above).
+                let got = unsafe { scan.choose_avx2(&gain, &until, &mut draws) };
+                assert_eq!(got, expected, "case {case}: {gain:?} {until:?}");
+                chose += expected.is_some() as usize;
+            }
+            // Most cases have a move; some (all tabu, none aspiring) have none.
+            assert!(chose > 3500 && chose < 4000, "{chose}");
+            return;
+        }
+        eprintln!("no AVX2 here: the vector scan is not compiled into this run");
+    }
+
+    #[test]
+    fn ties_are_drawn_uniformly_among_admissible_moves_only() {
+        // Variables 0–9 all have gain −1; 2, 5 and 7 are tabu and cannot aspire, so each of
+        // the other seven should come about 1/7 of the time, and those three never.
+        let gain = vec![-1.0; 10];
+        let mut until = vec![0usize; 10];
+        for i in [2, 5, 7] {
+            until[i] = 50;
+        }
+        let scan = Scan {
+            moves: 10,
+            energy: 0.0,
+            limit: -5.0,
+        };
+        let mut rng = Xoshiro128p::for_read(3, 0);
+        let mut seen = [0usize; 10];
+        for _ in 0..7000 {
+            seen[scan.choose(&gain, &until, &mut rng).unwrap()] += 1;
+        }
+        for (i, &k) in seen.iter().enumerate() {
+            if [2, 5, 7].contains(&i) {
+                assert_eq!(k, 0, "tabu variable {i} chosen");
+            } else {
+                assert!((850..1150).contains(&k), "variable {i}: {k} of 7000");
+            }
+        }
+        // A tabu move that beats the best aspires, and being lowest it is the only choice.
+        let mut gain = gain;
+        gain[5] = -9.0;
+        assert_eq!(scan.choose(&gain, &until, &mut rng), Some(5));
     }
 
     #[test]
