@@ -28,7 +28,7 @@ use crate::qubo::{Csr, Model};
 use crate::rng::Xoshiro128p;
 
 mod scan;
-use scan::choose;
+use scan::{TabuList, choose};
 
 /// The registry entry: `tabu` and its parameters (dwave-samplers' TabuSampler names).
 pub const ENTRY: SamplerEntry = SamplerEntry {
@@ -218,7 +218,7 @@ impl Search<'_> {
         let start: Vec<u8> = (0..n).map(|_| (rng.next_u32() >> 31) as u8).collect();
         let mut best = start.clone();
         let mut best_energy = Walk::new(self.csr, start.clone()).energy;
-        let mut tabu_until = vec![0usize; n];
+        let mut tabu = TabuList::new(n, self.tenure);
         let mut next = start;
         let mut reported_until = 0;
         // Moves over all walks: the cancel flag and the clock are checked on this count, so a
@@ -226,15 +226,15 @@ impl Search<'_> {
         let mut total_moves = 0usize;
         for restart in 0..self.num_restarts {
             let mut walk = Walk::new(self.csr, next);
-            tabu_until.fill(0);
+            tabu.clear();
             let mut stalled = 0;
             let mut moves = 0usize;
             while stalled < self.stall_moves && n > 0 {
-                let Some(i) = choose(&walk, &tabu_until, moves, best_energy, &mut rng) else {
+                let Some(i) = choose(&mut walk, &tabu, moves, best_energy, &mut rng) else {
                     break; // every move tabu and none aspirated (tenure ≥ n)
                 };
                 walk.flip(self.csr, i);
-                tabu_until[i] = moves + 1 + self.tenure;
+                tabu.mark(i, moves);
                 moves += 1;
                 total_moves += 1;
                 if walk.energy < best_energy - improvement(best_energy) {
@@ -289,13 +289,13 @@ pub fn tabu_polish(csr: &Csr, x: &mut [u8], moves: usize) -> bool {
     let mut best_energy = walk.energy;
     let mut best: Option<Vec<u8>> = None;
     let tenure = (n / 4).clamp(1, 20).min(n.saturating_sub(1));
-    let mut tabu_until = vec![0usize; n];
+    let mut tabu = TabuList::new(n, tenure);
     for step in 0..moves {
-        let Some(i) = choose(&walk, &tabu_until, step, best_energy, &mut ties) else {
+        let Some(i) = choose(&mut walk, &tabu, step, best_energy, &mut ties) else {
             break;
         };
         walk.flip(csr, i);
-        tabu_until[i] = step + 1 + tenure;
+        tabu.mark(i, step);
         if walk.energy < best_energy - improvement(best_energy) {
             best_energy = walk.energy;
             best = Some(walk.x.clone());
