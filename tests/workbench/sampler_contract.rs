@@ -85,16 +85,26 @@ fn random_qubo(n: usize, seed: u64) -> Qubo {
 /// column c"; rows and columns are exactly-one groups, penalised with weight 3 and attached as
 /// `OneHotGroups`) and `free` further variables, so every move set has something to hold.
 fn permutation_model(side: usize, free: usize, seed: u64) -> StoredModel {
+    permutation_model_with(side, free, seed, |v| v)
+}
+
+/// `permutation_model` with `map` applied to each random coefficient (after the quartering).
+fn permutation_model_with(
+    side: usize,
+    free: usize,
+    seed: u64,
+    map: impl Fn(f64) -> f64,
+) -> StoredModel {
     let n = side * side + free;
     let random = random_qubo(n, seed);
     let mut linear = random.linear().to_vec();
     let mut terms: Vec<(usize, usize, f64)> = random
         .couplings()
         .iter()
-        .map(|c| (c.i as usize, c.j as usize, c.value / 4.0))
+        .map(|c| (c.i as usize, c.j as usize, map(c.value / 4.0)))
         .collect();
     for v in &mut linear {
-        *v /= 4.0;
+        *v = map(*v / 4.0);
     }
     let mut groups: Vec<(String, Vec<u32>)> = Vec::new();
     for r in 0..side {
@@ -170,9 +180,9 @@ fn moves_hold_their_groups_in_every_read() {
         let held = set.info.params["held_groups"].as_array().unwrap().len();
         assert_eq!(held, if moves == Some("one-hot") { 1 } else { 2 });
         // SA runs one-hot and two-way moves on a stored model 16 reads side by side, PT a
-        // ladder's 16 replicas.
+        // ladder's 16 replicas (in 16-bit lanes: the model's coefficients are quarters).
         if moves != Some("assignment") {
-            assert_eq!(set.info.params["kernel"], "csr-lanes", "{moves:?}");
+            assert_eq!(set.info.params["kernel"], "csr-lanes16", "{moves:?}");
         }
         for row in &set.rows {
             if held == 2 {
@@ -195,6 +205,56 @@ fn moves_hold_their_groups_in_every_read() {
     }
     // SA and PT, each with one-hot, two-way and assignment.
     assert_eq!(with_moves, 6);
+}
+
+#[test]
+fn moves_in_lanes_run_in_16_bits_where_the_model_allows_it_and_say_so() {
+    use qubo_workbench::sampler::{Kernel, MoveSet};
+    // The permutation model's coefficients are quarters of small integers: after ×4 every
+    // move's ΔE is a small integer, which the 16-bit lanes hold. In thirds they cannot.
+    let integral = permutation_model(4, 2, 6);
+    let real = permutation_model_with(4, 2, 6, |v| v / 3.0);
+    let sa = |kernel, moves| SimulatedAnnealing {
+        num_reads: 32,
+        num_sweeps: 200,
+        seed: Some(4),
+        kernel,
+        moves,
+        ..Default::default()
+    };
+    let kernel_of = |s: &dyn Sampler, m: &StoredModel| {
+        let set = s.sample(m, &RunControl::new()).unwrap();
+        set.info.params["kernel"].as_str().unwrap().to_string()
+    };
+    for moves in [MoveSet::OneHot, MoveSet::TwoWay] {
+        assert_eq!(
+            kernel_of(&sa(Kernel::Auto, moves), &integral),
+            "csr-lanes16"
+        );
+        assert_eq!(
+            kernel_of(&sa(Kernel::Lanes16, moves), &integral),
+            "csr-lanes16"
+        );
+        // `lanes` keeps f32; a model i16 cannot hold runs f32 under auto.
+        assert_eq!(kernel_of(&sa(Kernel::Lanes, moves), &integral), "csr-lanes");
+        assert_eq!(kernel_of(&sa(Kernel::Auto, moves), &real), "csr-lanes");
+        // Asked for by name on such a model, 16-bit lanes are refused with the reason.
+        let err = sa(Kernel::Lanes16, moves)
+            .sample(&real, &RunControl::new())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("lanes16") && err.contains("integers"), "{err}");
+    }
+    // Tempering's ladders side by side take them too.
+    let pt = qubo_workbench::sampler::tempering::ParallelTempering {
+        num_reads: 2,
+        num_sweeps: Some(100),
+        seed: Some(4),
+        moves: MoveSet::OneHot,
+        ..Default::default()
+    };
+    assert_eq!(kernel_of(&pt, &integral), "csr-lanes16");
+    assert_eq!(kernel_of(&pt, &real), "csr-lanes");
 }
 
 #[test]

@@ -214,8 +214,10 @@ const PARAMS: &[ParamSpec] = &[
                for the whole group; its own random numbers) is auto's choice for models with \
                ≥ 128 neighbours per variable, a tenth of all pairs coupled and rows within 16 \
                MiB, or 64 MiB from 32 reads; under one-hot \
-               and two-way moves on a stored model, auto and lanes run 16 reads side by side \
-               (they share which variable each proposal is at) and scalar one read at a time",
+               and two-way moves on a stored model, every kernel but scalar runs 16 reads side \
+               by side (they share which variable each proposal is at), in 16-bit lanes where \
+               every move's change of energy is an integer within ±32 766 after a power of two \
+               (auto, lanes16; lanes keeps f32), and scalar one read at a time",
         alias: None,
         exposed: true,
     },

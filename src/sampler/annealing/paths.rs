@@ -5,6 +5,8 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::sampler::moves::lanes::LaneType;
+
 use super::*;
 
 impl SimulatedAnnealing {
@@ -168,9 +170,26 @@ impl SimulatedAnnealing {
         // Lanes where the moves allow them (`moves::lanes`), unless one read at a time is
         // asked for; lane groups are fixed blocks of reads, so any thread count gives the
         // same reads.
+        // (`lanes` keeps f32, `lanes16` asks for i16, any other kernel takes i16 where the
+        // model fits it.)
+        let lane_type = match self.kernel {
+            Kernel::Lanes => LaneType::F32,
+            Kernel::Lanes16 => LaneType::I16,
+            _ => LaneType::Auto,
+        };
         let lane_rows = (self.kernel != Kernel::Scalar && num_reads >= 2)
-            .then(|| layout.lane_rows(plan))
+            .then(|| layout.lane_rows(plan, lane_type))
             .flatten();
+        if lane_type == LaneType::I16 && lane_rows.is_none() && num_reads >= 2 {
+            return Err(SampleError::InvalidParameter {
+                name: "kernel",
+                message: "lanes16 under moves needs a stored model whose coefficients are \
+                          integers (after a power of two up to 64) with every move's change \
+                          of energy within ±32 766, and moves that run in lanes (no turns, no \
+                          assignment step); use lanes or auto"
+                    .into(),
+            });
+        }
         let finished: Vec<(usize, Vec<u8>)> = control.install(num_reads, || match &lane_rows {
             Some(rows) => (0..num_reads)
                 .step_by(MOVE_LANES)
@@ -197,11 +216,7 @@ impl SimulatedAnnealing {
                 range,
                 range_from: None,
                 seed,
-                kernel: if lane_rows.is_some() {
-                    "csr-lanes"
-                } else {
-                    layout.name()
-                },
+                kernel: lane_rows.as_ref().map_or(layout.name(), |r| r.kernel()),
                 num_sweeps,
                 t0,
                 t_sample,

@@ -103,6 +103,16 @@ impl MoveCsr {
         self.linear.len()
     }
 
+    /// linear_i.
+    pub(super) fn linear(&self, i: usize) -> f64 {
+        self.linear[i]
+    }
+
+    /// Every linear term and coupling.
+    pub(super) fn coefficients(&self) -> impl Iterator<Item = f64> + '_ {
+        self.linear.iter().chain(&self.vals).copied()
+    }
+
     /// Q_ij (0 when not coupled).
     #[inline(always)]
     pub(super) fn pair(&self, i: u32, j: u32) -> f64 {

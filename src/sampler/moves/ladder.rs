@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::assignment::{self, Scratch};
-use super::lanes::{LaneMoves, LaneRows, MOVE_LANES};
+use super::lanes::{LaneMoves, MOVE_LANES, MoveRows, MoveValue};
 use super::run::{EngineLayout, Layout, RESYNC_SWEEPS, SHARED_SALT, start, with_engine};
 use super::{CsrEngine, Engine, GroupedEngine, MovePlan, MoveState};
 use crate::qubo::Model;
@@ -30,7 +30,7 @@ pub(in crate::sampler) struct Temper<'a> {
     pub swaps: &'a SwapCounts,
     /// The rows for replicas side by side in lanes, when the run's moves take them
     /// (`Layout::lane_rows`).
-    pub lane_rows: Option<&'a LaneRows>,
+    pub lane_rows: Option<&'a MoveRows>,
 }
 
 /// Replica-exchange counts per neighbouring pair of temperatures, shared by a run's ladders.
@@ -135,13 +135,13 @@ impl<E: Engine> Replicas for EachReplica<'_, E> {
 
 /// The replicas side by side in lanes (`lanes::LaneMoves`); an exchange swaps the two lanes'
 /// temperatures instead of their states.
-struct SideBySide<'a> {
-    lanes: LaneMoves<'a, MOVE_LANES>,
+struct SideBySide<'a, T: MoveValue> {
+    lanes: LaneMoves<'a, T, MOVE_LANES>,
     /// The lane holding temperature t.
     lane_of: Vec<usize>,
 }
 
-impl Replicas for SideBySide<'_> {
+impl<T: MoveValue> Replicas for SideBySide<'_, T> {
     #[inline(always)]
     fn sweep(&mut self, beta: &[f64]) {
         // Lanes past the ladder (padding) sweep at the coldest β; nothing reads them.
@@ -153,7 +153,7 @@ impl Replicas for SideBySide<'_> {
         self.lanes.sweep_at(&inv_beta);
     }
     fn energy(&self, t: usize) -> f64 {
-        self.lanes.energy[self.lane_of[t]] as f64
+        self.lanes.energy(self.lane_of[t])
     }
     fn exchange(&mut self, t: usize) {
         self.lane_of.swap(t, t + 1);
@@ -180,14 +180,28 @@ impl Temper<'_> {
                 starts.push(start(self.plan, self.seed, (spare + l) as u64, None)?);
             }
             let shared = Xoshiro128p::for_read(self.seed ^ SHARED_SALT, read as u64);
-            let ladder = SideBySide {
-                lanes: LaneMoves::new(self.plan, m, rows, starts, shared),
-                lane_of: (0..r).collect(),
-            };
+            let lane_of = (0..r).collect();
             let job = self;
-            return with_avx2!(lanes(job: &Temper, read: usize, ladder: SideBySide) -> Option<LadderEnd> {
-                job.run(read, ladder)
-            });
+            return match rows {
+                MoveRows::F32(rows) => {
+                    let ladder = SideBySide {
+                        lanes: LaneMoves::new(self.plan, m, rows, starts, shared),
+                        lane_of,
+                    };
+                    with_avx2!(lanes32(job: &Temper, read: usize, ladder: SideBySide<f32>) -> Option<LadderEnd> {
+                        job.run(read, ladder)
+                    })
+                }
+                MoveRows::I16(rows) => {
+                    let ladder = SideBySide {
+                        lanes: LaneMoves::new(self.plan, m, rows, starts, shared),
+                        lane_of,
+                    };
+                    with_avx2!(lanes16(job: &Temper, read: usize, ladder: SideBySide<i16>) -> Option<LadderEnd> {
+                        job.run(read, ladder)
+                    })
+                }
+            };
         }
         let job = self;
         with_avx2!(each(job: &Temper, read: usize, starts: Vec<(Xoshiro128p, Vec<u8>)>) -> Option<LadderEnd> {

@@ -4,7 +4,7 @@
 //! happens per read lives here.
 
 use super::assignment::{self, Assignment, Scratch};
-use super::lanes::{self, LaneMoves, LaneRows, MOVE_LANES};
+use super::lanes::{self, LaneMoves, LaneRows, LaneType, MOVE_LANES, MoveRows, MoveValue};
 use super::{CsrEngine, Engine, GroupedEngine, MoveCsr, MovePlan, MoveState, NONE};
 use crate::qubo::Model;
 use crate::qubo::grouped::GroupedKernel;
@@ -76,11 +76,12 @@ impl Layout {
         layout.saturating_add(per_state.saturating_mul(32 * threads as u64))
     }
 
-    /// The stored model's rows for moves in lanes, when the plan's moves take them (see
-    /// `lanes::applies`): build once per run.
-    pub fn lane_rows(&self, plan: &MovePlan) -> Option<LaneRows> {
+    /// The stored model's rows for moves in lanes of `want`, when the plan's moves take them
+    /// (see `lanes::applies`) and the model fits the type (`MoveRows::new`): build once per
+    /// run.
+    pub fn lane_rows(&self, plan: &MovePlan, want: LaneType) -> Option<MoveRows> {
         match &self.engine {
-            EngineLayout::Csr(m) if lanes::applies(plan) => Some(LaneRows::new(plan, m)),
+            EngineLayout::Csr(m) if lanes::applies(plan) => MoveRows::new(plan, m, want),
             _ => None,
         }
     }
@@ -390,7 +391,7 @@ impl Anneal<'_> {
     /// One lane group of reads (`MOVE_LANES` consecutive reads from a multiple of it; padding
     /// lanes run spare reads, dropped) under moves in lanes; their final states, or `None`
     /// when cancelled.
-    pub fn lane_group(&self, rows: &LaneRows, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
+    pub fn lane_group(&self, rows: &MoveRows, reads: &[usize]) -> Option<Vec<Vec<u8>>> {
         const L: usize = MOVE_LANES;
         let EngineLayout::Csr(m) = &self.layout.engine else {
             return None;
@@ -410,32 +411,54 @@ impl Anneal<'_> {
         let group = (reads[0] / L) as u64;
         let shared = Xoshiro128p::for_read(self.seed ^ SHARED_SALT, group);
         let (job, live) = (self, reads.len());
-        with_avx2!(anneal(
-            job: &Anneal,
-            rows: &LaneRows,
-            m: &MoveCsr,
-            starts: Vec<(Xoshiro128p, Vec<u8>)>,
-            shared: Xoshiro128p,
-            live: usize,
-        ) -> Option<Vec<Vec<u8>>> {
-            let mut lanes = LaneMoves::<MOVE_LANES>::new(job.plan, m, rows, starts, shared);
-            let num_sweeps = job.schedule.num_sweeps();
-            let t = job.tracker;
-            let mut reported = 0;
-            for s in 0..num_sweeps {
-                lanes.sweep(job.schedule.beta(s));
-                if t.is_cancelled() {
-                    return None;
-                }
-                if t.wants_reports() && ((s + 1).is_multiple_of(t.every()) || s + 1 == num_sweeps) {
-                    let (lane, best) = lanes.lowest(live);
-                    t.add(((s + 1 - reported) * live) as u64, best as f64);
-                    t.offer(best as f64, || lanes.state(lane));
-                    reported = s + 1;
-                }
+        match rows {
+            MoveRows::F32(rows) => with_avx2!(anneal32(
+                job: &Anneal,
+                rows: &LaneRows<f32>,
+                m: &MoveCsr,
+                starts: Vec<(Xoshiro128p, Vec<u8>)>,
+                shared: Xoshiro128p,
+                live: usize,
+            ) -> Option<Vec<Vec<u8>>> {
+                job.anneal_lanes(LaneMoves::new(job.plan, m, rows, starts, shared), live)
+            }),
+            MoveRows::I16(rows) => with_avx2!(anneal16(
+                job: &Anneal,
+                rows: &LaneRows<i16>,
+                m: &MoveCsr,
+                starts: Vec<(Xoshiro128p, Vec<u8>)>,
+                shared: Xoshiro128p,
+                live: usize,
+            ) -> Option<Vec<Vec<u8>>> {
+                job.anneal_lanes(LaneMoves::new(job.plan, m, rows, starts, shared), live)
+            }),
+        }
+    }
+
+    /// Anneals a lane group (inlined into `lane_group`'s AVX2 bodies); the first `live` lanes'
+    /// final states, or `None` when cancelled.
+    #[inline(always)]
+    fn anneal_lanes<T: MoveValue>(
+        &self,
+        mut lanes: LaneMoves<T, MOVE_LANES>,
+        live: usize,
+    ) -> Option<Vec<Vec<u8>>> {
+        let num_sweeps = self.schedule.num_sweeps();
+        let t = self.tracker;
+        let mut reported = 0;
+        for s in 0..num_sweeps {
+            lanes.sweep(self.schedule.beta(s));
+            if t.is_cancelled() {
+                return None;
             }
-            Some((0..live).map(|l| lanes.state(l)).collect())
-        })
+            if t.wants_reports() && ((s + 1).is_multiple_of(t.every()) || s + 1 == num_sweeps) {
+                let (lane, best) = lanes.lowest(live);
+                t.add(((s + 1 - reported) * live) as u64, best);
+                t.offer(best, || lanes.state(lane));
+                reported = s + 1;
+            }
+        }
+        Some((0..live).map(|l| lanes.state(l)).collect())
     }
 
     pub fn read(&self, read: usize) -> Option<Vec<u8>> {

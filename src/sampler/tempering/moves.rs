@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::sampler::moves::ladder::{LadderEnd, SwapCounts};
+use crate::sampler::moves::lanes::LaneType;
 
 /// `ladder_from` of a piloted ladder under moves: the pilot places the ends (the hot end where
 /// the replicas can still keep every pair swapping), the β values between stay geometric.
@@ -53,7 +54,7 @@ impl ParallelTempering {
         let mut beta = geometric(hot, cold, self.num_replicas);
         // Replicas side by side in lanes where the moves allow them and a ladder fits.
         let lane_rows = layout
-            .lane_rows(plan)
+            .lane_rows(plan, LaneType::Auto)
             .filter(|_| beta.len() <= super::super::moves::lanes::MOVE_LANES);
         let target = control.target_energy;
         let (num_sweeps, time_limit) = self.stopping(control, t0);
@@ -174,11 +175,7 @@ impl ParallelTempering {
             );
             obj.insert("swap_acceptance".into(), serde_json::json!(rates));
             obj.insert("seed".into(), serde_json::json!(seed));
-            let kernel = if lane_rows.is_some() {
-                "csr-lanes"
-            } else {
-                layout.name()
-            };
+            let kernel = lane_rows.as_ref().map_or(layout.name(), |r| r.kernel());
             obj.insert("kernel".into(), serde_json::json!(kernel));
             obj.insert("target_energy".into(), serde_json::json!(target));
             obj.insert("reads_at_target".into(), serde_json::json!(reads_at_target));

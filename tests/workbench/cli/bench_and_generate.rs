@@ -50,9 +50,9 @@ fn bench_quick_reports_rows() {
     // Moves on the Sudoku instances (they carry their exactly-one groups), in lanes and one
     // read at a time, per proposal; none on the spin glass (no groups).
     for kernel in [
-        "one-hot csr-lanes",
+        "one-hot csr-lanes16",
         "one-hot csr",
-        "two-way csr-lanes",
+        "two-way csr-lanes16",
         "two-way csr",
     ] {
         let mine: Vec<_> = rows.iter().filter(|r| r["kernel"] == kernel).collect();
@@ -171,10 +171,10 @@ fn bench_times_moves_on_numberlink_and_says_tempering_ran_them() {
             .collect()
     };
     assert!(rows.iter().all(|r| r["instance"] == "numberlink_10x10_p10"));
-    assert_eq!(kernel_of("pt"), ["one-hot csr-lanes"], "{rows:?}");
+    assert_eq!(kernel_of("pt"), ["one-hot csr-lanes16"], "{rows:?}");
     let sa = kernel_of("sa");
     assert!(
-        sa.contains(&"one-hot csr-lanes") && sa.contains(&"one-hot csr"),
+        sa.contains(&"one-hot csr-lanes16") && sa.contains(&"one-hot csr"),
         "{sa:?}"
     );
     assert!(!sa.iter().any(|k| k.starts_with("two-way")), "{sa:?}");
