@@ -57,30 +57,23 @@ const GATHER_FROM: usize = 6;
 /// A number moves in lanes compute in: f32 for any model, i16 where `MoveRows::new` found
 /// every move's ΔE an integer within ±`I16_MOVE_LIMIT` after its power of two.
 pub(in crate::sampler) trait MoveValue: LaneValue {
-    /// The ΔE of a lane without a move: never at or below a threshold (`move_threshold`).
+    /// The ΔE of a lane without a move: above every threshold (`THRESHOLD_CAP`).
     const NO_MOVE: Self;
-    /// A lane's threshold t ≥ 0 (f32, already scaled) in this type: for every ΔE a move can
-    /// have, ΔE ≤ t exactly when ΔE ≤ `move_threshold(t)`, and `NO_MOVE` is above it.
-    fn move_threshold(t: f32) -> Self;
+    /// Thresholds (f32, scaled) are capped here: below `NO_MOVE` and at or above every ΔE a
+    /// move can have, so the cap changes no decision. ΔE is compared in f32 (exact: integers
+    /// within ±32 766 in i16), which is cheaper than converting each threshold to i16.
+    const THRESHOLD_CAP: f32;
 }
 
 impl MoveValue for f32 {
     /// NaN compares false with every threshold, even β = 0's infinite one.
     const NO_MOVE: f32 = f32::NAN;
-    #[inline(always)]
-    fn move_threshold(t: f32) -> f32 {
-        t
-    }
+    const THRESHOLD_CAP: f32 = f32::INFINITY;
 }
 
 impl MoveValue for i16 {
     const NO_MOVE: i16 = i16::MAX;
-    /// ΔE is an integer within ±`I16_MOVE_LIMIT` < `NO_MOVE`, so clamping the integer
-    /// threshold there changes no decision and leaves `NO_MOVE` above every threshold.
-    #[inline(always)]
-    fn move_threshold(t: f32) -> i16 {
-        i16::threshold(t).min(I16_MOVE_LIMIT)
-    }
+    const THRESHOLD_CAP: f32 = I16_MOVE_LIMIT as f32;
 }
 
 /// Largest |ΔE| (scaled) the i16 lanes admit for a move: below `i16::MAX`, which marks lanes
@@ -391,16 +384,13 @@ impl<'a, T: MoveValue, const L: usize> LaneMoves<'a, T, L> {
         let n = self.plan.n;
         // Thresholds in the scaled units of the fields (a power of two: exact).
         let scaled: [f32; L] = std::array::from_fn(|l| inv_beta[l] * self.rows.scale as f32);
-        let mut drawn = [[0f32; L]; BLOCK];
-        let mut threshold = [[T::default(); L]; BLOCK];
+        let mut threshold = [[0f32; L]; BLOCK];
         let mut at = [0u32; BLOCK];
         for block in (0..n).step_by(BLOCK) {
             let len = (block + BLOCK).min(n) - block;
-            self.rng
-                .fill(&mut drawn[..len], |r, l| neg_ln_uniform_times(r, scaled[l]));
-            for (t, d) in threshold[..len].iter_mut().zip(&drawn[..len]) {
-                *t = std::array::from_fn(|l| T::move_threshold(d[l]));
-            }
+            self.rng.fill(&mut threshold[..len], |r, l| {
+                neg_ln_uniform_times(r, scaled[l]).min(T::THRESHOLD_CAP)
+            });
             for v in &mut at[..len] {
                 *v = below(self.shared.next_u32(), n) as u32;
             }
@@ -423,13 +413,13 @@ impl<'a, T: MoveValue, const L: usize> LaneMoves<'a, T, L> {
 
     /// A free variable flips where ΔE ≤ the lane's threshold (as the flip kernel does).
     #[inline(always)]
-    fn flip(&mut self, v: usize, threshold: &[T; L]) {
+    fn flip(&mut self, v: usize, threshold: &[f32; L]) {
         let (f, s) = (self.field[v], self.sign[v]);
         let mut d = [T::default(); L];
         let mut accepting = 0u32;
         for l in 0..L {
             let de = f[l].mul(s[l]);
-            let accept = de <= threshold[l];
+            let accept = de.to_f32() <= threshold[l];
             d[l] = if accept { s[l] } else { T::default() };
             self.energy[l] += if accept { de.to_f32() } else { 0.0 };
             accepting |= (accept as u32) << l;
@@ -476,7 +466,7 @@ impl<'a, T: MoveValue, const L: usize> LaneMoves<'a, T, L> {
     /// each lane's own f'_u above that — and the lanes turning u off updated by one vector
     /// row where more than one does.
     #[inline(always)]
-    fn propose_masked(&mut self, v: usize, threshold: &[T; L]) {
+    fn propose_masked(&mut self, v: usize, threshold: &[f32; L]) {
         let ga = self.plan.a_of[v] as usize;
         let members = self.plan.members(ga as u32);
         let fv = self.field[v];
@@ -503,7 +493,7 @@ impl<'a, T: MoveValue, const L: usize> LaneMoves<'a, T, L> {
         }
         // Per-lane decisions as an array (the blends below vectorise on it; bit tests of a
         // mask would go lane by lane), and as a mask for the row updates.
-        let accept: [bool; L] = std::array::from_fn(|l| de[l] <= threshold[l]);
+        let accept: [bool; L] = std::array::from_fn(|l| de[l].to_f32() <= threshold[l]);
         let accepting = mask_of(&accept);
         if accepting == 0 {
             return;
@@ -556,7 +546,7 @@ impl<'a, T: MoveValue, const L: usize> LaneMoves<'a, T, L> {
     /// state (half the lanes accepting at random would mispredict every other one): lanes
     /// without a move get ΔE = NaN (never ≤ a threshold, not even β = 0's infinite one), and the accepting lanes are gathered into a list first.
     #[inline(always)]
-    fn propose(&mut self, v: usize, threshold: &[T; L]) {
+    fn propose(&mut self, v: usize, threshold: &[f32; L]) {
         let plan = self.plan;
         let ga = plan.a_of[v] as usize;
         let gb = plan.b_of[v] as usize;
@@ -621,7 +611,7 @@ impl<'a, T: MoveValue, const L: usize> LaneMoves<'a, T, L> {
         let mut accepting = [0u8; L];
         let mut count = 0;
         for l in 0..L {
-            let accept = de[l] <= threshold[l];
+            let accept = de[l].to_f32() <= threshold[l];
             d[l] = if accept { T::ONE } else { T::default() };
             accepting[count] = l as u8;
             count += accept as usize;
