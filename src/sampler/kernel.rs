@@ -46,6 +46,9 @@ pub(super) use with_avx2;
 pub(super) trait LaneValue: Copy + Default + PartialOrd + Send + Sync + 'static {
     /// +1, the sign of a variable at 0.
     const ONE: Self;
+    /// Whether sums in this type are exact: the integral models' i16, whose every partial sum
+    /// of a field stays within the bound `KernelModel::integral` checked, in any order.
+    const EXACT: bool;
     fn from_f64(v: f64) -> Self;
     fn to_f64(self) -> f64;
     fn to_f32(self) -> f32;
@@ -59,6 +62,7 @@ pub(super) trait LaneValue: Copy + Default + PartialOrd + Send + Sync + 'static 
 
 impl LaneValue for f32 {
     const ONE: f32 = 1.0;
+    const EXACT: bool = false;
     #[inline(always)]
     fn from_f64(v: f64) -> f32 {
         v as f32
@@ -91,6 +95,7 @@ impl LaneValue for f32 {
 
 impl LaneValue for i16 {
     const ONE: i16 = 1;
+    const EXACT: bool = true;
     #[inline(always)]
     fn from_f64(v: f64) -> i16 {
         v as i16

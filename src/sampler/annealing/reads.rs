@@ -123,8 +123,11 @@ impl Job<'_> {
             .collect();
         let rng_states: [[u32; 4]; L] = std::array::from_fn(|l| starts[l].0.state());
         let mut rng = LaneRng::<L>::from_states(&rng_states);
-        let (mut field, mut sign, mut energy) =
-            lanes_from(m, std::array::from_fn(|l| starts[l].1.as_slice()));
+        let (mut field, mut sign, mut energy) = lanes_from(
+            m.n,
+            std::array::from_fn(|l| starts[l].1.as_slice()),
+            starts.iter().map(|(_, x)| m.fields(x)).collect(),
+        );
         let zero = T::default();
         let mut reported = 0;
         for s in 0..self.num_sweeps {
@@ -234,7 +237,12 @@ impl Job<'_> {
     /// switch depends on the group's own flips, and groups are fixed by read index, so a seed
     /// gives the same reads at any thread count.
     #[inline(always)]
-    fn dense_group<const L: usize, T: LaneValue, R: Copy + Default, F: RowFields<T, R>>(
+    fn dense_group<
+        const L: usize,
+        T: LaneValue,
+        R: Copy + Default + Into<T>,
+        F: RowFields<T, R>,
+    >(
         &self,
         m: &KernelModel<T>,
         rows: &DenseRows<R>,
@@ -248,8 +256,21 @@ impl Job<'_> {
             lanes_phase_state(self.seed, read_of(l))
         }));
         let starts: Vec<Vec<u8>> = (0..L).map(|l| self.start(read_of(l)).1).collect();
-        let (mut field, mut sign, mut energy) =
-            lanes_from(m, std::array::from_fn(|l| starts[l].as_slice()));
+        // Integral models start from the rows (a vector add per variable at 1, exact there; a
+        // loop, not a closure, so that it compiles inside the AVX2 body).
+        let mut start_fields = Vec::with_capacity(L);
+        for x in &starts {
+            start_fields.push(if T::EXACT {
+                rows.fields(m, x)
+            } else {
+                m.fields(x)
+            });
+        }
+        let (mut field, mut sign, mut energy) = lanes_from(
+            m.n,
+            std::array::from_fn(|l| starts[l].as_slice()),
+            start_fields,
+        );
         let zero = T::default();
         let live = reads.len();
         let mut reported = 0;
@@ -318,19 +339,20 @@ impl Job<'_> {
     }
 }
 
-/// The lane layout of L starting states: fields, signs (+1 at x = 0, −1 at x = 1) and energies.
+/// The lane layout of L starting states of n variables, given each one's fields and energy:
+/// fields, signs (+1 at x = 0, −1 at x = 1) and energies.
 #[inline(always)]
 #[allow(clippy::type_complexity)] // the three arrays a lane sweep takes
 fn lanes_from<const L: usize, T: LaneValue>(
-    m: &KernelModel<T>,
+    n: usize,
     starts: [&[u8]; L],
+    fields: Vec<(Vec<T>, f64)>,
 ) -> (LaneArrays<T, L>, Vec<[T; L]>, [f32; L]) {
-    let mut field = LaneArrays::filled(m.n, [T::default(); L]);
-    let mut sign = vec![[T::ONE; L]; m.n];
+    let mut field = LaneArrays::filled(n, [T::default(); L]);
+    let mut sign = vec![[T::ONE; L]; n];
     let mut energy = [0f32; L];
-    for (l, x) in starts.iter().enumerate() {
-        let (f, e) = m.fields(x);
-        for i in 0..m.n {
+    for (l, (x, (f, e))) in starts.iter().zip(fields).enumerate() {
+        for i in 0..n {
             field[i][l] = f[i];
             if x[i] != 0 {
                 sign[i][l] = T::default().sub(T::ONE);

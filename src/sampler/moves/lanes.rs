@@ -237,9 +237,9 @@ impl<T: MoveValue> LaneRows<T> {
     }
 }
 
-/// The lanes where `lanes[l]` holds, as a bit mask (L a multiple of 8): eight bools of 0 or 1
-/// are one u64 whose byte k's low bit a multiply moves to bit 56 + k. (A shift and an or per
-/// lane took a tenth of a proposal's time.)
+/// The lanes where `lanes[l]` holds, as a bit mask (bit l for lane l), a shift and an or per
+/// lane, which LLVM compiles to vector shifts. (A multiply gathering eight bools from a u64
+/// measured no better, and an SSE2 movemask forced the array through memory: 60 % slower.)
 #[inline(always)]
 fn mask_of<const L: usize>(lanes: &[bool; L]) -> u32 {
     let mut bits = 0u32;
