@@ -449,15 +449,23 @@ pub(crate) mod tests {
         }
     }
 
+    /// n variables, every pair (i > j) coupled by (i·a + j·b) mod 63 − 31, linear terms
+    /// i mod `lin` − `lin`/2 and the offset: a complete integral model whose rows fit i8.
+    fn complete_model(n: usize, (a, b): (usize, usize), lin: usize, offset: f64) -> StoredModel {
+        let terms =
+            (0..n).flat_map(|i| (0..i).map(move |j| (i, j, ((i * a + j * b) % 63) as f64 - 31.0)));
+        let linear = (0..n)
+            .map(|i| (i % lin) as f64 - (lin / 2) as f64)
+            .collect();
+        StoredModel::new(Qubo::new(linear, terms, offset).unwrap())
+    }
+
     #[test]
     fn fields_from_the_rows_equal_the_csr_fields_in_an_integral_model() {
         // Every pair coupled by −31…31 and odd linear terms, an offset: the rows' vector adds
         // must give the CSR's f64 sums exactly, and the energy the model's own.
         let n = 150;
-        let terms = (0..n)
-            .flat_map(|i| (0..i).map(move |j| (i, j, ((i * 29 + j * 13) % 63) as f64 - 31.0)));
-        let linear = (0..n).map(|i| (i % 11) as f64 - 5.0).collect();
-        let m = StoredModel::new(Qubo::new(linear, terms, 2.5).unwrap());
+        let m = complete_model(n, (29, 13), 11, 2.5);
         let km = KernelModel::integral(&m.qubo.csr()).expect("integers");
         let rows = DenseRows::of(&km, |w| i8::try_from(w).ok()).expect("fits i8");
         let wide = DenseRows::of(&km, Some).expect("i16 holds i16");
@@ -479,10 +487,7 @@ pub(crate) mod tests {
         // hot to cold: the 8-bit changes wrap if a fold comes late, and a fold that loses a
         // change moves every later decision. Both must give the same flips, sweep by sweep.
         let n = 200;
-        let terms = (0..n)
-            .flat_map(|i| (0..i).map(move |j| (i, j, ((i * 31 + j * 17) % 63) as f64 - 31.0)));
-        let linear = (0..n).map(|i| (i % 9) as f64 - 4.0).collect();
-        let m = StoredModel::new(Qubo::new(linear, terms, 0.0).unwrap());
+        let m = complete_model(n, (31, 17), 9, 0.0);
         let km = KernelModel::integral(&m.qubo.csr()).expect("integers");
         let rows = DenseRows::of(&km, |w| i8::try_from(w).ok()).expect("fits i8");
         assert_eq!(SplitFields::room(rows.largest()), 4);
